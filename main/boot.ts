@@ -1,0 +1,71 @@
+import { mkdirSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import type { Config } from '../shared/config.js';
+import { openDatabase, type Db } from './db/connection.js';
+import { createRepositories, type Repositories } from './db/repositories/index.js';
+import { ensureOwner } from './core/auth/owner.js';
+import { CONFIG_FILE, describeProblems, loadConfig } from './core/config/load.js';
+import type { Caller } from './core/context.js';
+import { createService, type Service } from './core/service.js';
+
+export interface BootOptions {
+  dataDir: string;
+  appVersion: string;
+  /** PARLEY_ADMIN_API_KEY: the owner's API key on an empty data directory. */
+  adminApiKey?: string | undefined;
+  /** A better-sqlite3 build for Electron's ABI. */
+  nativeBinding?: string | undefined;
+  warn?: (message: string) => void;
+}
+
+export interface Core {
+  db: Db;
+  repos: Repositories;
+  service: Service;
+  config: () => Config;
+  /** The desktop profile: who the renderer acts as over IPC. */
+  desktopCaller: () => Caller;
+  dataDir: string;
+  close: () => void;
+}
+
+function defaultOwnerName(): string {
+  try {
+    return userInfo().username || 'Owner';
+  } catch {
+    return 'Owner';
+  }
+}
+
+/** Opens the data directory: database, owner, configuration and the service over them. */
+export function bootCore(options: BootOptions): Core {
+  mkdirSync(options.dataDir, { recursive: true });
+  const db = openDatabase(join(options.dataDir, 'parley.db'), { nativeBinding: options.nativeBinding });
+  try {
+    const repos = createRepositories(db);
+    const now = new Date().toISOString();
+    const owner = ensureOwner(repos, { name: defaultOwnerName(), adminApiKey: options.adminApiKey, now });
+    if (!owner.created && options.adminApiKey) {
+      options.warn?.('PARLEY_ADMIN_API_KEY is ignored: the data directory already has an owner.');
+    }
+    const loaded = loadConfig(repos, options.dataDir, now);
+    if (loaded.problems.length > 0) {
+      options.warn?.(
+        `The configuration file is invalid; using the last good version (${loaded.version || 'defaults'}) until it is fixed:\n` +
+          describeProblems(join(options.dataDir, CONFIG_FILE), loaded.problems),
+      );
+    }
+    const config = () => loaded.config;
+    const service = createService({ repos, config, appVersion: options.appVersion });
+    const desktopCaller = (): Caller => {
+      const user = repos.users.get(owner.userId);
+      if (!user) throw new Error('the desktop profile has no user');
+      return { user, via: 'ipc' };
+    };
+    return { db, repos, service, config, desktopCaller, dataDir: options.dataDir, close: () => db.close() };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+import { ServiceError } from '../../../shared/errors.js';
+import type { Role } from '../../../shared/operations/common.js';
+import { issueApiKey } from '../auth/api-keys.js';
+import { adminUserView } from '../auth/views.js';
+import type { AuthedContext } from '../context.js';
+import { isoNow } from '../context.js';
+import { hashSecret, newId, newSecret } from '../ids.js';
+
+function insertUser(ctx: AuthedContext, input: { email: string; name: string; role: Role }, now: string) {
+  const { repos, caller } = ctx;
+  if (repos.users.getByEmail(input.email)) throw new ServiceError('conflict', `A user with the email ${input.email} already exists.`);
+  const id = newId('usr');
+  repos.users.insert({ id, organization_id: caller.user.organization_id, workspace_id: caller.user.workspace_id, ...input, now });
+  const user = repos.users.get(id);
+  if (!user) throw new Error(`user ${id} vanished after insert`);
+  return user;
+}
+
+export function listUsers(ctx: AuthedContext) {
+  return { data: ctx.repos.users.listByOrganization(ctx.caller.user.organization_id).map(adminUserView) };
+}
+
+export function createUser(ctx: AuthedContext, input: { email: string; name: string; role: Role }) {
+  const now = isoNow(ctx);
+  return ctx.repos.transaction(() => {
+    const user = insertUser(ctx, input, now);
+    return { user: adminUserView(user), api_key: issueApiKey(ctx.repos, user.id, 'First key', now) };
+  });
+}
+
+export function updateUser(ctx: AuthedContext, input: { id: string; name?: string | undefined; role?: Role | undefined; disabled?: boolean | undefined }) {
+  const { repos, caller } = ctx;
+  const target = repos.users.get(input.id);
+  if (!target || target.organization_id !== caller.user.organization_id) throw new ServiceError('not_found', `No user ${input.id}.`);
+  if (target.id === caller.user.id && ((input.role && input.role !== 'super_admin') || input.disabled)) {
+    throw new ServiceError('conflict', 'You cannot demote or disable yourself; ask another super admin.');
+  }
+  repos.users.update(input.id, input, isoNow(ctx));
+  const updated = repos.users.get(input.id);
+  if (!updated) throw new ServiceError('not_found', `No user ${input.id}.`);
+  return adminUserView(updated);
+}
+
+export function createUserToken(ctx: AuthedContext, input: { email?: string | undefined; expires_in: number; quota?: number | undefined }) {
+  const now = ctx.now();
+  const nowIso = now.toISOString();
+  const expiresAt = new Date(now.getTime() + input.expires_in * 1000).toISOString();
+  return ctx.repos.transaction(() => {
+    const email = input.email ?? `trial-${newId('t').slice(2, 10).toLowerCase()}@trial.local`;
+    const user = insertUser(ctx, { email, name: email.split('@')[0] ?? 'Trial user', role: 'trial' }, nowIso);
+    const token = newSecret('ut');
+    ctx.repos.credentials.insertUserToken({
+      id: newId('utk'),
+      user_id: user.id,
+      secret_hash: hashSecret(token),
+      expires_at: expiresAt,
+      quota: input.quota ?? null,
+      created_by: ctx.caller.user.id,
+      created_at: nowIso,
+    });
+    return { token, expires_at: expiresAt, quota: input.quota ?? null, user: adminUserView(user) };
+  });
+}

@@ -1,0 +1,7 @@
+import type { AuthedContext } from '../context.js';
+import { userView } from './views.js';
+
+export function me(ctx: AuthedContext) {
+  const u = ctx.caller.user;
+  return { user: userView(u), workspace: { id: u.workspace_id, name: u.workspace_name } };
+}

@@ -1,0 +1,33 @@
+/**
+ * The file written on first start: every setting with its default and a comment saying what it
+ * does. A test keeps it equal to the schema's defaults.
+ */
+export const CONFIG_TEMPLATE = `# Parley configuration. Only super admins may change it (Admin → Configuration, or this file
+# while Parley is stopped). Every setting below shows its default.
+
+[server]
+# Serve the HTTP API on a loopback port next to the desktop app (served mode always does).
+enabled = true
+# Loopback only ("127.0.0.1", "localhost" or "::1"): API keys act as their owner, so the API
+# never listens on a network.
+host = "127.0.0.1"
+port = 4317
+# Browser origins allowed to call the API (CORS), e.g. ["http://localhost:5173"].
+cors_origins = []
+# Largest JSON request body, in megabytes.
+body_limit_mb = 1
+
+[auth]
+# Accept deprecated access tokens (at_…). Set to false to refuse them with 401.
+allow_access_tokens = true
+
+[ui]
+# Orientation of the home screen carousels: "horizontal" or "vertical".
+carousel = "horizontal"
+# "system" follows the operating system; or "light", "dark".
+theme = "system"
+
+[features]
+# The built-in "Simple Chat" workflow.
+simple_chat = false
+`;

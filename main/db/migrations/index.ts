@@ -1,0 +1,14 @@
+import { m010_identity } from './010-identity.js';
+import { m020_config } from './020-config.js';
+
+export interface Migration {
+  /** Strictly increasing, numbered in tens so a fix can slot in between. */
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** Every migration, in order. Append only: a shipped migration is never edited. */
+export const MIGRATIONS: readonly Migration[] = [m010_identity, m020_config];
+
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,0 +1,20 @@
+import type { Db } from '../connection.js';
+import { createConfigVersionsRepo } from './config-versions.js';
+import { createCredentialsRepo } from './credentials.js';
+import { createSettingsRepo } from './settings.js';
+import { createUsersRepo } from './users.js';
+
+/** Every repository over one connection; the only place SQL lives. */
+export function createRepositories(db: Db) {
+  return {
+    db,
+    users: createUsersRepo(db),
+    credentials: createCredentialsRepo(db),
+    settings: createSettingsRepo(db),
+    configVersions: createConfigVersionsRepo(db),
+    /** Runs `fn` in one transaction (nested calls become savepoints). */
+    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** ISO-8601 UTC timestamp, as every `*_at` field is. */
+export const Timestamp = z.string().describe('ISO-8601 UTC timestamp');
+
+/** An opaque id with its type prefix, e.g. `usr_…`. */
+export const prefixedId = (prefix: string) =>
+  z
+    .string()
+    .min(prefix.length + 2)
+    .max(64)
+    .regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), `must be an id starting with ${prefix}_`);
+
+export const Role = z.enum(['super_admin', 'admin', 'member', 'trial']);
+export type Role = z.infer<typeof Role>;
+
+/** `?limit=&cursor=` of every paged list. Query strings arrive as text, IPC as numbers: coerce both. */
+export const PageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(200).optional(),
+});
+
+export const page = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), next_cursor: z.string().nullable() });
+
+export const list = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
+
+export const Empty = z.object({});
+export const NoContent = z.null();

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { Empty, NoContent, Role, Timestamp, list, prefixedId } from './common.js';
+import { defineOperation } from './define.js';
+
+export const Organization = z.object({ id: z.string(), name: z.string() });
+
+export const User = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: Role,
+  organization: Organization,
+});
+export type User = z.infer<typeof User>;
+
+export const me = defineOperation({
+  name: 'identity.me',
+  summary: 'The caller: user, organization and current workspace.',
+  tag: 'Identity',
+  access: 'user',
+  http: { method: 'GET', path: '/me', status: 200 },
+  input: Empty,
+  output: z.object({ user: User, workspace: z.object({ id: z.string(), name: z.string() }) }),
+});
+
+export const ApiKey = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string().describe('The first characters of the key, for recognising it; the key itself is never shown again.'),
+  created_at: Timestamp,
+  last_used_at: Timestamp.nullable(),
+});
+
+const KeyName = z.string().trim().min(1, 'name is required').max(100);
+
+export const createApiKey = defineOperation({
+  name: 'apiKeys.create',
+  summary: 'Creates an API key that acts as the caller. The plain key is in this answer only.',
+  tag: 'Identity',
+  access: 'user',
+  http: { method: 'POST', path: '/api-keys', status: 201 },
+  input: z.object({ name: KeyName }),
+  output: ApiKey.extend({ key: z.string() }),
+});
+
+export const listApiKeys = defineOperation({
+  name: 'apiKeys.list',
+  summary: "The caller's API keys that are not revoked.",
+  tag: 'Identity',
+  access: 'user',
+  http: { method: 'GET', path: '/api-keys', status: 200 },
+  input: Empty,
+  output: list(ApiKey),
+});
+
+export const deleteApiKey = defineOperation({
+  name: 'apiKeys.delete',
+  summary: 'Revokes one of the caller’s API keys at once.',
+  tag: 'Identity',
+  access: 'user',
+  http: { method: 'DELETE', path: '/api-keys/{id}', status: 204 },
+  input: z.object({ id: prefixedId('key') }),
+  output: NoContent,
+});
