@@ -7,7 +7,6 @@ export const Timestamp = z.string().describe('ISO-8601 UTC timestamp');
 export const prefixedId = (prefix: string) =>
   z
     .string()
-    .min(prefix.length + 2)
     .max(64)
     .regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), `must be an id starting with ${prefix}_`);
 

@@ -1,0 +1,86 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { APP_VERSION, RENDERER_DIR } from './app-info.js';
+import { bootCore } from './boot.js';
+import { DatabaseFromFutureError } from './db/connection.js';
+import { startHttpServer } from './transport/http/server.js';
+
+const USAGE = `Usage: npm run serve -- [--port <port>] [--data-dir <dir>]
+  --port      TCP port on 127.0.0.1 (env PARLEY_PORT; default: [server] port of the config, 4317)
+  --data-dir  where the database, config and files live (env PARLEY_DATA_DIR; default ~/.local/share/parley)
+Env PARLEY_ADMIN_API_KEY seeds the owner's API key on an empty data directory.`;
+
+function defaultDataDir(): string {
+  return process.env.XDG_DATA_HOME ? join(process.env.XDG_DATA_HOME, 'parley') : join(homedir(), '.local', 'share', 'parley');
+}
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+function parsePort(text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`Invalid port ${JSON.stringify(text)}: give a number from 0 to 65535.\n${USAGE}`);
+  return port;
+}
+
+/** Headless: the same core over HTTP on loopback, with the built renderer at `/`. */
+async function main(): Promise<void> {
+  let values: { port?: string | undefined; 'data-dir'?: string | undefined; help?: boolean | undefined };
+  try {
+    ({ values } = parseArgs({
+      options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
+  } catch (error) {
+    fail(`${(error as Error).message}\n${USAGE}`);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const dataDir = resolve(values['data-dir'] ?? process.env.PARLEY_DATA_DIR ?? defaultDataDir());
+  const adminApiKey = process.env.PARLEY_ADMIN_API_KEY || undefined;
+  const warn = (message: string) => process.stderr.write(`warning: ${message}\n`);
+
+  let core;
+  try {
+    core = bootCore({ dataDir, appVersion: APP_VERSION, adminApiKey, warn });
+  } catch (error) {
+    if (error instanceof DatabaseFromFutureError || (error instanceof Error && error.message.startsWith('PARLEY_ADMIN_API_KEY'))) fail(error.message);
+    throw error;
+  }
+  if (!RENDERER_DIR) warn('the renderer is not built (npm run build): only the API is served.');
+  const port = parsePort(values.port) ?? parsePort(process.env.PARLEY_PORT) ?? core.config().server.port;
+
+  let server;
+  try {
+    server = await startHttpServer(core, { port, appVersion: APP_VERSION, rendererDir: RENDERER_DIR });
+  } catch (error) {
+    core.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') fail(`Port ${port} is already in use; choose another with --port (0 picks a free one).`);
+    throw error;
+  }
+  process.stdout.write(`Parley listening on ${server.url}\n`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    process.stderr.write(`${signal}: shutting down\n`);
+    await server.close();
+    core.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Parley could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

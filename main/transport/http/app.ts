@@ -1,0 +1,145 @@
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { API_VERSION, API_VERSION_HEADER } from '../../../shared/api-version.js';
+import type { Config } from '../../../shared/config.js';
+import { ServiceError } from '../../../shared/errors.js';
+import { operations, type Operation } from '../../../shared/operations/index.js';
+import type { Caller } from '../../core/context.js';
+import type { Service } from '../../core/service.js';
+import { isLoopbackHost } from './host-guard.js';
+import { buildOpenApi } from './openapi.js';
+import { problemBody, toErrorPayload } from './problem.js';
+
+export interface HttpAppOptions {
+  service: Service;
+  config: () => Config;
+  appVersion: string;
+  /** Built renderer to serve at `/` (served mode); omitted in the desktop app. */
+  rendererDir?: string | undefined;
+  logger?: boolean;
+}
+
+/** Where a deprecated credential's callers learn what replaces it (RFC 9745 `Link` rel=deprecation). */
+const DEPRECATION_LINK = '</api/openapi.json#/components/securitySchemes/bearer>; rel="deprecation"; type="application/json"';
+
+/** The renderer's own page may load only its own code; same policy as the desktop window. */
+const RENDERER_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
+  "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = BEARER.exec(header);
+  if (!match) throw new ServiceError('unauthenticated', 'The Authorization header must be `Bearer <token>`.');
+  return match[1];
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Path params, query and body become one input object; path params win, since they name the resource. */
+function inputOf(request: FastifyRequest): Record<string, unknown> {
+  const body: unknown = request.body;
+  if (body !== undefined && body !== null && !isPlainObject(body)) {
+    throw new ServiceError('invalid_argument', 'The request body must be a JSON object.');
+  }
+  return { ...(request.query as Record<string, unknown>), ...(body ?? {}), ...(request.params as Record<string, unknown>) };
+}
+
+/**
+ * Builds the HTTP app (not listening): one route per registry operation, all calling the same
+ * service as IPC does. Tests build it and listen on port 0.
+ */
+export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
+  const { service, config } = options;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: Math.round(config().server.body_limit_mb * 1024 * 1024),
+    // Bodies of GET/DELETE are ignored rather than refused, as most HTTP APIs do.
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const { payload, unexpected } = toErrorPayload(error);
+    if (unexpected) request.log.error({ err: error }, 'unexpected error');
+    return sendProblem(reply, payload.status, problemBody(payload));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    if (options.rendererDir && request.method === 'GET' && !request.url.startsWith('/api/') && request.headers.accept?.includes('text/html')) {
+      reply.header('Content-Security-Policy', RENDERER_CSP);
+      return reply.sendFile('index.html');
+    }
+    const payload = new ServiceError('not_found', `Nothing at ${request.method} ${request.url.split('?')[0]}.`).toPayload();
+    return sendProblem(reply, 404, problemBody(payload));
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(API_VERSION_HEADER, API_VERSION);
+    if (!isLoopbackHost(request.headers.host)) {
+      throw new ServiceError('forbidden', 'This server answers only to loopback host names (127.0.0.1, localhost, [::1]).');
+    }
+    applyCors(request, reply, config());
+  });
+
+  app.options('/*', async (request, reply) => {
+    const origin = request.headers.origin;
+    if (!origin || !config().server.cors_origins.includes(origin)) {
+      throw new ServiceError('forbidden', 'Cross-origin requests from this origin are not allowed (see [server] cors_origins).');
+    }
+    reply
+      .header('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE')
+      .header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Last-Event-ID')
+      .header('Access-Control-Max-Age', '600');
+    return reply.status(204).send();
+  });
+
+  app.get('/api/openapi.json', async () => buildOpenApi(options.appVersion));
+
+  for (const op of Object.values(operations) as Operation[]) registerOperation(app, service, op);
+
+  if (options.rendererDir && existsSync(join(options.rendererDir, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: options.rendererDir,
+      wildcard: false,
+      setHeaders: (res, path) => {
+        if (path.endsWith('.html')) res.setHeader('Content-Security-Policy', RENDERER_CSP);
+      },
+    });
+  }
+  return app;
+}
+
+function registerOperation(app: FastifyInstance, service: Service, op: Operation): void {
+  app.route({
+    method: op.http.method,
+    url: `/api${op.http.path.replace(/\{([a-z_]+)\}/g, ':$1')}`,
+    handler: async (request, reply) => {
+      let caller: Caller | null = null;
+      if (op.access !== 'public') {
+        caller = service.authenticate(bearerToken(request));
+        if (caller.via === 'access_token') reply.header('Deprecation', 'true').header('Link', DEPRECATION_LINK);
+      }
+      const value = await service.invoke(op.name, inputOf(request), caller);
+      reply.status(op.http.status);
+      return op.http.status === 204 ? reply.send() : value;
+    },
+  });
+}
+
+function applyCors(request: FastifyRequest, reply: FastifyReply, config: Config): void {
+  const origin = request.headers.origin;
+  if (origin && config.server.cors_origins.includes(origin)) {
+    reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin').header('Access-Control-Expose-Headers', 'Parley-Api-Version, Deprecation, Link');
+  }
+}
+
+function sendProblem(reply: FastifyReply, status: number, body: object) {
+  return reply.status(status).type('application/problem+json').send(body);
+}

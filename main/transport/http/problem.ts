@@ -1,0 +1,36 @@
+import { ERROR_CODES, ServiceError, errorTitle, isErrorCode, type ErrorCode, type ErrorPayload } from '../../../shared/errors.js';
+
+/** The RFC 9457 body every error answers with. `type` is a stable URN per code. */
+export function problemBody(payload: ErrorPayload) {
+  return { type: `urn:parley:problem:${payload.code}`, ...payload };
+}
+
+const BY_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: 'invalid_argument',
+  404: 'not_found',
+  405: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+/**
+ * Any thrown value → the payload to answer. Expected failures keep their code; Fastify's own 4xx
+ * (bad JSON, body too large, wrong content type) map by status; anything else is `internal` with a
+ * generic detail, the real error going to the log only.
+ */
+export function toErrorPayload(error: unknown): { payload: ErrorPayload; unexpected: boolean } {
+  if (error instanceof ServiceError) return { payload: error.toPayload(), unexpected: false };
+  const status = typeof error === 'object' && error !== null && 'statusCode' in error ? Number(error.statusCode) : 500;
+  const code = BY_STATUS[status];
+  if (code && status < 500) {
+    const detail = error instanceof Error ? error.message : errorTitle(code);
+    return { payload: { code, title: errorTitle(code), detail, status: ERROR_CODES[code] }, unexpected: false };
+  }
+  return {
+    payload: { code: 'internal', title: errorTitle('internal'), detail: 'Something went wrong on our side; it has been logged.', status: 500 },
+    unexpected: true,
+  };
+}
+
+export { isErrorCode };

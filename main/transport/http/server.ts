@@ -1,0 +1,22 @@
+import type { Core } from '../../boot.js';
+import { buildHttpApp } from './app.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close: () => Promise<void>;
+}
+
+/** Builds the HTTP app over a booted core and listens on loopback. */
+export async function startHttpServer(
+  core: Core,
+  options: { port: number; host?: string; appVersion: string; rendererDir?: string | undefined },
+): Promise<RunningServer> {
+  const app = await buildHttpApp({ service: core.service, config: core.config, appVersion: options.appVersion, rendererDir: options.rendererDir });
+  const host = options.host ?? core.config().server.host;
+  await app.listen({ port: options.port, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return { url: `http://${shownHost}:${port}`, port, close: () => app.close() };
+}

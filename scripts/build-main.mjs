@@ -1,0 +1,22 @@
+// Bundles the main process and the preload with esbuild. Main keeps node_modules external (they
+// ship beside it); the preload is one CommonJS file because a sandboxed preload cannot load modules.
+import { build } from 'esbuild';
+
+const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
+
+await build({
+  ...common,
+  entryPoints: { serve: 'main/serve.ts', electron: 'main/electron.ts' },
+  outdir: 'dist/main',
+  format: 'esm',
+  packages: 'external',
+  external: ['electron'],
+});
+
+await build({
+  ...common,
+  entryPoints: { index: 'preload/index.ts' },
+  outfile: 'dist/preload/index.cjs',
+  format: 'cjs',
+  external: ['electron'],
+});
