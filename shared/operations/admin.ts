@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { Role, Timestamp, list } from './common.js';
+import { Role, Timestamp, displayText, list, prefixedId } from './common.js';
 import { defineOperation } from './define.js';
 import { ApiKey, User } from './identity.js';
 
 export const AdminUser = User.extend({ created_at: Timestamp, disabled: z.boolean() });
 
 const Email = z.string().trim().toLowerCase().email().max(254);
-const Name = z.string().trim().min(1).max(200);
+const Name = displayText(200);
 
 export const listUsers = defineOperation({
   name: 'admin.users.list',
@@ -35,7 +35,7 @@ export const updateUser = defineOperation({
   access: 'super_admin',
   http: { method: 'PATCH', path: '/admin/users/{id}', status: 200 },
   input: z.object({
-    id: z.string().regex(/^usr_[A-Za-z0-9]+$/, 'must be a user id'),
+    id: prefixedId('usr'),
     name: Name.optional(),
     role: Role.optional(),
     disabled: z.boolean().optional(),

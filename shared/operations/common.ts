@@ -10,6 +10,19 @@ export const prefixedId = (prefix: string) =>
     .max(64)
     .regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), `must be an id starting with ${prefix}_`);
 
+/**
+ * Text a person typed and others will see (names, titles): trimmed, well-formed Unicode, no control
+ * characters. Stored as given otherwise.
+ */
+export const displayText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max)
+    .refine((s) => s.isWellFormed(), 'must be well-formed Unicode')
+    .refine((s) => !/\p{Cc}/u.test(s), 'must not contain control characters');
+
 export const Role = z.enum(['super_admin', 'admin', 'member', 'trial']);
 export type Role = z.infer<typeof Role>;
 

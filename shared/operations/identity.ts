@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Empty, NoContent, Role, Timestamp, list, prefixedId } from './common.js';
+import { Empty, NoContent, Role, Timestamp, displayText, list, prefixedId } from './common.js';
 import { defineOperation } from './define.js';
 
 export const Organization = z.object({ id: z.string(), name: z.string() });
@@ -31,7 +31,7 @@ export const ApiKey = z.object({
   last_used_at: Timestamp.nullable(),
 });
 
-const KeyName = z.string().trim().min(1, 'name is required').max(100);
+const KeyName = displayText(100);
 
 export const createApiKey = defineOperation({
   name: 'apiKeys.create',

@@ -1,0 +1,61 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hashSecret, newId, newSecret } from '../../main/core/ids.js';
+import { CONFIG_FILE } from '../../main/core/config/load.js';
+import { CONFIG_TEMPLATE } from '../../main/core/config/template.js';
+import { startTestHttp, tempDir } from '../support/core.js';
+
+const closers: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+/** Starts a server whose config file was written before start-up. */
+async function withConfig(toml: string) {
+  const { dir, remove } = tempDir();
+  writeFileSync(join(dir, CONFIG_FILE), toml);
+  const h = await startTestHttp({ dataDir: dir });
+  closers.push(() => h.close(), remove);
+  return h;
+}
+
+describe('CORS', () => {
+  it('is off by default: no Access-Control-Allow-Origin is ever reflected, and preflights are refused', async () => {
+    const h = await withConfig(CONFIG_TEMPLATE);
+    const res = await h.api('/me', { headers: { origin: 'http://evil.example' } });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    const pre = await fetch(`${h.url}/api/me`, { method: 'OPTIONS', headers: { origin: 'http://evil.example', 'access-control-request-method': 'GET' } });
+    expect(pre.status).toBe(403);
+  });
+
+  it('allows exactly the configured origins', async () => {
+    const h = await withConfig(CONFIG_TEMPLATE.replace('cors_origins = []', 'cors_origins = ["http://localhost:5173"]'));
+    const ok = await h.api('/me', { headers: { origin: 'http://localhost:5173' } });
+    expect(ok.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    const pre = await fetch(`${h.url}/api/me`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+    const other = await h.api('/me', { headers: { origin: 'http://localhost:5174' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('[auth] allow_access_tokens = false', () => {
+  it('refuses access tokens with 401 unauthenticated', async () => {
+    const h = await withConfig(CONFIG_TEMPLATE.replace('allow_access_tokens = true', 'allow_access_tokens = false'));
+    const token = newSecret('at');
+    h.core.repos.credentials.insertAccessToken({ id: newId('atk'), user_id: h.core.desktopCaller().user.id, secret_hash: hashSecret(token), created_at: new Date().toISOString() });
+    const res = await h.api('/me', { token });
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { code: string }).code).toBe('unauthenticated');
+  });
+});
+
+describe('[server] body_limit_mb', () => {
+  it('sets the largest accepted JSON body', async () => {
+    const h = await withConfig(CONFIG_TEMPLATE.replace('body_limit_mb = 1', 'body_limit_mb = 0.01'));
+    const res = await h.api('/api-keys', { method: 'POST', body: JSON.stringify({ name: 'x'.repeat(20_000) }) });
+    expect(res.status).toBe(413);
+  });
+});
