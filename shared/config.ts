@@ -33,11 +33,26 @@ export const FeaturesConfig = z.strictObject({
   simple_chat: z.boolean().default(false),
 });
 
+/** Knobs of the dynamic router (the default chat mode). */
+export const RoutingConfig = z.strictObject({
+  /** What the router favours among models able to answer: answer quality, low cost, or a balance. */
+  prefer: z.enum(['quality', 'balanced', 'cost']).default('balanced'),
+  /** How much observed latency counts against a model, 0 (ignored) to 1. */
+  latency_weight: z.number().min(0).max(1).default(0.2),
+  /** Consecutive failures that open a model's circuit breaker (the router skips it). */
+  failure_threshold: z.number().int().min(1).max(100).default(3),
+  /** Seconds an open circuit waits before one trial request is let through. */
+  cooldown_seconds: z.number().int().min(1).max(3600).default(30),
+  /** How many candidates a request may fail over to when a provider fails before its first token. */
+  max_attempts: z.number().int().min(1).max(10).default(3),
+});
+
 export const ConfigSchema = z.strictObject({
   server: ServerConfig.prefault({}),
   auth: AuthConfig.prefault({}),
   ui: UiConfig.prefault({}),
   features: FeaturesConfig.prefault({}),
+  routing: RoutingConfig.prefault({}),
 });
 
 export type Config = z.output<typeof ConfigSchema>;

@@ -30,4 +30,17 @@ theme = "system"
 [features]
 # The built-in "Simple Chat" workflow.
 simple_chat = false
+
+[routing]
+# Dynamic routing (the default chat mode) picks a model per request.
+# What it favours among able models: "quality", "balanced" or "cost".
+prefer = "balanced"
+# How much observed latency counts against a model, from 0 (ignored) to 1.
+latency_weight = 0.2
+# Consecutive failures after which a model is skipped (its circuit breaker opens) ...
+failure_threshold = 3
+# ... for this many seconds, before one trial request is let through.
+cooldown_seconds = 30
+# Candidates one request may fail over to when a provider fails before its first token.
+max_attempts = 3
 `;
