@@ -6,8 +6,13 @@ import { openDatabase, type Db } from './db/connection.js';
 import { createRepositories, type Repositories } from './db/repositories/index.js';
 import { ensureOwner } from './core/auth/owner.js';
 import { CONFIG_FILE, describeProblems, loadConfig } from './core/config/load.js';
-import type { Caller } from './core/context.js';
+import type { Caller, Runtime } from './core/context.js';
 import { createService, type Service } from './core/service.js';
+import { StreamHub } from './core/chat/hub.js';
+import { INTERRUPTED } from './core/chat/generate.js';
+import { createProviders } from './core/providers/index.js';
+import { HealthTracker } from './core/routing/health.js';
+import { keyFileSecretBox, type SecretBox } from './core/secrets/secret-box.js';
 
 export interface BootOptions {
   dataDir: string;
@@ -16,6 +21,8 @@ export interface BootOptions {
   adminApiKey?: string | undefined;
   /** A better-sqlite3 build for Electron's ABI. */
   nativeBinding?: string | undefined;
+  /** How provider secrets are encrypted at rest: Electron's safeStorage on the desktop, a key file otherwise. */
+  secretBox?: SecretBox | undefined;
   warn?: (message: string) => void;
 }
 
@@ -23,6 +30,7 @@ export interface Core {
   db: Db;
   repos: Repositories;
   service: Service;
+  runtime: Runtime;
   config: () => Config;
   /** The desktop profile: who the renderer acts as over IPC. */
   desktopCaller: () => Caller;
@@ -57,13 +65,26 @@ export function bootCore(options: BootOptions): Core {
       );
     }
     const config = () => loaded.config;
-    const service = createService({ repos, config, appVersion: options.appVersion });
+    const interrupted = repos.messages.markInterrupted(INTERRUPTED.detail, now);
+    if (interrupted > 0) options.warn?.(`${interrupted} answer(s) were being written when Parley last stopped; their text so far is kept, marked interrupted.`);
+    const runtime = {
+      health: new HealthTracker(loaded.config.routing),
+      secrets: options.secretBox ?? keyFileSecretBox(options.dataDir),
+      providers: createProviders(),
+      hub: new StreamHub(),
+    };
+    const service = createService({ repos, config, appVersion: options.appVersion, runtime });
     const desktopCaller = (): Caller => {
       const user = repos.users.get(owner.userId);
       if (!user) throw new Error('the desktop profile has no user');
       return { user, via: 'ipc' };
     };
-    return { db, repos, service, config, desktopCaller, dataDir: options.dataDir, close: () => db.close() };
+    const close = () => {
+      if (!db.open) return;
+      service.shutdown();
+      db.close();
+    };
+    return { db, repos, service, runtime, config, desktopCaller, dataDir: options.dataDir, close };
   } catch (error) {
     db.close();
     throw error;

@@ -1,6 +1,10 @@
 import type { Config } from '../../shared/config.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { UserRecord } from '../db/repositories/users.js';
+import type { StreamHub } from './chat/hub.js';
+import type { Providers } from './providers/index.js';
+import type { ModelHealth } from './routing/types.js';
+import type { SecretBox } from './secrets/secret-box.js';
 
 /** How a caller proved who they are. The desktop renderer over IPC acts as the desktop profile. */
 export type CredentialKind = 'ipc' | 'api_key' | 'user_token' | 'access_token';
@@ -10,12 +14,30 @@ export interface Caller {
   via: CredentialKind;
 }
 
+/** Observed model health, fed by every model call; the router reads it. */
+export interface HealthRecorder {
+  health(modelId: string): ModelHealth;
+  /** False while the model's circuit is open (or its half-open trial is taken). */
+  tryAcquire(modelId: string): boolean;
+  recordSuccess(modelId: string, latencyMs: number): void;
+  recordFailure(modelId: string): void;
+}
+
+/** Long-lived parts of the running service that are not stored in the database. */
+export interface Runtime {
+  health: HealthRecorder;
+  secrets: SecretBox;
+  providers: Providers;
+  hub: StreamHub;
+}
+
 /** What every core function receives: the stores, the live configuration and the caller. */
 export interface Context {
   repos: Repositories;
   config: () => Config;
   now: () => Date;
   appVersion: string;
+  runtime: Runtime;
   caller: Caller | null;
 }
 

@@ -1,10 +1,15 @@
 import type { z } from 'zod';
-import type { Operations } from '../../shared/operations/index.js';
+import type { Operations, Streaming } from '../../shared/operations/index.js';
 import * as adminUsers from './admin/users.js';
 import * as apiKeys from './auth/api-keys.js';
 import { me } from './auth/me.js';
 import type { AuthedContext, Context } from './context.js';
+import * as chat from './chat/handlers.js';
+import * as models from './models/handlers.js';
+import * as overrides from './models/overrides.js';
 import * as status from './service/status.js';
+import * as threads from './threads/handlers.js';
+import type { SequencedEvent } from '../../shared/events.js';
 
 type CtxFor<K extends keyof Operations> = Operations[K]['access'] extends 'public' ? Context : AuthedContext;
 
@@ -27,4 +32,35 @@ export const handlers: Handlers = {
   'admin.users.create': adminUsers.createUser,
   'admin.users.update': adminUsers.updateUser,
   'admin.userTokens.create': adminUsers.createUserToken,
+  'threads.create': threads.createThread,
+  'threads.list': threads.listThreads,
+  'threads.get': threads.getThread,
+  'threads.update': threads.updateThread,
+  'threads.delete': threads.deleteThread,
+  'threads.messages': threads.listMessages,
+  'threads.suggestions': threads.threadSuggestions,
+  'chat.send': chat.sendChat,
+  'chat.cancel': chat.cancelChat,
+  'chat.stream': () => {
+    throw new Error('chat.stream only streams');
+  },
+  'models.list': models.listModels,
+  'models.create': models.createModel,
+  'models.delete': models.deleteModel,
+  'models.test': models.testModel,
+  'overrides.list': overrides.listOverrides,
+  'overrides.put': overrides.putOverride,
+  'overrides.delete': overrides.deleteOverride,
+};
+
+type StreamingName = { [K in keyof Operations]: Operations[K]['streaming'] extends Streaming ? K : never }[keyof Operations];
+
+/** The streaming side of operations that stream: their events, in order. */
+export type StreamHandlers = {
+  [K in StreamingName]: (ctx: AuthedContext, input: z.output<Operations[K]['input']>) => AsyncIterable<SequencedEvent>;
+};
+
+export const streamHandlers: StreamHandlers = {
+  'chat.send': chat.streamChat,
+  'chat.stream': chat.attachChat,
 };

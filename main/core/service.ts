@@ -4,13 +4,15 @@ import { ServiceError, type FieldError } from '../../shared/errors.js';
 import { isOperationName, operations, type Access, type OperationName } from '../../shared/operations/index.js';
 import type { Repositories } from '../db/repositories/index.js';
 import { authenticate } from './auth/authenticate.js';
-import type { Caller, Context } from './context.js';
-import { handlers as defaultHandlers, type Handlers } from './handlers.js';
+import type { SequencedEvent } from '../../shared/events.js';
+import type { Caller, Context, Runtime } from './context.js';
+import { handlers as defaultHandlers, streamHandlers, type Handlers } from './handlers.js';
 
 export interface ServiceOptions {
   repos: Repositories;
   config: () => Config;
   appVersion: string;
+  runtime: Runtime;
   now?: () => Date;
   handlers?: Handlers;
 }
@@ -29,25 +31,61 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
  */
 export function createService(options: ServiceOptions) {
   const handlers = options.handlers ?? defaultHandlers;
-  const base = { repos: options.repos, config: options.config, appVersion: options.appVersion, now: options.now ?? (() => new Date()) };
+  const base = { repos: options.repos, config: options.config, appVersion: options.appVersion, runtime: options.runtime, now: options.now ?? (() => new Date()) };
+
+  /** Looks the operation up, checks the caller may call it and parses the input: once, for both transports. */
+  function prepare(name: string, rawInput: unknown, caller: Caller | null) {
+    if (!isOperationName(name)) throw new ServiceError('not_found', `There is no operation named ${JSON.stringify(name)}.`);
+    const op = operations[name];
+    authorize(op.access, caller, name);
+    const parsed = op.input.safeParse(rawInput ?? {});
+    if (!parsed.success) throw new ServiceError('invalid_argument', describe(parsed.error), fieldErrors(parsed.error));
+    return { name, op, input: parsed.data as unknown, ctx: { ...base, caller } as Context };
+  }
 
   return {
     authenticate(token: string | undefined): Caller {
       return authenticate({ ...base, caller: null }, token);
     },
 
+    /** Saves every running answer as it stands (interrupted) before the database closes. */
+    shutdown(): void {
+      base.runtime.hub.shutdown();
+    },
+
     /** Runs one operation for `caller` with untrusted `rawInput`; throws `ServiceError` on any expected failure. */
     async invoke(name: string, rawInput: unknown, caller: Caller | null): Promise<unknown> {
-      if (!isOperationName(name)) throw new ServiceError('not_found', `There is no operation named ${JSON.stringify(name)}.`);
-      const op = operations[name];
-      authorize(op.access, caller, name);
-      const parsed = op.input.safeParse(rawInput ?? {});
-      if (!parsed.success) throw new ServiceError('invalid_argument', describe(parsed.error), fieldErrors(parsed.error));
-      const ctx: Context = { ...base, caller };
-      const handler = handlers[name] as (ctx: Context, input: unknown) => unknown;
-      const result = await handler(ctx, parsed.data);
+      const { op, input, ctx } = prepare(name, rawInput, caller);
+      if (op.streaming?.mode === 'always') throw new ServiceError('invalid_argument', `${name} only streams; open it as a stream.`);
+      const handler = handlers[name as keyof Handlers] as (ctx: Context, input: unknown) => unknown;
+      const result = await handler(ctx, input);
       // The output schema is a whitelist: whatever a handler returns, only declared fields leave.
       return op.output.parse(result);
+    },
+
+    /** Whether an operation streams: `always`, `optional` (when asked to), or not at all. */
+    streamingMode(name: string): 'always' | 'optional' | undefined {
+      return isOperationName(name) ? operations[name].streaming?.mode : undefined;
+    },
+
+    /**
+     * Runs a streaming operation: validation, authorization and the start happen before this
+     * returns (so errors are thrown, not streamed); then events, each checked against the event schema.
+     */
+    stream(name: string, rawInput: unknown, caller: Caller | null): AsyncIterable<SequencedEvent> {
+      const { op, input, ctx } = prepare(name, rawInput, caller);
+      const streaming = op.streaming;
+      if (!streaming || !Object.hasOwn(streamHandlers, name)) throw new ServiceError('invalid_argument', `${name} does not stream.`);
+      const handler = streamHandlers[name as keyof typeof streamHandlers] as (ctx: Context, input: unknown) => AsyncIterable<SequencedEvent>;
+      const events = handler(ctx, input);
+      return {
+        async *[Symbol.asyncIterator]() {
+          for await (const event of events) {
+            streaming.event.parse({ event: event.event, data: event.data });
+            yield event;
+          }
+        },
+      };
     },
   };
 }

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from '../errors.js';
+
+export const ErrorCodeSchema = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]);
 
 /** ISO-8601 UTC timestamp, as every `*_at` field is. */
 export const Timestamp = z.string().describe('ISO-8601 UTC timestamp');

@@ -28,10 +28,24 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   /** Path params, query and body are merged into one object and parsed by this schema. */
   readonly input: I;
   readonly output: O;
+  /**
+   * Set on operations that can stream: the schema of each event. `optional` streams when the input
+   * has `stream: true` (or the HTTP client accepts `text/event-stream`) and answers `output`
+   * otherwise; `always` only streams.
+   */
+  readonly streaming?: Streaming | undefined;
 }
 
-export function defineOperation<I extends z.ZodType, O extends z.ZodType, A extends Access>(op: Operation<I, O, A>): Operation<I, O, A> {
-  return op;
+export interface Streaming {
+  readonly mode: 'optional' | 'always';
+  readonly event: z.ZodType;
+}
+
+/** Keeps each operation's literal types (access, whether it streams) for the handler maps. */
+export function defineOperation<I extends z.ZodType, O extends z.ZodType, A extends Access, S extends Streaming | undefined = undefined>(
+  op: Operation<I, O, A> & { streaming?: S },
+): Operation<I, O, A> & { streaming: S } {
+  return op as Operation<I, O, A> & { streaming: S };
 }
 
 export type InputOf<T> = T extends Operation<infer I, z.ZodType> ? z.input<I> : never;

@@ -1,6 +1,9 @@
 import * as admin from './admin.js';
 import type { Operation } from './define.js';
+import * as chat from './chat.js';
 import * as identity from './identity.js';
+import * as models from './models.js';
+import * as threads from './threads.js';
 import * as service from './service.js';
 
 /** Every operation of the service, by name. Both transports and the typed client derive from this. */
@@ -15,6 +18,23 @@ export const operations = {
   'admin.users.create': admin.createUser,
   'admin.users.update': admin.updateUser,
   'admin.userTokens.create': admin.createUserToken,
+  'threads.create': threads.createThread,
+  'threads.list': threads.listThreads,
+  'threads.get': threads.getThread,
+  'threads.update': threads.updateThread,
+  'threads.delete': threads.deleteThread,
+  'threads.messages': threads.listMessages,
+  'threads.suggestions': threads.threadSuggestions,
+  'chat.send': chat.sendChat,
+  'chat.cancel': chat.cancelChat,
+  'chat.stream': chat.attachChat,
+  'models.list': models.listModels,
+  'models.create': models.createModel,
+  'models.delete': models.deleteModel,
+  'models.test': models.testModel,
+  'overrides.list': models.listOverrides,
+  'overrides.put': models.putOverride,
+  'overrides.delete': models.deleteOverride,
 } as const satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;
@@ -27,3 +47,5 @@ export function isOperationName(name: unknown): name is OperationName {
 export * from './define.js';
 export { AdminUser } from './admin.js';
 export { ApiKey, Organization, User } from './identity.js';
+export { Model, ModelOverride } from './models.js';
+export { Thread } from './threads.js';

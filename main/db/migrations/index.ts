@@ -1,5 +1,6 @@
 import { m010_identity } from './010-identity.js';
 import { m020_config } from './020-config.js';
+import { m030_chat } from './030-chat.js';
 
 export interface Migration {
   /** Strictly increasing, numbered in tens so a fix can slot in between. */
@@ -9,6 +10,6 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [m010_identity, m020_config];
+export const MIGRATIONS: readonly Migration[] = [m010_identity, m020_config, m030_chat];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,7 +1,10 @@
 import type { Db } from '../connection.js';
 import { createConfigVersionsRepo } from './config-versions.js';
 import { createCredentialsRepo } from './credentials.js';
+import { createMessagesRepo } from './messages.js';
+import { createModelsRepo } from './models.js';
 import { createSettingsRepo } from './settings.js';
+import { createThreadsRepo } from './threads.js';
 import { createUsersRepo } from './users.js';
 
 /** Every repository over one connection; the only place SQL lives. */
@@ -12,6 +15,9 @@ export function createRepositories(db: Db) {
     credentials: createCredentialsRepo(db),
     settings: createSettingsRepo(db),
     configVersions: createConfigVersionsRepo(db),
+    models: createModelsRepo(db),
+    threads: createThreadsRepo(db),
+    messages: createMessagesRepo(db),
     /** Runs `fn` in one transaction (nested calls become savepoints). */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
   };

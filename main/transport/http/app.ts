@@ -11,6 +11,7 @@ import type { Service } from '../../core/service.js';
 import { isLoopbackHost } from './host-guard.js';
 import { buildOpenApi } from './openapi.js';
 import { problemBody, toErrorPayload } from './problem.js';
+import { sendSse } from './sse.js';
 
 export interface HttpAppOptions {
   service: Service;
@@ -102,6 +103,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   app.get('/api/openapi.json', async () => buildOpenApi(options.appVersion));
 
+  // The old chat endpoint is gone for good; say where to go instead, whatever the method.
+  app.all('/api/chat/api', async () => {
+    throw new ServiceError('endpoint_removed', '/api/chat/api has been removed; send messages with POST /api/chat.');
+  });
+
   for (const op of Object.values(operations) as Operation[]) registerOperation(app, service, op);
 
   if (options.rendererDir && existsSync(join(options.rendererDir, 'index.html'))) {
@@ -126,11 +132,23 @@ function registerOperation(app: FastifyInstance, service: Service, op: Operation
         caller = service.authenticate(bearerToken(request));
         if (caller.via === 'access_token') reply.header('Deprecation', 'true').header('Link', DEPRECATION_LINK);
       }
-      const value = await service.invoke(op.name, inputOf(request), caller);
+      const input = inputOf(request);
+      const mode = op.streaming?.mode;
+      if (mode === 'always' || (mode === 'optional' && (input.stream === true || wantsEventStream(request)))) {
+        const lastEventId = request.headers['last-event-id'];
+        if (mode === 'always' && typeof lastEventId === 'string' && input.last_event_id === undefined) input.last_event_id = lastEventId;
+        if (mode === 'optional') input.stream = true;
+        return sendSse(request, reply, service.stream(op.name, input, caller));
+      }
+      const value = await service.invoke(op.name, input, caller);
       reply.status(op.http.status);
       return op.http.status === 204 ? reply.send() : value;
     },
   });
+}
+
+function wantsEventStream(request: FastifyRequest): boolean {
+  return request.headers.accept?.includes('text/event-stream') ?? false;
 }
 
 function applyCors(request: FastifyRequest, reply: FastifyReply, config: Config): void {

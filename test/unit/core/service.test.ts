@@ -57,6 +57,7 @@ describe('service.invoke', () => {
       repos: core.repos,
       config: core.config,
       appVersion: 't',
+      runtime: core.runtime,
       handlers: { ...handlers, 'service.health': () => ({ status: 'ok' as const, secret_hash: 'abc' }) },
     });
     expect(await leaky.invoke('service.health', {}, null)).toEqual({ status: 'ok' });

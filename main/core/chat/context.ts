@@ -1,0 +1,29 @@
+import type { MessageRow } from '../../db/repositories/messages.js';
+import type { ChatTurn } from '../providers/types.js';
+import { estimateTokens } from '../providers/types.js';
+
+/** Room kept for the answer when fitting a conversation into a model's context. */
+export const REPLY_RESERVE_TOKENS = 1024;
+
+/**
+ * The conversation as a model sees it: the thread's system prompt, then every earlier message with
+ * text (whichever model wrote it, partial answers included), oldest turns dropped first when the
+ * model's context cannot hold them all. The newest user message is always kept.
+ */
+export function buildTurns(systemPrompt: string | null, history: MessageRow[], contextTokens: number): ChatTurn[] {
+  const turns: ChatTurn[] = history.filter((m) => m.content.length > 0).map((m) => ({ role: m.role, content: m.content }));
+  const system: ChatTurn[] = systemPrompt ? [{ role: 'system', content: systemPrompt }] : [];
+  let budget = contextTokens - REPLY_RESERVE_TOKENS - system.reduce((n, t) => n + estimateTokens(t.content), 0);
+  const kept: ChatTurn[] = [];
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const turn = turns[i];
+    if (!turn) continue;
+    const cost = estimateTokens(turn.content) + 4;
+    if (kept.length > 0 && cost > budget) break;
+    budget -= cost;
+    kept.unshift(turn);
+  }
+  // Providers want a conversation that starts with the user.
+  while (kept.length > 1 && kept[0]?.role === 'assistant') kept.shift();
+  return [...system, ...kept];
+}

@@ -1,0 +1,74 @@
+import type { SequencedEvent } from '../../../shared/events.js';
+import { ServiceError } from '../../../shared/errors.js';
+import type { MessageRow } from '../../db/repositories/messages.js';
+import type { AuthedContext } from '../context.js';
+import { ownThread } from '../threads/handlers.js';
+import { messageView } from '../threads/views.js';
+import { startChat, type ChatInput } from './send.js';
+
+/** An assistant message in one of the caller's threads. */
+function ownMessage(ctx: AuthedContext, id: string): MessageRow {
+  const row = ctx.repos.messages.get(id);
+  if (!row) throw new ServiceError('not_found', `No message ${id}.`);
+  try {
+    ownThread(ctx, row.thread_id);
+  } catch {
+    throw new ServiceError('not_found', `No message ${id}.`);
+  }
+  return row;
+}
+
+function reload(ctx: AuthedContext, id: string) {
+  const row = ctx.repos.messages.get(id);
+  if (!row) throw new ServiceError('not_found', `The message ${id} was deleted.`);
+  return messageView(row);
+}
+
+/** Non-streaming: waits for the end of the answer, whatever it is, and answers the stored message. */
+export async function sendChat(ctx: AuthedContext, input: ChatInput) {
+  const started = startChat(ctx, input);
+  const events = ctx.runtime.hub.subscribe(started.message_id);
+  if (events) for await (const _event of events) void _event;
+  return { thread_id: started.thread_id, user_message_id: started.user_message_id, message: reload(ctx, started.message_id) };
+}
+
+/** Streaming: the live events of the new answer. */
+export function streamChat(ctx: AuthedContext, input: ChatInput): AsyncIterable<SequencedEvent> {
+  const started = startChat(ctx, input);
+  return ctx.runtime.hub.subscribe(started.message_id) ?? replayStored(ctx, ctx.repos.messages.get(started.message_id));
+}
+
+export async function cancelChat(ctx: AuthedContext, input: { message_id: string }) {
+  const row = ownMessage(ctx, input.message_id);
+  if (row.role !== 'assistant') throw new ServiceError('invalid_argument', 'Only an answer can be cancelled.');
+  // Cancelling a finished answer changes nothing and says so by its status.
+  await ctx.runtime.hub.cancel(row.id);
+  return { message: reload(ctx, row.id) };
+}
+
+/** Re-attach: live or retained events after `last_event_id`; an older answer is replayed from storage. */
+export function attachChat(ctx: AuthedContext, input: { message_id: string; last_event_id?: number | undefined }): AsyncIterable<SequencedEvent> {
+  const row = ownMessage(ctx, input.message_id);
+  if (row.role !== 'assistant') throw new ServiceError('invalid_argument', 'Only an answer has a stream.');
+  return ctx.runtime.hub.subscribe(row.id, input.last_event_id ?? -1) ?? replayStored(ctx, row);
+}
+
+/**
+ * A stored answer as a stream: created, its whole text as one delta, its citations, then its end.
+ * Used once the live log is no longer kept (after the retention time, or after a restart).
+ */
+async function* replayStored(ctx: AuthedContext, row: MessageRow | undefined): AsyncIterable<SequencedEvent> {
+  if (!row) return;
+  const message = messageView(row);
+  const user = ctx.repos.messages.history(row.thread_id).filter((m) => m.role === 'user' && m.seq < row.seq).at(-1);
+  let id = 0;
+  const routing = message.routing ?? { mode: 'dynamic' as const, model_id: message.model_id ?? '', reason: '', skipped: [] };
+  yield { id: id++, event: 'message.created', data: { thread_id: row.thread_id, user_message_id: user?.id ?? '', message_id: row.id, routing } };
+  if (message.content) yield { id: id++, event: 'delta', data: { content: message.content } };
+  for (const citation of message.citations) yield { id: id++, event: 'citation', data: citation };
+  if (message.status === 'error' || message.status === 'interrupted') {
+    yield { id: id++, event: 'error', data: { code: message.error?.code ?? 'internal', detail: message.error?.detail ?? '', message_id: row.id } };
+  } else {
+    yield { id: id++, event: 'message.completed', data: { message } };
+  }
+}

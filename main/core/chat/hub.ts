@@ -1,0 +1,119 @@
+import type { ChatEvent, SequencedEvent } from '../../../shared/events.js';
+
+/** Why a run's signal was aborted: the user cancelled, or the app is shutting down. */
+export type AbortReason = 'cancel' | 'shutdown';
+
+interface Run {
+  log: SequencedEvent[];
+  done: boolean;
+  controller: AbortController;
+  wake: Set<() => void>;
+  finished: Promise<void>;
+  resolveFinished: () => void;
+  /** Saves what was produced, synchronously, when the app stops mid-answer. */
+  onShutdown: (() => void) | undefined;
+}
+
+export interface RunHandle {
+  signal: AbortSignal;
+  emit(event: ChatEvent): void;
+  /** Ends the stream; subscribers drain the log and stop. */
+  end(): void;
+  /** Registers what to save, synchronously, if the app stops while this runs. */
+  onShutdown(save: () => void): void;
+}
+
+/**
+ * Live answers by message id. Generation runs independently of whoever watches it: a client that
+ * goes away stops watching, not generating, and can re-attach and replay from any event id.
+ * Finished runs stay replayable for `retainMs`.
+ */
+export class StreamHub {
+  private readonly runs = new Map<string, Run>();
+
+  constructor(private readonly retainMs = 10 * 60_000) {}
+
+  start(messageId: string): RunHandle {
+    let resolveFinished = () => {};
+    const finished = new Promise<void>((resolve) => (resolveFinished = resolve));
+    const run: Run = { log: [], done: false, controller: new AbortController(), wake: new Set(), finished, resolveFinished, onShutdown: undefined };
+    this.runs.set(messageId, run);
+    const notify = () => {
+      for (const wake of run.wake) wake();
+      run.wake.clear();
+    };
+    return {
+      signal: run.controller.signal,
+      onShutdown: (save) => {
+        run.onShutdown = save;
+      },
+      emit: (event) => {
+        if (run.done) return;
+        run.log.push({ ...event, id: run.log.length } as SequencedEvent);
+        notify();
+      },
+      end: () => {
+        if (run.done) return;
+        run.done = true;
+        notify();
+        run.resolveFinished();
+        setTimeout(() => {
+          if (this.runs.get(messageId) === run) this.runs.delete(messageId);
+        }, this.retainMs).unref();
+      },
+    };
+  }
+
+  isRunning(messageId: string): boolean {
+    const run = this.runs.get(messageId);
+    return run !== undefined && !run.done;
+  }
+
+  /** Asks a running answer to stop; resolves once it has been stored. False when nothing runs. */
+  async cancel(messageId: string): Promise<boolean> {
+    const run = this.runs.get(messageId);
+    if (!run || run.done) return false;
+    run.controller.abort('cancel' satisfies AbortReason);
+    await run.finished;
+    return true;
+  }
+
+  /** Events after `afterId` (-1: from the start), then live ones until the end; undefined if not in memory. */
+  subscribe(messageId: string, afterId = -1): AsyncIterable<SequencedEvent> | undefined {
+    const run = this.runs.get(messageId);
+    if (!run) return undefined;
+    return {
+      [Symbol.asyncIterator]: () => {
+        let next = Math.max(0, afterId + 1);
+        let stopped = false;
+        return {
+          next: async (): Promise<IteratorResult<SequencedEvent>> => {
+            while (!stopped) {
+              const event = run.log[next];
+              if (event) {
+                next++;
+                return { value: event, done: false };
+              }
+              if (run.done) break;
+              await new Promise<void>((resolve) => run.wake.add(resolve));
+            }
+            return { value: undefined, done: true };
+          },
+          return: async (): Promise<IteratorResult<SequencedEvent>> => {
+            stopped = true;
+            return { value: undefined, done: true };
+          },
+        };
+      },
+    };
+  }
+
+  /** App shutdown: every running answer is saved as it stands and marked interrupted. */
+  shutdown(): void {
+    for (const run of this.runs.values()) {
+      if (run.done) continue;
+      run.onShutdown?.();
+      run.controller.abort('shutdown' satisfies AbortReason);
+    }
+  }
+}

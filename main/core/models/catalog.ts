@@ -1,0 +1,99 @@
+import { ServiceError } from '../../../shared/errors.js';
+import { Capabilities } from '../../../shared/operations/models-schema.js';
+import type { Model } from '../../../shared/operations/models.js';
+import type { ModelRow, OverrideRow } from '../../db/repositories/models.js';
+import type { ModelHealth } from '../routing/types.js';
+import type { AuthedContext, Context } from '../context.js';
+
+/** The model that ships with Parley and works offline. */
+export const EXTRACTIVE_MODEL_ID = 'mdl_extractive';
+
+const BUILTIN: Omit<Model, 'status'>[] = [
+  {
+    id: EXTRACTIVE_MODEL_ID,
+    name: 'Extractive (built-in)',
+    kind: 'builtin',
+    provider: 'extractive',
+    model: 'extractive',
+    endpoint_url: null,
+    base_model: null,
+    capabilities: Capabilities.parse({ strengths: ['retrieval'], context_tokens: 1_000_000, quality: 2, local: true }),
+    has_api_key: false,
+    created_at: '2024-05-05T00:00:00.000Z',
+  },
+];
+
+/** A model with what it takes to call it: the endpoint, the decrypted key and the upstream name. */
+export interface ResolvedModel {
+  model: Model;
+  endpoint_url: string | null;
+  api_key: string | null;
+  /** Set when a workspace endpoint override answers for the model. */
+  override_id: string | null;
+}
+
+function statusOf(health: ModelHealth): Model['status'] {
+  if (health.circuit === 'open') return 'unavailable';
+  return health.circuit === 'half_open' || health.error_rate > 0.5 ? 'degraded' : 'available';
+}
+
+export function modelView(ctx: Context, row: ModelRow): Model {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    provider: row.provider,
+    model: row.model,
+    endpoint_url: row.endpoint_url,
+    base_model: row.base_model,
+    capabilities: Capabilities.parse(JSON.parse(row.capabilities)),
+    status: statusOf(ctx.runtime.health.health(row.id)),
+    has_api_key: row.api_key_secret !== null,
+    created_at: row.created_at,
+  };
+}
+
+/** Every model that can answer: the built-in ones first, then the registered ones. */
+export function allModels(ctx: Context): Model[] {
+  return [
+    ...BUILTIN.map((m) => ({ ...m, status: statusOf(ctx.runtime.health.health(m.id)) })),
+    ...ctx.repos.models.list().map((row) => modelView(ctx, row)),
+  ];
+}
+
+export function findModel(ctx: Context, id: string): { model: Model; row: ModelRow | null } | undefined {
+  const builtin = BUILTIN.find((m) => m.id === id);
+  if (builtin) return { model: { ...builtin, status: statusOf(ctx.runtime.health.health(id)) }, row: null };
+  const row = ctx.repos.models.get(id);
+  return row ? { model: modelView(ctx, row), row } : undefined;
+}
+
+const openSecret = (ctx: Context, sealed: Buffer | null) => (sealed ? ctx.runtime.secrets.open(sealed) : null);
+
+/** How to call `modelId` in the caller's workspace: its own endpoint, or the workspace's override. */
+export function resolveModel(ctx: AuthedContext, modelId: string): ResolvedModel {
+  const found = findModel(ctx, modelId);
+  if (!found) throw new ServiceError('not_found', `No model ${modelId}.`);
+  const override = ctx.repos.models.overrideFor(ctx.caller.user.workspace_id, modelId);
+  if (override) return withOverride(ctx, found.model, found.row, override);
+  return { model: found.model, endpoint_url: found.row?.endpoint_url ?? null, api_key: openSecret(ctx, found.row?.api_key_secret ?? null), override_id: null };
+}
+
+/** `ovr_…` → the override of the caller's workspace and the model it answers for. */
+export function resolveOverride(ctx: AuthedContext, overrideId: string): ResolvedModel {
+  const override = ctx.repos.models.getOverride(overrideId);
+  if (!override || override.workspace_id !== ctx.caller.user.workspace_id) throw new ServiceError('not_found', `No endpoint override ${overrideId} in your workspace.`);
+  const found = findModel(ctx, override.model_id);
+  if (!found) throw new ServiceError('not_found', `The override ${overrideId} names a model that no longer exists.`);
+  return withOverride(ctx, found.model, found.row, override);
+}
+
+function withOverride(ctx: Context, model: Model, row: ModelRow | null, override: OverrideRow): ResolvedModel {
+  if (model.provider === 'extractive') throw new ServiceError('invalid_argument', 'The built-in model has no endpoint to override.');
+  return {
+    model,
+    endpoint_url: override.endpoint_url,
+    api_key: openSecret(ctx, override.api_key_secret) ?? openSecret(ctx, row?.api_key_secret ?? null),
+    override_id: override.id,
+  };
+}

@@ -1,0 +1,51 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Encrypts provider secrets at rest. The desktop app uses the OS keychain (Electron safeStorage);
+ * served mode and tests use a key file with mode 0600 in the data directory.
+ */
+export interface SecretBox {
+  seal(plain: string): Buffer;
+  open(sealed: Buffer): string;
+}
+
+const KEY_FILE = 'secret.key';
+const VERSION = 1;
+
+function loadOrCreateKey(dataDir: string): Buffer {
+  const file = join(dataDir, KEY_FILE);
+  try {
+    const key = readFileSync(file);
+    if (key.length !== 32) throw new Error(`${file} is not a 32-byte key; restore it from a backup or remove it and re-enter provider keys.`);
+    return key;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const key = randomBytes(32);
+    // 'wx': never overwrite a key another process wrote meanwhile.
+    writeFileSync(file, key, { mode: 0o600, flag: 'wx' });
+    chmodSync(file, 0o600);
+    return key;
+  }
+}
+
+/** AES-256-GCM with a per-install key file: `[version][iv 12][tag 16][ciphertext]`. */
+export function keyFileSecretBox(dataDir: string): SecretBox {
+  let key: Buffer | undefined;
+  const getKey = () => (key ??= loadOrCreateKey(dataDir));
+  return {
+    seal(plain) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', getKey(), iv);
+      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]);
+    },
+    open(sealed) {
+      if (sealed[0] !== VERSION || sealed.length < 29) throw new Error('a stored secret is not in the key-file format');
+      const decipher = createDecipheriv('aes-256-gcm', getKey(), sealed.subarray(1, 13));
+      decipher.setAuthTag(sealed.subarray(13, 29));
+      return Buffer.concat([decipher.update(sealed.subarray(29)), decipher.final()]).toString('utf8');
+    },
+  };
+}

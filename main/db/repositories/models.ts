@@ -1,0 +1,65 @@
+import type { Db } from '../connection.js';
+
+export interface ModelRow {
+  id: string;
+  name: string;
+  kind: 'third_party' | 'fine_tuned';
+  provider: 'openai_compatible' | 'anthropic' | 'llama_cpp';
+  model: string;
+  endpoint_url: string | null;
+  base_model: string | null;
+  capabilities: string;
+  api_key_secret: Buffer | null;
+  created_at: string;
+}
+
+export interface OverrideRow {
+  id: string;
+  workspace_id: string;
+  model_id: string;
+  endpoint_url: string;
+  api_key_secret: Buffer | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function createModelsRepo(db: Db) {
+  const all = db.prepare<[], ModelRow>('SELECT * FROM models ORDER BY created_at, id');
+  const byId = db.prepare<[string], ModelRow>('SELECT * FROM models WHERE id = ?');
+  const insert = db.prepare(
+    `INSERT INTO models (id, name, kind, provider, model, endpoint_url, base_model, capabilities, api_key_secret, created_by, created_at)
+     VALUES (@id, @name, @kind, @provider, @model, @endpoint_url, @base_model, @capabilities, @api_key_secret, @created_by, @created_at)`,
+  );
+  const remove = db.prepare('DELETE FROM models WHERE id = ?');
+  const removeOverridesOf = db.prepare('DELETE FROM model_overrides WHERE model_id = ?');
+
+  const overridesOf = db.prepare<[string], OverrideRow>('SELECT * FROM model_overrides WHERE workspace_id = ? ORDER BY created_at, id');
+  const overrideById = db.prepare<[string], OverrideRow>('SELECT * FROM model_overrides WHERE id = ?');
+  const overrideFor = db.prepare<[string, string], OverrideRow>('SELECT * FROM model_overrides WHERE workspace_id = ? AND model_id = ?');
+  const upsertOverride = db.prepare(
+    `INSERT INTO model_overrides (id, workspace_id, model_id, endpoint_url, api_key_secret, created_at, updated_at)
+     VALUES (@id, @workspace_id, @model_id, @endpoint_url, @api_key_secret, @now, @now)
+     ON CONFLICT (workspace_id, model_id) DO UPDATE SET endpoint_url = excluded.endpoint_url,
+       api_key_secret = coalesce(excluded.api_key_secret, model_overrides.api_key_secret), updated_at = excluded.updated_at`,
+  );
+  const removeOverride = db.prepare('DELETE FROM model_overrides WHERE workspace_id = ? AND model_id = ?');
+
+  return {
+    list: () => all.all(),
+    get: (id: string) => byId.get(id),
+    insert: (row: Omit<ModelRow, 'api_key_secret'> & { api_key_secret: Buffer | null; created_by: string }) => insert.run(row),
+    /** Removes the model and every workspace override of it, together. */
+    delete: (id: string) => db.transaction(() => (removeOverridesOf.run(id), remove.run(id).changes > 0))(),
+
+    listOverrides: (workspaceId: string) => overridesOf.all(workspaceId),
+    getOverride: (id: string) => overrideById.get(id),
+    overrideFor: (workspaceId: string, modelId: string) => overrideFor.get(workspaceId, modelId),
+    putOverride: (row: { id: string; workspace_id: string; model_id: string; endpoint_url: string; api_key_secret: Buffer | null; now: string }) => {
+      upsertOverride.run(row);
+      return overrideFor.get(row.workspace_id, row.model_id);
+    },
+    deleteOverride: (workspaceId: string, modelId: string) => removeOverride.run(workspaceId, modelId).changes > 0,
+  };
+}
+
+export type ModelsRepo = ReturnType<typeof createModelsRepo>;

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { ErrorCodeSchema } from './operations/common.js';
+
+/** How a message's model was chosen; stored on the message and sent first in every stream. */
+export const Routing = z.object({
+  mode: z.enum(['dynamic', 'override']),
+  model_id: z.string(),
+  reason: z.string(),
+  /** Models that failed before their first token and were skipped, in order. */
+  skipped: z.array(z.object({ model_id: z.string(), code: z.string(), detail: z.string() })).default([]),
+});
+export type Routing = z.infer<typeof Routing>;
+
+export const Citation = z.object({
+  index: z.number().int(),
+  dataset_id: z.string(),
+  artifact_id: z.string(),
+  artifact_key: z.string(),
+  snippet: z.string(),
+  location: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+});
+export type Citation = z.infer<typeof Citation>;
+
+export const Thought = z.object({
+  id: z.string(),
+  kind: z.enum(['plan', 'tool_call', 'observation', 'answer']),
+  content: z.string(),
+});
+
+export const MessageStatus = z.enum(['streaming', 'complete', 'error', 'cancelled', 'interrupted']);
+export type MessageStatus = z.infer<typeof MessageStatus>;
+
+export const Usage = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() });
+
+export const Message = z.object({
+  id: z.string(),
+  thread_id: z.string(),
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  status: MessageStatus,
+  model_id: z.string().nullable(),
+  routing: Routing.nullable(),
+  citations: z.array(Citation),
+  thoughts: z.array(Thought),
+  usage: Usage.nullable(),
+  error: z.object({ code: ErrorCodeSchema, detail: z.string() }).nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Message = z.infer<typeof Message>;
+
+/**
+ * The events of a chat stream, in order: `message.created`, then any number of `thought`, `delta`
+ * and `citation`, then exactly one `message.completed` or `error`. Over HTTP each is an SSE event
+ * (`event:` the type, `id:` the sequence number); over IPC a `StreamMessage` of this shape.
+ */
+export const ChatEvent = z.discriminatedUnion('event', [
+  z.object({
+    event: z.literal('message.created'),
+    data: z.object({ thread_id: z.string(), user_message_id: z.string(), message_id: z.string(), routing: Routing }),
+  }),
+  z.object({ event: z.literal('thought'), data: Thought }),
+  z.object({ event: z.literal('delta'), data: z.object({ content: z.string() }) }),
+  z.object({ event: z.literal('citation'), data: Citation }),
+  z.object({ event: z.literal('message.completed'), data: z.object({ message: Message }) }),
+  z.object({ event: z.literal('error'), data: z.object({ code: ErrorCodeSchema, detail: z.string(), message_id: z.string() }) }),
+]);
+export type ChatEvent = z.infer<typeof ChatEvent>;
+
+/** A chat event with its position in the stream (the SSE `id`), for replay from `Last-Event-ID`. */
+export type SequencedEvent = ChatEvent & { id: number };
