@@ -1,0 +1,42 @@
+import { ServiceError } from '../../../shared/errors.js';
+import { operations } from '../../../shared/operations/index.js';
+import { buildHttpRequest, problemToError } from './http-request.js';
+import type { Transport } from './transport.js';
+
+export interface HttpTransportOptions {
+  /** Where the API lives, e.g. `http://127.0.0.1:4317/api`. */
+  baseUrl: string;
+  /** The bearer token of each request, read at call time so signing in or out needs no new transport. */
+  token: () => string | null;
+  fetch?: typeof fetch;
+}
+
+/** Browser (served mode): each operation becomes the request its registry entry binds it to. */
+export function createHttpTransport(options: HttpTransportOptions): Transport {
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const base = options.baseUrl.replace(/\/+$/, '');
+  return {
+    async invoke(operation, input) {
+      const op = operations[operation];
+      const request = buildHttpRequest(op, input);
+      const headers: Record<string, string> = { Accept: 'application/json' };
+      const token = options.token();
+      if (token) headers.Authorization = `Bearer ${token}`;
+      if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+
+      let response: Response;
+      try {
+        response = await doFetch(`${base}${request.path}`, { method: request.method, headers, body: request.body ?? null });
+      } catch {
+        throw new ServiceError('unavailable', `Could not reach the Parley service at ${base}. Is it running?`);
+      }
+      if (!response.ok) throw await problemToError(response);
+      if (response.status === 204) return null;
+      try {
+        return await response.json();
+      } catch {
+        throw new ServiceError('internal', `The service answered ${operation} with something that is not JSON.`);
+      }
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import type { ComponentType } from 'react';
+import { connection } from '../api/index.js';
+import { AdminPage } from '../pages/admin/AdminPage.js';
+import { ChatPage } from '../pages/ChatPage.js';
+import { ComparePage } from '../pages/ComparePage.js';
+import { DatasetsPage } from '../pages/DatasetsPage.js';
+import { ForbiddenPage, NotFoundPage } from '../pages/ErrorPages.js';
+import { SettingsPage } from '../pages/settings/SettingsPage.js';
+import { Button } from '../ui/Button.js';
+import { ChatIcon, CompareIcon, DatasetIcon, Logo, SettingsIcon, ShieldIcon, SignOutIcon } from '../ui/icons.js';
+import { initialsOf, ROLE_LABELS } from './roles.js';
+import { hrefOf, ROUTES, useHashRoute, type RouteId } from './routes.js';
+import type { Me } from './session.js';
+import { useSession } from './store.js';
+
+const ICONS: Record<RouteId, ComponentType<{ size?: number }>> = {
+  chat: ChatIcon,
+  datasets: DatasetIcon,
+  compare: CompareIcon,
+  settings: SettingsIcon,
+  admin: ShieldIcon,
+};
+
+function PageFor({ route, me }: { route: RouteId | null; me: Me }) {
+  switch (route) {
+    case 'chat':
+      return <ChatPage me={me} />;
+    case 'datasets':
+      return <DatasetsPage me={me} />;
+    case 'compare':
+      return <ComparePage me={me} />;
+    case 'settings':
+      return <SettingsPage me={me} />;
+    case 'admin':
+      return me.user.role === 'super_admin' ? <AdminPage me={me} /> : <ForbiddenPage me={me} area="Admin" />;
+    case null:
+      return <NotFoundPage />;
+  }
+}
+
+function focusMain() {
+  document.getElementById('main')?.focus();
+}
+
+/** The frame around every page: navigation, who is signed in, and the page itself. */
+export function Shell({ me }: { me: Me }) {
+  const { route } = useHashRoute();
+  const signOut = useSession((s) => s.signOut);
+  const isSuperAdmin = me.user.role === 'super_admin';
+  const links = ROUTES.filter((r) => !r.superAdminOnly || isSuperAdmin);
+
+  return (
+    <div className="shell">
+      <button type="button" className="skip-link" onClick={focusMain}>
+        Skip to content
+      </button>
+      <header className="sidebar">
+        <div className="brand">
+          <Logo size={26} />
+          <span className="brand-name">Parley</span>
+        </div>
+        <nav aria-label="Main" className="nav">
+          <ul>
+            {links.map((r) => {
+              const Icon = ICONS[r.id];
+              const current = r.id === route;
+              return (
+                <li key={r.id}>
+                  <a href={hrefOf(r.id)} className="nav-link" aria-current={current ? 'page' : undefined}>
+                    <Icon size={17} />
+                    <span>{r.label}</span>
+                  </a>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <section className="account" aria-label="Signed in as">
+          <div className="account-who">
+            <span className="avatar" aria-hidden="true">
+              {initialsOf(me.user.name)}
+            </span>
+            <div className="account-text">
+              <p className="account-name" data-testid="account-name">
+                {me.user.name}
+              </p>
+              <p className="account-org">
+                <span data-testid="account-org">{me.user.organization.name}</span>
+                <span aria-hidden="true"> · </span>
+                <span className="visually-hidden">, </span>
+                {ROLE_LABELS[me.user.role]}
+              </p>
+            </div>
+          </div>
+          {connection.kind === 'browser' ? (
+            <Button variant="ghost" size="sm" icon={<SignOutIcon />} onClick={() => signOut()} className="account-signout" title="Sign out">
+              <span className="account-signout-label">Sign out</span>
+            </Button>
+          ) : null}
+        </section>
+      </header>
+      <main id="main" className="main" tabIndex={-1}>
+        <PageFor route={route} me={me} />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+import { create } from 'zustand';
+import { ServiceError } from '../../../shared/errors.js';
+import type { Operations, OutputOf } from '../../../shared/operations/index.js';
+import type { Connection } from '../api/index.js';
+
+export type Me = OutputOf<Operations['identity.me']>;
+
+export type Session =
+  | { status: 'starting' }
+  /** Browser only: no usable key. `notice` says why when the user did not sign out themselves. */
+  | { status: 'signed-out'; notice: string | null }
+  | { status: 'signed-in'; me: Me }
+  /** The service could not be reached or refused to say who we are for another reason. */
+  | { status: 'failed'; error: string };
+
+export interface SessionStore {
+  session: Session;
+  /** Finds out who we are: the desktop profile, or the key this browser kept. */
+  start(): Promise<void>;
+  /** Checks a key with `identity.me` and keeps it when it works; answers an error message otherwise. */
+  signIn(token: string): Promise<string | null>;
+  signOut(notice?: string): void;
+}
+
+export const KEY_REJECTED = 'This API key was not accepted. Check that you pasted all of it and that it has not been revoked.';
+export const KEY_EXPIRED = 'Your API key stopped working, probably because it was revoked. Sign in with another key.';
+
+function describe(error: unknown): string {
+  if (error instanceof ServiceError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function createSessionStore(connection: Connection) {
+  const store = create<SessionStore>()((set) => ({
+    session: { status: 'starting' },
+
+    async start() {
+      set({ session: { status: 'starting' } });
+      if (connection.kind === 'browser' && !connection.storedToken()) {
+        set({ session: { status: 'signed-out', notice: null } });
+        return;
+      }
+      try {
+        const me = await connection.client.call('identity.me', {});
+        set({ session: { status: 'signed-in', me } });
+      } catch (error) {
+        if (connection.kind === 'browser' && error instanceof ServiceError && error.code === 'unauthenticated') {
+          connection.clearToken();
+          set({ session: { status: 'signed-out', notice: KEY_EXPIRED } });
+          return;
+        }
+        set({ session: { status: 'failed', error: describe(error) } });
+      }
+    },
+
+    async signIn(rawToken) {
+      if (connection.kind !== 'browser') return null;
+      const token = rawToken.trim();
+      if (!token) return 'Paste an API key to sign in.';
+      if (/\s/.test(token)) return 'An API key has no spaces or line breaks; check what you pasted.';
+      try {
+        const me = await connection.clientFor(token).call('identity.me', {});
+        connection.storeToken(token);
+        set({ session: { status: 'signed-in', me } });
+        return null;
+      } catch (error) {
+        if (error instanceof ServiceError && (error.code === 'unauthenticated' || error.code === 'forbidden')) return KEY_REJECTED;
+        return describe(error);
+      }
+    },
+
+    signOut(notice) {
+      if (connection.kind !== 'browser') return;
+      connection.clearToken();
+      set({ session: { status: 'signed-out', notice: notice ?? null } });
+    },
+  }));
+
+  if (connection.kind === 'browser') {
+    // A key revoked while in use (here or elsewhere) ends the session instead of failing every page.
+    connection.onUnauthenticated(() => {
+      if (store.getState().session.status === 'signed-in') store.getState().signOut(KEY_EXPIRED);
+    });
+  }
+  return store;
+}

@@ -1,0 +1,180 @@
+import { useState, type FormEvent } from 'react';
+import type { Role } from '../../../../shared/operations/common.js';
+import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
+import { ServiceError } from '../../../../shared/errors.js';
+import { client } from '../../api/index.js';
+import { ROLE_LABELS } from '../../app/roles.js';
+import type { Me } from '../../app/session.js';
+import { Alert } from '../../ui/Alert.js';
+import { Button } from '../../ui/Button.js';
+import { SelectField, TextField } from '../../ui/Field.js';
+import { PlusIcon } from '../../ui/icons.js';
+import { Section } from '../../ui/Page.js';
+import { SecretReveal } from '../../ui/SecretReveal.js';
+import { Time } from '../../ui/Time.js';
+import { useLoader, type Loaded } from '../../ui/useLoader.js';
+
+type UserList = OutputOf<Operations['admin.users.list']>;
+type Created = OutputOf<Operations['admin.users.create']>;
+
+/** Trial users are onboarded with user tokens, not created here. */
+const ASSIGNABLE_ROLES: Role[] = ['member', 'admin', 'super_admin'];
+
+interface FormErrors {
+  name?: string;
+  email?: string;
+  form?: string;
+}
+
+/** Field errors of the service (`errors: [{ path }]`) next to the fields they concern. */
+function formErrorsOf(error: unknown): FormErrors {
+  if (!(error instanceof ServiceError)) return { form: error instanceof Error ? error.message : String(error) };
+  if (error.code === 'conflict') return { email: error.message };
+  const out: FormErrors = {};
+  for (const e of error.errors ?? []) {
+    if (e.path === 'name' || e.path === 'email') out[e.path] ??= e.message;
+  }
+  return out.name || out.email ? out : { form: error.message };
+}
+
+export function Users({ me }: { me: Me }) {
+  const users = useLoader(() => client.call('admin.users.list', {}));
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<Created | null>(null);
+
+  async function create(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const missing: FormErrors = {};
+    if (!name.trim()) missing.name = 'Enter the person’s name.';
+    if (!email.trim()) missing.email = 'Enter an email address.';
+    if (missing.name || missing.email) {
+      setErrors(missing);
+      return;
+    }
+    setBusy(true);
+    setErrors({});
+    try {
+      setCreated(await client.call('admin.users.create', { name: name.trim(), email: email.trim(), role }));
+      setName('');
+      setEmail('');
+      setRole('member');
+      users.reload();
+    } catch (error) {
+      setErrors(formErrorsOf(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <Section title="Add a user" description={`New users join ${me.user.organization.name} and get a first API key to sign in with.`}>
+        <form className="stack-form" onSubmit={(event) => void create(event)} noValidate>
+          <div className="form-grid">
+            <TextField label="Name" autoComplete="off" value={name} onChange={(event) => setName(event.target.value)} error={errors.name} />
+            <TextField
+              label="Email"
+              type="email"
+              autoComplete="off"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              error={errors.email}
+            />
+            <SelectField
+              label="Role"
+              value={role}
+              onChange={(event) => setRole(event.target.value as Role)}
+              hint="Super admins manage users and the configuration."
+            >
+              {ASSIGNABLE_ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_LABELS[r]}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+          {errors.form ? <Alert tone="error">{errors.form}</Alert> : null}
+          <div>
+            <Button type="submit" variant="primary" icon={<PlusIcon />} busy={busy}>
+              Create user
+            </Button>
+          </div>
+        </form>
+        {created ? (
+          <SecretReveal title={`First API key for ${created.user.name}`} secret={created.api_key.key} onDone={() => setCreated(null)}>
+            <p>
+              Give this key to {created.user.name} ({created.user.email}) in a private channel. They sign in with it and can then
+              create their own keys.
+            </p>
+          </SecretReveal>
+        ) : null}
+      </Section>
+      <Section title="Users" description={`Everyone in ${me.user.organization.name}.`}>
+        <UserTable state={users.state} reload={users.reload} me={me} />
+      </Section>
+    </>
+  );
+}
+
+function UserTable({ state, reload, me }: { state: Loaded<UserList>; reload: () => void; me: Me }) {
+  if (state.status === 'loading') {
+    return (
+      <p className="loading" role="status">
+        Loading users…
+      </p>
+    );
+  }
+  if (state.status === 'error') {
+    return (
+      <Alert
+        tone="error"
+        title="The users could not be loaded"
+        action={
+          <Button size="sm" onClick={reload}>
+            Try again
+          </Button>
+        }
+      >
+        {state.error}
+      </Alert>
+    );
+  }
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <caption className="visually-hidden">Users of {me.user.organization.name}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Added</th>
+            <th scope="col">Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {state.data.data.map((user) => (
+            <tr key={user.id}>
+              <th scope="row" className="cell-primary">
+                {user.name}
+                {user.id === me.user.id ? <span className="badge">You</span> : null}
+              </th>
+              <td className="muted">{user.email}</td>
+              <td>{ROLE_LABELS[user.role]}</td>
+              <td>
+                <Time iso={user.created_at} />
+              </td>
+              <td>
+                {user.disabled ? <span className="badge badge-danger">Disabled</span> : <span className="badge badge-success">Active</span>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

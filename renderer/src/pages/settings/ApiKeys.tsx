@@ -1,0 +1,215 @@
+import { useState, type FormEvent } from 'react';
+import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
+import { client, connection } from '../../api/index.js';
+import { useSession } from '../../app/store.js';
+import { Alert } from '../../ui/Alert.js';
+import { Button } from '../../ui/Button.js';
+import { ConfirmDialog } from '../../ui/Dialog.js';
+import { TextField } from '../../ui/Field.js';
+import { KeyIcon, PlusIcon } from '../../ui/icons.js';
+import { Section } from '../../ui/Page.js';
+import { SecretReveal } from '../../ui/SecretReveal.js';
+import { Time } from '../../ui/Time.js';
+import { useLoader, type Loaded } from '../../ui/useLoader.js';
+
+type ApiKey = OutputOf<Operations['apiKeys.list']>['data'][number];
+type NewKey = OutputOf<Operations['apiKeys.create']>;
+
+/** Whether this browser is signed in with `key`: revoking it ends this session too. */
+function isThisBrowsersKey(key: ApiKey): boolean {
+  const token = connection.kind === 'browser' ? connection.storedToken() : null;
+  return token !== null && token.startsWith(key.prefix);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function ApiKeys() {
+  const keys = useLoader(() => client.call('apiKeys.list', {}));
+  const signOut = useSession((s) => s.signOut);
+
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<NewKey | null>(null);
+
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [revokeBusy, setRevokeBusy] = useState(false);
+  const [revokeError, setRevokeError] = useState<string | null>(null);
+  const [revoked, setRevoked] = useState<string | null>(null);
+
+  async function create(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!name.trim()) {
+      setNameError('Give the key a name, so that you can recognise it later.');
+      return;
+    }
+    setCreating(true);
+    setNameError(null);
+    setRevoked(null);
+    try {
+      setCreated(await client.call('apiKeys.create', { name: name.trim() }));
+      setName('');
+      keys.reload();
+    } catch (error) {
+      setNameError(errorText(error));
+    } finally {
+      setCreating(false);
+    }
+  }
+
+  async function revoke(key: ApiKey) {
+    setRevokeBusy(true);
+    setRevokeError(null);
+    const wasThisBrowsers = isThisBrowsersKey(key);
+    try {
+      await client.call('apiKeys.delete', { id: key.id });
+    } catch (error) {
+      setRevokeError(errorText(error));
+      setRevokeBusy(false);
+      return;
+    }
+    if (wasThisBrowsers) {
+      signOut('You revoked the key this browser was signed in with. Sign in with another key.');
+      return;
+    }
+    setRevokeBusy(false);
+    setRevoking(null);
+    setRevoked(`The key “${key.name}” was revoked. Anything still using it is now refused.`);
+    if (created?.id === key.id) setCreated(null);
+    keys.reload();
+  }
+
+  return (
+    <Section
+      title="API keys"
+      description="Scripts and tools use an API key to call Parley’s HTTP API as you. Anyone holding a key can act as you: keep keys secret, and revoke any you no longer use."
+    >
+      <form className="inline-form" onSubmit={(event) => void create(event)} noValidate>
+        <TextField
+          label="New key name"
+          fieldClassName="inline-form-field"
+          placeholder="e.g. Laptop scripts"
+          maxLength={100}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={nameError}
+          hint="A name to recognise the key by, such as where it will be used."
+        />
+        <Button type="submit" variant="primary" icon={<PlusIcon />} busy={creating}>
+          Create key
+        </Button>
+      </form>
+
+      {created ? (
+        <SecretReveal title={`New key “${created.name}”`} secret={created.key} onDone={() => setCreated(null)} />
+      ) : null}
+
+      {revoked ? <Alert tone="success">{revoked}</Alert> : null}
+
+      <KeyList state={keys.state} reload={keys.reload} onRevoke={(key) => {
+          setRevokeError(null);
+          setRevoking(key);
+        }} />
+
+      <ConfirmDialog
+        open={revoking !== null}
+        title={revoking ? `Revoke “${revoking.name}”?` : 'Revoke key?'}
+        confirmLabel="Revoke key"
+        tone="danger"
+        busy={revokeBusy}
+        error={revokeError}
+        onConfirm={() => revoking && void revoke(revoking)}
+        onCancel={() => setRevoking(null)}
+      >
+        <p>Anything using this key is refused from now on. This cannot be undone.</p>
+        {revoking && isThisBrowsersKey(revoking) ? (
+          <p>
+            <strong>This browser is signed in with this key,</strong> so revoking it also signs you out here.
+          </p>
+        ) : null}
+      </ConfirmDialog>
+    </Section>
+  );
+}
+
+interface KeyListProps {
+  state: Loaded<OutputOf<Operations['apiKeys.list']>>;
+  reload: () => void;
+  onRevoke: (key: ApiKey) => void;
+}
+
+function KeyList({ state, reload, onRevoke }: KeyListProps) {
+  if (state.status === 'loading') {
+    return (
+      <p className="loading" role="status">
+        Loading your API keys…
+      </p>
+    );
+  }
+  if (state.status === 'error') {
+    return (
+      <Alert
+        tone="error"
+        title="Your API keys could not be loaded"
+        action={
+          <Button size="sm" onClick={reload}>
+            Try again
+          </Button>
+        }
+      >
+        {state.error}
+      </Alert>
+    );
+  }
+  const rows = state.data.data;
+  if (rows.length === 0) {
+    return (
+      <div className="table-empty">
+        <KeyIcon size={18} />
+        <p>You have no API keys. Create one above to call Parley from a script.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <caption className="visually-hidden">Your API keys</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Key</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((key) => (
+            <tr key={key.id}>
+              <th scope="row" className="cell-primary">
+                {key.name}
+                {isThisBrowsersKey(key) ? <span className="badge badge-accent">This browser</span> : null}
+              </th>
+              <td>
+                <code className="key-prefix">{key.prefix}…</code>
+              </td>
+              <td>
+                <Time iso={key.created_at} />
+              </td>
+              <td>{key.last_used_at ? <Time iso={key.last_used_at} /> : <span className="muted">Never</span>}</td>
+              <td className="cell-actions">
+                <Button size="sm" variant="ghost" className="btn-danger-ghost" onClick={() => onRevoke(key)}>
+                  Revoke<span className="visually-hidden"> {key.name}</span>
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

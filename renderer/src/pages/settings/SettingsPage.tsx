@@ -1,0 +1,37 @@
+import { ROLE_LABELS } from '../../app/roles.js';
+import type { Me } from '../../app/session.js';
+import { Page, Section } from '../../ui/Page.js';
+import { ApiKeys } from './ApiKeys.js';
+
+export function SettingsPage({ me }: { me: Me }) {
+  const { user, workspace } = me;
+  return (
+    <Page title="Settings" description="Your account, and the keys that let tools act as you.">
+      <Section title="Profile" description="Ask a super admin to change your name or role.">
+        <dl className="details">
+          <div>
+            <dt>Name</dt>
+            <dd>{user.name}</dd>
+          </div>
+          <div>
+            <dt>Email</dt>
+            <dd>{user.email}</dd>
+          </div>
+          <div>
+            <dt>Role</dt>
+            <dd>{ROLE_LABELS[user.role]}</dd>
+          </div>
+          <div>
+            <dt>Organization</dt>
+            <dd>{user.organization.name}</dd>
+          </div>
+          <div>
+            <dt>Workspace</dt>
+            <dd>{workspace.name}</dd>
+          </div>
+        </dl>
+      </Section>
+      <ApiKeys />
+    </Page>
+  );
+}

@@ -1,0 +1,28 @@
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * One build serves both hosts: Electron loads it from a file/app:// URL and served mode from `/`,
+ * so every asset URL is relative (`base: './'`) and routing lives in the hash.
+ *
+ * `npx vite --config renderer/vite.config.ts` runs it against a served-mode server on
+ * PARLEY_DEV_API (default http://127.0.0.1:4317) through the proxy below.
+ */
+export default defineConfig({
+  root: here,
+  base: './',
+  plugins: [react()],
+  build: {
+    outDir: fileURLToPath(new URL('../dist/renderer', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2023',
+    sourcemap: true,
+  },
+  server: {
+    host: '127.0.0.1',
+    proxy: { '/api': { target: process.env.PARLEY_DEV_API ?? 'http://127.0.0.1:4317', changeOrigin: true } },
+  },
+});

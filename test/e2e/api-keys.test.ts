@@ -1,0 +1,111 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startServed, type Served } from '../support/served.js';
+import { inspectPage, launchBrowser, openApp, pageProblems, signIn, visible } from './support/browser.js';
+
+let served: Served;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [served, browser] = await Promise.all([startServed(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.stop();
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
+});
+
+async function settingsAs(key: string): Promise<Page> {
+  const { context, page } = await openApp(browser, served);
+  contexts.push(context);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: served.url });
+  await signIn(page, key);
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await visible(page.getByRole('heading', { level: 1, name: 'Settings' }));
+  return page;
+}
+
+describe('Settings → API keys', () => {
+  it('creates a key shown once, lists it, and revokes it after confirmation', async () => {
+    const page = await settingsAs(served.apiKey);
+
+    await page.getByLabel('New key name').fill('CI runner');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const reveal = await visible(page.getByRole('region', { name: 'New key “CI runner”' }));
+    const key = await reveal.getByRole('textbox').inputValue();
+    expect(key).toMatch(/^pk_[A-Za-z0-9]{32}$/);
+    expect(await reveal.textContent()).toMatch(/only time the full key is shown/);
+
+    await reveal.getByRole('button', { name: 'Copy key' }).click();
+    await visible(reveal.getByRole('button', { name: 'Copied' }));
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    expect(await inspectPage(page, 'settings-new-key')).toEqual([]);
+
+    // The new key works, as its owner.
+    const me = await served.api('/me', { token: key });
+    expect(me.status).toBe(200);
+
+    const row = await visible(page.getByRole('row', { name: /CI runner/ }));
+    expect(await row.textContent()).toContain(`${key.slice(0, 10)}…`);
+
+    // Dismissed, the key is never shown again, not even after a reload.
+    await reveal.getByRole('button', { name: 'I have saved the key' }).click();
+    expect(await page.getByRole('region', { name: 'New key “CI runner”' }).count()).toBe(0);
+    await page.reload();
+    await visible(page.getByRole('row', { name: /CI runner/ }));
+    expect(await page.content()).not.toContain(key);
+    // Used once by the /me call above.
+    expect(await page.getByRole('row', { name: /CI runner/ }).textContent()).not.toContain('Never');
+
+    await page.getByRole('button', { name: 'Revoke CI runner' }).click();
+    const dialog = await visible(page.getByRole('dialog', { name: 'Revoke “CI runner”?' }));
+    expect(await inspectPage(page, 'settings-revoke-dialog')).toEqual([]);
+    // Cancel first: nothing happens.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await served.api('/me', { token: key })).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Revoke CI runner' }).click();
+    await visible(page.getByRole('dialog')).then((d) => d.getByRole('button', { name: 'Revoke key' }).click());
+    await visible(page.getByRole('status').filter({ hasText: 'was revoked' }));
+    expect(await page.getByRole('row', { name: /CI runner/ }).count()).toBe(0);
+    expect(await inspectPage(page, 'settings-revoked')).toEqual([]);
+
+    const refused = await served.api('/me', { token: key });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { code: string }).code).toBe('unauthenticated');
+    expect(pageProblems(page)).toEqual([]);
+  });
+
+  it('asks for a name before creating a key', async () => {
+    const page = await settingsAs(served.apiKey);
+    const count = async () => ((await (await served.api('/api-keys')).json()) as { data: unknown[] }).data.length;
+    const before = await count();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const error = await visible(page.getByRole('alert'));
+    expect(await error.textContent()).toMatch(/Give the key a name/);
+    expect(await page.getByLabel('New key name').getAttribute('aria-invalid')).toBe('true');
+    expect(await count()).toBe(before);
+  });
+
+  it("marks this browser's key, and revoking it signs this browser out", async () => {
+    const created = (await (await served.api('/api-keys', { body: { name: 'Browser session' } })).json()) as { key: string };
+    const page = await settingsAs(created.key);
+    const row = await visible(page.getByRole('row', { name: /Browser session/ }));
+    expect(await row.textContent()).toContain('This browser');
+
+    await page.getByRole('button', { name: 'Revoke Browser session' }).click();
+    const dialog = await visible(page.getByRole('dialog'));
+    expect(await dialog.textContent()).toMatch(/signs you out here/);
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await visible(page.getByRole('heading', { name: 'Sign in to Parley' }));
+    expect(await page.getByRole('status').filter({ hasText: 'You revoked the key' }).count()).toBe(1);
+    expect(await page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBeNull();
+    expect((await served.api('/me', { token: created.key })).status).toBe(401);
+  });
+});

@@ -1,0 +1,84 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServed, type Served } from '../support/served.js';
+import { inspectPage, launchBrowser, openApp, pageProblems, signIn, visible } from './support/browser.js';
+
+let served: Served;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  [served, browser] = await Promise.all([startServed(), launchBrowser()]);
+  ({ context, page } = await openApp(browser, served));
+  await signIn(page, served.apiKey);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await served?.stop();
+});
+
+async function go(hash: string, heading: string) {
+  await page.goto(`${served.url}/${hash}`);
+  await visible(page.getByRole('heading', { level: 1, name: heading }));
+}
+
+describe('every page of the shell, as the owner', () => {
+  it.each([
+    ['#/chat', 'Chat', 'Your conversations will appear here'],
+    ['#/datasets', 'Datasets', 'Your datasets will appear here'],
+    ['#/compare', 'Compare', 'Your comparisons will appear here'],
+  ])('%s says what it will hold and what can be done now', async (hash, title, emptyHeading) => {
+    await go(hash, title);
+    await visible(page.getByRole('heading', { level: 2, name: emptyHeading }));
+    const main = (await page.getByRole('main').textContent()) ?? '';
+    expect(main).toMatch(/not available in this version/);
+    expect(main).not.toMatch(/TODO|lorem/i);
+    await visible(page.getByRole('link', { name: /Create an API key/ }));
+    await visible(page.getByRole('link', { name: /Add people/ }));
+    expect(await page.getByRole('link', { name: title, exact: true }).getAttribute('aria-current')).toBe('page');
+    expect(await page.title()).toBe(`${title} · Parley`);
+    expect(await inspectPage(page, title.toLowerCase())).toEqual([]);
+  });
+
+  it('#/settings shows the profile and the API keys', async () => {
+    await go('#/settings', 'Settings');
+    await visible(page.getByRole('region', { name: 'Profile' }));
+    await visible(page.getByRole('region', { name: 'API keys' }));
+    await visible(page.getByRole('row', { name: /Admin key \(PARLEY_ADMIN_API_KEY\)/ }));
+    expect(await inspectPage(page, 'settings')).toEqual([]);
+  });
+
+  it('#/admin lists the users', async () => {
+    await go('#/admin', 'Admin');
+    await visible(page.getByRole('region', { name: 'Users' }));
+    await visible(page.getByRole('row', { name: /owner@localhost/ }));
+    expect(await inspectPage(page, 'admin')).toEqual([]);
+  });
+
+  it('an unknown address says so', async () => {
+    await go('#/nowhere', 'Page not found');
+    expect(await inspectPage(page, 'not-found')).toEqual([]);
+  });
+
+  it('the navigation links lead to their pages', async () => {
+    await go('#/chat', 'Chat');
+    for (const name of ['Datasets', 'Compare', 'Settings', 'Admin', 'Chat']) {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+      await visible(page.getByRole('heading', { level: 1, name }));
+      expect(new URL(page.url()).hash).toBe(`#/${name.toLowerCase()}`);
+      // Focus moves to the new page's heading, so screen readers announce it.
+      expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    }
+  });
+
+  it('a narrow window stacks the navigation above the page', async () => {
+    await page.setViewportSize({ width: 420, height: 800 });
+    await go('#/settings', 'Settings');
+    expect(await inspectPage(page, 'settings-narrow')).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(pageProblems(page)).toEqual([]);
+  });
+});

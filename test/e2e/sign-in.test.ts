@@ -1,0 +1,117 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startServed, type Served } from '../support/served.js';
+import { inspectPage, launchBrowser, openApp, pageProblems, signIn, visible } from './support/browser.js';
+
+let served: Served;
+let browser: Browser;
+const pages: { close(): Promise<void> }[] = [];
+
+beforeAll(async () => {
+  [served, browser] = await Promise.all([startServed(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.stop();
+});
+
+afterEach(async () => {
+  await Promise.all(pages.splice(0).map((c) => c.close()));
+});
+
+async function open(hash = '') {
+  const opened = await openApp(browser, served, hash);
+  pages.push(opened.context);
+  return opened.page;
+}
+
+async function createMember(name: string, email: string): Promise<string> {
+  const response = await served.api('/admin/users', { body: { name, email, role: 'member' } });
+  expect(response.status).toBe(201);
+  const body = (await response.json()) as { user: { role: string }; api_key: { key: string } };
+  expect(body.user.role).toBe('member');
+  return body.api_key.key;
+}
+
+describe('signing in with an API key (served mode)', () => {
+  it('asks for an API key when the browser has none', async () => {
+    const page = await open();
+    await visible(page.getByRole('heading', { level: 1, name: 'Sign in to Parley' }));
+    await visible(page.getByLabel('API key'));
+    expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+    expect(await inspectPage(page, 'sign-in')).toEqual([]);
+    expect(pageProblems(page)).toEqual([]);
+  });
+
+  it('refuses a bad key with a clear error and keeps nothing', async () => {
+    const page = await open();
+    await page.getByLabel('API key').fill('pk_ThisKeyDoesNotExist0123456789ab');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const error = await visible(page.getByRole('alert'));
+    expect(await error.textContent()).toMatch(/not accepted/);
+    expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBeNull();
+    expect(await inspectPage(page, 'sign-in-bad-key')).toEqual([]);
+
+    await page.getByLabel('API key').fill('');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await (await visible(page.getByRole('alert'))).textContent()).toMatch(/Paste an API key/);
+    expect(pageProblems(page)).toEqual([]);
+  });
+
+  it("shows the owner's name and organization and the Admin link, keeps the key, and signs out", async () => {
+    const me = (await (await served.api('/me')).json()) as { user: { name: string; organization: { name: string } } };
+    expect(me.user.organization.name).toBe('Personal');
+
+    const page = await open();
+    await signIn(page, `  ${served.apiKey}\n`);
+    expect(await page.getByTestId('account-name').textContent()).toBe(me.user.name);
+    expect(await page.getByTestId('account-org').textContent()).toBe('Personal');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Chat', 'Datasets', 'Compare', 'Settings', 'Admin']);
+    expect(await page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBe(served.apiKey);
+    expect(await page.getByRole('link', { name: 'Chat' }).getAttribute('aria-current')).toBe('page');
+
+    // The key survives a reload: still signed in, no sign-in form.
+    await page.reload();
+    await visible(page.getByRole('navigation', { name: 'Main' }));
+    expect(await page.getByLabel('API key').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await visible(page.getByRole('heading', { name: 'Sign in to Parley' }));
+    expect(await page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBeNull();
+    expect(pageProblems(page)).toEqual([]);
+  });
+
+  it('gives a member no Admin link, and tells them they may not open #/admin', async () => {
+    const key = await createMember('Mina Member', 'mina@example.com');
+    const page = await open();
+    await signIn(page, key);
+    expect(await page.getByTestId('account-name').textContent()).toBe('Mina Member');
+    expect(await page.getByTestId('account-org').textContent()).toBe('Personal');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Chat', 'Datasets', 'Compare', 'Settings']);
+
+    await page.goto(`${served.url}/#/admin`);
+    await visible(page.getByRole('heading', { name: 'You don’t have access to this page' }));
+    expect(await page.getByRole('main').textContent()).toMatch(/Only super admins can open Admin/);
+    expect(await page.getByRole('table').count()).toBe(0);
+    expect(await inspectPage(page, 'admin-forbidden')).toEqual([]);
+    expect(pageProblems(page)).toEqual([]);
+  });
+
+  it('signs out, with a reason, when the stored key stops working', async () => {
+    const key = await createMember('Rita Revoked', 'rita@example.com');
+    const page = await open();
+    await signIn(page, key);
+    const keys = (await (await served.api('/api-keys', { token: key })).json()) as { data: { id: string }[] };
+    for (const { id } of keys.data) expect((await served.api(`/api-keys/${id}`, { method: 'DELETE', token: key })).status).toBe(204);
+
+    await page.reload();
+    const notice = await visible(page.getByRole('status').filter({ hasText: 'stopped working' }));
+    expect(await notice.textContent()).toMatch(/revoked/);
+    expect(await page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBeNull();
+    expect(pageProblems(page)).toEqual([]);
+  });
+});
