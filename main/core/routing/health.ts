@@ -1,0 +1,117 @@
+import type { ModelHealth, RoutingPolicy } from './types.js';
+
+/** Weight of the newest observation in both moving averages. */
+export const EWMA_ALPHA = 0.3;
+
+export type BreakerPolicy = Pick<RoutingPolicy, 'failure_threshold' | 'cooldown_seconds'>;
+
+interface ModelState {
+  latency_ewma_ms: number | null;
+  error_rate: number;
+  consecutive_failures: number;
+  /** When the circuit opened (clock ms); null while closed. */
+  opened_at: number | null;
+  /** When the half-open trial was let through (clock ms); null when no trial is in flight. */
+  trial_started_at: number | null;
+}
+
+/**
+ * Observed health of each model, in memory, O(1) per call.
+ *
+ * Circuit breaker: `failure_threshold` consecutive failures open a model's circuit for
+ * `cooldown_seconds`; after that it is half open and `tryAcquire` lets exactly one trial through.
+ * The trial's success closes the circuit, its failure opens it for another cooldown. The open →
+ * half-open step is computed from the clock on read, so no timer runs.
+ *
+ * Callers take a model with `tryAcquire` before calling it and report the outcome with
+ * `recordSuccess` or `recordFailure`.
+ */
+export class HealthTracker {
+  private readonly models = new Map<string, ModelState>();
+  private policy: BreakerPolicy;
+
+  constructor(
+    policy: BreakerPolicy,
+    /** Milliseconds; injected so tests can move time. */
+    private readonly now: () => number = Date.now,
+  ) {
+    this.policy = { failure_threshold: policy.failure_threshold, cooldown_seconds: policy.cooldown_seconds };
+  }
+
+  /** Takes effect at once, also for circuits already open (their cooldown is measured from when they opened). */
+  setPolicy(policy: BreakerPolicy): void {
+    this.policy = { failure_threshold: policy.failure_threshold, cooldown_seconds: policy.cooldown_seconds };
+  }
+
+  health(modelId: string): ModelHealth {
+    const s = this.models.get(modelId);
+    if (!s) return { latency_ewma_ms: null, error_rate: 0, circuit: 'closed' };
+    return { latency_ewma_ms: s.latency_ewma_ms, error_rate: s.error_rate, circuit: this.circuitOf(s, this.now()) };
+  }
+
+  /**
+   * May this model be called now? Always while closed; never while open; while half open, true for
+   * exactly one caller (the trial), until that trial reports. A trial that never reports (a lost
+   * request) is given up after one more cooldown, so a model cannot stay half open for ever.
+   */
+  tryAcquire(modelId: string): boolean {
+    const s = this.models.get(modelId);
+    if (!s || s.opened_at === null) return true;
+    const now = this.now();
+    if (this.circuitOf(s, now) !== 'half_open') return false;
+    if (s.trial_started_at !== null && now - s.trial_started_at < this.cooldownMs()) return false;
+    s.trial_started_at = now;
+    return true;
+  }
+
+  /** A call that produced its first token after `latencyMs`. Any success closes the circuit. */
+  recordSuccess(modelId: string, latencyMs: number): void {
+    const s = this.state(modelId);
+    const latency = Number.isFinite(latencyMs) ? Math.max(0, latencyMs) : 0;
+    s.latency_ewma_ms = s.latency_ewma_ms === null ? latency : EWMA_ALPHA * latency + (1 - EWMA_ALPHA) * s.latency_ewma_ms;
+    s.error_rate = (1 - EWMA_ALPHA) * s.error_rate;
+    s.consecutive_failures = 0;
+    s.opened_at = null;
+    s.trial_started_at = null;
+  }
+
+  /** A call that failed before its first token. */
+  recordFailure(modelId: string): void {
+    const s = this.state(modelId);
+    const now = this.now();
+    s.error_rate = EWMA_ALPHA + (1 - EWMA_ALPHA) * s.error_rate;
+    s.consecutive_failures += 1;
+    if (s.opened_at === null) {
+      if (s.consecutive_failures >= this.policy.failure_threshold) s.opened_at = now;
+    } else if (this.circuitOf(s, now) === 'half_open') {
+      // The trial failed (or a call let through before the circuit opened failed after the cooldown):
+      // open again for a full cooldown.
+      s.opened_at = now;
+    }
+    // A late failure while open (a call started before the circuit opened) does not extend the cooldown.
+    s.trial_started_at = null;
+  }
+
+  /** Drops what is known about a model (e.g. when it is removed). */
+  forget(modelId: string): void {
+    this.models.delete(modelId);
+  }
+
+  private circuitOf(s: ModelState, now: number): ModelHealth['circuit'] {
+    if (s.opened_at === null) return 'closed';
+    return now - s.opened_at >= this.cooldownMs() ? 'half_open' : 'open';
+  }
+
+  private cooldownMs(): number {
+    return this.policy.cooldown_seconds * 1000;
+  }
+
+  private state(modelId: string): ModelState {
+    let s = this.models.get(modelId);
+    if (!s) {
+      s = { latency_ewma_ms: null, error_rate: 0, consecutive_failures: 0, opened_at: null, trial_started_at: null };
+      this.models.set(modelId, s);
+    }
+    return s;
+  }
+}
