@@ -1,0 +1,195 @@
+import { bootCore, type BootOptions, type Core } from '../boot.js';
+import { registerIpc, type IpcMainInvokeLike } from '../transport/ipc/index.js';
+import { registerStreams, type IpcMainOnLike, type MessagePortMainLike, type OpenStream } from '../transport/ipc/stream-port.js';
+import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.js';
+import { APP_SCHEME, createMainWindow, isAppUrl, type BrowserWindowLike, type MainWindowOptions } from './window.js';
+
+/** The slice of Electron's `app` the lifecycle needs; one overload per event, as Electron types them. */
+export interface AppLike {
+  requestSingleInstanceLock(): boolean;
+  whenReady(): Promise<unknown>;
+  getPath(name: 'userData'): string;
+  quit(): void;
+  exit(code?: number): void;
+  on(event: 'second-instance', listener: () => void): unknown;
+  on(event: 'activate', listener: () => void): unknown;
+  on(event: 'window-all-closed', listener: () => void): unknown;
+  on(event: 'will-quit', listener: (event: { preventDefault(): void }) => void): unknown;
+}
+
+export interface DesktopWindow extends BrowserWindowLike {
+  isDestroyed(): boolean;
+  isMinimized(): boolean;
+  restore(): void;
+  focus(): void;
+}
+
+/** What runDesktop takes from the `electron` module: injected, so tests run under plain Node. */
+export interface ElectronLike<W extends DesktopWindow, P extends MessagePortMainLike> {
+  app: AppLike;
+  BrowserWindow: new (options: MainWindowOptions) => W;
+  ipcMain: IpcMainInvokeLike & IpcMainOnLike<P>;
+  MessageChannelMain: new () => { port1: P; port2: P };
+  protocol: {
+    registerSchemesAsPrivileged(schemes: (typeof APP_SCHEME_PRIVILEGES)[]): void;
+    handle(scheme: string, handler: (request: Request) => Promise<Response>): void;
+  };
+  shell: { openExternal(url: string): Promise<void> };
+  dialog: { showErrorBox(title: string, content: string): void };
+}
+
+export interface RunningHttp {
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface DesktopLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+export interface DesktopOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  appVersion: string;
+  platform: NodeJS.Platform;
+  /** The built renderer (`dist/renderer`), served as `app://parley/`. */
+  rendererDir: string;
+  /** The bundled preload (`dist/preload/index.cjs`). */
+  preloadPath: string;
+  /** The streaming side of the registry; by default the core's own `service.stream` (tests inject one). */
+  openStream?: OpenStream;
+  /** Serves the API on loopback; injected so that this file never loads the HTTP framework. */
+  startHttp: (core: Core) => Promise<RunningHttp>;
+  log: DesktopLog;
+  /** SIGINT/SIGTERM (Ctrl-C in `npm start`) quit through the same clean path as closing the window. */
+  signals?: { on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown };
+  boot?: (options: BootOptions) => Core;
+}
+
+export interface DesktopHandle<W> {
+  core: Core;
+  window(): W | undefined;
+  /** Stops IPC and HTTP and closes the database; what `will-quit` runs. Idempotent. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Streams over IPC are the service's streams, as over SSE. The service validates, authorizes and
+ * starts the work before the first event; a renderer closing its port stops the watching (the
+ * iterator is returned), never the work behind it: `chat.cancel` does that.
+ */
+function streamsOf(core: Core): OpenStream {
+  return (operation, input, caller) => core.service.stream(operation, input, caller);
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The desktop app's lifecycle: one instance, core booted on the data directory, IPC, the window,
+ * and the loopback API when `[server] enabled`. Resolves to null when this process should not run
+ * (another instance has the lock, or the core could not boot — the user has been told why).
+ */
+export async function runDesktop<W extends DesktopWindow, P extends MessagePortMainLike>(
+  electron: ElectronLike<W, P>,
+  options: DesktopOptions,
+): Promise<DesktopHandle<W> | null> {
+  const { app, dialog, protocol } = electron;
+  const { env, log } = options;
+  // A second instance would open the same database and race the first for the HTTP port.
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return null;
+  }
+  // Schemes must be privileged before the app is ready; later it is an error.
+  protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
+
+  let win: W | undefined;
+  let ready = false;
+  const showWindow = () => {
+    if (!win || win.isDestroyed()) {
+      win = createMainWindow({ BrowserWindow: electron.BrowserWindow, shell: electron.shell, preloadPath: options.preloadPath, logError: log.error });
+      return;
+    }
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  };
+  // Launching Parley again brings this window forward instead.
+  app.on('second-instance', () => {
+    if (ready) showWindow();
+  });
+
+  await app.whenReady();
+
+  const dataDir = env.PARLEY_DATA_DIR || app.getPath('userData');
+  let core: Core;
+  try {
+    core = (options.boot ?? bootCore)({
+      dataDir,
+      appVersion: options.appVersion,
+      adminApiKey: env.PARLEY_ADMIN_API_KEY || undefined,
+      nativeBinding: env.PARLEY_SQLITE_BINDING || undefined,
+      warn: log.warn,
+    });
+  } catch (error) {
+    log.error('Parley could not open its data directory', error);
+    dialog.showErrorBox('Parley could not start', `${describeError(error)}\n\nData directory: ${dataDir}`);
+    app.exit(1);
+    return null;
+  }
+
+  protocol.handle(APP_SCHEME, createAppProtocolHandler(options.rendererDir));
+  const trusted = { desktopCaller: core.desktopCaller, isTrustedUrl: isAppUrl, logError: log.error };
+  const disposers = [
+    registerIpc({ ipcMain: electron.ipcMain, service: core.service, ...trusted }),
+    registerStreams({ ipcMain: electron.ipcMain, MessageChannelMain: electron.MessageChannelMain, openStream: options.openStream ?? streamsOf(core), ...trusted }),
+  ];
+  ready = true;
+  showWindow();
+
+  // The window does not wait for the API: a busy port costs local clients, not the desktop user.
+  const http: Promise<RunningHttp | undefined> = core.config().server.enabled
+    ? options.startHttp(core).then(
+        (server) => {
+          log.info(`Parley API listening on ${server.url}`);
+          return server;
+        },
+        (error: unknown) => {
+          log.warn(`The local HTTP API could not start (${describeError(error)}); the app works without it.`);
+          return undefined;
+        },
+      )
+    : Promise.resolve(undefined);
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = (): Promise<void> =>
+    (stopping ??= (async () => {
+      for (const dispose of disposers) dispose();
+      // Awaiting the start too: a quit during start-up must not leave the port open.
+      const server = await http;
+      await server?.close().catch((error: unknown) => log.error('The HTTP API did not close cleanly', error));
+      core.close();
+    })());
+
+  let stopped = false;
+  // Electron does not wait for promises: hold the quit, clean up, then quit for real.
+  app.on('will-quit', (event) => {
+    if (stopped) return;
+    event.preventDefault();
+    void shutdown().finally(() => {
+      stopped = true;
+      app.quit();
+    });
+  });
+  // macOS keeps apps running with no window; elsewhere closing the window quits.
+  app.on('window-all-closed', () => {
+    if (options.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', showWindow);
+  options.signals?.on('SIGINT', () => app.quit());
+  options.signals?.on('SIGTERM', () => app.quit());
+
+  return { core, window: () => win, shutdown };
+}

@@ -1,0 +1,343 @@
+import Database from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { IPC_INVOKE, IPC_STREAM_OPEN, type IpcResult, type StreamMessage } from '../../../shared/bridge.js';
+import { bootCore, type BootOptions, type Core } from '../../../main/boot.js';
+import { runDesktop, type AppLike, type DesktopHandle, type DesktopOptions, type ElectronLike, type RunningHttp } from '../../../main/desktop/app.js';
+import { APP_ENTRY_URL } from '../../../main/desktop/window.js';
+import type { IpcSenderLike } from '../../../main/transport/ipc/sender.js';
+import type { StreamOpenEventLike } from '../../../main/transport/ipc/stream-port.js';
+import { tempDir } from '../../support/core.js';
+import { FakeBrowserWindow } from './fake-electron.js';
+
+interface QuitEvent {
+  preventDefault(): void;
+}
+
+/** Electron's `app`, reduced to what the lifecycle touches; `quit()` runs will-quit as Electron does. */
+class FakeApp extends EventEmitter implements AppLike {
+  hasLock = true;
+  quitCalls = 0;
+  quitted = false;
+  exitCode: number | undefined;
+  readyCalled = false;
+  privilegedBeforeReady = false;
+  constructor(
+    readonly userData: string,
+    private readonly protocol: FakeProtocol,
+  ) {
+    super();
+  }
+  requestSingleInstanceLock(): boolean {
+    return this.hasLock;
+  }
+  whenReady(): Promise<void> {
+    this.readyCalled = true;
+    this.privilegedBeforeReady = this.protocol.privileged.length > 0;
+    return Promise.resolve();
+  }
+  getPath(name: 'userData'): string {
+    if (name !== 'userData') throw new Error(name);
+    return this.userData;
+  }
+  quit(): void {
+    this.quitCalls++;
+    let prevented = false;
+    const event: QuitEvent = { preventDefault: () => (prevented = true) };
+    this.emit('will-quit', event);
+    if (!prevented) this.quitted = true;
+  }
+  exit(code?: number): void {
+    this.exitCode = code ?? 0;
+  }
+  override on(event: string, listener: (event: QuitEvent) => void): this {
+    return super.on(event, listener);
+  }
+}
+
+class FakeProtocol {
+  readonly privileged: { scheme: string; privileges: Record<string, boolean> }[] = [];
+  readonly handlers = new Map<string, (request: Request) => Promise<Response>>();
+  registerSchemesAsPrivileged(schemes: { scheme: string; privileges: Record<string, boolean> }[]): void {
+    this.privileged.push(...schemes);
+  }
+  handle(scheme: string, handler: (request: Request) => Promise<Response>): void {
+    this.handlers.set(scheme, handler);
+  }
+}
+
+type InvokeListener = (event: IpcSenderLike, ...args: unknown[]) => unknown;
+type StreamListener = (event: StreamOpenEventLike<MessagePort>, ...args: unknown[]) => void;
+
+class FakeIpcMain {
+  readonly handlers = new Map<string, InvokeListener>();
+  readonly listeners = new Map<string, StreamListener>();
+  handle(channel: string, listener: InvokeListener): void {
+    this.handlers.set(channel, listener);
+  }
+  removeHandler(channel: string): void {
+    this.handlers.delete(channel);
+  }
+  on(channel: string, listener: StreamListener): void {
+    this.listeners.set(channel, listener);
+  }
+  removeListener(channel: string): void {
+    this.listeners.delete(channel);
+  }
+}
+
+function fakeElectron(userData: string) {
+  const protocol = new FakeProtocol();
+  const app = new FakeApp(userData, protocol);
+  const ipcMain = new FakeIpcMain();
+  const dialog = { errors: [] as { title: string; content: string }[], showErrorBox: (title: string, content: string) => void dialog.errors.push({ title, content }) };
+  const electron: ElectronLike<FakeBrowserWindow, MessagePort> = {
+    app,
+    BrowserWindow: FakeBrowserWindow,
+    ipcMain,
+    MessageChannelMain: MessageChannel,
+    protocol,
+    shell: { openExternal: () => Promise.resolve() },
+    dialog,
+  };
+  return { electron, app, ipcMain, protocol, dialog };
+}
+
+function fakeHttp() {
+  const server = { url: 'http://127.0.0.1:4317', close: vi.fn(() => Promise.resolve()) };
+  return { server, startHttp: vi.fn((_core: Core): Promise<RunningHttp> => Promise.resolve(server)) };
+}
+
+describe('runDesktop', () => {
+  let userData: ReturnType<typeof tempDir>;
+  let dataDir: ReturnType<typeof tempDir>;
+  let handle: DesktopHandle<FakeBrowserWindow> | null = null;
+  const signals = new EventEmitter();
+  const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+
+  beforeEach(() => {
+    userData = tempDir('parley-userdata-');
+    dataDir = tempDir('parley-datadir-');
+    FakeBrowserWindow.created.length = 0;
+    signals.removeAllListeners();
+    vi.clearAllMocks();
+  });
+  afterEach(async () => {
+    await handle?.shutdown();
+    handle = null;
+    userData.remove();
+    dataDir.remove();
+  });
+
+  function options(overrides: Partial<DesktopOptions> = {}): DesktopOptions {
+    return {
+      env: { PARLEY_DATA_DIR: dataDir.dir },
+      appVersion: '0.0.0-test',
+      platform: 'linux',
+      rendererDir: '/nowhere/dist/renderer',
+      preloadPath: '/app/dist/preload/index.cjs',
+      startHttp: fakeHttp().startHttp,
+      log,
+      signals,
+      ...overrides,
+    };
+  }
+
+  it('boots the core on PARLEY_DATA_DIR, serves IPC as the owner, opens the window and starts HTTP', async () => {
+    const { electron, ipcMain, protocol, app } = fakeElectron(userData.dir);
+    const http = fakeHttp();
+    handle = await runDesktop(electron, options({ startHttp: http.startHttp }));
+    if (!handle) throw new Error('did not start');
+
+    expect(handle.core.dataDir).toBe(dataDir.dir);
+    expect(app.privilegedBeforeReady).toBe(true);
+    expect(protocol.privileged[0]).toMatchObject({ scheme: 'app', privileges: { standard: true, secure: true } });
+    expect(protocol.handlers.has('app')).toBe(true);
+
+    const invoke = ipcMain.handlers.get(IPC_INVOKE);
+    if (!invoke) throw new Error('IPC not registered');
+    const me = (await invoke({ senderFrame: { url: APP_ENTRY_URL } }, { operation: 'identity.me' })) as IpcResult;
+    expect(me).toMatchObject({ ok: true, value: { user: { role: 'super_admin' } } });
+    const foreign = (await invoke({ senderFrame: { url: 'https://evil.example/' } }, { operation: 'identity.me' })) as IpcResult;
+    expect(foreign).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(ipcMain.listeners.has(IPC_STREAM_OPEN)).toBe(true);
+
+    expect(FakeBrowserWindow.created).toHaveLength(1);
+    const win = handle.window();
+    expect(win?.options.webPreferences.preload).toBe('/app/dist/preload/index.cjs');
+    expect(win?.loaded).toEqual([APP_ENTRY_URL]);
+
+    await vi.waitFor(() => expect(http.startHttp).toHaveBeenCalledWith(handle?.core));
+  });
+
+  it('serves the core’s streams over IPC: a chat answer arrives on the port, then end', async () => {
+    const { electron, ipcMain } = fakeElectron(userData.dir);
+    handle = await runDesktop(electron, options());
+    const open = ipcMain.listeners.get(IPC_STREAM_OPEN);
+    if (!open) throw new Error('streams not registered');
+    const openStream = (payload: unknown) =>
+      new Promise<StreamMessage[]>((resolve) => {
+        const received: StreamMessage[] = [];
+        open(
+          {
+            senderFrame: { url: APP_ENTRY_URL },
+            sender: {
+              postMessage: (_channel, _message, [port]) => {
+                port?.on('message', (m: StreamMessage) => {
+                  received.push(m);
+                  if (m.type !== 'event') {
+                    port.close();
+                    resolve(received);
+                  }
+                });
+              },
+            },
+          },
+          payload,
+        );
+      });
+
+    const chat = await openStream({ stream_id: 'c1', operation: 'chat.send', input: { message: 'Hello there' } });
+    const names = chat.flatMap((m) => (m.type === 'event' ? [(m.event as { event: string }).event] : []));
+    expect(names[0]).toBe('message.created');
+    expect(names.at(-1)).toBe('message.completed');
+    expect(chat.at(-1)).toEqual({ type: 'end' });
+
+    const notStreaming = await openStream({ stream_id: 'c2', operation: 'identity.me' });
+    expect(notStreaming).toEqual([{ type: 'error', error: expect.objectContaining({ code: 'invalid_argument' }) }]);
+  });
+
+  it('uses the userData directory when PARLEY_DATA_DIR is not set, and passes the Electron sqlite build', async () => {
+    const { electron } = fakeElectron(userData.dir);
+    let seen: BootOptions | undefined;
+    const boot = (o: BootOptions) => {
+      seen = o;
+      return bootCore({ ...o, nativeBinding: undefined });
+    };
+    handle = await runDesktop(electron, options({ env: { PARLEY_SQLITE_BINDING: '/cache/electron-sqlite/45.4.1/better_sqlite3.node' }, boot }));
+    expect(handle?.core.dataDir).toBe(userData.dir);
+    expect(seen?.nativeBinding).toBe('/cache/electron-sqlite/45.4.1/better_sqlite3.node');
+  });
+
+  it('does not start HTTP when [server] enabled = false', async () => {
+    writeFileSync(join(dataDir.dir, 'parley.toml'), '[server]\nenabled = false\n');
+    const { electron } = fakeElectron(userData.dir);
+    const http = fakeHttp();
+    handle = await runDesktop(electron, options({ startHttp: http.startHttp }));
+    expect(handle?.core.config().server.enabled).toBe(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(http.startHttp).not.toHaveBeenCalled();
+    expect(FakeBrowserWindow.created).toHaveLength(1);
+  });
+
+  it('quits cleanly: holds the quit, closes HTTP and the database, removes IPC, then quits', async () => {
+    const { electron, app, ipcMain } = fakeElectron(userData.dir);
+    const http = fakeHttp();
+    handle = await runDesktop(electron, options({ startHttp: http.startHttp }));
+    const core = handle?.core;
+    app.quit();
+    expect(app.quitted).toBe(false);
+    await vi.waitFor(() => expect(app.quitted).toBe(true));
+    expect(http.server.close).toHaveBeenCalledOnce();
+    expect(core?.db.open).toBe(false);
+    expect(ipcMain.handlers.size).toBe(0);
+    expect(ipcMain.listeners.size).toBe(0);
+  });
+
+  it('closes an HTTP server that finishes starting after the quit began', async () => {
+    const { electron, app } = fakeElectron(userData.dir);
+    const server = { url: 'http://127.0.0.1:4317', close: vi.fn(() => Promise.resolve()) };
+    let listening: (s: RunningHttp) => void = () => {};
+    const startHttp = () => new Promise<RunningHttp>((resolve) => (listening = resolve));
+    handle = await runDesktop(electron, options({ startHttp }));
+    app.quit();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(app.quitted).toBe(false);
+    listening(server);
+    await vi.waitFor(() => expect(app.quitted).toBe(true));
+    expect(server.close).toHaveBeenCalledOnce();
+  });
+
+  it('keeps running without the API when HTTP cannot start, and says why', async () => {
+    const { electron, app } = fakeElectron(userData.dir);
+    const startHttp = () => Promise.reject(Object.assign(new Error('listen EADDRINUSE 127.0.0.1:4317'), { code: 'EADDRINUSE' }));
+    handle = await runDesktop(electron, options({ startHttp }));
+    await vi.waitFor(() => expect(log.warn).toHaveBeenCalledWith(expect.stringContaining('EADDRINUSE')));
+    expect(FakeBrowserWindow.created).toHaveLength(1);
+    app.quit();
+    await vi.waitFor(() => expect(app.quitted).toBe(true));
+    expect(handle?.core.db.open).toBe(false);
+  });
+
+  it('quits through the same clean path on SIGTERM and SIGINT', async () => {
+    const { electron, app } = fakeElectron(userData.dir);
+    handle = await runDesktop(electron, options());
+    signals.emit('SIGTERM');
+    await vi.waitFor(() => expect(app.quitted).toBe(true));
+    expect(handle?.core.db.open).toBe(false);
+    expect(signals.listenerCount('SIGINT')).toBe(1);
+  });
+
+  it('leaves at once, booting nothing, when another instance holds the lock', async () => {
+    const { electron, app } = fakeElectron(userData.dir);
+    app.hasLock = false;
+    const boot = vi.fn(bootCore);
+    handle = await runDesktop(electron, options({ boot }));
+    expect(handle).toBeNull();
+    expect(app.quitCalls).toBe(1);
+    expect(app.readyCalled).toBe(false);
+    expect(boot).not.toHaveBeenCalled();
+    expect(FakeBrowserWindow.created).toHaveLength(0);
+  });
+
+  it('brings the window forward when Parley is launched again, and reopens it on activate', async () => {
+    const { electron, app } = fakeElectron(userData.dir);
+    handle = await runDesktop(electron, options());
+    const win = handle?.window();
+    if (!win) throw new Error('no window');
+    win.minimized = true;
+    app.emit('second-instance');
+    expect(win.minimized).toBe(false);
+    expect(win.focused).toBe(1);
+    expect(FakeBrowserWindow.created).toHaveLength(1);
+    win.destroyed = true;
+    app.emit('activate');
+    expect(FakeBrowserWindow.created).toHaveLength(2);
+    expect(handle?.window()).not.toBe(win);
+  });
+
+  it('quits when the last window closes, except on macOS', async () => {
+    const linux = fakeElectron(userData.dir);
+    handle = await runDesktop(linux.electron, options());
+    linux.app.emit('window-all-closed');
+    await vi.waitFor(() => expect(linux.app.quitted).toBe(true));
+
+    const other = tempDir('parley-datadir-');
+    const mac = fakeElectron(userData.dir);
+    const macHandle = await runDesktop(mac.electron, options({ platform: 'darwin', env: { PARLEY_DATA_DIR: other.dir } }));
+    mac.app.emit('window-all-closed');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(mac.app.quitCalls).toBe(0);
+    await macHandle?.shutdown();
+    other.remove();
+  });
+
+  it('tells the user and exits when the database is from a newer Parley', async () => {
+    mkdirSync(dataDir.dir, { recursive: true });
+    const db = new Database(join(dataDir.dir, 'parley.db'));
+    db.pragma('user_version = 9999');
+    db.close();
+    const { electron, app, dialog, ipcMain } = fakeElectron(userData.dir);
+    handle = await runDesktop(electron, options());
+    expect(handle).toBeNull();
+    expect(app.exitCode).toBe(1);
+    expect(dialog.errors).toHaveLength(1);
+    expect(dialog.errors[0]?.content).toContain('newer version of Parley');
+    expect(dialog.errors[0]?.content).toContain(dataDir.dir);
+    expect(ipcMain.handlers.size).toBe(0);
+    expect(FakeBrowserWindow.created).toHaveLength(0);
+  });
+});
