@@ -5,6 +5,9 @@ import { isOperationName, operations, type Access, type OperationName } from '..
 import type { Repositories } from '../db/repositories/index.js';
 import { authenticate } from './auth/authenticate.js';
 import type { SequencedEvent } from '../../shared/events.js';
+import { ChatCompletionRequest } from '../../shared/openai.js';
+import { startCompletion } from './chat/completions.js';
+import { allModels } from './models/catalog.js';
 import type { Caller, Context, Runtime } from './context.js';
 import { handlers as defaultHandlers, streamHandlers, type Handlers } from './handlers.js';
 
@@ -46,6 +49,18 @@ export function createService(options: ServiceOptions) {
   return {
     authenticate(token: string | undefined): Caller {
       return authenticate({ ...base, caller: null }, token);
+    },
+
+    /** The OpenAI-compatible facade (`/v1`): HTTP only, outside the registry, same core underneath. */
+    completion(rawBody: unknown, caller: Caller, signal: AbortSignal) {
+      const parsed = ChatCompletionRequest.safeParse(rawBody);
+      if (!parsed.success) throw new ServiceError('invalid_argument', describe(parsed.error), fieldErrors(parsed.error));
+      return startCompletion({ ...base, caller }, parsed.data, signal);
+    },
+
+    /** Models as the facade lists them. */
+    models(caller: Caller) {
+      return allModels({ ...base, caller });
     },
 
     /** Saves every running answer as it stands (interrupted) before the database closes. */

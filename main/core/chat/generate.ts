@@ -3,7 +3,8 @@ import type { ErrorCode } from '../../../shared/errors.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { Runtime } from '../context.js';
 import type { ResolvedModel } from '../models/catalog.js';
-import { ProviderError, estimateTokens, type ChatTurn, type ProviderEvent } from '../providers/types.js';
+import { estimateTokens, type ChatTurn } from '../providers/types.js';
+import { AnswerFailed, answerWithFailover } from './failover.js';
 import { messageView } from '../threads/views.js';
 import type { AbortReason, RunHandle } from './hub.js';
 
@@ -14,6 +15,7 @@ export const FLUSH_INTERVAL_MS = 250;
 
 export interface GenerationPlan {
   messageId: string;
+  userId: string;
   /** Models to try in order; the next one answers only if the previous failed before its first token. */
   candidates: ResolvedModel[];
   routing: Routing;
@@ -25,24 +27,6 @@ interface Deps {
   repos: Repositories;
   runtime: Runtime;
   now: () => Date;
-}
-
-/** Iterates `source` until it ends or `signal` aborts, without waiting for a provider that ignores the signal. */
-async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> {
-  const iterator = source[Symbol.asyncIterator]();
-  const aborted = new Promise<IteratorResult<T>>((resolve) => {
-    if (signal.aborted) resolve({ done: true, value: undefined });
-    signal.addEventListener('abort', () => resolve({ done: true, value: undefined }), { once: true });
-  });
-  try {
-    while (true) {
-      const result = await Promise.race([iterator.next(), aborted]);
-      if (result.done) return;
-      yield result.value;
-    }
-  } finally {
-    void iterator.return?.()?.catch(() => {});
-  }
 }
 
 /**
@@ -66,8 +50,10 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
     saved = content;
   };
   const timer = setInterval(flush, FLUSH_INTERVAL_MS);
+  let stored = false;
   const store = (status: 'complete' | 'error' | 'cancelled' | 'interrupted', error: { code: ErrorCode; detail: string } | null) => {
-    if (!repos.db.open) return;
+    if (stored || !repos.db.open) return;
+    stored = true;
     const counted = usage ?? { input_tokens: estimateTokens(plan.turns.map((t) => t.content).join('\n')), output_tokens: estimateTokens(content) };
     repos.messages.finish(plan.messageId, {
       content,
@@ -80,65 +66,36 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
       error_detail: error?.detail ?? null,
       now: iso(),
     });
+    const { input_tokens, output_tokens } = counted;
+    repos.usage.record({ user_id: plan.userId, model_id: routing.model_id, source: 'chat', message_id: plan.messageId, input_tokens, output_tokens, created_at: iso() });
   };
   run.onShutdown(() => store('interrupted', INTERRUPTED));
 
   try {
-    for (const [attempt, candidate] of plan.candidates.entries()) {
-      if (attempt > 0) {
-        routing.model_id = candidate.model.id;
-        const names = routing.skipped.map((s) => plan.candidates.find((c) => c.model.id === s.model_id)?.model.name ?? s.model_id);
-        routing.reason = `${plan.routing.reason} ${names.join(', ')} could not answer, so ${candidate.model.name} did.`;
-        repos.messages.setModel(plan.messageId, candidate.model.id, JSON.stringify(routing), iso());
-      }
-      const last = attempt === plan.candidates.length - 1;
-      // An open circuit is skipped while another candidate remains; the last one is always tried.
-      if (!last && !runtime.health.tryAcquire(candidate.model.id)) {
-        routing.skipped.push({ model_id: candidate.model.id, code: 'unavailable', detail: 'Skipped: it failed repeatedly and is cooling down.' });
-        continue;
-      }
-      const started = performance.now();
-      let firstToken = false;
-      try {
-        const events = runtime.providers[candidate.model.provider].stream({
-          model: candidate.model.model,
-          endpoint_url: candidate.endpoint_url,
-          api_key: candidate.api_key,
-          messages: plan.turns,
-          dataset_ids: plan.datasetIds,
-          signal: run.signal,
-        });
-        for await (const event of untilAborted<ProviderEvent>(events, run.signal)) {
-          if (!firstToken && (event.type === 'delta' || event.type === 'citation')) {
-            firstToken = true;
-            runtime.health.recordSuccess(candidate.model.id, performance.now() - started);
-          }
-          if (event.type === 'delta') {
-            content += event.text;
-            run.emit({ event: 'delta', data: { content: event.text } });
-          } else if (event.type === 'citation') {
-            const citation = { ...event.citation, index: citations.length + 1 };
-            citations.push(citation);
-            run.emit({ event: 'citation', data: citation });
-          } else {
-            usage = { input_tokens: event.input_tokens, output_tokens: event.output_tokens };
-          }
-        }
-        if (!firstToken && !run.signal.aborted) runtime.health.recordSuccess(candidate.model.id, performance.now() - started);
-        break;
-      } catch (error) {
-        runtime.health.recordFailure(candidate.model.id);
-        const code: ErrorCode = error instanceof ProviderError ? error.code : 'upstream_error';
-        const detail = error instanceof Error ? error.message : String(error);
-        if (firstToken || last || routing.mode === 'override') {
-          failure = { code, detail };
-          break;
-        }
-        routing.skipped.push({ model_id: candidate.model.id, code, detail });
+    const events = answerWithFailover(runtime, plan.candidates, { turns: plan.turns, datasetIds: plan.datasetIds, signal: run.signal, failOver: plan.routing.mode === 'dynamic' });
+    for await (const event of events) {
+      if (event.type === 'switch') {
+        routing.model_id = event.model.model.id;
+        routing.skipped = event.skipped;
+        const names = event.skipped.map((s) => plan.candidates.find((c) => c.model.id === s.model_id)?.model.name ?? s.model_id);
+        routing.reason = `${plan.routing.reason} ${names.join(', ')} could not answer, so ${event.model.model.name} did.`;
+        repos.messages.setModel(plan.messageId, routing.model_id, JSON.stringify(routing), iso());
+      } else if (event.type === 'delta') {
+        content += event.text;
+        run.emit({ event: 'delta', data: { content: event.text } });
+      } else if (event.type === 'citation') {
+        const citation = { ...event.citation, index: citations.length + 1 };
+        citations.push(citation);
+        run.emit({ event: 'citation', data: citation });
+      } else {
+        usage = { input_tokens: event.input_tokens, output_tokens: event.output_tokens };
       }
     }
   } catch (error) {
-    failure = { code: 'internal', detail: `The answer could not be completed: ${error instanceof Error ? error.message : String(error)}` };
+    failure =
+      error instanceof AnswerFailed
+        ? { code: error.code, detail: error.message }
+        : { code: 'internal', detail: `The answer could not be completed: ${error instanceof Error ? error.message : String(error)}` };
   } finally {
     clearInterval(timer);
   }

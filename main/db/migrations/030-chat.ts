@@ -73,5 +73,18 @@ CREATE TABLE messages (
 ) STRICT;
 CREATE INDEX messages_thread ON messages(thread_id, seq);
 CREATE INDEX messages_streaming ON messages(status) WHERE status = 'streaming';
+
+-- Tokens of every model call, whoever made it (chat, the OpenAI-compatible facade): what metrics sum.
+CREATE TABLE usage_events (
+  id INTEGER PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  model_id TEXT NOT NULL,
+  source TEXT NOT NULL CHECK (source IN ('chat', 'openai')),
+  message_id TEXT,
+  input_tokens INTEGER NOT NULL,
+  output_tokens INTEGER NOT NULL,
+  created_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX usage_events_time ON usage_events(created_at);
 `,
 };

@@ -5,6 +5,7 @@ import { createMessagesRepo } from './messages.js';
 import { createModelsRepo } from './models.js';
 import { createSettingsRepo } from './settings.js';
 import { createThreadsRepo } from './threads.js';
+import { createUsageRepo } from './usage.js';
 import { createUsersRepo } from './users.js';
 
 /** Every repository over one connection; the only place SQL lives. */
@@ -18,6 +19,7 @@ export function createRepositories(db: Db) {
     models: createModelsRepo(db),
     threads: createThreadsRepo(db),
     messages: createMessagesRepo(db),
+    usage: createUsageRepo(db),
     /** Runs `fn` in one transaction (nested calls become savepoints). */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
   };

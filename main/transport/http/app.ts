@@ -11,6 +11,7 @@ import type { Service } from '../../core/service.js';
 import { isLoopbackHost } from './host-guard.js';
 import { buildOpenApi } from './openapi.js';
 import { problemBody, toErrorPayload } from './problem.js';
+import { registerOpenAiFacade } from './openai-facade.js';
 import { sendSse } from './sse.js';
 
 export interface HttpAppOptions {
@@ -73,7 +74,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     return sendProblem(reply, payload.status, problemBody(payload));
   });
   app.setNotFoundHandler((request, reply) => {
-    if (options.rendererDir && request.method === 'GET' && !request.url.startsWith('/api/') && request.headers.accept?.includes('text/html')) {
+    if (options.rendererDir && request.method === 'GET' && !/^\/(api|v1)\//.test(request.url) && request.headers.accept?.includes('text/html')) {
       reply.header('Content-Security-Policy', RENDERER_CSP);
       return reply.sendFile('index.html');
     }
@@ -109,6 +110,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
 
   for (const op of Object.values(operations) as Operation[]) registerOperation(app, service, op);
+  registerOpenAiFacade(app, service);
 
   if (options.rendererDir && existsSync(join(options.rendererDir, 'index.html'))) {
     await app.register(fastifyStatic, {

@@ -1,0 +1,93 @@
+import type { Routing } from '../../../shared/events.js';
+import type { ErrorCode } from '../../../shared/errors.js';
+import type { Runtime } from '../context.js';
+import type { ResolvedModel } from '../models/catalog.js';
+import { ProviderError, type ChatTurn, type ProviderEvent } from '../providers/types.js';
+
+export type Skip = Routing['skipped'][number];
+
+/** Provider events, plus a note when a later candidate takes over from ones that failed. */
+export type AttemptEvent = ProviderEvent | { type: 'switch'; model: ResolvedModel; skipped: Skip[] };
+
+export class AnswerFailed extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    detail: string,
+  ) {
+    super(detail);
+    this.name = 'AnswerFailed';
+  }
+}
+
+export interface AttemptRequest {
+  turns: ChatTurn[];
+  datasetIds: string[];
+  signal: AbortSignal;
+  max_tokens?: number;
+  /** Try the next candidate when one fails before its first token (dynamic mode). */
+  failOver: boolean;
+}
+
+/** Iterates `source` until it ends or `signal` aborts, without waiting for a provider that ignores the signal. */
+async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  const aborted = new Promise<IteratorResult<T>>((resolve) => {
+    if (signal.aborted) resolve({ done: true, value: undefined });
+    signal.addEventListener('abort', () => resolve({ done: true, value: undefined }), { once: true });
+  });
+  try {
+    while (true) {
+      const result = await Promise.race([iterator.next(), aborted]);
+      if (result.done) return;
+      yield result.value;
+    }
+  } finally {
+    void iterator.return?.()?.catch(() => {});
+  }
+}
+
+/**
+ * Calls the candidates in order. One that fails before its first token is skipped (recorded) and
+ * the next answers; a failure after the first token, or of the last candidate, throws AnswerFailed.
+ * Every outcome feeds the health tracker that the router reads.
+ */
+export async function* answerWithFailover(runtime: Runtime, candidates: ResolvedModel[], request: AttemptRequest): AsyncIterable<AttemptEvent> {
+  const skipped: Skip[] = [];
+  for (const [attempt, candidate] of candidates.entries()) {
+    const last = attempt === candidates.length - 1 || !request.failOver;
+    // An open circuit is skipped while another candidate remains; the last one is always tried.
+    if (!last && !runtime.health.tryAcquire(candidate.model.id)) {
+      skipped.push({ model_id: candidate.model.id, code: 'unavailable', detail: 'Skipped: it failed repeatedly and is cooling down.' });
+      continue;
+    }
+    if (skipped.length > 0) yield { type: 'switch', model: candidate, skipped: [...skipped] };
+    const started = performance.now();
+    let firstToken = false;
+    try {
+      const events = runtime.providers[candidate.model.provider].stream({
+        model: candidate.model.model,
+        endpoint_url: candidate.endpoint_url,
+        api_key: candidate.api_key,
+        messages: request.turns,
+        dataset_ids: request.datasetIds,
+        signal: request.signal,
+        ...(request.max_tokens ? { max_tokens: request.max_tokens } : {}),
+      });
+      for await (const event of untilAborted<ProviderEvent>(events, request.signal)) {
+        if (!firstToken && event.type !== 'usage') {
+          firstToken = true;
+          runtime.health.recordSuccess(candidate.model.id, performance.now() - started);
+        }
+        yield event;
+      }
+      if (!firstToken && !request.signal.aborted) runtime.health.recordSuccess(candidate.model.id, performance.now() - started);
+      return;
+    } catch (error) {
+      runtime.health.recordFailure(candidate.model.id);
+      const code: ErrorCode = error instanceof ProviderError ? error.code : 'upstream_error';
+      const detail = error instanceof Error ? error.message : String(error);
+      if (firstToken || last) throw new AnswerFailed(code, detail);
+      skipped.push({ model_id: candidate.model.id, code, detail });
+    }
+  }
+}
