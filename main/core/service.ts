@@ -70,8 +70,10 @@ export function createService(options: ServiceOptions) {
 
     /** Runs one operation for `caller` with untrusted `rawInput`; throws `ServiceError` on any expected failure. */
     async invoke(name: string, rawInput: unknown, caller: Caller | null): Promise<unknown> {
+      if (isOperationName(name) && operations[name].streaming?.mode === 'always') {
+        throw new ServiceError('invalid_argument', `${name} only streams; open it as a stream.`);
+      }
       const { op, input, ctx } = prepare(name, rawInput, caller);
-      if (op.streaming?.mode === 'always') throw new ServiceError('invalid_argument', `${name} only streams; open it as a stream.`);
       const handler = handlers[name as keyof Handlers] as (ctx: Context, input: unknown) => unknown;
       const result = await handler(ctx, input);
       // The output schema is a whitelist: whatever a handler returns, only declared fields leave.

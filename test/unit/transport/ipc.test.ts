@@ -2,30 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IPC_INVOKE, type IpcResult } from '../../../shared/bridge.js';
 import { ServiceError } from '../../../shared/errors.js';
 import { INTERNAL_DETAIL } from '../../../main/transport/ipc/error-payload.js';
-import { registerIpc, type IpcDeps, type IpcMainInvokeLike } from '../../../main/transport/ipc/index.js';
-import type { IpcSenderLike } from '../../../main/transport/ipc/sender.js';
+import { registerIpc, type IpcDeps } from '../../../main/transport/ipc/index.js';
+import { FakeIpcMain } from '../../support/fake-ipc.js';
 import { bootTestCore } from '../../support/core.js';
-
-type Listener = (event: IpcSenderLike, ...args: unknown[]) => unknown;
-
-/** Records what registerIpc hands to `ipcMain.handle`, as Electron would keep it. */
-class FakeIpcMain implements IpcMainInvokeLike {
-  readonly handlers = new Map<string, Listener>();
-  handle(channel: string, listener: Listener): void {
-    if (this.handlers.has(channel)) throw new Error(`second handler for ${channel}`);
-    this.handlers.set(channel, listener);
-  }
-  removeHandler(channel: string): void {
-    this.handlers.delete(channel);
-  }
-  /** What the renderer's `ipcRenderer.invoke(IPC_INVOKE, payload)` would resolve to. */
-  async call(payload: unknown, url: string | null = 'app://parley/index.html'): Promise<IpcResult> {
-    const handler = this.handlers.get(IPC_INVOKE);
-    if (!handler) throw new Error('no handler');
-    const event: IpcSenderLike = { senderFrame: url === null ? null : { url } };
-    return (await handler(event, payload)) as IpcResult;
-  }
-}
 
 const isTrustedUrl = (url: string) => url.startsWith('app://parley/');
 
