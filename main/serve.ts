@@ -1,19 +1,15 @@
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { APP_VERSION, RENDERER_DIR } from './app-info.js';
 import { bootCore } from './boot.js';
+import { defaultDataDir } from './data-dir.js';
 import { DatabaseFromFutureError } from './db/connection.js';
 import { startHttpServer } from './transport/http/server.js';
 
 const USAGE = `Usage: npm run serve -- [--port <port>] [--data-dir <dir>]
   --port      TCP port on 127.0.0.1 (env PARLEY_PORT; default: [server] port of the config, 4317)
-  --data-dir  where the database, config and files live (env PARLEY_DATA_DIR; default ~/.local/share/parley)
+  --data-dir  where the database, config and files live (env PARLEY_DATA_DIR; default: the desktop app's, e.g. ~/.config/parley)
 Env PARLEY_ADMIN_API_KEY seeds the owner's API key on an empty data directory.`;
-
-function defaultDataDir(): string {
-  return process.env.XDG_DATA_HOME ? join(process.env.XDG_DATA_HOME, 'parley') : join(homedir(), '.local', 'share', 'parley');
-}
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
