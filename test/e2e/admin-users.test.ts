@@ -1,24 +1,14 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServed, type Served } from '../support/served.js';
-import { inspectPage, launchBrowser, openApp, pageProblems, signIn, visible } from './support/browser.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
 
-let served: Served;
-let browser: Browser;
-let context: BrowserContext;
+const suite = e2eSuite();
 let page: Page;
 
 beforeAll(async () => {
-  [served, browser] = await Promise.all([startServed(), launchBrowser()]);
-  ({ context, page } = await openApp(browser, served, '#/admin'));
-  await signIn(page, served.apiKey);
+  page = await suite.open('#/admin');
+  await signIn(page, suite.served.apiKey);
   await visible(page.getByRole('heading', { level: 1, name: 'Admin' }));
-});
-
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await served?.stop();
 });
 
 describe('Admin → Users', () => {
@@ -43,7 +33,7 @@ describe('Admin → Users', () => {
     expect(await row.textContent()).toContain('Admin');
     expect(await inspectPage(page, 'admin-new-user')).toEqual([]);
 
-    const me = (await (await served.api('/me', { token: key })).json()) as { user: { name: string; role: string; organization: { name: string } } };
+    const me = (await (await suite.served.api('/me', { token: key })).json()) as { user: { name: string; role: string; organization: { name: string } } };
     expect(me.user).toMatchObject({ name: 'Ada Lovelace', role: 'admin', organization: { name: 'Personal' } });
 
     await reveal.getByRole('button', { name: 'I have saved the key' }).click();
@@ -64,7 +54,7 @@ describe('Admin → Users', () => {
     expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
     expect(await inspectPage(page, 'admin-invalid')).toEqual([]);
 
-    const users = (await (await served.api('/admin/users')).json()) as { data: unknown[] };
+    const users = (await (await suite.served.api('/admin/users')).json()) as { data: unknown[] };
     expect(users.data).toHaveLength(2);
     expect(pageProblems(page)).toEqual([]);
   });

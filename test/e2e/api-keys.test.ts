@@ -1,29 +1,13 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startServed, type Served } from '../support/served.js';
-import { inspectPage, launchBrowser, openApp, pageProblems, signIn, visible } from './support/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
 
-let served: Served;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [served, browser] = await Promise.all([startServed(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-});
+const suite = e2eSuite();
 
 async function settingsAs(key: string): Promise<Page> {
-  const { context, page } = await openApp(browser, served);
-  contexts.push(context);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: served.url });
+  const context = await suite.newContext();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.served.url });
+  const page = await suite.open('', { context });
   await signIn(page, key);
   await page.getByRole('link', { name: 'Settings' }).click();
   await visible(page.getByRole('heading', { level: 1, name: 'Settings' }));
@@ -32,7 +16,7 @@ async function settingsAs(key: string): Promise<Page> {
 
 describe('Settings → API keys', () => {
   it('creates a key shown once, lists it, and revokes it after confirmation', async () => {
-    const page = await settingsAs(served.apiKey);
+    const page = await settingsAs(suite.served.apiKey);
 
     await page.getByLabel('New key name').fill('CI runner');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -47,7 +31,7 @@ describe('Settings → API keys', () => {
     expect(await inspectPage(page, 'settings-new-key')).toEqual([]);
 
     // The new key works, as its owner.
-    const me = await served.api('/me', { token: key });
+    const me = await suite.served.api('/me', { token: key });
     expect(me.status).toBe(200);
 
     const row = await visible(page.getByRole('row', { name: /CI runner/ }));
@@ -68,7 +52,7 @@ describe('Settings → API keys', () => {
     // Cancel first: nothing happens.
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    expect((await served.api('/me', { token: key })).status).toBe(200);
+    expect((await suite.served.api('/me', { token: key })).status).toBe(200);
 
     await page.getByRole('button', { name: 'Revoke CI runner' }).click();
     await visible(page.getByRole('dialog')).then((d) => d.getByRole('button', { name: 'Revoke key' }).click());
@@ -76,15 +60,15 @@ describe('Settings → API keys', () => {
     expect(await page.getByRole('row', { name: /CI runner/ }).count()).toBe(0);
     expect(await inspectPage(page, 'settings-revoked')).toEqual([]);
 
-    const refused = await served.api('/me', { token: key });
+    const refused = await suite.served.api('/me', { token: key });
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { code: string }).code).toBe('unauthenticated');
     expect(pageProblems(page)).toEqual([]);
   });
 
   it('asks for a name before creating a key', async () => {
-    const page = await settingsAs(served.apiKey);
-    const count = async () => ((await (await served.api('/api-keys')).json()) as { data: unknown[] }).data.length;
+    const page = await settingsAs(suite.served.apiKey);
+    const count = async () => ((await (await suite.served.api('/api-keys')).json()) as { data: unknown[] }).data.length;
     const before = await count();
     await page.getByRole('button', { name: 'Create key' }).click();
     const error = await visible(page.getByRole('alert'));
@@ -94,7 +78,7 @@ describe('Settings → API keys', () => {
   });
 
   it("marks this browser's key, and revoking it signs this browser out", async () => {
-    const created = (await (await served.api('/api-keys', { body: { name: 'Browser session' } })).json()) as { key: string };
+    const created = (await (await suite.served.api('/api-keys', { body: { name: 'Browser session' } })).json()) as { key: string };
     const page = await settingsAs(created.key);
     const row = await visible(page.getByRole('row', { name: /Browser session/ }));
     expect(await row.textContent()).toContain('This browser');
@@ -106,6 +90,6 @@ describe('Settings → API keys', () => {
     await visible(page.getByRole('heading', { name: 'Sign in to Parley' }));
     expect(await page.getByRole('status').filter({ hasText: 'You revoked the key' }).count()).toBe(1);
     expect(await page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBeNull();
-    expect((await served.api('/me', { token: created.key })).status).toBe(401);
+    expect((await suite.served.api('/me', { token: created.key })).status).toBe(401);
   });
 });

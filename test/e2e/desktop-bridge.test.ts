@@ -1,38 +1,22 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { IpcResult } from '../../shared/bridge.js';
 import { ServiceError, isErrorCode } from '../../shared/errors.js';
 import { isOperationName, operations } from '../../shared/operations/index.js';
 import { buildHttpRequest } from '../../renderer/src/api/http-request.js';
-import { startServed, type Served } from '../support/served.js';
-import { inspectPage, launchBrowser, pageProblems, visible } from './support/browser.js';
+import { e2eSuite, inspectPage, pageProblems, visible } from './support/browser.js';
 
 /**
  * The renderer as the desktop app runs it: `window.parley` present, so every call goes through the
  * bridge and nobody signs in. The fake bridge stands in for preload + IPC + main, answering as the
  * real one does (`{ ok, value } | { ok: false, error }`) from the served core, acting as `token`.
  */
-let served: Served;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [served, browser] = await Promise.all([startServed(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-});
+const suite = e2eSuite();
 
 async function mainProcess(token: string, operation: string, input: unknown): Promise<IpcResult> {
   if (!isOperationName(operation)) return { ok: false, error: new ServiceError('not_found', `No operation ${operation}.`).toPayload() };
   const request = buildHttpRequest(operations[operation], input);
-  const response = await fetch(`${served.url}/api${request.path}`, {
+  const response = await fetch(`${suite.served.url}/api${request.path}`, {
     method: request.method,
     headers: { authorization: `Bearer ${token}`, ...(request.body ? { 'content-type': 'application/json' } : {}) },
     body: request.body ?? null,
@@ -48,38 +32,38 @@ async function openDesktop(
   answer: (operation: string, input: unknown) => Promise<IpcResult>,
   hash = '',
 ): Promise<{ page: Page; bridgeCalls: string[]; fetches: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
-  contexts.push(context);
-  const page = await context.newPage();
   const bridgeCalls: string[] = [];
   const fetches: string[] = [];
-  page.on('request', (request) => {
-    if (new URL(request.url()).pathname.startsWith('/api/')) fetches.push(request.url());
+  const page = await suite.open(hash, {
+    async prepare(page) {
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname.startsWith('/api/')) fetches.push(request.url());
+      });
+      await page.exposeFunction('__parleyTestInvoke', (operation: string, input: unknown) => {
+        bridgeCalls.push(operation);
+        return answer(operation, input);
+      });
+      await page.addInitScript(() => {
+        const invoke = (window as unknown as { __parleyTestInvoke(op: string, input: unknown): Promise<unknown> }).__parleyTestInvoke;
+        Object.defineProperty(window, 'parley', {
+          value: Object.freeze({
+            kind: 'desktop',
+            invoke: (operation: string, input: unknown) => invoke(operation, input),
+            stream: () => () => undefined,
+          }),
+        });
+      });
+    },
   });
-  await page.exposeFunction('__parleyTestInvoke', (operation: string, input: unknown) => {
-    bridgeCalls.push(operation);
-    return answer(operation, input);
-  });
-  await page.addInitScript(() => {
-    const invoke = (window as unknown as { __parleyTestInvoke(op: string, input: unknown): Promise<unknown> }).__parleyTestInvoke;
-    Object.defineProperty(window, 'parley', {
-      value: Object.freeze({
-        kind: 'desktop',
-        invoke: (operation: string, input: unknown) => invoke(operation, input),
-        stream: () => () => undefined,
-      }),
-    });
-  });
-  await page.goto(`${served.url}/${hash}`);
   return { page, bridgeCalls, fetches };
 }
 
 describe('the renderer over the desktop bridge', () => {
   it('needs no sign-in, shows the desktop profile, and offers no sign-out', async () => {
-    const { page, bridgeCalls, fetches } = await openDesktop((op, input) => mainProcess(served.apiKey, op, input));
+    const { page, bridgeCalls, fetches } = await openDesktop((op, input) => mainProcess(suite.served.apiKey, op, input));
     await visible(page.getByRole('navigation', { name: 'Main' }));
     expect(bridgeCalls).toContain('identity.me');
-    const me = (await (await served.api('/me')).json()) as { user: { name: string } };
+    const me = (await (await suite.served.api('/me')).json()) as { user: { name: string } };
     expect(await page.getByTestId('account-name').textContent()).toBe(me.user.name);
     expect(await page.getByTestId('account-org').textContent()).toBe('Personal');
     expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
@@ -89,23 +73,23 @@ describe('the renderer over the desktop bridge', () => {
   });
 
   it('creates and revokes API keys through the bridge', async () => {
-    const { page, bridgeCalls, fetches } = await openDesktop((op, input) => mainProcess(served.apiKey, op, input), '#/settings');
+    const { page, bridgeCalls, fetches } = await openDesktop((op, input) => mainProcess(suite.served.apiKey, op, input), '#/settings');
     await page.getByLabel('New key name').fill('Desktop made');
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = await (await visible(page.getByRole('region', { name: 'New key “Desktop made”' }))).getByRole('textbox').inputValue();
-    expect((await served.api('/me', { token: key })).status).toBe(200);
+    expect((await suite.served.api('/me', { token: key })).status).toBe(200);
 
     await page.getByRole('button', { name: 'Revoke Desktop made' }).click();
     await (await visible(page.getByRole('dialog'))).getByRole('button', { name: 'Revoke key' }).click();
     await visible(page.getByRole('status').filter({ hasText: 'was revoked' }));
-    expect((await served.api('/me', { token: key })).status).toBe(401);
+    expect((await suite.served.api('/me', { token: key })).status).toBe(401);
     expect(bridgeCalls).toEqual(expect.arrayContaining(['apiKeys.list', 'apiKeys.create', 'apiKeys.delete']));
     expect(fetches).toEqual([]);
   });
 
   it('rebuilds errors from the bridge with their code and shows them', async () => {
     const { page } = await openDesktop(async (op, input) =>
-      op === 'apiKeys.create' ? { ok: false, error: new ServiceError('conflict', 'A key with this name already exists.').toPayload() } : mainProcess(served.apiKey, op, input),
+      op === 'apiKeys.create' ? { ok: false, error: new ServiceError('conflict', 'A key with this name already exists.').toPayload() } : mainProcess(suite.served.apiKey, op, input),
     '#/settings');
     await page.getByLabel('New key name').fill('Twice');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -115,7 +99,7 @@ describe('the renderer over the desktop bridge', () => {
   it('says so, with a way to retry, when the service does not answer', async () => {
     let up = false;
     const { page } = await openDesktop(async (op, input) =>
-      up ? mainProcess(served.apiKey, op, input) : { ok: false, error: new ServiceError('unavailable', 'The database is locked by another Parley.').toPayload() },
+      up ? mainProcess(suite.served.apiKey, op, input) : { ok: false, error: new ServiceError('unavailable', 'The database is locked by another Parley.').toPayload() },
     );
     await visible(page.getByRole('heading', { name: 'Parley could not start' }));
     expect(await page.getByRole('alert').textContent()).toContain('The database is locked by another Parley.');

@@ -1,27 +1,17 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServed, type Served } from '../support/served.js';
-import { inspectPage, launchBrowser, openApp, pageProblems, signIn, visible } from './support/browser.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
 
-let served: Served;
-let browser: Browser;
-let context: BrowserContext;
+const suite = e2eSuite();
 let page: Page;
 
 beforeAll(async () => {
-  [served, browser] = await Promise.all([startServed(), launchBrowser()]);
-  ({ context, page } = await openApp(browser, served));
-  await signIn(page, served.apiKey);
-});
-
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await served?.stop();
+  page = await suite.open();
+  await signIn(page, suite.served.apiKey);
 });
 
 async function go(hash: string, heading: string) {
-  await page.goto(`${served.url}/${hash}`);
+  await page.goto(`${suite.served.url}/${hash}`);
   await visible(page.getByRole('heading', { level: 1, name: heading }));
 }
 

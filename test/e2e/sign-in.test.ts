@@ -1,33 +1,11 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startServed, type Served } from '../support/served.js';
-import { inspectPage, launchBrowser, openApp, pageProblems, signIn, visible } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
 
-let served: Served;
-let browser: Browser;
-const pages: { close(): Promise<void> }[] = [];
-
-beforeAll(async () => {
-  [served, browser] = await Promise.all([startServed(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-});
-
-afterEach(async () => {
-  await Promise.all(pages.splice(0).map((c) => c.close()));
-});
-
-async function open(hash = '') {
-  const opened = await openApp(browser, served, hash);
-  pages.push(opened.context);
-  return opened.page;
-}
+const suite = e2eSuite();
+const open = (hash = '') => suite.open(hash);
 
 async function createMember(name: string, email: string): Promise<string> {
-  const response = await served.api('/admin/users', { body: { name, email, role: 'member' } });
+  const response = await suite.served.api('/admin/users', { body: { name, email, role: 'member' } });
   expect(response.status).toBe(201);
   const body = (await response.json()) as { user: { role: string }; api_key: { key: string } };
   expect(body.user.role).toBe('member');
@@ -61,16 +39,16 @@ describe('signing in with an API key (served mode)', () => {
   });
 
   it("shows the owner's name and organization and the Admin link, keeps the key, and signs out", async () => {
-    const me = (await (await served.api('/me')).json()) as { user: { name: string; organization: { name: string } } };
+    const me = (await (await suite.served.api('/me')).json()) as { user: { name: string; organization: { name: string } } };
     expect(me.user.organization.name).toBe('Personal');
 
     const page = await open();
-    await signIn(page, `  ${served.apiKey}\n`);
+    await signIn(page, `  ${suite.served.apiKey}\n`);
     expect(await page.getByTestId('account-name').textContent()).toBe(me.user.name);
     expect(await page.getByTestId('account-org').textContent()).toBe('Personal');
     const nav = page.getByRole('navigation', { name: 'Main' });
     expect(await nav.getByRole('link').allTextContents()).toEqual(['Chat', 'Datasets', 'Compare', 'Settings', 'Admin']);
-    expect(await page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBe(served.apiKey);
+    expect(await page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBe(suite.served.apiKey);
     expect(await page.getByRole('link', { name: 'Chat' }).getAttribute('aria-current')).toBe('page');
 
     // The key survives a reload: still signed in, no sign-in form.
@@ -93,7 +71,7 @@ describe('signing in with an API key (served mode)', () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     expect(await nav.getByRole('link').allTextContents()).toEqual(['Chat', 'Datasets', 'Compare', 'Settings']);
 
-    await page.goto(`${served.url}/#/admin`);
+    await page.goto(`${suite.served.url}/#/admin`);
     await visible(page.getByRole('heading', { name: 'You don’t have access to this page' }));
     expect(await page.getByRole('main').textContent()).toMatch(/Only super admins can open Admin/);
     expect(await page.getByRole('table').count()).toBe(0);
@@ -105,8 +83,8 @@ describe('signing in with an API key (served mode)', () => {
     const key = await createMember('Rita Revoked', 'rita@example.com');
     const page = await open();
     await signIn(page, key);
-    const keys = (await (await served.api('/api-keys', { token: key })).json()) as { data: { id: string }[] };
-    for (const { id } of keys.data) expect((await served.api(`/api-keys/${id}`, { method: 'DELETE', token: key })).status).toBe(204);
+    const keys = (await (await suite.served.api('/api-keys', { token: key })).json()) as { data: { id: string }[] };
+    for (const { id } of keys.data) expect((await suite.served.api(`/api-keys/${id}`, { method: 'DELETE', token: key })).status).toBe(204);
 
     await page.reload();
     const notice = await visible(page.getByRole('status').filter({ hasText: 'stopped working' }));

@@ -64,7 +64,7 @@ export function createSessionStore(connection: Connection) {
         set({ session: { status: 'signed-in', me } });
         return null;
       } catch (error) {
-        if (error instanceof ServiceError && (error.code === 'unauthenticated' || error.code === 'forbidden')) return KEY_REJECTED;
+        if (error instanceof ServiceError && error.code === 'unauthenticated') return KEY_REJECTED;
         return describe(error);
       }
     },

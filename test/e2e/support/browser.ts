@@ -3,8 +3,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import type { Served } from '../../support/served.js';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { startServed, type Served } from '../../support/served.js';
 
 const require = createRequire(import.meta.url);
 /**
@@ -25,10 +26,64 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A fresh profile (empty localStorage) on the served app, reduced motion so that nothing is caught mid-transition. */
-export async function openApp(browser: Browser, served: Served, hash = ''): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
-  const page = await context.newPage();
+/** Reduced motion, so that nothing is caught mid-transition by a screenshot or a contrast check. */
+const CONTEXT_OPTIONS: BrowserContextOptions = { viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' };
+
+export interface E2eSuite {
+  /** The served-mode server of this file (its owner's key is `served.apiKey`). */
+  readonly served: Served;
+  /** A fresh profile (empty localStorage), closed when the file's tests are done. */
+  newContext(): Promise<BrowserContext>;
+  /**
+   * A page at `hash` of the served app, in a fresh profile unless `context` is given, its errors
+   * recorded for `pageProblems`; `prepare` runs before the app loads (init scripts, bindings).
+   */
+  open(hash?: string, options?: { context?: BrowserContext; prepare?: (page: Page) => Promise<void> }): Promise<Page>;
+}
+
+/**
+ * One served-mode server and one Chromium for a test file: started before its tests, stopped after.
+ * Call at the top level of the file.
+ */
+export function e2eSuite(): E2eSuite {
+  let served: Served | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    [served, browser] = await Promise.all([startServed(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+    await browser?.close();
+    await served?.stop();
+  });
+
+  const started = () => {
+    if (!served || !browser) throw new Error('the e2e suite is used before its beforeAll ran');
+    return { served, browser };
+  };
+
+  return {
+    get served() {
+      return started().served;
+    },
+    async newContext() {
+      const context = await started().browser.newContext(CONTEXT_OPTIONS);
+      contexts.push(context);
+      return context;
+    },
+    async open(hash = '', options = {}) {
+      const page = await (options.context ?? (await this.newContext())).newPage();
+      recordProblems(page);
+      await options.prepare?.(page);
+      await page.goto(`${started().served.url}/${hash}`);
+      return page;
+    },
+  };
+}
+
+function recordProblems(page: Page): void {
   const problems: string[] = [];
   pageProblemLog.set(page, problems);
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -36,8 +91,6 @@ export async function openApp(browser: Browser, served: Served, hash = ''): Prom
     // The browser logs every 4xx answer; the app shows those itself, and tests provoke them.
     if (message.type() === 'error' && !/status of 4\d\d/.test(message.text())) problems.push(`console error: ${message.text()}`);
   });
-  await page.goto(`${served.url}/${hash}`);
-  return { context, page };
 }
 
 const pageProblemLog = new WeakMap<Page, string[]>();

@@ -12,7 +12,8 @@ import { PlusIcon } from '../../ui/icons.js';
 import { Section } from '../../ui/Page.js';
 import { SecretReveal } from '../../ui/SecretReveal.js';
 import { Time } from '../../ui/Time.js';
-import { useLoader, type Loaded } from '../../ui/useLoader.js';
+import { useLoader } from '../../ui/useLoader.js';
+import { Loadable } from '../../ui/Loadable.js';
 
 type UserList = OutputOf<Operations['admin.users.list']>;
 type Created = OutputOf<Operations['admin.users.create']>;
@@ -114,35 +115,15 @@ export function Users({ me }: { me: Me }) {
         ) : null}
       </Section>
       <Section title="Users" description={`Everyone in ${me.user.organization.name}.`}>
-        <UserTable state={users.state} reload={users.reload} me={me} />
+        <Loadable state={users.state} reload={users.reload} loading="Loading users…" failed="The users could not be loaded">
+          {(list) => <UserTable users={list.data} me={me} />}
+        </Loadable>
       </Section>
     </>
   );
 }
 
-function UserTable({ state, reload, me }: { state: Loaded<UserList>; reload: () => void; me: Me }) {
-  if (state.status === 'loading') {
-    return (
-      <p className="loading" role="status">
-        Loading users…
-      </p>
-    );
-  }
-  if (state.status === 'error') {
-    return (
-      <Alert
-        tone="error"
-        title="The users could not be loaded"
-        action={
-          <Button size="sm" onClick={reload}>
-            Try again
-          </Button>
-        }
-      >
-        {state.error}
-      </Alert>
-    );
-  }
+function UserTable({ users, me }: { users: UserList['data']; me: Me }) {
   return (
     <div className="table-wrap">
       <table className="table">
@@ -157,7 +138,7 @@ function UserTable({ state, reload, me }: { state: Loaded<UserList>; reload: () 
           </tr>
         </thead>
         <tbody>
-          {state.data.data.map((user) => (
+          {users.map((user) => (
             <tr key={user.id}>
               <th scope="row" className="cell-primary">
                 {user.name}

@@ -7,10 +7,11 @@ import { Button } from '../../ui/Button.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { TextField } from '../../ui/Field.js';
 import { KeyIcon, PlusIcon } from '../../ui/icons.js';
+import { Loadable } from '../../ui/Loadable.js';
 import { Section } from '../../ui/Page.js';
 import { SecretReveal } from '../../ui/SecretReveal.js';
 import { Time } from '../../ui/Time.js';
-import { useLoader, type Loaded } from '../../ui/useLoader.js';
+import { useLoader } from '../../ui/useLoader.js';
 
 type ApiKey = OutputOf<Operations['apiKeys.list']>['data'][number];
 type NewKey = OutputOf<Operations['apiKeys.create']>;
@@ -108,10 +109,17 @@ export function ApiKeys() {
 
       {revoked ? <Alert tone="success">{revoked}</Alert> : null}
 
-      <KeyList state={keys.state} reload={keys.reload} onRevoke={(key) => {
-          setRevokeError(null);
-          setRevoking(key);
-        }} />
+      <Loadable state={keys.state} reload={keys.reload} loading="Loading your API keys…" failed="Your API keys could not be loaded">
+        {(list) => (
+          <KeyList
+            keys={list.data}
+            onRevoke={(key) => {
+              setRevokeError(null);
+              setRevoking(key);
+            }}
+          />
+        )}
+      </Loadable>
 
       <ConfirmDialog
         open={revoking !== null}
@@ -134,37 +142,8 @@ export function ApiKeys() {
   );
 }
 
-interface KeyListProps {
-  state: Loaded<OutputOf<Operations['apiKeys.list']>>;
-  reload: () => void;
-  onRevoke: (key: ApiKey) => void;
-}
-
-function KeyList({ state, reload, onRevoke }: KeyListProps) {
-  if (state.status === 'loading') {
-    return (
-      <p className="loading" role="status">
-        Loading your API keys…
-      </p>
-    );
-  }
-  if (state.status === 'error') {
-    return (
-      <Alert
-        tone="error"
-        title="Your API keys could not be loaded"
-        action={
-          <Button size="sm" onClick={reload}>
-            Try again
-          </Button>
-        }
-      >
-        {state.error}
-      </Alert>
-    );
-  }
-  const rows = state.data.data;
-  if (rows.length === 0) {
+function KeyList({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
+  if (keys.length === 0) {
     return (
       <div className="table-empty">
         <KeyIcon size={18} />
@@ -188,7 +167,7 @@ function KeyList({ state, reload, onRevoke }: KeyListProps) {
           </tr>
         </thead>
         <tbody>
-          {rows.map((key) => (
+          {keys.map((key) => (
             <tr key={key.id}>
               <th scope="row" className="cell-primary">
                 {key.name}

@@ -1,0 +1,41 @@
+import type { ReactNode } from 'react';
+import { Alert } from './Alert.js';
+import { Button } from './Button.js';
+import type { Loaded } from './useLoader.js';
+
+export interface LoadableProps<T> {
+  state: Loaded<T>;
+  reload: () => void;
+  /** e.g. "Loading users…" */
+  loading: string;
+  /** e.g. "The users could not be loaded" */
+  failed: string;
+  children: (data: T) => ReactNode;
+}
+
+/** What a list shows while it loads, when it could not load (with a retry), and once it has. */
+export function Loadable<T>({ state, reload, loading, failed, children }: LoadableProps<T>) {
+  if (state.status === 'loading') {
+    return (
+      <p className="loading" role="status">
+        {loading}
+      </p>
+    );
+  }
+  if (state.status === 'error') {
+    return (
+      <Alert
+        tone="error"
+        title={failed}
+        action={
+          <Button size="sm" onClick={reload}>
+            Try again
+          </Button>
+        }
+      >
+        {state.error}
+      </Alert>
+    );
+  }
+  return <>{children(state.data)}</>;
+}
