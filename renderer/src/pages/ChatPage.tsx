@@ -15,7 +15,7 @@ export function ChatPage({ me }: { me: Me }) {
         Each message is answered by the model best suited to it, or by one you choose. Answers drawn from your datasets cite the
         passages they used, and every answer shows which model wrote it.
       </p>
-      <p className="empty-note">Chatting from this window is not available in this version of Parley yet.</p>
+      <p className="empty-note">Chatting from this window is not available in this version yet.</p>
     </Upcoming>
   );
 }

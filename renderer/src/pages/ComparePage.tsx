@@ -15,7 +15,7 @@ export function ComparePage({ me }: { me: Me }) {
         Send one prompt to two to eight models at once and vote for the better answer, blind if you like, so that you judge the
         answer and not the name. Votes build a leaderboard of the models you use.
       </p>
-      <p className="empty-note">Comparing models from this window is not available in this version of Parley yet.</p>
+      <p className="empty-note">Comparing models from this window is not available in this version yet.</p>
     </Upcoming>
   );
 }

@@ -15,7 +15,7 @@ export function DatasetsPage({ me }: { me: Me }) {
         A dataset is a collection of documents (PDF, Word, HTML, Markdown, plain text, CSV or JSON) that Parley indexes on this
         machine so that chat answers can quote and cite them. Here you will upload files and follow them until they are ready.
       </p>
-      <p className="empty-note">Uploading datasets from this window is not available in this version of Parley yet.</p>
+      <p className="empty-note">Uploading from this window is not available in this version yet.</p>
     </Upcoming>
   );
 }
