@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { clientCache } from './client-cache.js';
 import { providerErrorFrom } from './openai-compatible.js';
 import type { Provider, ProviderEvent, ProviderRequest } from './types.js';
 
@@ -6,18 +7,15 @@ const DEFAULT_MAX_TOKENS = 4096;
 
 /** Anthropic's Messages API through its official SDK; system turns become the `system` field. */
 export function anthropicProvider(): Provider {
+  const client = clientCache(
+    (baseURL, apiKey) => new Anthropic({ apiKey: apiKey ?? 'missing', maxRetries: 0, timeout: 120_000, ...(baseURL ? { baseURL } : {}) }),
+  );
   return {
     async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-      const client = new Anthropic({
-        apiKey: request.api_key ?? 'missing',
-        maxRetries: 0,
-        timeout: 120_000,
-        ...(request.endpoint_url ? { baseURL: request.endpoint_url } : {}),
-      });
       const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
       const turns = request.messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
       try {
-        const stream = await client.messages.create(
+        const stream = await client(request.endpoint_url, request.api_key).messages.create(
           { model: request.model, max_tokens: request.max_tokens ?? DEFAULT_MAX_TOKENS, messages: turns, stream: true, ...(system ? { system } : {}) },
           { signal: request.signal },
         );

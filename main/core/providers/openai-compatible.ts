@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { clientCache } from './client-cache.js';
 import type { Provider, ProviderEvent, ProviderRequest } from './types.js';
 import { ProviderError } from './types.js';
 
@@ -15,12 +16,12 @@ export function providerErrorFrom(error: unknown, provider: string): ProviderErr
 
 /** OpenAI, Ollama, LM Studio, vLLM, llama.cpp server: anything that speaks the chat-completions API. */
 export function openAiCompatibleProvider(): Provider {
+  const client = clientCache((baseURL, apiKey) => new OpenAI({ baseURL, apiKey: apiKey ?? 'not-needed', maxRetries: 0, timeout: 120_000 }));
   return {
     async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       if (!request.endpoint_url) throw new ProviderError('invalid_argument', 'This model has no endpoint URL.');
-      const client = new OpenAI({ baseURL: request.endpoint_url, apiKey: request.api_key ?? 'not-needed', maxRetries: 0, timeout: 120_000 });
       try {
-        const stream = await client.chat.completions.create(
+        const stream = await client(request.endpoint_url, request.api_key).chat.completions.create(
           {
             model: request.model,
             messages: request.messages,

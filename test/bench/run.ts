@@ -1,0 +1,10 @@
+/** `npm run bench`: every benchmark, one after another, as tables to copy into the README. */
+import { runChatBench } from './chat.js';
+import { runRoutingBench } from './routing.js';
+import { printRows } from './stats.js';
+
+const routing = await runRoutingBench();
+printRows('Routing (100k decisions, 20 models)', routing.map((r) => ({ benchmark: r.name, p50_us: r.p50_us.toFixed(1), p95_us: r.p95_us.toFixed(1), p99_us: r.p99_us.toFixed(1) })));
+const chat = await runChatBench();
+printRows('Time to first token (SSE, loopback)', chat.ttft);
+printRows('Concurrent streams on loopback', chat.concurrent);

@@ -1,0 +1,19 @@
+/** Percentile of an ascending-sorted sample (nearest rank). */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] ?? Number.NaN;
+}
+
+export function summarize(samples: number[]): { p50: number; p95: number; p99: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
+}
+
+export function printRows(title: string, rows: Array<Record<string, string | number>>): void {
+  const first = rows[0];
+  if (!first) return;
+  const keys = Object.keys(first);
+  process.stdout.write(`\n${title}\n| ${keys.join(' | ')} |\n| ${keys.map(() => '---').join(' | ')} |\n`);
+  for (const row of rows) process.stdout.write(`| ${keys.map((k) => String(row[k])).join(' | ')} |\n`);
+}
