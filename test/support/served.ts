@@ -34,6 +34,8 @@ export interface Served {
   output(): string;
   /** SIGTERM, then waits for the exit (SIGKILL after 10 s); answers how it exited. */
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Sends `signal` (SIGKILL: a crash) and waits for the exit. */
+  kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export function randomApiKey(): string {
@@ -117,6 +119,12 @@ export async function startServed(options: ServedOptions = {}): Promise<Served> 
         headers,
         body: init.body === undefined ? null : JSON.stringify(init.body),
       });
+    },
+    async kill(signal) {
+      child.kill(signal);
+      const result = await exited;
+      cleanUp();
+      return result;
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
