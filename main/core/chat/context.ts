@@ -1,9 +1,6 @@
 import type { MessageRow } from '../../db/repositories/messages.js';
 import type { ChatTurn } from '../providers/types.js';
-import { estimateTokens } from '../providers/types.js';
-
-/** Room kept for the answer when fitting a conversation into a model's context. */
-export const REPLY_RESERVE_TOKENS = 1024;
+import { REPLY_RESERVE_TOKENS, messageTokens } from '../tokens.js';
 
 /**
  * The conversation as a model sees it: the thread's system prompt, then every earlier message with
@@ -13,12 +10,12 @@ export const REPLY_RESERVE_TOKENS = 1024;
 export function buildTurns(systemPrompt: string | null, history: MessageRow[], contextTokens: number): ChatTurn[] {
   const turns: ChatTurn[] = history.filter((m) => m.content.length > 0).map((m) => ({ role: m.role, content: m.content }));
   const system: ChatTurn[] = systemPrompt ? [{ role: 'system', content: systemPrompt }] : [];
-  let budget = contextTokens - REPLY_RESERVE_TOKENS - system.reduce((n, t) => n + estimateTokens(t.content), 0);
+  let budget = contextTokens - REPLY_RESERVE_TOKENS - system.reduce((n, t) => n + messageTokens(t.content), 0);
   const kept: ChatTurn[] = [];
   for (let i = turns.length - 1; i >= 0; i--) {
     const turn = turns[i];
     if (!turn) continue;
-    const cost = estimateTokens(turn.content) + 4;
+    const cost = messageTokens(turn.content);
     if (kept.length > 0 && cost > budget) break;
     budget -= cost;
     kept.unshift(turn);

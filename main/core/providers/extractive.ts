@@ -1,5 +1,5 @@
 import type { Provider, ProviderEvent, ProviderRequest } from './types.js';
-import { estimateTokens } from './types.js';
+import { estimateTokens } from '../tokens.js';
 
 export const NO_DATASET_ANSWER =
   'I am the built-in extractive model: I answer only from the passages of the datasets attached to a conversation, and none is attached here. ' +

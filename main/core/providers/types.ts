@@ -39,8 +39,3 @@ export interface Provider {
   /** Streams the answer. Throws ProviderError (before or after the first delta); stops when `signal` aborts. */
   stream(request: ProviderRequest): AsyncIterable<ProviderEvent>;
 }
-
-/** A rough token count where a provider reports none: about four characters a token. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}

@@ -1,3 +1,4 @@
+import { messageTokens } from '../tokens.js';
 import type { RequestFeatures } from './types.js';
 
 export interface FeatureInput {
@@ -10,27 +11,14 @@ export interface FeatureInput {
 }
 
 /**
- * Tokens added per message for role markers and separators. Together with `ceil(chars / 4)` this
- * is an ESTIMATE, not a tokenizer: the router only needs to know whether a prompt fits a context
- * window with room for a reply, and a real tokenizer per provider would cost more than the
- * whole routing decision.
- */
-const MESSAGE_OVERHEAD_TOKENS = 4;
-const CHARS_PER_TOKEN = 4;
-
-/**
  * Code and maths are looked for in at most this many characters from each end of the message, so a
  * pasted book cannot make routing slow; code pasted at the end of a long message is still seen.
  */
 const SCAN_EDGE_CHARS = 16_384;
 
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / CHARS_PER_TOKEN) + MESSAGE_OVERHEAD_TOKENS;
-}
-
 export function extractFeatures(input: FeatureInput): RequestFeatures {
-  let prompt_tokens = estimateTokens(input.message);
-  for (const m of input.context) prompt_tokens += estimateTokens(m.content);
+  let prompt_tokens = messageTokens(input.message);
+  for (const m of input.context) prompt_tokens += messageTokens(m.content);
   const text = scanWindow(input.message);
   return {
     prompt_tokens,

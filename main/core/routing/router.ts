@@ -1,9 +1,8 @@
+import { REPLY_RESERVE_TOKENS } from '../tokens.js';
 import { ServiceError } from '../../../shared/errors.js';
 import type { Strength } from '../../../shared/operations/models-schema.js';
 import type { CandidateModel, ModelHealth, RequestFeatures, RoutingDecision, RoutingPolicy } from './types.js';
 
-/** Tokens kept free for the answer when checking that a prompt fits a model's context. */
-export const REPLY_RESERVE_TOKENS = 512;
 /** From this many prompt tokens on, a request counts as long and favours `long_context` models. */
 export const LONG_PROMPT_TOKENS = 8_000;
 

@@ -20,17 +20,10 @@ export interface MessageRow {
   updated_at: string;
 }
 
-export interface MessageFinish {
-  content: string;
-  status: MessageRow['status'];
-  citations: string;
-  thoughts: string;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  error_code: string | null;
-  error_detail: string | null;
+/** What the end of an answer stores, whatever the end is. */
+export type MessageFinish = Pick<MessageRow, 'content' | 'status' | 'citations' | 'thoughts' | 'input_tokens' | 'output_tokens' | 'error_code' | 'error_detail'> & {
   now: string;
-}
+};
 
 export function createMessagesRepo(db: Db) {
   const byId = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { estimateTokens, extractFeatures, hasCode, hasMath } from '../../../main/core/routing/features.js';
+import { extractFeatures, hasCode, hasMath } from '../../../main/core/routing/features.js';
+import { messageTokens } from '../../../main/core/tokens.js';
 
 const features = (message: string, extra: Partial<Parameters<typeof extractFeatures>[0]> = {}) =>
   extractFeatures({ message, context: [], dataset_count: 0, agentic: false, ...extra });
@@ -92,7 +93,7 @@ describe('maths detection', () => {
 describe('extractFeatures', () => {
   it('estimates tokens over the message and its context, with a per-message overhead', () => {
     const f = features('x'.repeat(400), { context: [{ role: 'user', content: 'y'.repeat(40) }, { role: 'assistant', content: '' }] });
-    expect(f.prompt_tokens).toBe(estimateTokens('x'.repeat(400)) + estimateTokens('y'.repeat(40)) + estimateTokens(''));
+    expect(f.prompt_tokens).toBe(messageTokens('x'.repeat(400)) + messageTokens('y'.repeat(40)) + messageTokens(''));
     expect(f.prompt_tokens).toBe(100 + 4 + 10 + 4 + 0 + 4);
   });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../../shared/config.js';
 import { ServiceError } from '../../../shared/errors.js';
 import type { Capabilities } from '../../../shared/operations/models-schema.js';
-import { REPLY_RESERVE_TOKENS, route } from '../../../main/core/routing/router.js';
+import { route } from '../../../main/core/routing/router.js';
+import { REPLY_RESERVE_TOKENS } from '../../../main/core/tokens.js';
 import type { CandidateModel, ModelHealth, RequestFeatures, RoutingPolicy } from '../../../main/core/routing/types.js';
 
 function model(id: string, name: string, caps: Partial<Capabilities>, provider: CandidateModel['provider'] = 'openai_compatible'): CandidateModel {
