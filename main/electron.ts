@@ -1,6 +1,6 @@
 // The desktop entry, and the only file that imports electron at run time: everything it wires is
 // injected into runDesktop, so the rest of main/ is tested under plain Node.
-import { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, protocol, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, protocol, safeStorage, shell } from 'electron';
 import { join } from 'node:path';
 import { APP_ROOT, APP_VERSION } from './app-info.js';
 import { runDesktop } from './desktop/app.js';
@@ -12,7 +12,7 @@ const log = {
 };
 
 runDesktop(
-  { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, protocol, shell },
+  { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, protocol, safeStorage, shell },
   {
     env: process.env,
     appVersion: APP_VERSION,

@@ -1,4 +1,5 @@
 import { bootCore, type BootOptions, type Core } from '../boot.js';
+import { keyFileSecretBox, osKeychainSecretBox, type OsKeychain } from '../core/secrets/secret-box.js';
 import { registerIpc, type IpcMainInvokeLike } from '../transport/ipc/index.js';
 import { registerStreams, type IpcMainOnLike, type MessagePortMainLike, type OpenStream } from '../transport/ipc/stream-port.js';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.js';
@@ -36,6 +37,8 @@ export interface ElectronLike<W extends DesktopWindow, P extends MessagePortMain
   };
   shell: { openExternal(url: string): Promise<void> };
   dialog: { showErrorBox(title: string, content: string): void };
+  /** Encrypts provider keys with the OS keychain where the platform has one. */
+  safeStorage?: OsKeychain & { isEncryptionAvailable(): boolean };
 }
 
 export interface RunningHttp {
@@ -131,6 +134,7 @@ export async function runDesktop<W extends DesktopWindow, P extends MessagePortM
       appVersion: options.appVersion,
       adminApiKey: env.PARLEY_ADMIN_API_KEY || undefined,
       nativeBinding: env.PARLEY_SQLITE_BINDING || undefined,
+      secretBox: electron.safeStorage?.isEncryptionAvailable() ? osKeychainSecretBox(electron.safeStorage, keyFileSecretBox(dataDir)) : undefined,
       warn: log.warn,
     });
   } catch (error) {

@@ -12,7 +12,9 @@ export interface SecretBox {
 }
 
 const KEY_FILE = 'secret.key';
-const VERSION = 1;
+/** First byte of every sealed secret: which box can open it. */
+const KEY_FILE_FORMAT = 1;
+const OS_KEYCHAIN_FORMAT = 2;
 
 function loadOrCreateKey(dataDir: string): Buffer {
   const file = join(dataDir, KEY_FILE);
@@ -30,7 +32,7 @@ function loadOrCreateKey(dataDir: string): Buffer {
   }
 }
 
-/** AES-256-GCM with a per-install key file: `[version][iv 12][tag 16][ciphertext]`. */
+/** AES-256-GCM with a per-install key file: `[format 1][iv 12][tag 16][ciphertext]`. */
 export function keyFileSecretBox(dataDir: string): SecretBox {
   let key: Buffer | undefined;
   const getKey = () => (key ??= loadOrCreateKey(dataDir));
@@ -39,13 +41,33 @@ export function keyFileSecretBox(dataDir: string): SecretBox {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', getKey(), iv);
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]);
+      return Buffer.concat([Buffer.from([KEY_FILE_FORMAT]), iv, cipher.getAuthTag(), body]);
     },
     open(sealed) {
-      if (sealed[0] !== VERSION || sealed.length < 29) throw new Error('a stored secret is not in the key-file format');
+      if (sealed[0] === OS_KEYCHAIN_FORMAT) {
+        throw new Error("This provider key was encrypted with the desktop app's OS keychain: open it in the desktop app, or enter the key again here.");
+      }
+      if (sealed[0] !== KEY_FILE_FORMAT || sealed.length < 29) throw new Error('A stored provider key is damaged; enter it again.');
       const decipher = createDecipheriv('aes-256-gcm', getKey(), sealed.subarray(1, 13));
       decipher.setAuthTag(sealed.subarray(13, 29));
       return Buffer.concat([decipher.update(sealed.subarray(29)), decipher.final()]).toString('utf8');
     },
+  };
+}
+
+/** The part of Electron's `safeStorage` this needs (injected: the core never imports Electron). */
+export interface OsKeychain {
+  encryptString(plain: string): Buffer;
+  decryptString(encrypted: Buffer): string;
+}
+
+/**
+ * The desktop app's box: new secrets are sealed by the OS keychain (`[format 2][safeStorage blob]`);
+ * secrets sealed earlier by the key file (served mode on the same data) still open.
+ */
+export function osKeychainSecretBox(keychain: OsKeychain, keyFile: SecretBox): SecretBox {
+  return {
+    seal: (plain) => Buffer.concat([Buffer.from([OS_KEYCHAIN_FORMAT]), keychain.encryptString(plain)]),
+    open: (sealed) => (sealed[0] === OS_KEYCHAIN_FORMAT ? keychain.decryptString(sealed.subarray(1)) : keyFile.open(sealed)),
   };
 }

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { keyFileSecretBox } from '../../../main/core/secrets/secret-box.js';
+import { keyFileSecretBox, osKeychainSecretBox } from '../../../main/core/secrets/secret-box.js';
 import { tempDir } from '../../support/core.js';
 
 const dirs: Array<() => void> = [];
@@ -31,5 +31,25 @@ describe('key-file secret box', () => {
     tampered[tampered.length - 1] = (tampered[tampered.length - 1] ?? 0) ^ 1;
     expect(() => box.open(tampered)).toThrow();
     expect(() => keyFileSecretBox(dir()).open(sealed)).toThrow();
+  });
+});
+
+describe('OS keychain secret box (desktop)', () => {
+  // Stands in for Electron's safeStorage, which needs the OS keychain; reversible, and not the clear text.
+  const keychain = {
+    encryptString: (plain: string) => Buffer.from(Buffer.from(plain).toString('base64').split('').reverse().join('')),
+    decryptString: (sealed: Buffer) => Buffer.from(sealed.toString().split('').reverse().join(''), 'base64').toString(),
+  };
+
+  it('seals with the keychain, still opens what the key file sealed, and served mode says why it cannot open the keychain’s', () => {
+    const d = dir();
+    const keyFile = keyFileSecretBox(d);
+    const desktop = osKeychainSecretBox(keychain, keyFile);
+    const fromServed = keyFile.seal('served-key');
+    const fromDesktop = desktop.seal('desktop-key');
+    expect(fromDesktop.toString('latin1')).not.toContain('desktop-key');
+    expect(desktop.open(fromDesktop)).toBe('desktop-key');
+    expect(desktop.open(fromServed)).toBe('served-key');
+    expect(() => keyFile.open(fromDesktop)).toThrow(/desktop app's OS keychain/);
   });
 });
