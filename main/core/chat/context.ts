@@ -1,4 +1,3 @@
-import type { MessageRow } from '../../db/repositories/messages.js';
 import type { ChatTurn } from '../providers/types.js';
 import { REPLY_RESERVE_TOKENS, messageTokens } from '../tokens.js';
 
@@ -7,7 +6,7 @@ import { REPLY_RESERVE_TOKENS, messageTokens } from '../tokens.js';
  * text (whichever model wrote it, partial answers included), oldest turns dropped first when the
  * model's context cannot hold them all. The newest user message is always kept.
  */
-export function buildTurns(systemPrompt: string | null, history: MessageRow[], contextTokens: number): ChatTurn[] {
+export function buildTurns(systemPrompt: string | null, history: Array<{ role: 'user' | 'assistant'; content: string }>, contextTokens: number): ChatTurn[] {
   const turns: ChatTurn[] = history.filter((m) => m.content.length > 0).map((m) => ({ role: m.role, content: m.content }));
   const system: ChatTurn[] = systemPrompt ? [{ role: 'system', content: systemPrompt }] : [];
   let budget = contextTokens - REPLY_RESERVE_TOKENS - system.reduce((n, t) => n + messageTokens(t.content), 0);

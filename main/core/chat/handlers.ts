@@ -27,8 +27,7 @@ function reload(ctx: AuthedContext, id: string) {
 /** Non-streaming: waits for the end of the answer, whatever it is, and answers the stored message. */
 export async function sendChat(ctx: AuthedContext, input: ChatInput) {
   const started = startChat(ctx, input);
-  const events = ctx.runtime.hub.subscribe(started.message_id);
-  if (events) for await (const _event of events) void _event;
+  await ctx.runtime.hub.finished(started.message_id);
   return { thread_id: started.thread_id, user_message_id: started.user_message_id, message: reload(ctx, started.message_id) };
 }
 

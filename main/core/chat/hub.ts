@@ -69,6 +69,11 @@ export class StreamHub {
     return run !== undefined && !run.done;
   }
 
+  /** Resolves when the answer has ended and been stored (at once if it is not running). */
+  async finished(messageId: string): Promise<void> {
+    await this.runs.get(messageId)?.finished;
+  }
+
   /** Asks a running answer to stop; resolves once it has been stored. False when nothing runs. */
   async cancel(messageId: string): Promise<boolean> {
     const run = this.runs.get(messageId);

@@ -81,7 +81,7 @@ export function startChat(ctx: AuthedContext, input: ChatInput): StartedChat {
     repos.threads.touch(thread.id, now);
   });
 
-  const turns = buildTurns(thread.system_prompt, [...history, { role: 'user', content: input.message } as (typeof history)[number]], first.model.capabilities.context_tokens);
+  const turns = buildTurns(thread.system_prompt, [...history, { role: 'user', content: input.message }], first.model.capabilities.context_tokens);
   const run = runtime.hub.start(messageId);
   run.emit({ event: 'message.created', data: { thread_id: thread.id, user_message_id: userMessageId, message_id: messageId, routing } });
   generate({ repos, runtime, now: ctx.now }, { messageId, userId: ctx.caller.user.id, candidates, routing, turns, datasetIds }, run).catch((error: unknown) => {

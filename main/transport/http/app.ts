@@ -63,7 +63,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: Math.round(config().server.body_limit_mb * 1024 * 1024),
-    // Bodies of GET/DELETE are ignored rather than refused, as most HTTP APIs do.
+    // While shutting down, new requests get 503 instead of hanging.
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
   });
