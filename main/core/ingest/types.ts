@@ -15,6 +15,8 @@ export interface Block {
   /** Offsets of the block in the extracted text of the document. */
   start: number;
   end: number;
+  /** For `row` blocks: the 1-based data row in `ParsedDocument.table.rows`. */
+  row?: number;
 }
 
 /** A CSV (or similar) kept as a table, for the agents that query it. */
@@ -29,11 +31,19 @@ export interface ParsedDocument {
   table?: TableData;
   /** e.g. page count, title. */
   metadata: Record<string, string | number>;
+  /**
+   * The extracted text that block (and chunk) offsets point into: `text.slice(b.start, b.end) ===
+   * b.text` for every block. Always set by `parseDocument`; optional for documents built by hand.
+   */
+  text?: string;
 }
 
 /** What a citation can point at. */
 export interface ChunkLocation {
+  /** First page of the chunk (PDF). */
   page?: number;
+  /** Last page, when the chunk runs over more than one page. */
+  page_end?: number;
   section?: string;
   start: number;
   end: number;

@@ -1,0 +1,170 @@
+/**
+ * Ingestion benchmark: parse (in the worker, as the pipeline does) + chunk, on generated files —
+ * plain text (~20 MB), Markdown, CSV and JSON (~10 MB each), and a multi-page PDF made with pdf-lib.
+ * Throughput is in MB of input per second, the best of three runs after a warm-up; peak RSS is the
+ * process's (worker threads included) after each format.
+ *
+ * It measures and reports; it does not assert the targets (plain text ≥ 20 MB/s, PDF ≥ 5 MB/s).
+ * Run: node --import tsx test/bench/ingest.ts
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chunkDocument } from '../../main/core/ingest/chunk.js';
+import { closeParserWorkers, parseDocument } from '../../main/core/ingest/parse.js';
+import { makePdf } from '../fixtures/files/index.js';
+
+export interface IngestBenchResult {
+  name: string;
+  mb: number;
+  mb_per_s: number;
+  parse_ms: number;
+  chunk_ms: number;
+  chunks: number;
+  peak_rss_mb: number;
+}
+
+const MB = 1024 * 1024;
+const RUNS = 3;
+
+/** Deterministic PRNG (mulberry32). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = 'the of and to in is that for it as with was on be by this are from or have an they which one you were her all she there would their we him been has when who will more no if out so said what up its about into than them can only other new some could time these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three'.split(' ');
+
+function sentence(rand: () => number): string {
+  const n = 6 + Math.floor(rand() * 14);
+  const words: string[] = [];
+  for (let i = 0; i < n; i++) words.push(WORDS[Math.floor(rand() * WORDS.length)] ?? 'word');
+  const s = words.join(' ');
+  return `${s[0]?.toUpperCase() ?? ''}${s.slice(1)}.`;
+}
+
+function paragraph(rand: () => number): string {
+  const n = 2 + Math.floor(rand() * 8);
+  return Array.from({ length: n }, () => sentence(rand)).join(' ');
+}
+
+function plainText(bytes: number): Buffer {
+  const rand = prng(1);
+  const parts: string[] = [];
+  let size = 0;
+  while (size < bytes) {
+    const p = paragraph(rand);
+    parts.push(p);
+    size += p.length + 2;
+  }
+  return Buffer.from(parts.join('\n\n'));
+}
+
+function markdown(bytes: number): Buffer {
+  const rand = prng(2);
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const p = i % 12 === 0 ? `# Chapter ${i / 12}` : i % 4 === 0 ? `## Section ${i}` : i % 7 === 0 ? `- ${sentence(rand)}\n- ${sentence(rand)}\n- ${sentence(rand)}` : paragraph(rand);
+    parts.push(p);
+    size += p.length + 2;
+  }
+  return Buffer.from(parts.join('\n\n'));
+}
+
+function csv(bytes: number): Buffer {
+  const rand = prng(3);
+  const lines = ['id,name,city,amount,note'];
+  let size = 0;
+  for (let i = 1; size < bytes; i++) {
+    const line = `${i},name ${i},city ${Math.floor(rand() * 500)},${(rand() * 1000).toFixed(2)},"${sentence(rand)}"`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return Buffer.from(lines.join('\n'));
+}
+
+function json(bytes: number): Buffer {
+  const rand = prng(4);
+  const items: unknown[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const item = { id: i, title: sentence(rand), tags: [WORDS[i % WORDS.length], WORDS[(i * 7) % WORDS.length]], price: Math.round(rand() * 10000) / 100, body: paragraph(rand) };
+    items.push(item);
+    size += JSON.stringify(item).length + 1;
+  }
+  return Buffer.from(JSON.stringify({ items, meta: { count: items.length } }));
+}
+
+async function pdf(pages: number): Promise<Buffer> {
+  const rand = prng(5);
+  const content: string[][][] = [];
+  for (let p = 0; p < pages; p++) {
+    const paragraphs: string[][] = [];
+    for (let k = 0; k < 6; k++) paragraphs.push(Array.from({ length: 7 }, () => sentence(rand).slice(0, 90)));
+    content.push(paragraphs);
+  }
+  return makePdf(content, 'Benchmark PDF');
+}
+
+async function measure(name: string, bytes: Buffer, mime: string): Promise<IngestBenchResult> {
+  const limits = { maxBytes: 1024 * MB, timeoutMs: 600_000 };
+  let best = { total: Number.POSITIVE_INFINITY, parse: 0, chunk: 0, chunks: 0 };
+  for (let run = 0; run < RUNS; run++) {
+    const t0 = performance.now();
+    const doc = await parseDocument({ bytes, mime, filename: name }, limits);
+    const t1 = performance.now();
+    const chunks = chunkDocument(doc);
+    const t2 = performance.now();
+    if (t2 - t0 < best.total) best = { total: t2 - t0, parse: t1 - t0, chunk: t2 - t1, chunks: chunks.length };
+  }
+  const mb = bytes.length / MB;
+  return {
+    name,
+    mb: Math.round(mb * 10) / 10,
+    mb_per_s: Math.round((mb / (best.total / 1000)) * 10) / 10,
+    parse_ms: Math.round(best.parse),
+    chunk_ms: Math.round(best.chunk),
+    chunks: best.chunks,
+    peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+  };
+}
+
+/**
+ * Measures the built worker (dist/main/parse-worker.js, as the app runs it) when `npm run build`
+ * made one; otherwise the worker from source through tsx, whose loader costs memory and time.
+ */
+function useBuiltWorker(): string {
+  const built = fileURLToPath(new URL('../../dist/main/parse-worker.js', import.meta.url));
+  if (!process.env.PARLEY_PARSE_WORKER && existsSync(built)) process.env.PARLEY_PARSE_WORKER = built;
+  return process.env.PARLEY_PARSE_WORKER ? 'built' : 'source (tsx)';
+}
+
+export async function runIngestBench(): Promise<IngestBenchResult[]> {
+  const worker = useBuiltWorker();
+  try {
+    // Warm-up: start the worker and load every parser once.
+    await parseDocument({ bytes: Buffer.from('warm up'), mime: 'text/plain', filename: 'w' }, { maxBytes: MB, timeoutMs: 120_000 });
+    const results: IngestBenchResult[] = [];
+    process.stdout.write(`ingest bench: ${worker} parser worker\n`);
+    results.push(await measure('plain text', plainText(20 * MB), 'text/plain'));
+    results.push(await measure('markdown', markdown(10 * MB), 'text/markdown'));
+    results.push(await measure('csv', csv(10 * MB), 'text/csv'));
+    results.push(await measure('json', json(10 * MB), 'application/json'));
+    results.push(await measure('pdf (800 pages)', await pdf(800), 'application/pdf'));
+    return results;
+  } finally {
+    await closeParserWorkers();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const results = await runIngestBench();
+  const { printRows } = await import('./stats.js');
+  printRows('Ingestion: parse (worker) + chunk', results.map((r) => ({ format: r.name, mb: r.mb, mb_per_s: r.mb_per_s, parse_ms: r.parse_ms, chunk_ms: r.chunk_ms, chunks: r.chunks, peak_rss_mb: r.peak_rss_mb })));
+}
