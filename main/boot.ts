@@ -13,6 +13,9 @@ import { INTERRUPTED } from './core/chat/generate.js';
 import { createProviders } from './core/providers/index.js';
 import { HealthTracker } from './core/routing/health.js';
 import { keyFileSecretBox, type SecretBox } from './core/secrets/secret-box.js';
+import { IngestQueue } from './core/ingest/queue.js';
+import { BlobStore } from './core/storage/blob-store.js';
+import { uploadSigningKey } from './core/uploads/signing-key.js';
 
 export interface BootOptions {
   dataDir: string;
@@ -23,6 +26,8 @@ export interface BootOptions {
   nativeBinding?: string | undefined;
   /** How provider secrets are encrypted at rest: Electron's safeStorage on the desktop, a key file otherwise. */
   secretBox?: SecretBox | undefined;
+  /** The service's clock; tests move it to expire things without waiting. */
+  now?: () => Date;
   warn?: (message: string) => void;
 }
 
@@ -67,13 +72,24 @@ export function bootCore(options: BootOptions): Core {
     const config = () => loaded.config;
     const interrupted = repos.messages.markInterrupted(INTERRUPTED.detail, now);
     if (interrupted > 0) options.warn?.(`${interrupted} answer(s) were being written when Parley last stopped; their text so far is kept, marked interrupted.`);
-    const runtime = {
+    const blobs = new BlobStore(options.dataDir);
+    let baseUrl: string | null = null;
+    const runtime: Runtime = {
       health: new HealthTracker(loaded.config.routing),
       secrets: options.secretBox ?? keyFileSecretBox(options.dataDir),
       providers: createProviders(),
       hub: new StreamHub(),
+      blobs,
+      ingest: new IngestQueue({ repos, blobs, config, warn: (m) => options.warn?.(m) }),
+      signingKey: uploadSigningKey(repos),
+      baseUrl: () => baseUrl,
+      setBaseUrl: (url) => {
+        baseUrl = url;
+      },
     };
-    const service = createService({ repos, config, appVersion: options.appVersion, runtime });
+    const resumed = runtime.ingest.resume();
+    if (resumed > 0) options.warn?.(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
+    const service = createService({ repos, config, appVersion: options.appVersion, runtime, ...(options.now ? { now: options.now } : {}) });
     const desktopCaller = (): Caller => {
       const user = repos.users.get(owner.userId);
       if (!user) throw new Error('the desktop profile has no user');
@@ -81,6 +97,7 @@ export function bootCore(options: BootOptions): Core {
     };
     const close = () => {
       if (!db.open) return;
+      runtime.ingest.stop();
       service.shutdown();
       db.close();
     };

@@ -6,7 +6,8 @@ const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: tr
 
 await build({
   ...common,
-  entryPoints: { serve: 'main/serve.ts', electron: 'main/electron.ts' },
+  // The parse worker is its own entry: parsing runs in a worker thread, found beside serve.js.
+  entryPoints: { serve: 'main/serve.ts', electron: 'main/electron.ts', 'parse-worker': 'main/core/ingest/parse-worker.ts' },
   outdir: 'dist/main',
   format: 'esm',
   packages: 'external',

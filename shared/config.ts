@@ -47,12 +47,29 @@ export const RoutingConfig = z.strictObject({
   max_attempts: z.number().int().min(1).max(10).default(3),
 });
 
+/** What may be uploaded into a knowledge base, and how. */
+export const UploadsConfig = z.strictObject({
+  /** Largest file, in megabytes. */
+  max_file_mb: z.number().min(0.001).max(10_240).default(100),
+  /** Types accepted after detection from content and name. */
+  allowed_types: z
+    .array(z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/, 'must be a MIME type like text/plain'))
+    .default(['application/pdf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'text/html', 'text/markdown', 'text/plain', 'text/csv', 'application/json']),
+  /** Size of each part of a multi-part upload, in megabytes. */
+  part_size_mb: z.number().min(0.25).max(512).default(8),
+  /** How long signed upload URLs stay valid, in seconds. */
+  url_ttl_seconds: z.number().int().min(60).max(7 * 24 * 3600).default(3600),
+  /** Parsing one file may take at most this long. */
+  parse_timeout_seconds: z.number().int().min(1).max(3600).default(120),
+});
+
 export const ConfigSchema = z.strictObject({
   server: ServerConfig.prefault({}),
   auth: AuthConfig.prefault({}),
   ui: UiConfig.prefault({}),
   features: FeaturesConfig.prefault({}),
   routing: RoutingConfig.prefault({}),
+  uploads: UploadsConfig.prefault({}),
 });
 
 export type Config = z.output<typeof ConfigSchema>;

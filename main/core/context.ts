@@ -5,6 +5,8 @@ import type { StreamHub } from './chat/hub.js';
 import type { Providers } from './providers/index.js';
 import type { ModelHealth } from './routing/types.js';
 import type { SecretBox } from './secrets/secret-box.js';
+import type { IngestQueue } from './ingest/queue.js';
+import type { BlobStore } from './storage/blob-store.js';
 
 /** How a caller proved who they are. The desktop renderer over IPC acts as the desktop profile. */
 export type CredentialKind = 'ipc' | 'api_key' | 'user_token' | 'access_token';
@@ -29,6 +31,13 @@ export interface Runtime {
   secrets: SecretBox;
   providers: Providers;
   hub: StreamHub;
+  blobs: BlobStore;
+  ingest: IngestQueue;
+  /** Signs upload URLs; kept in the database so URLs survive a restart. */
+  signingKey: Buffer;
+  /** `http://127.0.0.1:<port>` once the HTTP server listens (absolute upload URLs); null without one. */
+  baseUrl: () => string | null;
+  setBaseUrl: (url: string | null) => void;
 }
 
 /** What every core function receives: the stores, the live configuration and the caller. */

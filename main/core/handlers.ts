@@ -5,6 +5,9 @@ import * as apiKeys from './auth/api-keys.js';
 import { me } from './auth/me.js';
 import type { AuthedContext, Context } from './context.js';
 import * as chat from './chat/handlers.js';
+import * as datasets from './datasets/handlers.js';
+import * as uploads from './uploads/handlers.js';
+import * as reports from './reports/handlers.js';
 import * as models from './models/handlers.js';
 import * as overrides from './models/overrides.js';
 import * as status from './service/status.js';
@@ -51,6 +54,20 @@ export const handlers: Handlers = {
   'overrides.list': overrides.listOverrides,
   'overrides.put': overrides.putOverride,
   'overrides.delete': overrides.deleteOverride,
+  'datasets.create': datasets.createDataset,
+  'datasets.list': datasets.listDatasets,
+  'datasets.get': datasets.getDataset,
+  'datasets.update': datasets.updateDataset,
+  'datasets.delete': datasets.deleteDataset,
+  'artifacts.list': datasets.listArtifacts,
+  'artifacts.get': datasets.getArtifact,
+  'artifacts.delete': datasets.deleteArtifact,
+  'artifacts.retry': datasets.retryArtifact,
+  'uploads.create': uploads.createUpload,
+  'uploads.get': uploads.getUpload,
+  'uploads.complete': uploads.completeUpload,
+  'reports.create': reports.createReport,
+  'reports.get': reports.getReport,
 };
 
 type StreamingName = { [K in keyof Operations]: Operations[K]['streaming'] extends Streaming ? K : never }[keyof Operations];

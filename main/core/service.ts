@@ -8,6 +8,10 @@ import type { SequencedEvent } from '../../shared/events.js';
 import { ChatCompletionRequest } from '../../shared/openai.js';
 import { startCompletion } from './chat/completions.js';
 import { allModels } from './models/catalog.js';
+import type { Readable } from 'node:stream';
+import { artifactByKey } from './datasets/handlers.js';
+import { receivePart, storeFile } from './uploads/handlers.js';
+import type { PartGrant } from './uploads/signing.js';
 import type { Caller, Context, Runtime } from './context.js';
 import { handlers as defaultHandlers, streamHandlers, type Handlers } from './handlers.js';
 
@@ -61,6 +65,25 @@ export function createService(options: ServiceOptions) {
     /** Models as the facade lists them. */
     models(caller: Caller) {
       return allModels({ ...base, caller });
+    },
+
+    /** A part PUT to its signed URL (HTTP only: the body is raw bytes; the signature is the credential). */
+    receivePart(grant: PartGrant, signature: string, body: Readable) {
+      return receivePart({ ...base, caller: null }, grant, signature, body);
+    },
+
+    /** One file of a multipart/form-data upload, through the same pipeline. */
+    storeFile(caller: Caller, kbId: string, file: Parameters<typeof storeFile>[2]) {
+      return storeFile({ ...base, caller }, kbId, file);
+    },
+
+    /** A stored file, to serve back with its detected type. */
+    artifactContent(caller: Caller, kbId: string, key: string) {
+      const artifact = artifactByKey({ ...base, caller }, kbId, key);
+      if (!artifact.sha256 || artifact.status === 'uploading' || artifact.status === 'pending') {
+        throw new ServiceError('conflict', 'This file has not finished uploading.');
+      }
+      return { artifact, stream: base.runtime.blobs.read(artifact.sha256) };
     },
 
     /** Saves every running answer as it stands (interrupted) before the database closes. */

@@ -1,8 +1,10 @@
 import * as admin from './admin.js';
 import type { Operation } from './define.js';
 import * as chat from './chat.js';
+import * as datasets from './datasets.js';
 import * as identity from './identity.js';
 import * as models from './models.js';
+import * as reports from './reports.js';
 import * as threads from './threads.js';
 import * as service from './service.js';
 
@@ -35,6 +37,20 @@ export const operations = {
   'overrides.list': models.listOverrides,
   'overrides.put': models.putOverride,
   'overrides.delete': models.deleteOverride,
+  'datasets.create': datasets.createDataset,
+  'datasets.list': datasets.listDatasets,
+  'datasets.get': datasets.getDataset,
+  'datasets.update': datasets.updateDataset,
+  'datasets.delete': datasets.deleteDataset,
+  'artifacts.list': datasets.listArtifacts,
+  'artifacts.get': datasets.getArtifact,
+  'artifacts.delete': datasets.deleteArtifact,
+  'artifacts.retry': datasets.retryArtifact,
+  'uploads.create': datasets.createUpload,
+  'uploads.get': datasets.getUpload,
+  'uploads.complete': datasets.completeUpload,
+  'reports.create': reports.createReport,
+  'reports.get': reports.getReport,
 } as const satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;
@@ -49,3 +65,4 @@ export { AdminUser } from './admin.js';
 export { ApiKey, Organization, User } from './identity.js';
 export { Model, ModelOverride } from './models.js';
 export { Thread } from './threads.js';
+export { Artifact, Dataset, Upload } from './datasets.js';

@@ -1,5 +1,7 @@
 /** `npm run bench`: every benchmark, one after another, as tables to copy into the README. */
 import { runChatBench } from './chat.js';
+import { runIngestBench } from './ingest.js';
+import { runPipelineBench } from './pipeline.js';
 import { runRoutingBench } from './routing.js';
 import { printRows } from './stats.js';
 
@@ -8,3 +10,6 @@ printRows('Routing (100k decisions, 20 models)', routing.map((r) => ({ benchmark
 const chat = await runChatBench();
 printRows('Time to first token (SSE, loopback)', chat.ttft);
 printRows('Concurrent streams on loopback', chat.concurrent);
+const ingest = await runIngestBench();
+printRows('Ingestion (parse + chunk, built worker)', ingest.map((r) => ({ ...r })));
+printRows('Upload → ready through served mode', await runPipelineBench());

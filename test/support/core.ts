@@ -31,7 +31,7 @@ export async function startTestHttp(options: Partial<BootOptions> = {}) {
     const headers = new Headers(init.headers);
     const token = init.token === undefined ? TEST_ADMIN_KEY : init.token;
     if (token) headers.set('authorization', `Bearer ${token}`);
-    if (init.body !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
+    if (typeof init.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
     return fetch(`${server.url}/api${path}`, { ...init, headers });
   };
   return {

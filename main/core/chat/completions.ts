@@ -48,7 +48,7 @@ export function startCompletion(ctx: AuthedContext, request: ChatCompletionReque
     let usage: { input_tokens: number; output_tokens: number } | null = null;
     let text = '';
     try {
-      for await (const event of answerWithFailover(ctx.runtime, candidates, { turns, datasetIds: [], signal, failOver: request.model === 'auto', ...(maxTokens ? { max_tokens: maxTokens } : {}) })) {
+      for await (const event of answerWithFailover(ctx.runtime, candidates, { turns, passages: [], hasDatasets: false, signal, failOver: request.model === 'auto', ...(maxTokens ? { max_tokens: maxTokens } : {}) })) {
         if (event.type === 'switch') modelId = event.model.model.id;
         else if (event.type === 'delta') text += event.text;
         else if (event.type === 'usage') usage = { input_tokens: event.input_tokens, output_tokens: event.output_tokens };

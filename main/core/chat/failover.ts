@@ -2,7 +2,8 @@ import type { Routing } from '../../../shared/events.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import type { Runtime } from '../context.js';
 import type { ResolvedModel } from '../models/catalog.js';
-import { ProviderError, type ChatTurn, type ProviderEvent } from '../providers/types.js';
+import { ProviderError, type ChatTurn, type Passage, type ProviderEvent } from '../providers/types.js';
+import { withPassages } from './grounding.js';
 
 export type Skip = Routing['skipped'][number];
 
@@ -21,7 +22,8 @@ export class AnswerFailed extends Error {
 
 export interface AttemptRequest {
   turns: ChatTurn[];
-  datasetIds: string[];
+  passages: Passage[];
+  hasDatasets: boolean;
   signal: AbortSignal;
   max_tokens?: number;
   /** Try the next candidate when one fails before its first token (dynamic mode). */
@@ -68,8 +70,9 @@ export async function* answerWithFailover(runtime: Runtime, candidates: Resolved
         model: candidate.model.model,
         endpoint_url: candidate.endpoint_url,
         api_key: candidate.api_key,
-        messages: request.turns,
-        dataset_ids: request.datasetIds,
+        messages: request.passages.length > 0 && candidate.model.provider !== 'extractive' ? withPassages(request.turns, request.passages) : request.turns,
+        passages: request.passages,
+        has_datasets: request.hasDatasets,
         signal: request.signal,
         ...(request.max_tokens ? { max_tokens: request.max_tokens } : {}),
       });

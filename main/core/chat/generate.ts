@@ -3,7 +3,7 @@ import type { ErrorCode } from '../../../shared/errors.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { Runtime } from '../context.js';
 import type { ResolvedModel } from '../models/catalog.js';
-import type { ChatTurn } from '../providers/types.js';
+import type { ChatTurn, Passage } from '../providers/types.js';
 import { estimateTokens } from '../tokens.js';
 import { AnswerFailed, answerWithFailover } from './failover.js';
 import { messageView } from '../threads/views.js';
@@ -22,6 +22,8 @@ export interface GenerationPlan {
   routing: Routing;
   turns: ChatTurn[];
   datasetIds: string[];
+  passages: Passage[];
+  citations: Citation[];
 }
 
 interface Deps {
@@ -40,7 +42,7 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
   const iso = () => deps.now().toISOString();
   let content = '';
   let saved = '';
-  const citations: Citation[] = [];
+  const citations: Citation[] = plan.citations;
   let usage: { input_tokens: number; output_tokens: number } | null = null;
   const routing: Routing = { ...plan.routing, skipped: [...plan.routing.skipped] };
   let failure: { code: ErrorCode; detail: string } | null = null;
@@ -73,7 +75,15 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
   run.onShutdown(() => store('interrupted', INTERRUPTED));
 
   try {
-    const events = answerWithFailover(runtime, plan.candidates, { turns: plan.turns, datasetIds: plan.datasetIds, signal: run.signal, failOver: plan.routing.mode === 'dynamic' });
+    // The sources come first, so a reader sees what the answer draws on while it streams.
+    for (const citation of citations) run.emit({ event: 'citation', data: citation });
+    const events = answerWithFailover(runtime, plan.candidates, {
+      turns: plan.turns,
+      passages: plan.passages,
+      hasDatasets: plan.datasetIds.length > 0,
+      signal: run.signal,
+      failOver: plan.routing.mode === 'dynamic',
+    });
     for await (const event of events) {
       if (event.type === 'switch') {
         routing.model_id = event.model.model.id;
@@ -84,10 +94,6 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
       } else if (event.type === 'delta') {
         content += event.text;
         run.emit({ event: 'delta', data: { content: event.text } });
-      } else if (event.type === 'citation') {
-        const citation = { ...event.citation, index: citations.length + 1 };
-        citations.push(citation);
-        run.emit({ event: 'citation', data: citation });
       } else {
         usage = { input_tokens: event.input_tokens, output_tokens: event.output_tokens };
       }

@@ -43,4 +43,24 @@ failure_threshold = 3
 cooldown_seconds = 30
 # Candidates one request may fail over to when a provider fails before its first token.
 max_attempts = 3
+
+[uploads]
+# Largest file accepted into a knowledge base, in megabytes.
+max_file_mb = 100
+# Types accepted, as detected from the content and the file name.
+allowed_types = [
+  "application/pdf",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  "text/html",
+  "text/markdown",
+  "text/plain",
+  "text/csv",
+  "application/json",
+]
+# Each part of a multi-part upload, in megabytes; clients PUT one signed URL per part.
+part_size_mb = 8
+# How long signed upload URLs stay valid, in seconds.
+url_ttl_seconds = 3600
+# Parsing one file may take at most this long, in seconds.
+parse_timeout_seconds = 120
 `;

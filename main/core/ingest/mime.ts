@@ -338,6 +338,9 @@ export function detectMime(input: DetectMimeInput): DetectedMime {
   // The claim already names the flavour the content has (or a more specific name of it).
   if ((c.json && s.json) || (c.html && s.html) || (c.markdown && s.markdown) || (c.table && s.table) || claim === sniff.mime) return keep(claim);
   if (sniff.strength === 'strong') return correct(sniff.mime, `the content is ${s.json ? 'JSON' : 'HTML'}`);
+  // Delimiters lining up is weak against an explicit plain-text claim: prose with one semicolon a
+  // line is not a table, and a table read as text is still searchable, while prose read as a table is not.
+  if (s.table && claim === MIME.text) return keep(claim);
   if (sniff.strength === 'medium' && (claim === MIME.text || !PARSEABLE_TYPES.includes(claim))) {
     return correct(sniff.mime, `the content is ${s.html ? 'HTML' : 'a delimited table'}`);
   }

@@ -60,7 +60,8 @@ export async function testModel(ctx: AuthedContext, input: { id: string }) {
       endpoint_url: resolved.endpoint_url,
       api_key: resolved.api_key,
       messages: [{ role: 'user', content: 'Reply with one word: ok' }],
-      dataset_ids: [],
+      passages: [],
+      has_datasets: false,
       signal,
       max_tokens: 1,
     });

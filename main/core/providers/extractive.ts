@@ -10,15 +10,28 @@ export function wordPieces(text: string): string[] {
   return text.match(/\S+\s*|\s+/g) ?? [];
 }
 
+export const NOTHING_FOUND_ANSWER =
+  'I found nothing in the attached datasets that answers this. Try other words, attach another dataset, or choose a generative model.';
+
+/** How many passages the extractive answer quotes. */
+const QUOTED = 3;
+
+/** The answer made of the passages themselves, each quoted with its citation marker. */
+export function extractiveAnswer(request: Pick<ProviderRequest, 'passages' | 'has_datasets'>): string {
+  if (!request.has_datasets) return NO_DATASET_ANSWER;
+  if (request.passages.length === 0) return NOTHING_FOUND_ANSWER;
+  const quoted = request.passages.slice(0, QUOTED).map((p) => `> ${p.snippet.replace(/\s+/g, ' ').trim()} [${p.index}]`);
+  return `From your datasets:\n\n${quoted.join('\n\n')}`;
+}
+
 /**
- * The offline, deterministic built-in model. It answers from the most relevant dataset passages
- * with citations once retrieval exists; until a dataset is attached it says plainly that it has
- * nothing to draw on.
+ * The offline, deterministic built-in model: it answers with the most relevant passages of the
+ * attached datasets, cited; without a dataset it says plainly that it has nothing to draw on.
  */
 export function extractiveProvider(): Provider {
   return {
     async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-      const answer = NO_DATASET_ANSWER;
+      const answer = extractiveAnswer(request);
       for (const piece of wordPieces(answer)) {
         if (request.signal.aborted) return;
         yield { type: 'delta', text: piece };

@@ -1,9 +1,18 @@
-import type { Citation } from '../../../shared/events.js';
 import type { ErrorCode } from '../../../shared/errors.js';
+import type { ChunkLocation } from '../ingest/types.js';
 
 export interface ChatTurn {
   role: 'system' | 'user' | 'assistant';
   content: string;
+}
+
+/** A dataset passage an answer may draw on, numbered as it is cited. */
+export interface Passage {
+  index: number;
+  artifact_key: string;
+  text: string;
+  snippet: string;
+  location: ChunkLocation;
 }
 
 /** One call to a model: the whole conversation as the model should see it. */
@@ -13,14 +22,16 @@ export interface ProviderRequest {
   endpoint_url: string | null;
   api_key: string | null;
   messages: ChatTurn[];
-  dataset_ids: string[];
+  /** Passages of the attached datasets; generative models also find them in `messages`. */
+  passages: Passage[];
+  /** Whether any dataset is attached (the extractive model says which case it is in). */
+  has_datasets: boolean;
   signal: AbortSignal;
   max_tokens?: number;
 }
 
 export type ProviderEvent =
   | { type: 'delta'; text: string }
-  | { type: 'citation'; citation: Omit<Citation, 'index'> }
   | { type: 'usage'; input_tokens: number; output_tokens: number };
 
 /** A provider failure, with the code a caller sees and whether another model could be tried. */

@@ -19,13 +19,12 @@ export function ownThread(ctx: AuthedContext, id: string): ThreadRow {
   return row;
 }
 
-/**
- * Datasets attached to a thread or message must exist. The datasets themselves arrive with the
- * knowledge-base work; until then no dataset id can name one.
- */
-export function assertDatasets(_ctx: AuthedContext, ids: string[] | undefined): void {
-  const first = ids?.[0];
-  if (first) throw new ServiceError('not_found', `No dataset ${first}.`);
+/** Datasets attached to a thread or message must be datasets of the caller's organization. */
+export function assertDatasets(ctx: AuthedContext, ids: string[] | undefined): void {
+  if (!ids || ids.length === 0) return;
+  const found = new Set(ctx.repos.datasets.existing(ids, ctx.caller.user.organization_id));
+  const missing = ids.find((id) => !found.has(id));
+  if (missing) throw new ServiceError('not_found', `No dataset ${missing}.`);
 }
 
 export function viewThread(ctx: AuthedContext, row: ThreadRow) {

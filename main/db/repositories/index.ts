@@ -1,8 +1,12 @@
 import type { Db } from '../connection.js';
+import { createChunksRepo } from './chunks.js';
+import { createArtifactsRepo } from './artifacts.js';
 import { createConfigVersionsRepo } from './config-versions.js';
+import { createDatasetsRepo } from './datasets.js';
 import { createCredentialsRepo } from './credentials.js';
 import { createMessagesRepo } from './messages.js';
 import { createModelsRepo } from './models.js';
+import { createReportsRepo } from './reports.js';
 import { createSettingsRepo } from './settings.js';
 import { createThreadsRepo } from './threads.js';
 import { createUsageRepo } from './usage.js';
@@ -20,6 +24,10 @@ export function createRepositories(db: Db) {
     threads: createThreadsRepo(db),
     messages: createMessagesRepo(db),
     usage: createUsageRepo(db),
+    chunks: createChunksRepo(db),
+    datasets: createDatasetsRepo(db),
+    artifacts: createArtifactsRepo(db),
+    reports: createReportsRepo(db),
     /** Runs `fn` in one transaction (nested calls become savepoints). */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
   };

@@ -13,6 +13,7 @@ import { buildOpenApi } from './openapi.js';
 import { problemBody, toErrorPayload } from './problem.js';
 import { registerOpenAiFacade } from './openai-facade.js';
 import { sendSse } from './sse.js';
+import { registerUploadRoutes } from './uploads.js';
 
 export interface HttpAppOptions {
   service: Service;
@@ -111,6 +112,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   for (const op of Object.values(operations) as Operation[]) registerOperation(app, service, op);
   registerOpenAiFacade(app, service);
+  registerUploadRoutes(app, service, (request) => service.authenticate(bearerToken(request)));
 
   if (options.rendererDir && existsSync(join(options.rendererDir, 'index.html'))) {
     await app.register(fastifyStatic, {

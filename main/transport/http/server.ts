@@ -18,5 +18,14 @@ export async function startHttpServer(
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  return { url: `http://${shownHost}:${port}`, port, close: () => app.close() };
+  const url = `http://${shownHost}:${port}`;
+  core.runtime.setBaseUrl(url);
+  return {
+    url,
+    port,
+    close: async () => {
+      core.runtime.setBaseUrl(null);
+      await app.close();
+    },
+  };
 }

@@ -47,7 +47,15 @@ const cases: Case[] = [
   { name: 'declared with parameters', bytes: text('[1, 2, 3]'), filename: 'x', declared: 'text/plain; charset=utf-8', mime: 'application/json', corrected: true },
   { name: 'named .txt, content JSON', bytes: text(SAMPLE_JSON), filename: 'data.txt', mime: 'application/json', corrected: true },
   { name: 'declared text/plain, content HTML', bytes: text(SAMPLE_HTML), filename: 'page.txt', declared: 'text/plain', mime: 'text/html', corrected: true },
-  { name: 'declared text/plain, content CSV', bytes: text(SAMPLE_CSV), filename: 'people', declared: 'text/plain', mime: 'text/csv', corrected: true },
+  // An explicit plain-text claim beats lined-up delimiters: prose is not a table.
+  { name: 'declared text/plain, content CSV-shaped', bytes: text(SAMPLE_CSV), filename: 'people', declared: 'text/plain', mime: 'text/plain', corrected: false },
+  {
+    name: 'prose with one semicolon a line, named .txt',
+    bytes: text('Entry 1. The keeper logs the tide at dawn; calm water.\nEntry 2. The keeper logs the tide at dawn; a north wind.\nEntry 3. The keeper logs the tide at dawn; rain.\n'),
+    filename: 'logbook.txt',
+    mime: 'text/plain',
+    corrected: false,
+  },
   { name: 'declared HTML, content JSON', bytes: text('{"ok": true}'), filename: 'x.html', declared: 'text/html', mime: 'application/json', corrected: true },
   { name: 'TypeScript declared video/mp2t by a browser', bytes: text('export const x = 1;\n'), filename: 'x.ts', declared: 'video/mp2t', mime: 'text/plain', corrected: true },
   // Text flavours from content alone.

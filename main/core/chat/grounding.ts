@@ -1,0 +1,50 @@
+import type { Citation } from '../../../shared/events.js';
+import type { AuthedContext } from '../context.js';
+import type { ChatTurn, Passage } from '../providers/types.js';
+import { searchKeyword } from '../retrieval/search.js';
+
+/** How many passages an answer draws on. */
+export const PASSAGES_PER_ANSWER = 6;
+
+function where(location: Passage['location']): string {
+  const parts = [location.page ? `p. ${location.page}` : '', location.section ?? '', location.row_start ? `rows ${location.row_start}–${location.row_end ?? location.row_start}` : ''];
+  return parts.filter(Boolean).join(', ');
+}
+
+/**
+ * The passages of the attached datasets most relevant to the message, numbered as they will be
+ * cited, and the citations that go with the answer.
+ */
+export function groundingFor(ctx: AuthedContext, datasetIds: string[], message: string): { passages: Passage[]; citations: Citation[] } {
+  if (datasetIds.length === 0) return { passages: [], citations: [] };
+  const kbToDataset = new Map(datasetIds.map((id) => [ctx.repos.datasets.get(id)?.kb_id ?? '', id]));
+  const hits = searchKeyword(ctx.repos.db, { kb_ids: [...kbToDataset.keys()].filter(Boolean), text: message, limit: PASSAGES_PER_ANSWER });
+  const passages = hits.map((hit, i): Passage => ({ index: i + 1, artifact_key: hit.artifact_key, text: hit.text, snippet: hit.snippet, location: hit.location }));
+  const citations = hits.map(
+    (hit, i): Citation => ({
+      index: i + 1,
+      dataset_id: kbToDataset.get(hit.kb_id) ?? '',
+      artifact_id: hit.artifact_id,
+      artifact_key: hit.artifact_key,
+      snippet: hit.snippet,
+      location: Object.fromEntries(Object.entries(hit.location).filter(([, v]) => v !== undefined)) as Record<string, string | number>,
+    }),
+  );
+  return { passages, citations };
+}
+
+/** Generative models get the passages as numbered context, with the instruction to cite them. */
+export function withPassages(turns: ChatTurn[], passages: Passage[]): ChatTurn[] {
+  if (passages.length === 0) return turns;
+  const context = passages.map((p) => `[${p.index}] ${p.artifact_key}${where(p.location) ? ` (${where(p.location)})` : ''}\n${p.text}`).join('\n\n');
+  const instruction: ChatTurn = {
+    role: 'system',
+    content:
+      'Answer from the passages below when they are relevant, and cite each passage you use as [n]. ' +
+      `If they do not answer the question, say so.\n\n${context}`,
+  };
+  const firstNonSystem = turns.findIndex((t) => t.role !== 'system');
+  return firstNonSystem < 0 ? [...turns, instruction] : [...turns.slice(0, firstNonSystem), instruction, ...turns.slice(firstNonSystem)];
+}
+
+export { where as describeLocation };

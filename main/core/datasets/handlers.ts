@@ -1,0 +1,109 @@
+import { ServiceError } from '../../../shared/errors.js';
+import type { ArtifactRow, ArtifactStatus } from '../../db/repositories/artifacts.js';
+import type { DatasetRow } from '../../db/repositories/datasets.js';
+import type { AuthedContext } from '../context.js';
+import { isoNow } from '../context.js';
+import { newId } from '../ids.js';
+import { artifactView, datasetView } from './views.js';
+
+/** A dataset of the caller's organization, or not_found. */
+export function orgDataset(ctx: AuthedContext, id: string): DatasetRow {
+  const row = ctx.repos.datasets.get(id);
+  if (!row || row.organization_id !== ctx.caller.user.organization_id) throw new ServiceError('not_found', `No dataset ${id}.`);
+  return row;
+}
+
+/** A knowledge base of the caller's organization, or not_found. */
+export function orgKb(ctx: AuthedContext, kbId: string): DatasetRow {
+  const row = ctx.repos.datasets.getByKb(kbId);
+  if (!row || row.organization_id !== ctx.caller.user.organization_id) throw new ServiceError('not_found', `No knowledge base ${kbId}.`);
+  return row;
+}
+
+export function artifactByKey(ctx: AuthedContext, kbId: string, key: string): ArtifactRow {
+  orgKb(ctx, kbId);
+  const row = ctx.repos.artifacts.getByKey(kbId, key);
+  if (!row) throw new ServiceError('not_found', `No artifact ${JSON.stringify(key)} in ${kbId}.`);
+  return row;
+}
+
+/** Only the dataset's owner or an admin may delete it or its files. */
+function mayDelete(ctx: AuthedContext, dataset: DatasetRow): void {
+  const admin = ctx.caller.user.role === 'admin' || ctx.caller.user.role === 'super_admin';
+  if (!admin && dataset.owner_id !== ctx.caller.user.id) throw new ServiceError('forbidden', 'Only its owner or an admin may delete this dataset or its files.');
+}
+
+export function createDataset(ctx: AuthedContext, input: { name: string; description?: string | undefined }) {
+  const id = newId('ds');
+  ctx.repos.datasets.insert({
+    id,
+    kb_id: newId('kb'),
+    organization_id: ctx.caller.user.organization_id,
+    owner_id: ctx.caller.user.id,
+    name: input.name,
+    description: input.description ?? null,
+    now: isoNow(ctx),
+  });
+  return datasetView(orgDataset(ctx, id));
+}
+
+export function listDatasets(ctx: AuthedContext, input: { limit: number; cursor?: string | undefined }) {
+  const page = ctx.repos.datasets.page(ctx.caller.user.organization_id, input.limit, input.cursor);
+  if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
+  return { data: page.rows.map(datasetView), next_cursor: page.next_cursor };
+}
+
+export function getDataset(ctx: AuthedContext, input: { id: string }) {
+  return datasetView(orgDataset(ctx, input.id));
+}
+
+export function updateDataset(ctx: AuthedContext, input: { id: string; name?: string | undefined; description?: string | null | undefined }) {
+  orgDataset(ctx, input.id);
+  ctx.repos.datasets.update(input.id, input, isoNow(ctx));
+  return datasetView(orgDataset(ctx, input.id));
+}
+
+/**
+ * Everything under the dataset goes in one transaction (knowledge base, artifacts, chunks, uploads,
+ * thread configurations); stored bytes no other artifact uses are removed after it commits.
+ */
+export async function deleteDataset(ctx: AuthedContext, input: { id: string }): Promise<null> {
+  const dataset = orgDataset(ctx, input.id);
+  mayDelete(ctx, dataset);
+  const { repos, runtime } = ctx;
+  const artifacts = repos.artifacts.inKb(dataset.kb_id);
+  const shas = repos.artifacts.shasOfKbs([dataset.kb_id]);
+  repos.datasets.delete(dataset.id);
+  for (const artifact of artifacts) await runtime.blobs.dropParts(artifact.id);
+  for (const sha of shas) if (repos.artifacts.shaUsers(sha) === 0) await runtime.blobs.remove(sha);
+  return null;
+}
+
+export function listArtifacts(ctx: AuthedContext, input: { kb_id: string; limit: number; cursor?: string | undefined; status?: ArtifactStatus | undefined }) {
+  orgKb(ctx, input.kb_id);
+  const page = ctx.repos.artifacts.page(input.kb_id, input.limit, input.cursor, input.status);
+  if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
+  return { data: page.rows.map(artifactView), next_cursor: page.next_cursor };
+}
+
+export function getArtifact(ctx: AuthedContext, input: { kb_id: string; key: string }) {
+  return artifactView(artifactByKey(ctx, input.kb_id, input.key));
+}
+
+export async function deleteArtifact(ctx: AuthedContext, input: { kb_id: string; key: string }): Promise<null> {
+  const artifact = artifactByKey(ctx, input.kb_id, input.key);
+  mayDelete(ctx, orgKb(ctx, input.kb_id));
+  ctx.repos.artifacts.delete(artifact.id);
+  await ctx.runtime.blobs.dropParts(artifact.id);
+  if (artifact.sha256 && ctx.repos.artifacts.shaUsers(artifact.sha256) === 0) await ctx.runtime.blobs.remove(artifact.sha256);
+  return null;
+}
+
+export function retryArtifact(ctx: AuthedContext, input: { kb_id: string; key: string }) {
+  const artifact = artifactByKey(ctx, input.kb_id, input.key);
+  if (artifact.status !== 'failed') throw new ServiceError('conflict', `Only a failed artifact can be retried; this one is ${artifact.status}.`);
+  if (!artifact.sha256) throw new ServiceError('conflict', 'This file never finished uploading; upload it again.');
+  ctx.repos.artifacts.setStatus(artifact.id, 'processing', isoNow(ctx));
+  ctx.runtime.ingest.enqueue(artifact.id);
+  return artifactView(artifactByKey(ctx, input.kb_id, input.key));
+}

@@ -1,0 +1,115 @@
+import { ServiceError } from '../../../shared/errors.js';
+import type { Config } from '../../../shared/config.js';
+import type { Repositories } from '../../db/repositories/index.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import { chunkDocument } from './chunk.js';
+import { detectMime } from './mime.js';
+import { parseDocument } from './parse.js';
+import { IngestError } from './types.js';
+
+const MB = 1024 * 1024;
+const SNIFF_BYTES = 64 * 1024;
+
+export interface IngestDeps {
+  repos: Repositories;
+  blobs: BlobStore;
+  config: () => Config;
+  warn: (message: string) => void;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Turns one stored file into searchable chunks: detect its real type, check it is allowed, parse
+ * (in a worker, with size and time limits), chunk, index. Every failure ends as `failed` with a
+ * code and a detail on the artifact; nothing here throws to the caller.
+ */
+export async function processArtifact(deps: IngestDeps, artifactId: string): Promise<void> {
+  const { repos, blobs } = deps;
+  const now = () => new Date().toISOString();
+  const artifact = repos.artifacts.get(artifactId);
+  if (!artifact || artifact.status !== 'processing' || !artifact.sha256) return;
+  const { uploads } = deps.config();
+  try {
+    if (artifact.size === 0) throw new IngestError('empty', 'The file is empty.');
+    if (artifact.size > uploads.max_file_mb * MB) throw new IngestError('too_large', `The file is larger than the limit of ${uploads.max_file_mb} MB.`);
+    const bytes = await readAll(blobs.read(artifact.sha256));
+    const detected = detectMime({ bytes: bytes.subarray(0, SNIFF_BYTES), filename: artifact.filename, declared: artifact.declared_mime_type });
+    if (detected.mismatch) {
+      throw new IngestError('mime_mismatch', detected.detail ?? `Declared as ${artifact.declared_mime_type}, but the content is ${detected.mime}.`);
+    }
+    if (!uploads.allowed_types.includes(detected.mime)) {
+      throw new IngestError('unsupported_media_type', `${detected.mime} files are not accepted here (see [uploads] allowed_types).`);
+    }
+    repos.artifacts.setStored(artifact.id, artifact.sha256, detected.mime, now());
+    repos.artifacts.setProgress(artifact.id, 0.1, now());
+    const doc = await parseDocument({ bytes, mime: detected.mime, filename: artifact.filename }, { maxBytes: uploads.max_file_mb * MB, timeoutMs: uploads.parse_timeout_seconds * 1000 });
+    repos.artifacts.setProgress(artifact.id, 0.6, now());
+    const chunks = chunkDocument(doc);
+    if (chunks.length === 0) throw new IngestError('empty', 'The file has no text to search.');
+    // The artifact may have been deleted meanwhile: index only while it still exists.
+    repos.transaction(() => {
+      if (!repos.artifacts.get(artifact.id)) return;
+      repos.chunks.replaceForArtifact(artifact.id, artifact.kb_id, chunks);
+      repos.artifacts.setReady(artifact.id, { mime_type: detected.mime, chunk_count: chunks.length, metadata: JSON.stringify(doc.metadata), now: now() });
+    });
+  } catch (error) {
+    const failure =
+      error instanceof IngestError
+        ? { code: error.code, detail: error.message }
+        : error instanceof ServiceError
+          ? { code: error.code, detail: error.message }
+          : { code: 'parse_error', detail: `The file could not be processed: ${error instanceof Error ? error.message : String(error)}` };
+    if (!(error instanceof IngestError)) deps.warn(`processing ${artifact.id} failed: ${String(error)}`);
+    if (repos.db.open && repos.artifacts.get(artifact.id)) repos.artifacts.setStatus(artifact.id, 'failed', now(), failure);
+  }
+}
+
+/**
+ * Processes artifacts one at a time, in the order they were queued (parsing runs in a worker, so
+ * the API stays responsive). Whatever was processing when the app stopped is queued again at start.
+ */
+export class IngestQueue {
+  private readonly pending: string[] = [];
+  private running: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(private readonly deps: IngestDeps) {}
+
+  enqueue(artifactId: string): void {
+    if (this.stopped || this.pending.includes(artifactId)) return;
+    this.pending.push(artifactId);
+    this.running ??= this.drain();
+  }
+
+  /** Start-up: resume what was processing when the app stopped. */
+  resume(): number {
+    const stale = this.deps.repos.artifacts.withStatus('processing');
+    for (const artifact of stale) this.enqueue(artifact.id);
+    return stale.length;
+  }
+
+  /** Resolves once nothing is queued or running. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.pending.length = 0;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for (let id = this.pending.shift(); id !== undefined && !this.stopped; id = this.pending.shift()) {
+        await processArtifact(this.deps, id);
+      }
+    } finally {
+      this.running = null;
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import { ServiceError } from '../../../shared/errors.js';
+import type { ReportRow } from '../../db/repositories/reports.js';
+import { answerWithFailover } from '../chat/failover.js';
+import type { AuthedContext } from '../context.js';
+import { isoNow } from '../context.js';
+import { orgDataset } from '../datasets/handlers.js';
+import { newId } from '../ids.js';
+import { allModels, resolveModel } from '../models/catalog.js';
+import { extractFeatures } from '../routing/features.js';
+import { route } from '../routing/router.js';
+import { renderHtml, renderMarkdown, type ReportData } from './render.js';
+import { characteristicTerms } from './terms.js';
+
+const TERM_SAMPLE = 5000;
+const SUMMARY_EXCERPTS = 12;
+
+function reportView(row: ReportRow) {
+  return {
+    id: row.id,
+    dataset_id: row.dataset_id,
+    format: row.format,
+    status: row.status,
+    content: row.content,
+    summary_model_id: row.summary_model_id,
+    error: row.error_detail,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** A summary by a generative model chosen by the router; none when no generative model answers. */
+async function summarize(ctx: AuthedContext, excerpts: string[]): Promise<ReportData['summary'] & { model_id?: string }> {
+  const generative = allModels(ctx).filter((m) => m.provider !== 'extractive');
+  if (generative.length === 0) return { unavailable: 'No generative model is registered, so there is no written summary.' };
+  if (excerpts.length === 0) return { unavailable: 'No file is ready yet, so there is nothing to summarize.' };
+  const prompt = `Summarize in one paragraph what this collection of documents is about. Excerpts:\n\n${excerpts.join('\n\n---\n\n')}`;
+  const decision = route(extractFeatures({ message: prompt, context: [], dataset_count: 1, agentic: false }), generative, (id) => ctx.runtime.health.health(id), ctx.config().routing);
+  const candidates = decision.ranked.map((id) => resolveModel(ctx, id));
+  let text = '';
+  let modelId = decision.model_id;
+  try {
+    const events = answerWithFailover(ctx.runtime, candidates, { turns: [{ role: 'user', content: prompt }], passages: [], hasDatasets: false, signal: AbortSignal.timeout(120_000), failOver: true });
+    for await (const event of events) {
+      if (event.type === 'delta') text += event.text;
+      else if (event.type === 'switch') modelId = event.model.model.id;
+    }
+  } catch (error) {
+    return { unavailable: `No summary: the model failed (${error instanceof Error ? error.message : String(error)}).` };
+  }
+  const name = generative.find((m) => m.id === modelId)?.name ?? modelId;
+  return text.trim() ? { text: text.trim(), model: name, model_id: modelId } : { unavailable: 'No summary: the model answered nothing.' };
+}
+
+async function build(ctx: AuthedContext, reportId: string, datasetId: string, format: 'markdown' | 'html'): Promise<void> {
+  const { repos } = ctx;
+  try {
+    const dataset = orgDataset(ctx, datasetId);
+    const artifacts = repos.artifacts.inKb(dataset.kb_id);
+    const texts = repos.reports.chunkTexts(dataset.kb_id, TERM_SAMPLE);
+    const terms = characteristicTerms(texts, repos.reports.globalChunkTexts(TERM_SAMPLE));
+    const excerpts = artifacts
+      .filter((a) => a.status === 'ready')
+      .slice(0, SUMMARY_EXCERPTS)
+      .map((a) => `${a.key}: ${repos.reports.firstChunkText(a.id).slice(0, 1200)}`);
+    const summary = await summarize(ctx, excerpts);
+    const data: ReportData = { dataset: { name: dataset.name, description: dataset.description }, artifacts, terms, summary, generatedAt: isoNow(ctx) };
+    const content = format === 'html' ? renderHtml(data) : renderMarkdown(data);
+    repos.reports.finish(reportId, { status: 'ready', content, summary_model_id: 'model_id' in summary ? (summary.model_id ?? null) : null, error_detail: null, now: isoNow(ctx) });
+  } catch (error) {
+    if (repos.db.open) {
+      repos.reports.finish(reportId, { status: 'failed', content: null, summary_model_id: null, error_detail: error instanceof Error ? error.message : String(error), now: isoNow(ctx) });
+    }
+  }
+}
+
+/** Starts the report; it is written in the background (a summary can take a model's time). */
+export function createReport(ctx: AuthedContext, input: { dataset_id: string; format: 'markdown' | 'html' }) {
+  orgDataset(ctx, input.dataset_id);
+  const id = newId('rpt');
+  ctx.repos.reports.insert({ id, dataset_id: input.dataset_id, user_id: ctx.caller.user.id, format: input.format, now: isoNow(ctx) });
+  void build(ctx, id, input.dataset_id, input.format);
+  return getReport(ctx, { id });
+}
+
+export function getReport(ctx: AuthedContext, input: { id: string }) {
+  const row = ctx.repos.reports.get(input.id);
+  if (!row) throw new ServiceError('not_found', `No report ${input.id}.`);
+  orgDataset(ctx, row.dataset_id);
+  return reportView(row);
+}

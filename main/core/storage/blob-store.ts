@@ -1,0 +1,122 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** Thrown when a stream carries more bytes than allowed. */
+export class TooManyBytes extends Error {
+  constructor(readonly limit: number) {
+    super(`more than ${limit} bytes`);
+  }
+}
+
+/**
+ * Uploaded bytes, addressed by their SHA-256 — never by a name a user chose — so no upload can
+ * write outside the store, and identical files are stored once. Parts of multi-part uploads wait
+ * in their own folder, named by artifact id and part number.
+ */
+export class BlobStore {
+  private readonly blobs: string;
+  private readonly parts: string;
+  private readonly temp: string;
+
+  constructor(dataDir: string) {
+    this.blobs = join(dataDir, 'blobs');
+    this.parts = join(dataDir, 'upload-parts');
+    this.temp = join(dataDir, 'tmp');
+  }
+
+  pathOf(sha256: string): string {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error('not a sha256');
+    return join(this.blobs, sha256.slice(0, 2), sha256);
+  }
+
+  private partPath(artifactId: string, part: number): string {
+    if (!/^art_[A-Za-z0-9]+$/.test(artifactId) || !Number.isInteger(part)) throw new Error('bad part address');
+    return join(this.parts, artifactId, String(part));
+  }
+
+  private async tempFile(): Promise<string> {
+    await mkdir(this.temp, { recursive: true });
+    return join(this.temp, randomBytes(12).toString('hex'));
+  }
+
+  /** Writes a stream to a temp file, counting and hashing; refuses more than `limit` bytes. */
+  private async capture(source: Readable | AsyncIterable<Buffer>, limit: number): Promise<{ file: string; size: number; sha256: string }> {
+    const file = await this.tempFile();
+    const hash = createHash('sha256');
+    let size = 0;
+    try {
+      await pipeline(
+        source,
+        async function* (chunks: AsyncIterable<Buffer>) {
+          for await (const chunk of chunks) {
+            size += chunk.length;
+            if (size > limit) throw new TooManyBytes(limit);
+            hash.update(chunk);
+            yield chunk;
+          }
+        },
+        createWriteStream(file),
+      );
+      return { file, size, sha256: hash.digest('hex') };
+    } catch (error) {
+      await rm(file, { force: true });
+      throw error;
+    }
+  }
+
+  /** Moves a captured file to its content address (or drops it when those bytes are already stored). */
+  private async adopt(file: string, sha256: string): Promise<void> {
+    const target = this.pathOf(sha256);
+    const exists = await stat(target).then(
+      () => true,
+      () => false,
+    );
+    if (exists) return void (await rm(file, { force: true }));
+    await mkdir(join(this.blobs, sha256.slice(0, 2)), { recursive: true });
+    await rename(file, target);
+  }
+
+  /** Stores a whole file from a stream (the multipart/form-data route). */
+  async put(source: Readable | AsyncIterable<Buffer>, limit: number): Promise<{ sha256: string; size: number }> {
+    const { file, size, sha256 } = await this.capture(source, limit);
+    await this.adopt(file, sha256);
+    return { sha256, size };
+  }
+
+  /** Stores one part; re-sending a part replaces it. Answers the bytes received. */
+  async putPart(artifactId: string, part: number, source: Readable, limit: number): Promise<number> {
+    const { file, size } = await this.capture(source, limit);
+    const target = this.partPath(artifactId, part);
+    await mkdir(join(this.parts, artifactId), { recursive: true });
+    await rename(file, target);
+    return size;
+  }
+
+  /** Joins the parts in order into one blob, then forgets the parts. */
+  async assemble(artifactId: string, partCount: number, limit: number): Promise<{ sha256: string; size: number }> {
+    const parts = Array.from({ length: partCount }, (_, i) => this.partPath(artifactId, i + 1));
+    async function* concatenated() {
+      for (const part of parts) for await (const chunk of createReadStream(part)) yield chunk as Buffer;
+    }
+    const stored = await this.put(concatenated(), limit);
+    await this.dropParts(artifactId);
+    return stored;
+  }
+
+  async dropParts(artifactId: string): Promise<void> {
+    if (!/^art_[A-Za-z0-9]+$/.test(artifactId)) return;
+    await rm(join(this.parts, artifactId), { recursive: true, force: true });
+  }
+
+  read(sha256: string, range?: { end: number }): Readable {
+    return createReadStream(this.pathOf(sha256), range ? { start: 0, end: range.end } : {});
+  }
+
+  async remove(sha256: string): Promise<void> {
+    await rm(this.pathOf(sha256), { force: true });
+  }
+}

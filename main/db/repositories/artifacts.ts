@@ -1,0 +1,117 @@
+import type { Db } from '../connection.js';
+import { decodeCursor, toPage } from './cursor.js';
+
+export type ArtifactStatus = 'pending' | 'uploading' | 'processing' | 'ready' | 'failed';
+
+export interface ArtifactRow {
+  seq: number;
+  id: string;
+  kb_id: string;
+  key: string;
+  filename: string;
+  declared_mime_type: string | null;
+  mime_type: string | null;
+  size: number;
+  part_size: number;
+  sha256: string | null;
+  upload_id: string | null;
+  status: ArtifactStatus;
+  progress: number;
+  error_code: string | null;
+  error_detail: string | null;
+  chunk_count: number;
+  metadata: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UploadRow {
+  id: string;
+  kb_id: string;
+  user_id: string | null;
+  status: 'open' | 'completed' | 'expired';
+  expires_at: string;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export function createArtifactsRepo(db: Db) {
+  const byId = db.prepare<[string], ArtifactRow>('SELECT * FROM artifacts WHERE id = ?');
+  const byKey = db.prepare<[string, string], ArtifactRow>('SELECT * FROM artifacts WHERE kb_id = ? AND key = ?');
+  const byUpload = db.prepare<[string], ArtifactRow>('SELECT * FROM artifacts WHERE upload_id = ? ORDER BY seq');
+  const pageOf = db.prepare<{ kb_id: string; after: number; status: string | null; limit: number }, ArtifactRow>(
+    'SELECT * FROM artifacts WHERE kb_id = @kb_id AND seq > @after AND (@status IS NULL OR status = @status) ORDER BY seq LIMIT @limit',
+  );
+  const inKb = db.prepare<[string], ArtifactRow>('SELECT * FROM artifacts WHERE kb_id = ? ORDER BY seq');
+  const withStatus = db.prepare<[string], ArtifactRow>('SELECT * FROM artifacts WHERE status = ? ORDER BY seq');
+  const insert = db.prepare(
+    `INSERT INTO artifacts (id, kb_id, key, filename, declared_mime_type, size, part_size, upload_id, status, created_at, updated_at)
+     VALUES (@id, @kb_id, @key, @filename, @declared_mime_type, @size, @part_size, @upload_id, @status, @now, @now)`,
+  );
+  const setStatus = db.prepare(
+    `UPDATE artifacts SET status = @status, progress = @progress, error_code = @error_code, error_detail = @error_detail, updated_at = @now WHERE id = @id`,
+  );
+  const setProgress = db.prepare('UPDATE artifacts SET progress = ?, updated_at = ? WHERE id = ?');
+  const setStored = db.prepare('UPDATE artifacts SET sha256 = @sha256, mime_type = @mime_type, updated_at = @now WHERE id = @id');
+  const setReady = db.prepare(
+    "UPDATE artifacts SET status = 'ready', progress = 1, mime_type = @mime_type, chunk_count = @chunk_count, metadata = @metadata, error_code = NULL, error_detail = NULL, updated_at = @now WHERE id = @id",
+  );
+  const remove = db.prepare('DELETE FROM artifacts WHERE id = ?');
+  const setSize = db.prepare('UPDATE artifacts SET size = ? WHERE id = ?');
+  const shaUsers = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM artifacts WHERE sha256 = ?');
+  const shasOfKbs = (kbIds: string[]) =>
+    kbIds.length === 0
+      ? []
+      : (db.prepare(`SELECT DISTINCT sha256 FROM artifacts WHERE sha256 IS NOT NULL AND kb_id IN (${kbIds.map(() => '?').join(',')})`).all(...kbIds) as { sha256: string }[]).map(
+          (r) => r.sha256,
+        );
+
+  const partsOf = db.prepare<[string], { part: number; size: number }>('SELECT part, size FROM upload_parts WHERE artifact_id = ? ORDER BY part');
+  const putPart = db.prepare(
+    'INSERT INTO upload_parts (artifact_id, part, size, received_at) VALUES (?, ?, ?, ?) ON CONFLICT (artifact_id, part) DO UPDATE SET size = excluded.size, received_at = excluded.received_at',
+  );
+  const receivedBytes = db.prepare<[string], { n: number }>('SELECT coalesce(sum(size), 0) AS n FROM upload_parts WHERE artifact_id = ?');
+  const clearParts = db.prepare('DELETE FROM upload_parts WHERE artifact_id = ?');
+
+  const uploadById = db.prepare<[string], UploadRow>('SELECT * FROM uploads WHERE id = ?');
+  const insertUpload = db.prepare(
+    "INSERT INTO uploads (id, kb_id, user_id, status, expires_at, created_at) VALUES (@id, @kb_id, @user_id, 'open', @expires_at, @now)",
+  );
+  const setUploadStatus = db.prepare('UPDATE uploads SET status = ?, completed_at = ? WHERE id = ?');
+
+  return {
+    get: (id: string) => byId.get(id),
+    getByKey: (kbId: string, key: string) => byKey.get(kbId, key),
+    ofUpload: (uploadId: string) => byUpload.all(uploadId),
+    inKb: (kbId: string) => inKb.all(kbId),
+    withStatus: (status: ArtifactStatus) => withStatus.all(status),
+    page(kbId: string, limit: number, cursor: string | undefined, status: ArtifactStatus | undefined) {
+      const after = cursor === undefined ? 0 : decodeCursor(cursor);
+      if (after === undefined) return undefined;
+      return toPage(pageOf.all({ kb_id: kbId, after, status: status ?? null, limit: limit + 1 }), limit);
+    },
+    insert: (row: { id: string; kb_id: string; key: string; filename: string; declared_mime_type: string | null; size: number; part_size: number; upload_id: string | null; status: ArtifactStatus; now: string }) =>
+      insert.run(row),
+    setStatus: (id: string, status: ArtifactStatus, now: string, error?: { code: string; detail: string }, progress = 0) =>
+      setStatus.run({ id, status, progress, error_code: error?.code ?? null, error_detail: error?.detail ?? null, now }),
+    setProgress: (id: string, progress: number, now: string) => setProgress.run(progress, now, id),
+    setStored: (id: string, sha256: string, mimeType: string | null, now: string) => setStored.run({ id, sha256, mime_type: mimeType, now }),
+    setReady: (id: string, r: { mime_type: string; chunk_count: number; metadata: string; now: string }) => setReady.run({ id, ...r }),
+    delete: (id: string) => remove.run(id).changes > 0,
+    setSize: (id: string, size: number) => setSize.run(size, id),
+    /** How many artifacts share these bytes (content-addressed, so identical files share a blob). */
+    shaUsers: (sha256: string) => shaUsers.get(sha256)?.n ?? 0,
+    shasOfKbs,
+
+    parts: (artifactId: string) => partsOf.all(artifactId),
+    putPart: (artifactId: string, part: number, size: number, now: string) => putPart.run(artifactId, part, size, now),
+    receivedBytes: (artifactId: string) => receivedBytes.get(artifactId)?.n ?? 0,
+    clearParts: (artifactId: string) => clearParts.run(artifactId),
+
+    getUpload: (id: string) => uploadById.get(id),
+    insertUpload: (row: { id: string; kb_id: string; user_id: string; expires_at: string; now: string }) => insertUpload.run(row),
+    setUploadStatus: (id: string, status: UploadRow['status'], now: string | null) => setUploadStatus.run(status, now, id),
+  };
+}
+
+export type ArtifactsRepo = ReturnType<typeof createArtifactsRepo>;

@@ -1,0 +1,87 @@
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import { ServiceError } from '../../../shared/errors.js';
+import { ArtifactKey } from '../../../shared/operations/datasets.js';
+import type { Caller } from '../../core/context.js';
+import type { Service } from '../../core/service.js';
+import { fieldErrors } from '../../core/service.js';
+
+const PartParams = z.object({
+  upload_id: z.string().regex(/^upl_[A-Za-z0-9]+$/),
+  artifact_id: z.string().regex(/^art_[A-Za-z0-9]+$/),
+  part: z.coerce.number().int().min(1).max(100_000),
+  size: z.coerce.number().int().min(0),
+  expires: z.coerce.number().int().min(0),
+  signature: z.string().min(1).max(200),
+});
+
+const MAX_PART_BYTES = 512 * 1024 * 1024;
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ServiceError('invalid_argument', 'The upload URL is malformed.', fieldErrors(result.error));
+  return result.data;
+}
+
+/** RFC 6266 / 5987: a download name that survives any characters. */
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/**
+ * The upload routes that are not JSON: parts PUT to signed URLs (raw bytes, streamed to disk, no
+ * bearer token), the multipart/form-data convenience route, and files served back.
+ */
+export function registerUploadRoutes(app: FastifyInstance, service: Service, authenticate: (request: FastifyRequest) => Caller): void {
+  app.register(async (parts) => {
+    // Any body type: a part is raw bytes, streamed as it arrives, never buffered.
+    parts.removeAllContentTypeParsers();
+    parts.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    parts.put('/api/uploads/:upload_id/parts/:artifact_id/:part', { bodyLimit: MAX_PART_BYTES }, async (request) => {
+      const p = parse(PartParams, { ...(request.params as object), ...(request.query as object) });
+      const body = (request.body as Readable | undefined) ?? request.raw;
+      const result = await service.receivePart({ upload_id: p.upload_id, artifact_id: p.artifact_id, part: p.part, size: p.size, expires: p.expires }, p.signature, body);
+      return { part: p.part, ...result };
+    });
+  });
+
+  app.register(async (forms) => {
+    await forms.register(fastifyMultipart, { limits: { files: 100, fields: 10, fileSize: Number.MAX_SAFE_INTEGER } });
+    forms.post('/api/knowledge-bases/:kb_id/artifacts', async (request, reply) => {
+      const caller = authenticate(request);
+      const { kb_id } = parse(z.object({ kb_id: z.string().regex(/^kb_[A-Za-z0-9]+$/) }), request.params);
+      if (!request.isMultipart()) throw new ServiceError('unsupported_media_type', 'Send the files as multipart/form-data, one or more `file` fields.');
+      const data = [];
+      for await (const part of request.files()) {
+        if (part.fieldname !== 'file') {
+          part.file.resume();
+          continue;
+        }
+        const key = ArtifactKey.safeParse(part.filename);
+        if (!key.success) {
+          part.file.resume();
+          throw new ServiceError('invalid_argument', `The file name ${JSON.stringify(part.filename)} cannot be a key.`, fieldErrors(key.error));
+        }
+        data.push(await service.storeFile(caller, kb_id, { key: key.data, filename: part.filename, mime_type: part.mimetype || null, stream: part.file }));
+      }
+      if (data.length === 0) throw new ServiceError('invalid_argument', 'No `file` field in the form.');
+      return reply.status(201).send({ data });
+    });
+  });
+
+  app.get('/api/knowledge-bases/:kb_id/artifacts/:key/content', async (request, reply) => {
+    const caller = authenticate(request);
+    const { kb_id, key } = parse(z.object({ kb_id: z.string().regex(/^kb_[A-Za-z0-9]+$/), key: ArtifactKey }), request.params);
+    const { artifact, stream } = service.artifactContent(caller, kb_id, key);
+    return reply
+      .type(artifact.mime_type ?? 'application/octet-stream')
+      .header('Content-Length', String(artifact.size))
+      .header('Content-Disposition', contentDisposition(artifact.filename))
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Security-Policy', "default-src 'none'; sandbox")
+      .send(stream);
+  });
+}

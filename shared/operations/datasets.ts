@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import { NoContent, PageQuery, Timestamp, displayText, page, prefixedId } from './common.js';
+import { defineOperation } from './define.js';
+
+export const Dataset = z.object({
+  id: z.string(),
+  kb_id: z.string().describe('The knowledge base that backs the dataset.'),
+  name: z.string(),
+  description: z.string().nullable(),
+  artifact_count: z.number().int(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const ArtifactStatus = z.enum(['pending', 'uploading', 'processing', 'ready', 'failed']);
+
+export const Artifact = z.object({
+  id: z.string(),
+  key: z.string(),
+  filename: z.string(),
+  mime_type: z.string().nullable(),
+  size: z.number().int(),
+  upload_id: z.string().nullable(),
+  status: ArtifactStatus,
+  /** 0 to 1 within the current status (bytes received while uploading). */
+  progress: z.number(),
+  error: z.object({ code: z.string(), detail: z.string() }).nullable(),
+  chunk_count: z.number().int(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Artifact = z.infer<typeof Artifact>;
+
+/** A file's name in its knowledge base: any text a person would use (`#`, spaces, unicode), no control characters. */
+export const ArtifactKey = z
+  .string()
+  .min(1)
+  .max(1024)
+  .refine((s) => s.isWellFormed(), 'must be well-formed Unicode')
+  .refine((s) => !/\p{Cc}/u.test(s), 'must not contain control characters')
+  .refine((s) => s.trim() === s, 'must not start or end with spaces');
+
+const DatasetId = prefixedId('ds');
+const KbId = prefixedId('kb');
+
+export const createDataset = defineOperation({
+  name: 'datasets.create',
+  summary: 'Creates a dataset and the knowledge base behind it.',
+  tag: 'Datasets',
+  access: 'user',
+  http: { method: 'POST', path: '/datasets', status: 201 },
+  input: z.object({ name: displayText(200), description: z.string().max(2000).optional() }),
+  output: Dataset,
+});
+
+export const listDatasets = defineOperation({
+  name: 'datasets.list',
+  summary: "The organization's datasets, newest first.",
+  tag: 'Datasets',
+  access: 'user',
+  http: { method: 'GET', path: '/datasets', status: 200 },
+  input: PageQuery,
+  output: page(Dataset),
+});
+
+export const getDataset = defineOperation({
+  name: 'datasets.get',
+  summary: 'One dataset.',
+  tag: 'Datasets',
+  access: 'user',
+  http: { method: 'GET', path: '/datasets/{id}', status: 200 },
+  input: z.object({ id: DatasetId }),
+  output: Dataset,
+});
+
+export const updateDataset = defineOperation({
+  name: 'datasets.update',
+  summary: 'Renames a dataset or changes its description.',
+  tag: 'Datasets',
+  access: 'user',
+  http: { method: 'PATCH', path: '/datasets/{id}', status: 200 },
+  input: z.object({ id: DatasetId, name: displayText(200).optional(), description: z.string().max(2000).nullable().optional() }),
+  output: Dataset,
+});
+
+export const deleteDataset = defineOperation({
+  name: 'datasets.delete',
+  summary:
+    'Deletes a dataset with its knowledge base, artifacts, chunks and stored files, the thread configurations that reference it and the agent thoughts that belong to it.',
+  tag: 'Datasets',
+  access: 'user',
+  http: { method: 'DELETE', path: '/datasets/{id}', status: 204 },
+  input: z.object({ id: DatasetId }),
+  output: NoContent,
+});
+
+export const listArtifacts = defineOperation({
+  name: 'artifacts.list',
+  summary: 'The artifacts of a knowledge base, oldest first, optionally by status: the preferred way to check upload completion.',
+  tag: 'Datasets',
+  access: 'user',
+  http: { method: 'GET', path: '/knowledge-bases/{kb_id}/artifacts', status: 200 },
+  input: PageQuery.extend({ kb_id: KbId, status: ArtifactStatus.optional() }),
+  output: page(Artifact),
+});
+
+export const getArtifact = defineOperation({
+  name: 'artifacts.get',
+  summary: 'One artifact by its key (percent-encoded in the path).',
+  tag: 'Datasets',
+  access: 'user',
+  http: { method: 'GET', path: '/knowledge-bases/{kb_id}/artifacts/{key}', status: 200 },
+  input: z.object({ kb_id: KbId, key: ArtifactKey }),
+  output: Artifact,
+});
+
+export const deleteArtifact = defineOperation({
+  name: 'artifacts.delete',
+  summary: 'Removes an artifact, its chunks and (when nothing else uses them) its stored bytes.',
+  tag: 'Datasets',
+  access: 'user',
+  http: { method: 'DELETE', path: '/knowledge-bases/{kb_id}/artifacts/{key}', status: 204 },
+  input: z.object({ kb_id: KbId, key: ArtifactKey }),
+  output: NoContent,
+});
+
+export const retryArtifact = defineOperation({
+  name: 'artifacts.retry',
+  summary: 'Processes a failed artifact again (after the configuration changed, say).',
+  tag: 'Datasets',
+  access: 'user',
+  http: { method: 'POST', path: '/knowledge-bases/{kb_id}/artifacts/{key}/retry', status: 200 },
+  input: z.object({ kb_id: KbId, key: ArtifactKey }),
+  output: Artifact,
+});
+
+const UploadFile = z.object({
+  key: ArtifactKey,
+  filename: displayText(255),
+  size: z.number().int().min(1, 'an empty file has nothing to upload').max(Number.MAX_SAFE_INTEGER),
+  mime_type: z.string().max(200).optional(),
+});
+
+export const UploadUrl = z.object({ part: z.number().int(), method: z.literal('PUT'), url: z.string(), size: z.number().int() });
+
+export const Upload = z.object({
+  upload_id: z.string(),
+  kb_id: z.string(),
+  status: z.enum(['open', 'completed', 'expired']),
+  expires_at: Timestamp,
+  files: z.array(z.object({ key: z.string(), artifact_id: z.string(), part_size: z.number().int(), urls: z.array(UploadUrl) })),
+  artifacts: z.array(Artifact),
+});
+
+export const createUpload = defineOperation({
+  name: 'uploads.create',
+  summary: 'Starts a multi-part upload: one artifact per file and one signed PUT URL per part (no bearer token needed for those).',
+  tag: 'Datasets',
+  access: 'user',
+  http: { method: 'POST', path: '/uploads', status: 201 },
+  input: z.object({
+    kb_id: KbId,
+    files: z
+      .array(UploadFile)
+      .min(1)
+      .max(1000)
+      .refine((files) => new Set(files.map((f) => f.key)).size === files.length, 'keys must be unique within an upload'),
+  }),
+  output: Upload,
+});
+
+export const getUpload = defineOperation({
+  name: 'uploads.get',
+  summary: 'The whole upload with every artifact’s status.',
+  tag: 'Datasets',
+  access: 'user',
+  http: { method: 'GET', path: '/uploads/{upload_id}', status: 200 },
+  input: z.object({ upload_id: prefixedId('upl') }),
+  output: Upload,
+});
+
+export const completeUpload = defineOperation({
+  name: 'uploads.complete',
+  summary: 'Ends the upload: files with every part received are assembled and processed; the others fail, saying which parts are missing.',
+  tag: 'Datasets',
+  access: 'user',
+  http: { method: 'POST', path: '/uploads/{upload_id}/complete', status: 200 },
+  input: z.object({ upload_id: prefixedId('upl') }),
+  output: Upload,
+});

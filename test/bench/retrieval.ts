@@ -1,0 +1,413 @@
+/**
+ * Retrieval benchmark: keyword search (searchKeyword, top 10) over 100k and 1M generated chunks.
+ *
+ * Each size gets a fresh database in a temp directory, built by the real migrations (WAL) and the
+ * real chunks repository (batched inserts, FTS5 kept up to date by the migration's triggers):
+ * - a vocabulary of 50 000 words, the most frequent 160 being common English words (stop words
+ *   and the like), the rest generated; word frequencies follow Zipf's law;
+ * - artifacts of 20 chunks of 120–180 words, spread over 4 knowledge bases; each artifact has 8
+ *   topic words (drawn from the less common ranks) that make up ~6% of its words, as real
+ *   documents repeat what they are about;
+ * - after loading: the FTS5 index is optimised (merged into one segment) and term statistics are
+ *   refreshed, as the ingest job does after bulk loads.
+ * Then 500 natural-language questions are timed end to end (planning, ranking, snippets, artifact
+ * keys): most mix an artifact's topic words with common words, 15% hold common words only (the
+ * worst case); most search one knowledge base, some two, some all four. For a sample, the top 10
+ * are compared with exhaustive bm25 over all of the question's words (no pruning): the share of
+ * the exhaustive top 10 found is reported as the relevance kept.
+ *
+ * It measures and reports; it asserts nothing (target: p95 ≤ 10 ms at 1M chunks).
+ * Run: node --import tsx test/bench/retrieval.ts [sizes…]   (default: 100000 1000000)
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { openDatabase, type Db } from '../../main/db/connection.js';
+import { createChunksRepo, type ChunksRepo } from '../../main/db/repositories/chunks.js';
+import { indexEmbeddings, questionWords, searchHybrid, searchKeyword } from '../../main/core/retrieval/search.js';
+import type { Chunk } from '../../main/core/ingest/types.js';
+import { hashedEmbedder } from '../unit/retrieval/hashed-embedder.js';
+import { printRows, summarize } from './stats.js';
+
+export interface RetrievalBenchRow {
+  name: string;
+  chunks: number;
+  p50_ms: number;
+  p95_ms: number;
+  /** Generating and inserting the chunks, with their keyword index. */
+  build_s?: number;
+  /** Merging the index into one segment, then refreshing term statistics. */
+  optimize_s?: number;
+  db_mb?: number;
+  /** Share of the exhaustive-bm25 top 10 that the pruned search also returns (sampled questions). */
+  overlap_at_10?: number;
+  /** Share of topical questions whose source artifact is in the top 10. */
+  source_in_top10?: number;
+}
+
+const KBS = 4;
+const CHUNKS_PER_ARTIFACT = 20;
+const ARTIFACTS_PER_TRANSACTION = 250;
+const VOCABULARY = 50_000;
+const TOPIC_WORDS = 8;
+const TOPIC_SHARE = 0.06;
+const QUESTIONS = 500;
+const WARMUP = 50;
+
+/** Deterministic PRNG (mulberry32): every run measures the same corpus and questions. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The most frequent English words, most frequent first: the head of the Zipf distribution. */
+const COMMON_ENGLISH = (
+  'the of and to a in is that for it as was with be by on not he i this are or his from at which but have an they you were her ' +
+  'she there one all we their been has would when who will more if no out so what up said about its than into them can only other ' +
+  'new some time could these two may then do first any my now such like our over man me even most made after also did many before ' +
+  'must through back years where much your way well down should because each just those people how too little state good very make ' +
+  'world still own see men work long get here between both life being under never day same another know while last might us great ' +
+  'old year off come since against go came right used take three'
+).split(' ');
+
+const ONSETS = ['b', 'c', 'd', 'f', 'g', 'h', 'j', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'w', 'z', 'br', 'ch', 'cl', 'dr', 'fl', 'gr', 'pl', 'pr', 'sh', 'st', 'th', 'tr'];
+const NUCLEI = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'io', 'ou', 'y'];
+const CODAS = ['', '', '', 'n', 'r', 's', 'l', 'm', 'nt', 'rd', 'st', 'x'];
+
+/** Pronounceable made-up words after the common English ones; rank order is frequency order. */
+function vocabulary(size: number, rand: () => number): string[] {
+  const pick = (list: string[]) => list[Math.floor(rand() * list.length)] ?? '';
+  const words = [...COMMON_ENGLISH];
+  const seen = new Set(words);
+  while (words.length < size) {
+    const syllables = 1 + Math.floor(rand() * 3) + (words.length > 2_000 ? 1 : 0);
+    let word = '';
+    for (let s = 0; s < syllables; s++) word += pick(ONSETS) + pick(NUCLEI) + (s === syllables - 1 ? pick(CODAS) : '');
+    if (word.length < 3 || seen.has(word)) continue;
+    seen.add(word);
+    words.push(word);
+  }
+  return words;
+}
+
+/** Zipf(s) over ranks 0..n-1 by Walker's alias method: O(1) per draw. */
+function zipf(n: number, s: number, rand: () => number): () => number {
+  const weights = Array.from({ length: n }, (_, i) => 1 / Math.pow(i + 1, s));
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const prob = new Float64Array(n);
+  const alias = new Int32Array(n);
+  const small: number[] = [];
+  const large: number[] = [];
+  weights.forEach((w, i) => {
+    prob[i] = (w / sum) * n;
+    (prob[i]! < 1 ? small : large).push(i);
+  });
+  while (small.length > 0 && large.length > 0) {
+    const l = small.pop()!;
+    const g = large.pop()!;
+    alias[l] = g;
+    prob[g] = prob[g]! + prob[l]! - 1;
+    (prob[g]! < 1 ? small : large).push(g);
+  }
+  for (const i of [...small, ...large]) prob[i] = 1;
+  return () => {
+    const u = rand() * n;
+    const i = Math.floor(u);
+    return u - i < prob[i]! ? i : alias[i]!;
+  };
+}
+
+interface Corpus {
+  vocab: string[];
+  /** Per artifact: its knowledge base (0-based) and topic word ranks. */
+  artifacts: Array<{ kb: number; topic: number[] }>;
+}
+
+function chunkText(corpus: Corpus, topic: number[], draw: () => number, rand: () => number): string {
+  const { vocab } = corpus;
+  const length = 120 + Math.floor(rand() * 61);
+  const words: string[] = [];
+  let inSentence = 0;
+  for (let i = 0; i < length; i++) {
+    let word = rand() < TOPIC_SHARE ? vocab[topic[Math.floor(rand() * topic.length)]!]! : vocab[draw()]!;
+    if (inSentence === 0) word = word[0]!.toUpperCase() + word.slice(1);
+    inSentence++;
+    if (inSentence > 8 && rand() < 0.12) {
+      const comma = rand() < 0.25;
+      word += comma ? ',' : '.';
+      if (!comma) inSentence = 0;
+    }
+    words.push(word);
+  }
+  const text = words.join(' ');
+  return /[.,]$/.test(text) ? `${text.slice(0, -1)}.` : `${text}.`;
+}
+
+interface GeneratedArtifact {
+  index: number;
+  kb: number;
+  chunks: Chunk[];
+}
+
+/** The corpus, artifact by artifact (deterministic); `corpus.artifacts` fills up as it goes. */
+function* generate(total: number, corpus: Corpus): Generator<GeneratedArtifact> {
+  const rand = prng(20_240_601);
+  corpus.vocab = vocabulary(VOCABULARY, rand);
+  const draw = zipf(corpus.vocab.length, 1.0, rand);
+  const artifacts = Math.ceil(total / CHUNKS_PER_ARTIFACT);
+  for (let a = 0; a < artifacts; a++) {
+    const kb = a % KBS;
+    const topic = Array.from({ length: TOPIC_WORDS }, () => 300 + Math.floor(Math.pow(rand(), 2) * (VOCABULARY - 300)));
+    corpus.artifacts.push({ kb, topic });
+    const chunks: Chunk[] = [];
+    let offset = 0;
+    for (let c = 0; c < CHUNKS_PER_ARTIFACT && a * CHUNKS_PER_ARTIFACT + c < total; c++) {
+      const text = chunkText(corpus, topic, draw, rand);
+      chunks.push({ ord: c, text, location: { start: offset, end: offset + text.length } });
+      offset += text.length + 2;
+    }
+    yield { index: a, kb, chunks };
+  }
+}
+
+function build(db: Db, chunks: ChunksRepo, total: number): Corpus {
+  const corpus: Corpus = { vocab: [], artifacts: [] };
+  const now = new Date().toISOString();
+  db.prepare('INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?)').run('org_bench', 'Bench', now);
+  const dataset = db.prepare('INSERT INTO datasets (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
+  const kb = db.prepare('INSERT INTO knowledge_bases (id, dataset_id, created_at) VALUES (?, ?, ?)');
+  for (let k = 0; k < KBS; k++) {
+    dataset.run(`ds_bench${k}`, 'org_bench', `Bench ${k}`, now, now);
+    kb.run(`kb_bench${k}`, `ds_bench${k}`, now);
+  }
+  const artifact = db.prepare(
+    `INSERT INTO artifacts (id, kb_id, key, filename, size, part_size, status, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 0, 0, 'ready', ?, ?)`,
+  );
+  const source = generate(total, corpus);
+  let done = false;
+  while (!done) {
+    // One transaction per batch of artifacts; each artifact's insert is a savepoint inside it.
+    db.transaction(() => {
+      for (let n = 0; n < ARTIFACTS_PER_TRANSACTION; n++) {
+        const next = source.next();
+        if (next.done) {
+          done = true;
+          return;
+        }
+        const { index, kb: k, chunks: list } = next.value;
+        const id = `art_bench${index}`;
+        artifact.run(id, `kb_bench${k}`, `reports/${k}/document-${index}.txt`, `document-${index}.txt`, now, now);
+        chunks.insertArtifactChunks(id, list);
+      }
+    })();
+  }
+  return corpus;
+}
+
+/** The questions the bench asks of a corpus of `total` chunks (regenerates the corpus without storing it). */
+export function benchQuestions(total: number, count = QUESTIONS + WARMUP): Question[] {
+  const corpus: Corpus = { vocab: [], artifacts: [] };
+  for (const _ of generate(total, corpus));
+  return questions(corpus, count);
+}
+
+const TEMPLATES = [
+  'What is the {0} of the {1}?',
+  'How does {0} affect {1} and {2}?',
+  'Why would the {0} be {1} in {2}?',
+  'Which {0} has the most {1}?',
+  'Can you tell me about {0} and {1}?',
+  'When was the {0} first {1} by the {2}?',
+  'Where do {0} and {1} come from?',
+  'How is {0} related to the {1} of {2}?',
+  'What are the main {0} for {1}?',
+  'Is there any {0} between {1} and {2}?',
+];
+
+export interface Question {
+  text: string;
+  kb_ids: string[];
+  /** The artifact whose topic words it asks about; none for common-words-only questions. */
+  source?: string;
+}
+
+function questions(corpus: Corpus, count: number): Question[] {
+  const rand = prng(7);
+  const { vocab, artifacts } = corpus;
+  const common = () => vocab[COMMON_ENGLISH.length + Math.floor(Math.pow(rand(), 2) * 2_000)]!; // ranks ~160–2160
+  const out: Question[] = [];
+  for (let i = 0; i < count; i++) {
+    const a = Math.floor(rand() * artifacts.length);
+    const { kb, topic } = artifacts[a]!;
+    const topical = () => vocab[topic[Math.floor(rand() * topic.length)]!]!;
+    const roll = rand();
+    const words =
+      roll < 0.5 ? [topical(), topical(), common()] : roll < 0.7 ? [topical(), common(), common()] : roll < 0.85 ? [topical(), topical(), topical()] : [common(), common(), common()];
+    if (roll < 0.85) words.sort(() => rand() - 0.5);
+    const template = TEMPLATES[Math.floor(rand() * TEMPLATES.length)]!;
+    const text = template.replace(/\{(\d)\}/g, (_, n: string) => words[Number(n)] ?? words[0]!);
+    const scope = rand();
+    const kbs = scope < 0.7 ? [kb] : scope < 0.9 ? [kb, (kb + 1) % KBS] : Array.from({ length: KBS }, (_, k) => k);
+    out.push({ text, kb_ids: kbs.map((k) => `kb_bench${k}`), ...(roll < 0.85 ? { source: `art_bench${a}` } : {}) });
+  }
+  return out;
+}
+
+/** Exhaustive bm25 over every word of the question (no pruning, no cap): the reference ranking. */
+function exhaustiveTop(db: Db, chunks: ChunksRepo, q: Question, limit: number): number[] {
+  const words = questionWords(q.text).words;
+  if (words.length === 0) return [];
+  const match = words.map((w) => `"${w}"`).join(' OR ');
+  const rank = db.prepare<[string, number, number, number], { id: number; s: number }>(
+    'SELECT rowid AS id, bm25(chunks_fts) AS s FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY s LIMIT ?',
+  );
+  return chunks
+    .kbRanges(q.kb_ids)
+    .flatMap((r) => rank.all(match, r.lo, r.hi, limit))
+    .sort((a, b) => a.s - b.s)
+    .slice(0, limit)
+    .map((r) => r.id);
+}
+
+function time<T>(fn: () => T): [T, number] {
+  const started = performance.now();
+  const value = fn();
+  return [value, performance.now() - started];
+}
+
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
+export interface RetrievalBenchOptions {
+  sizes?: number[];
+  /** Questions compared with exhaustive bm25, per size (it is slow: ~0.7 µs per matching chunk). */
+  overlapSample?: (size: number) => number;
+  /** Also time hybrid search (hashed 256-d embeddings, sqlite-vec) at sizes up to this. Default 100 000. */
+  hybridUpTo?: number;
+  log?: (line: string) => void;
+  /** Build the databases in this directory and keep them (for profiling); default: a temp dir, removed. */
+  keepDir?: string;
+}
+
+export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Promise<RetrievalBenchRow[]> {
+  const sizes = options.sizes ?? [100_000, 1_000_000];
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const overlapSample = options.overlapSample ?? ((size: number) => (size <= 100_000 ? 100 : 40));
+  const rows: RetrievalBenchRow[] = [];
+  for (const size of sizes) {
+    const dir = options.keepDir ?? mkdtempSync(join(tmpdir(), 'parley-bench-retrieval-'));
+    const file = join(dir, options.keepDir ? `retrieval-${size}.db` : 'parley.db');
+    const db = openDatabase(file);
+    try {
+      const chunks = createChunksRepo(db);
+      log(`retrieval bench: building ${size.toLocaleString('en')} chunks…`);
+      const [built, buildMs] = time(() => build(db, chunks, size));
+      const [, optimizeMs] = time(() => {
+        chunks.optimize();
+        chunks.refreshTermStats();
+      });
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      const dbMb = statSync(file).size / 1e6;
+      log(`  built in ${(buildMs / 1000).toFixed(1)} s, optimised + term statistics in ${(optimizeMs / 1000).toFixed(1)} s, ${dbMb.toFixed(0)} MB`);
+
+      const qs = questions(built, QUESTIONS + WARMUP);
+      for (const q of qs.slice(0, WARMUP)) searchKeyword(db, { kb_ids: q.kb_ids, text: q.text, limit: 10 });
+      const timed = qs.slice(WARMUP);
+      const all: number[] = [];
+      const topical: number[] = [];
+      const commonOnly: number[] = [];
+      const results: number[][] = [];
+      let found = 0;
+      for (const q of timed) {
+        const [hits, ms] = time(() => searchKeyword(db, { kb_ids: q.kb_ids, text: q.text, limit: 10 }));
+        all.push(ms);
+        (q.source ? topical : commonOnly).push(ms);
+        results.push(hits.map((h) => h.chunk_id));
+        if (q.source && hits.some((h) => h.artifact_id === q.source)) found++;
+      }
+      const sample = Math.min(timed.length, overlapSample(size));
+      let overlap = 0;
+      let reference = 0;
+      for (let i = 0; i < sample; i++) {
+        const exact = exhaustiveTop(db, chunks, timed[i]!, 10);
+        const got = new Set(results[i]);
+        overlap += exact.filter((id) => got.has(id)).length;
+        reference += exact.length;
+      }
+      const s = summarize(all);
+      const t = summarize(topical);
+      const c = summarize(commonOnly);
+      rows.push({
+        name: 'keyword top-10, all questions',
+        chunks: size,
+        p50_ms: round(s.p50),
+        p95_ms: round(s.p95),
+        build_s: round(buildMs / 1000, 1),
+        optimize_s: round(optimizeMs / 1000, 1),
+        db_mb: Math.round(dbMb),
+        overlap_at_10: round(reference === 0 ? 1 : overlap / reference, 3),
+        source_in_top10: round(found / Math.max(1, topical.length), 3),
+      });
+      rows.push({ name: 'keyword top-10, topical questions', chunks: size, p50_ms: round(t.p50), p95_ms: round(t.p95) });
+      rows.push({ name: 'keyword top-10, common words only', chunks: size, p50_ms: round(c.p50), p95_ms: round(c.p95) });
+
+      if (size <= (options.hybridUpTo ?? 100_000)) {
+        const embed = hashedEmbedder(256);
+        const [embedded, embedMs] = await (async () => {
+          const started = performance.now();
+          const n = await indexEmbeddings(db, embed, { model: 'hashed-256', batchSize: 512, log });
+          return [n, performance.now() - started] as const;
+        })();
+        if (embedded > 0) {
+          log(`  embedded ${embedded.toLocaleString('en')} chunks (hashed, 256-d) in ${(embedMs / 1000).toFixed(1)} s`);
+          const hybrid: number[] = [];
+          for (const q of timed) {
+            const started = performance.now();
+            await searchHybrid(db, { kb_ids: q.kb_ids, text: q.text, limit: 10 }, embed, { log });
+            hybrid.push(performance.now() - started);
+          }
+          const h = summarize(hybrid);
+          rows.push({ name: 'hybrid top-10 (sqlite-vec, 256-d, exact KNN)', chunks: size, p50_ms: round(h.p50), p95_ms: round(h.p95) });
+        }
+      }
+    } finally {
+      db.close();
+      if (!options.keepDir) rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return rows;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const keepDir = process.env.PARLEY_BENCH_KEEP_DIR;
+  runRetrievalBench({ ...(sizes.length > 0 ? { sizes } : {}), ...(keepDir ? { keepDir } : {}) }).then(
+    (rows) => {
+      printRows(
+        'Retrieval (top 10; target p95 ≤ 10 ms at 1M chunks)',
+        rows.map((r) => ({
+          benchmark: r.name,
+          chunks: r.chunks.toLocaleString('en'),
+          p50_ms: r.p50_ms,
+          p95_ms: r.p95_ms,
+          build_s: r.build_s ?? '',
+          optimize_s: r.optimize_s ?? '',
+          db_mb: r.db_mb ?? '',
+          overlap_at_10: r.overlap_at_10 ?? '',
+          source_in_top10: r.source_in_top10 ?? '',
+        })),
+      );
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,103 @@
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootCore } from '../../main/boot.js';
+import { NO_DATASET_ANSWER } from '../../main/core/providers/extractive.js';
+import { startChatHarness, type Harness } from '../support/chat.js';
+import { TEST_ADMIN_KEY, tempDir } from '../support/core.js';
+import { collectChat } from '../support/sse.js';
+
+type Citation = { index: number; dataset_id: string; artifact_key: string; snippet: string };
+type Msg = { content: string; status: string; model_id: string; citations: Citation[] };
+
+let h: Harness;
+let dataset: { id: string; kb_id: string };
+
+const DOCS: Record<string, string> = {
+  'lighthouse.md': '# Lighthouse\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick and winds the clockwork that turns the lens.\n',
+  'bakery.md': '# Bakery\n\nSourdough bread needs a starter fed with flour and water; the dough rests overnight before baking at high heat.\n',
+  'orchard.md': '# Orchard\n\nApple trees are pruned in late winter, and the orchard is sprayed with lime sulphur against scab before blossom.\n',
+};
+
+async function settle(kbId: string, key: string) {
+  for (let i = 0; i < 400; i++) {
+    const a = (await h.json<{ status: string }>(`/knowledge-bases/${kbId}/artifacts/${encodeURIComponent(key)}`, 'GET')).body;
+    if (a.status === 'ready' || a.status === 'failed') return a.status;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${key} never settled`);
+}
+
+beforeAll(async () => {
+  h = await startChatHarness();
+  dataset = (await h.json<{ id: string; kb_id: string }>('/datasets', 'POST', { name: 'Village' })).body;
+  const form = new FormData();
+  for (const [key, text] of Object.entries(DOCS)) form.append('file', new Blob([text], { type: 'text/markdown' }), key);
+  expect((await h.api(`/knowledge-bases/${dataset.kb_id}/artifacts`, { method: 'POST', body: form })).status).toBe(201);
+  for (const key of Object.keys(DOCS)) expect(await settle(dataset.kb_id, key)).toBe('ready');
+});
+afterAll(() => h.close());
+
+describe('chat over datasets', () => {
+  it('the built-in model answers from the most relevant passages, with citations pointing at the source', async () => {
+    const res = await h.json<{ message: Msg }>('/chat', 'POST', { message: 'When is the lighthouse lamp lit, and by whom?', dataset_ids: [dataset.id] });
+    expect(res.body.message.model_id).toBe('mdl_extractive');
+    expect(res.body.message.citations[0]).toMatchObject({ index: 1, dataset_id: dataset.id, artifact_key: 'lighthouse.md' });
+    expect(res.body.message.content).toContain('[1]');
+    expect(res.body.message.content).toMatch(/dusk/);
+  });
+
+  it('datasets attached to the thread are used for every message; citations stream before the text', async () => {
+    const thread = await h.json<{ id: string }>('/threads', 'POST', { dataset_ids: [dataset.id] });
+    const events = await collectChat(await h.api('/chat', { method: 'POST', body: JSON.stringify({ thread_id: thread.body.id, message: 'how do I prune apple trees', stream: true }) }));
+    const kinds = events.map((e) => e.event);
+    expect(kinds.indexOf('citation')).toBeGreaterThan(0);
+    expect(kinds.indexOf('citation')).toBeLessThan(kinds.indexOf('delta'));
+    expect((events.find((e) => e.event === 'citation')?.data as Citation).artifact_key).toBe('orchard.md');
+  });
+
+  it('without a dataset, the built-in model says it has nothing to draw on', async () => {
+    const res = await h.json<{ message: Msg }>('/chat', 'POST', { message: 'When is the lamp lit?', model_endpoint_override: 'mdl_extractive' });
+    expect(res.body.message.content).toBe(NO_DATASET_ANSWER);
+    expect(res.body.message.citations).toEqual([]);
+  });
+
+  it('a generative model gets the passages as numbered context, and the answer keeps the citations', async () => {
+    const context = await h.addModel('Context', 'context');
+    const res = await h.json<{ message: Msg }>('/chat', 'POST', { message: 'What does sourdough need?', dataset_ids: [dataset.id], model_endpoint_override: context });
+    expect(res.body.message.content).toMatch(/^2 messages: system: Answer from the passages below, user: What does sourdough need\?$/);
+    const sent = h.upstream.requests.at(-1)?.body as { messages: Array<{ role: string; content: string }> };
+    expect(sent.messages[0]?.content).toMatch(/\[1\] bakery\.md/);
+    expect(res.body.message.citations[0]?.artifact_key).toBe('bakery.md');
+  });
+
+  it('an unknown dataset is refused with 404', async () => {
+    expect((await h.json('/chat', 'POST', { message: 'x', dataset_ids: ['ds_nope'] })).status).toBe(404);
+    expect((await h.json('/threads', 'POST', { dataset_ids: ['ds_nope'] })).status).toBe(404);
+  });
+});
+
+describe('processing after a restart', () => {
+  it('files that were processing when Parley stopped are processed at the next start', async () => {
+    const { dir, remove } = tempDir();
+    try {
+      const first = bootCore({ dataDir: dir, appVersion: 't', adminApiKey: TEST_ADMIN_KEY });
+      const owner = first.desktopCaller();
+      const ds = (await first.service.invoke('datasets.create', { name: 'Restart' }, owner)) as { kb_id: string };
+      const stored = await first.service.storeFile(owner, ds.kb_id, { key: 'tide.txt', filename: 'tide.txt', mime_type: 'text/plain', stream: Readable.from([Buffer.from('High tide comes twice a day at the harbour.')]) });
+      // Stop before the queue gets to it: as if the app closed mid-processing.
+      first.runtime.ingest.stop();
+      await first.runtime.ingest.idle();
+      first.repos.artifacts.setStatus(stored.id, 'processing', new Date().toISOString());
+      first.close();
+
+      const warnings: string[] = [];
+      const second = bootCore({ dataDir: dir, appVersion: 't', warn: (m) => warnings.push(m) });
+      expect(warnings.join('\n')).toMatch(/Resuming the processing of 1 file/);
+      await second.runtime.ingest.idle();
+      expect(second.repos.artifacts.get(stored.id)).toMatchObject({ status: 'ready' });
+      second.close();
+    } finally {
+      remove();
+    }
+  });
+});
