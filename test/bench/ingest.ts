@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chunkDocument } from '../../main/core/ingest/chunk.js';
 import { closeParserWorkers, parseDocument } from '../../main/core/ingest/parse.js';
 import { makePdf } from '../fixtures/files/index.js';
+import { prng } from './stats.js';
 
 export interface IngestBenchResult {
   name: string;
@@ -26,17 +27,6 @@ export interface IngestBenchResult {
 const MB = 1024 * 1024;
 const RUNS = 3;
 
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = 'the of and to in is that for it as with was on be by this are from or have an they which one you were her all she there would their we him been has when who will more no if out so said what up its about into than them can only other new some could time these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three'.split(' ');
 

@@ -13,6 +13,7 @@ import { extractFeatures, type FeatureInput } from '../../main/core/routing/feat
 import { HealthTracker } from '../../main/core/routing/health.js';
 import { route } from '../../main/core/routing/router.js';
 import type { CandidateModel, RoutingPolicy } from '../../main/core/routing/types.js';
+import { prng } from './stats.js';
 
 export interface BenchResult {
   name: string;
@@ -25,17 +26,6 @@ const DECISIONS = 100_000;
 const WARMUP = 5_000;
 const DISTINCT_REQUESTS = 2_000;
 
-/** Deterministic PRNG (mulberry32), so every run measures the same requests. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function candidates(rand: () => number): CandidateModel[] {
   const strengthSets: Strength[][] = [
