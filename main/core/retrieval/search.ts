@@ -442,6 +442,7 @@ export async function searchHybrid(source: RetrievalSource, query: SearchQuery, 
   const candidates = Math.max(limit, clampLimit(options.candidates ?? Math.max(limit * 3, 30)));
   const keyword = keywordRanking(source, query, candidates, options);
   let nearest: number[] = [];
+  let vectorRanked = false;
   if (keyword.ranges.length > 0 && query.text.trim() !== '') {
     try {
       const [values] = await embed([query.text]);
@@ -449,6 +450,7 @@ export async function searchHybrid(source: RetrievalSource, query: SearchQuery, 
       if (!vector) {
         log(`[retrieval] the embedding of the question does not match the vector index (${info.model}, ${info.dimensions} dimensions): keyword ranking only`);
       } else {
+        vectorRanked = true;
         nearest = keyword.ranges
           .flatMap((r) => chunks.knn(vector, r.slot, candidates))
           .sort((a, b) => a.distance - b.distance || b.id - a.id)
@@ -459,6 +461,8 @@ export async function searchHybrid(source: RetrievalSource, query: SearchQuery, 
       log(`[retrieval] embedding the question failed (${errorText(error)}): keyword ranking only`);
     }
   }
+  // No vector ranking to fuse (the embedding failed or does not fit): the keyword ranking as it is.
+  if (!vectorRanked) return hydrate(chunks, keyword.ranked, snippetTerms(keyword.plan), keyword.o.snippetTokens, limit);
   const fused = reciprocalRankFusion([keyword.ranked.map((r) => r.id), nearest], options.rrfK ?? 60);
   return hydrate(chunks, fused, snippetTerms(keyword.plan), keyword.o.snippetTokens, limit);
 }

@@ -96,22 +96,21 @@ export function createChunksRepo(db: Db) {
   const liveDf = db.prepare<[string], { doc: number }>('SELECT doc FROM chunks_vocab WHERE term = ?');
   const statsMeta = db.prepare<[], { chunk_count: number; min_df: number }>('SELECT chunk_count, min_df FROM chunk_terms_meta WHERE id = 1');
 
-  // Search. The inner query visits at most `cap` matches (newest first) and scores only those;
+  // Search. Rowids reach FTS5 as BigInt: better-sqlite3 binds numbers as REAL, and FTS5 ignores a
+  // `rowid = ?` constraint whose value is REAL (every match comes back), so integers it is.
+  // The inner query visits at most `cap` matches (newest first) and scores only those;
   // the outer one keeps the best. FTS5 consumes the rowid range and the rowid order itself.
-  const rank = db.prepare<[string, number, number, number, number], ScoredId>(
+  const rank = db.prepare<[string, bigint, bigint, number, number], ScoredId>(
     `SELECT id, bm25 FROM (
        SELECT rowid AS id, bm25(chunks_fts) AS bm25 FROM chunks_fts
        WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid DESC LIMIT ?
      ) ORDER BY bm25 LIMIT ?`,
   );
-  const matchIds = db.prepare<[string, number, number, number], { id: number }>(
+  const matchIds = db.prepare<[string, bigint, bigint, number], { id: number }>(
     'SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid DESC LIMIT ?',
   );
   const presentAmong = db.prepare<[string, string], { id: number }>(
     'SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))',
-  );
-  const snippet = db.prepare<[number, string, number], { snippet: string }>(
-    `SELECT snippet(chunks_fts, 0, '', '', '…', ?) AS snippet FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = ?`,
   );
   const hit = db.prepare<[number], ChunkHitRow>(
     `SELECT c.id, c.kb_id, c.artifact_id, a.key AS artifact_key, c.text, c.location
@@ -303,16 +302,13 @@ export function createChunksRepo(db: Db) {
      * bm25 top `limit` among at most `cap` matches of `match` in [lo, hi] (newest first). The
      * match expression must come from search.ts, which quotes every term.
      */
-    rank: (match: string, lo: number, hi: number, cap: number, limit: number): ScoredId[] => rank.all(match, lo, hi, cap, limit),
+    rank: (match: string, lo: number, hi: number, cap: number, limit: number): ScoredId[] => rank.all(match, BigInt(lo), BigInt(hi), cap, limit),
 
     /** Matching ids in [lo, hi], newest first, without scoring. */
-    matchIds: (match: string, lo: number, hi: number, limit: number): number[] => matchIds.all(match, lo, hi, limit).map((r) => r.id),
+    matchIds: (match: string, lo: number, hi: number, limit: number): number[] => matchIds.all(match, BigInt(lo), BigInt(hi), limit).map((r) => r.id),
 
     /** Which of `ids` hold `match`: one rowid probe each, no scoring. */
     presentAmong: (match: string, ids: readonly number[]): number[] => presentAmong.all(match, JSON.stringify(ids)).map((r) => r.id),
-
-    /** FTS5's best window of at most `tokens` tokens around the terms of `match`; undefined if the chunk has none. */
-    snippet: (match: string, id: number, tokens: number): string | undefined => snippet.get(tokens, match, id)?.snippet,
 
     hit: (id: number): ChunkHitRow | undefined => hit.get(id),
 
