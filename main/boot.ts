@@ -14,6 +14,7 @@ import { createProviders } from './core/providers/index.js';
 import { HealthTracker } from './core/routing/health.js';
 import { keyFileSecretBox, type SecretBox } from './core/secrets/secret-box.js';
 import { IngestQueue } from './core/ingest/queue.js';
+import { embeddingModel } from './core/retrieval/embedder.js';
 import { BlobStore } from './core/storage/blob-store.js';
 import { uploadSigningKey } from './core/uploads/signing-key.js';
 
@@ -73,14 +74,17 @@ export function bootCore(options: BootOptions): Core {
     const interrupted = repos.messages.markInterrupted(INTERRUPTED.detail, now);
     if (interrupted > 0) options.warn?.(`${interrupted} answer(s) were being written when Parley last stopped; their text so far is kept, marked interrupted.`);
     const blobs = new BlobStore(options.dataDir);
+    const secrets = options.secretBox ?? keyFileSecretBox(options.dataDir);
+    const embedding = () => embeddingModel(repos, config, secrets);
     let baseUrl: string | null = null;
     const runtime: Runtime = {
       health: new HealthTracker(loaded.config.routing),
-      secrets: options.secretBox ?? keyFileSecretBox(options.dataDir),
+      secrets,
+      embedding,
       providers: createProviders(),
       hub: new StreamHub(),
       blobs,
-      ingest: new IngestQueue({ repos, blobs, config, warn: (m) => options.warn?.(m) }),
+      ingest: new IngestQueue({ repos, blobs, config, embedding, warn: (m) => options.warn?.(m) }),
       signingKey: uploadSigningKey(repos),
       baseUrl: () => baseUrl,
       setBaseUrl: (url) => {

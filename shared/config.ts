@@ -63,6 +63,16 @@ export const UploadsConfig = z.strictObject({
   parse_timeout_seconds: z.number().int().min(1).max(3600).default(120),
 });
 
+/** Search over datasets. */
+export const RetrievalConfig = z.strictObject({
+  /**
+   * A registered OpenAI-compatible model (`mdl_…`) whose `model` is an embeddings model, e.g.
+   * text-embedding-3-small. Set, chunks are embedded and search fuses keyword and vector rankings;
+   * empty, search is keyword-only.
+   */
+  embedding_model: z.union([z.literal(''), z.string().regex(/^mdl_[A-Za-z0-9]+$/, 'must be a model id (mdl_…) or empty')]).default(''),
+});
+
 export const ConfigSchema = z.strictObject({
   server: ServerConfig.prefault({}),
   auth: AuthConfig.prefault({}),
@@ -70,6 +80,7 @@ export const ConfigSchema = z.strictObject({
   features: FeaturesConfig.prefault({}),
   routing: RoutingConfig.prefault({}),
   uploads: UploadsConfig.prefault({}),
+  retrieval: RetrievalConfig.prefault({}),
 });
 
 export type Config = z.output<typeof ConfigSchema>;

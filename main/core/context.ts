@@ -5,6 +5,7 @@ import type { StreamHub } from './chat/hub.js';
 import type { Providers } from './providers/index.js';
 import type { ModelHealth } from './routing/types.js';
 import type { SecretBox } from './secrets/secret-box.js';
+import type { EmbeddingModel } from './retrieval/embedder.js';
 import type { IngestQueue } from './ingest/queue.js';
 import type { BlobStore } from './storage/blob-store.js';
 
@@ -29,6 +30,8 @@ export interface HealthRecorder {
 export interface Runtime {
   health: HealthRecorder;
   secrets: SecretBox;
+  /** The configured embedding model, if any (hybrid search). */
+  embedding: () => EmbeddingModel | undefined;
   providers: Providers;
   hub: StreamHub;
   blobs: BlobStore;

@@ -3,7 +3,8 @@ import type { ErrorCode } from '../../../shared/errors.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { Runtime } from '../context.js';
 import type { ResolvedModel } from '../models/catalog.js';
-import type { ChatTurn, Passage } from '../providers/types.js';
+import type { ChatTurn } from '../providers/types.js';
+import type { Grounding } from './grounding.js';
 import { estimateTokens } from '../tokens.js';
 import { AnswerFailed, answerWithFailover } from './failover.js';
 import { messageView } from '../threads/views.js';
@@ -22,8 +23,8 @@ export interface GenerationPlan {
   routing: Routing;
   turns: ChatTurn[];
   datasetIds: string[];
-  passages: Passage[];
-  citations: Citation[];
+  /** Retrieval over the attached datasets: the passages to draw on and their citations. */
+  ground: () => Promise<Grounding>;
 }
 
 interface Deps {
@@ -42,7 +43,7 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
   const iso = () => deps.now().toISOString();
   let content = '';
   let saved = '';
-  const citations: Citation[] = plan.citations;
+  let citations: Citation[] = [];
   let usage: { input_tokens: number; output_tokens: number } | null = null;
   const routing: Routing = { ...plan.routing, skipped: [...plan.routing.skipped] };
   let failure: { code: ErrorCode; detail: string } | null = null;
@@ -75,11 +76,13 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
   run.onShutdown(() => store('interrupted', INTERRUPTED));
 
   try {
+    const grounding = await plan.ground();
+    citations = grounding.citations;
     // The sources come first, so a reader sees what the answer draws on while it streams.
     for (const citation of citations) run.emit({ event: 'citation', data: citation });
     const events = answerWithFailover(runtime, plan.candidates, {
       turns: plan.turns,
-      passages: plan.passages,
+      passages: grounding.passages,
       hasDatasets: plan.datasetIds.length > 0,
       signal: run.signal,
       failOver: plan.routing.mode === 'dynamic',

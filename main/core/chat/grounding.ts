@@ -1,7 +1,12 @@
 import type { Citation } from '../../../shared/events.js';
-import type { AuthedContext } from '../context.js';
+import type { Context } from '../context.js';
 import type { ChatTurn, Passage } from '../providers/types.js';
-import { searchKeyword } from '../retrieval/search.js';
+import { searchHybrid } from '../retrieval/search.js';
+
+export interface Grounding {
+  passages: Passage[];
+  citations: Citation[];
+}
 
 /** How many passages an answer draws on. */
 export const PASSAGES_PER_ANSWER = 6;
@@ -15,10 +20,11 @@ function where(location: Passage['location']): string {
  * The passages of the attached datasets most relevant to the message, numbered as they will be
  * cited, and the citations that go with the answer.
  */
-export function groundingFor(ctx: AuthedContext, datasetIds: string[], message: string): { passages: Passage[]; citations: Citation[] } {
+export async function groundingFor(ctx: Context, datasetIds: string[], message: string): Promise<Grounding> {
   if (datasetIds.length === 0) return { passages: [], citations: [] };
   const kbToDataset = new Map(datasetIds.map((id) => [ctx.repos.datasets.get(id)?.kb_id ?? '', id]));
-  const hits = searchKeyword(ctx.repos.db, { kb_ids: [...kbToDataset.keys()].filter(Boolean), text: message, limit: PASSAGES_PER_ANSWER });
+  const query = { kb_ids: [...kbToDataset.keys()].filter(Boolean), text: message, limit: PASSAGES_PER_ANSWER };
+  const hits = await searchHybrid(ctx.repos, query, ctx.runtime.embedding()?.embed);
   const passages = hits.map((hit, i): Passage => ({ index: i + 1, artifact_key: hit.artifact_key, text: hit.text, snippet: hit.snippet, location: hit.location }));
   const citations = hits.map(
     (hit, i): Citation => ({

@@ -83,10 +83,10 @@ export function startChat(ctx: AuthedContext, input: ChatInput): StartedChat {
   });
 
   const turns = buildTurns(thread.system_prompt, [...history, { role: 'user', content: input.message }], first.model.capabilities.context_tokens);
-  const { passages, citations } = groundingFor(ctx, datasetIds, input.message);
+  const ground = () => groundingFor(ctx, datasetIds, input.message);
   const run = runtime.hub.start(messageId);
   run.emit({ event: 'message.created', data: { thread_id: thread.id, user_message_id: userMessageId, message_id: messageId, routing } });
-  generate({ repos, runtime, now: ctx.now }, { messageId, userId: ctx.caller.user.id, candidates, routing, turns, datasetIds, passages, citations }, run).catch((error: unknown) => {
+  generate({ repos, runtime, now: ctx.now }, { messageId, userId: ctx.caller.user.id, candidates, routing, turns, datasetIds, ground }, run).catch((error: unknown) => {
     // generate() stores every failure itself; reaching here means the store failed too.
     process.stderr.write(`chat generation for ${messageId} failed: ${String(error)}\n`);
     run.end();

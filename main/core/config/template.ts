@@ -63,4 +63,9 @@ part_size_mb = 8
 url_ttl_seconds = 3600
 # Parsing one file may take at most this long, in seconds.
 parse_timeout_seconds = 120
+
+[retrieval]
+# A registered OpenAI-compatible model id (mdl_…) whose model is an embeddings model. Set, files
+# are also embedded and search fuses keyword and vector rankings; empty, search is keyword-only.
+embedding_model = ""
 `;

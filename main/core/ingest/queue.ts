@@ -6,6 +6,8 @@ import { chunkDocument } from './chunk.js';
 import { detectMime } from './mime.js';
 import { parseDocument } from './parse.js';
 import { IngestError } from './types.js';
+import type { EmbeddingModel } from '../retrieval/embedder.js';
+import { indexEmbeddings } from '../retrieval/search.js';
 
 const MB = 1024 * 1024;
 const SNIFF_BYTES = 64 * 1024;
@@ -14,6 +16,8 @@ export interface IngestDeps {
   repos: Repositories;
   blobs: BlobStore;
   config: () => Config;
+  /** The configured embedding model, if any: chunks are embedded once indexed. */
+  embedding: () => EmbeddingModel | undefined;
   warn: (message: string) => void;
 }
 
@@ -57,6 +61,7 @@ export async function processArtifact(deps: IngestDeps, artifactId: string): Pro
       repos.chunks.replaceForArtifact(artifact.id, artifact.kb_id, chunks);
       repos.artifacts.setReady(artifact.id, { mime_type: detected.mime, chunk_count: chunks.length, metadata: JSON.stringify(doc.metadata), now: now() });
     });
+    await embedChunks(deps, artifact.kb_id);
   } catch (error) {
     const failure =
       error instanceof IngestError
@@ -66,6 +71,20 @@ export async function processArtifact(deps: IngestDeps, artifactId: string): Pro
           : { code: 'parse_error', detail: `The file could not be processed: ${error instanceof Error ? error.message : String(error)}` };
     if (!(error instanceof IngestError)) deps.warn(`processing ${artifact.id} failed: ${String(error)}`);
     if (repos.db.open && repos.artifacts.get(artifact.id)) repos.artifacts.setStatus(artifact.id, 'failed', now(), failure);
+  }
+}
+
+/**
+ * Vectors for the new chunks, when an embedding model is configured. The file is already
+ * searchable by keyword; an embedding failure only costs the vector half of hybrid search.
+ */
+async function embedChunks(deps: IngestDeps, kbId: string): Promise<void> {
+  const model = deps.embedding();
+  if (!model) return;
+  try {
+    await indexEmbeddings(deps.repos, model.embed, { model: model.name, kb_ids: [kbId], log: deps.warn });
+  } catch (error) {
+    deps.warn(`embedding the chunks of ${kbId} failed (${error instanceof Error ? error.message : String(error)}); keyword search still finds them`);
   }
 }
 
