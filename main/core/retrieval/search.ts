@@ -26,9 +26,11 @@
  *    all of the rarest few terms (AND), bm25-ranked if their IDF counting is affordable and
  *    newest first otherwise.
  *
- * Each knowledge base is searched as a rowid range (see migration 050), so FTS5 never reads
- * another knowledge base's postings; and at most `maxScoredPerKb` matches are ever scored per
- * knowledge base. Every term reaches FTS5 as a quoted string, so no question can be an FTS5
+ * Each knowledge base is searched as a rowid range (see migration 050; neighbouring ranges merge
+ * into one span), so FTS5 never reads another knowledge base's postings; and at most
+ * `maxScoredPerKb` matches are ever scored per span. Document frequencies come from
+ * `chunk_terms` (the ingest job should call chunks.refreshTermStatsIfStale() after loading);
+ * terms it lacks are counted live once and remembered. Every term reaches FTS5 as a quoted string, so no question can be an FTS5
  * syntax error.
  */
 import type { Db } from '../../db/connection.js';

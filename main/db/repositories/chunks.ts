@@ -94,6 +94,7 @@ export function createChunksRepo(db: Db) {
   // Term statistics.
   const termDf = db.prepare<[string], { df: number }>('SELECT df FROM chunk_terms WHERE term = ?');
   const liveDf = db.prepare<[string], { doc: number }>('SELECT doc FROM chunks_vocab WHERE term = ?');
+  const liveCounts = new Map<string, { df: number; inserted: number }>();
   const statsMeta = db.prepare<[], { chunk_count: number; min_df: number }>('SELECT chunk_count, min_df FROM chunk_terms_meta WHERE id = 1');
 
   // Search. Rowids reach FTS5 as BigInt: better-sqlite3 binds numbers as REAL, and FTS5 ignores a
@@ -263,12 +264,21 @@ export function createChunksRepo(db: Db) {
     docFreq(term: string): number {
       const stored = termDf.get(term);
       if (stored) return stored.df;
-      return liveDf.get(term)?.doc ?? 0;
+      // Counted live: remembered until the corpus has grown or shrunk by a tenth, so a common
+      // term that the statistics miss (never refreshed, or new since) is counted once, not per question.
+      const inserted = repo.insertedTotal();
+      const cached = liveCounts.get(term);
+      if (cached && Math.abs(inserted - cached.inserted) <= 0.1 * cached.inserted) return cached.df;
+      const df = liveDf.get(term)?.doc ?? 0;
+      if (liveCounts.size >= MAX_CACHED_STEMS) liveCounts.clear();
+      liveCounts.set(term, { df, inserted });
+      return df;
     },
 
     /** Rebuilds `chunk_terms` from the index's vocabulary (a full pass over the index: seconds at 1M chunks). */
     refreshTermStats(minDf = DEFAULT_TERM_STATS_MIN_DF): TermStatsRefresh {
       const started = performance.now();
+      liveCounts.clear();
       return db.transaction(() => {
         db.prepare('DELETE FROM chunk_terms').run();
         const terms = db.prepare('INSERT INTO chunk_terms (term, df) SELECT term, doc FROM chunks_vocab WHERE doc >= ?').run(minDf).changes;
