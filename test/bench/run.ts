@@ -2,6 +2,7 @@
 import { runChatBench } from './chat.js';
 import { runIngestBench } from './ingest.js';
 import { runPipelineBench } from './pipeline.js';
+import { runRetrievalBench } from './retrieval.js';
 import { runRoutingBench } from './routing.js';
 import { printRows } from './stats.js';
 
@@ -13,3 +14,4 @@ printRows('Concurrent streams on loopback', chat.concurrent);
 const ingest = await runIngestBench();
 printRows('Ingestion (parse + chunk, built worker)', ingest.map((r) => ({ ...r })));
 printRows('Upload → ready through served mode', await runPipelineBench());
+printRows('Retrieval, top 10 (generated corpus; 1M chunks takes a few minutes to build)', (await runRetrievalBench()).map((r) => ({ ...r })));

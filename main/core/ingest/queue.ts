@@ -61,6 +61,8 @@ export async function processArtifact(deps: IngestDeps, artifactId: string): Pro
       repos.chunks.replaceForArtifact(artifact.id, artifact.kb_id, chunks);
       repos.artifacts.setReady(artifact.id, { mime_type: detected.mime, chunk_count: chunks.length, metadata: JSON.stringify(doc.metadata), now: now() });
     });
+    // Keep the document frequencies that query pruning uses close to the corpus (cheap unless it grew by a tenth).
+    repos.chunks.refreshTermStatsIfStale();
     await embedChunks(deps, artifact.kb_id);
   } catch (error) {
     const failure =
