@@ -8,6 +8,7 @@ import * as chat from './chat/handlers.js';
 import * as datasets from './datasets/handlers.js';
 import * as uploads from './uploads/handlers.js';
 import * as reports from './reports/handlers.js';
+import * as suggestions from './suggestions/handlers.js';
 import * as models from './models/handlers.js';
 import * as overrides from './models/overrides.js';
 import * as status from './service/status.js';
@@ -68,6 +69,8 @@ export const handlers: Handlers = {
   'uploads.complete': uploads.completeUpload,
   'reports.create': reports.createReport,
   'reports.get': reports.getReport,
+  'suggestions.prompts': suggestions.suggestedPrompts,
+  'suggestions.datasets': suggestions.suggestedDatasets,
 };
 
 type StreamingName = { [K in keyof Operations]: Operations[K]['streaming'] extends Streaming ? K : never }[keyof Operations];

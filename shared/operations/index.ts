@@ -5,6 +5,7 @@ import * as datasets from './datasets.js';
 import * as identity from './identity.js';
 import * as models from './models.js';
 import * as reports from './reports.js';
+import * as suggestions from './suggestions.js';
 import * as threads from './threads.js';
 import * as service from './service.js';
 
@@ -51,6 +52,8 @@ export const operations = {
   'uploads.complete': datasets.completeUpload,
   'reports.create': reports.createReport,
   'reports.get': reports.getReport,
+  'suggestions.prompts': suggestions.suggestedPrompts,
+  'suggestions.datasets': suggestions.suggestedDatasets,
 } as const satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;

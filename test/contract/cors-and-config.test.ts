@@ -59,3 +59,12 @@ describe('[server] body_limit_mb', () => {
     expect(res.status).toBe(413);
   });
 });
+
+describe('[ui] carousel', () => {
+  it('sets the orientation the home carousels are given', async () => {
+    const h = await withConfig(CONFIG_TEMPLATE.replace('carousel = "horizontal"', 'carousel = "vertical"'));
+    for (const path of ['/suggestions/prompts', '/suggestions/datasets']) {
+      expect(((await (await h.api(path)).json()) as { orientation: string }).orientation).toBe('vertical');
+    }
+  });
+});

@@ -138,3 +138,14 @@ describe('hybrid search with an embedding model', () => {
     }
   });
 });
+
+describe('home suggestions', () => {
+  it('suggest datasets with files ready and a prompt for each, with the carousel orientation from the config', async () => {
+    const datasets = await h.json<{ orientation: string; data: Array<{ id: string; ready_count: number }> }>('/suggestions/datasets', 'GET');
+    expect(datasets.body.orientation).toBe('horizontal');
+    expect(datasets.body.data.find((d) => d.id === dataset.id)?.ready_count).toBe(3);
+    const prompts = await h.json<{ data: Array<{ dataset_id: string | null; prompt: string }> }>('/suggestions/prompts', 'GET');
+    expect(prompts.body.data.some((p) => p.dataset_id === dataset.id)).toBe(true);
+    expect(prompts.body.data.some((p) => p.dataset_id === null)).toBe(true);
+  });
+});
