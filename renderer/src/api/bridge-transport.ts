@@ -23,5 +23,22 @@ export function createBridgeTransport(bridge: ParleyBridge): Transport {
       if (result.ok) return result.value;
       throw ServiceError.fromPayload(result.error);
     },
+    stream(operation, input, options, onSignal) {
+      // Over IPC the replay point travels in the input, as the HTTP query would carry it.
+      const withReplay = options.lastEventId === undefined ? input : { ...(input as object), last_event_id: options.lastEventId };
+      try {
+        return bridge.stream(operation, withReplay, (message) => {
+          if (message.type === 'end') onSignal({ type: 'end' });
+          else if (message.type === 'error') onSignal({ type: 'error', error: ServiceError.fromPayload(message.error) });
+          else {
+            const event = message.event as { id?: unknown };
+            onSignal({ type: 'event', id: typeof event.id === 'number' ? event.id : -1, event: message.event });
+          }
+        });
+      } catch (error) {
+        onSignal({ type: 'error', error: new ServiceError('unavailable', `The app's service did not answer: ${error instanceof Error ? error.message : String(error)}`) });
+        return () => undefined;
+      }
+    },
   };
 }

@@ -1,10 +1,25 @@
 import { ServiceError } from '../../../shared/errors.js';
+import { ChatEvent, type SequencedEvent } from '../../../shared/events.js';
 import { operations, type InputOf, type OperationName, type Operations, type OutputOf } from '../../../shared/operations/index.js';
-import type { Transport } from './transport.js';
+import type { StreamOptions, Transport } from './transport.js';
+
+/** The operations that stream chat events. */
+export type ChatStreamOperation = 'chat.send' | 'chat.stream';
+
+export type ChatStreamSignal = { type: 'event'; event: SequencedEvent } | { type: 'end' } | { type: 'error'; error: ServiceError };
 
 export interface Client {
   /** Calls an operation of the registry; rejects with a `ServiceError` whatever the transport. */
   call<K extends OperationName>(name: K, input: InputOf<Operations[K]>): Promise<OutputOf<Operations[K]>>;
+  /**
+   * Opens a chat stream: each event parsed by the contract's schema, then one `end` or `error`.
+   * Answers `close()`, which stops listening.
+   */
+  streamChat<K extends ChatStreamOperation>(name: K, input: InputOf<Operations[K]>, options: StreamOptions, onSignal: (signal: ChatStreamSignal) => void): () => void;
+}
+
+function asServiceError(error: Error): ServiceError {
+  return error instanceof ServiceError ? error : new ServiceError('internal', error.message);
 }
 
 /**
@@ -20,6 +35,31 @@ export function createClient(transport: Transport): Client {
         throw new ServiceError('internal', `The service's answer to ${name} does not match the contract: ${parsed.error.issues[0]?.message ?? 'unknown shape'}.`);
       }
       return parsed.data as OutputOf<Operations[typeof name]>;
+    },
+    streamChat(name, input, options, onSignal) {
+      let finished = false;
+      let close: () => void = () => undefined;
+      const finish = (signal: ChatStreamSignal) => {
+        if (finished) return;
+        finished = true;
+        close();
+        onSignal(signal);
+      };
+      close = transport.stream(name, input, options, (signal) => {
+        if (finished) return;
+        if (signal.type === 'end') return finish({ type: 'end' });
+        if (signal.type === 'error') return finish({ type: 'error', error: asServiceError(signal.error) });
+        const parsed = ChatEvent.safeParse(signal.event);
+        if (!parsed.success) {
+          return finish({ type: 'error', error: new ServiceError('internal', `A ${name} event does not match the contract: ${parsed.error.issues[0]?.message ?? 'unknown shape'}.`) });
+        }
+        onSignal({ type: 'event', event: { ...parsed.data, id: signal.id } });
+      });
+      if (finished) close();
+      return () => {
+        finished = true;
+        close();
+      };
     },
   };
 }

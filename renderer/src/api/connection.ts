@@ -65,6 +65,7 @@ export function connect(scope: Window = window): Connection {
         throw error;
       }
     },
+    stream: (operation, input, options, onSignal) => http.stream(operation, input, options, onSignal),
   };
 
   return {

@@ -1,6 +1,7 @@
 import { ServiceError } from '../../../shared/errors.js';
 import { operations } from '../../../shared/operations/index.js';
 import { buildHttpRequest, problemToError } from './http-request.js';
+import { openSseStream } from './sse-stream.js';
 import type { Transport } from './transport.js';
 
 export interface HttpTransportOptions {
@@ -37,6 +38,9 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       } catch {
         throw new ServiceError('internal', `The service answered ${operation} with something that is not JSON.`);
       }
+    },
+    stream(operation, input, streamOptions, onSignal) {
+      return openSseStream({ base, token: options.token, fetch: doFetch }, operation, input, streamOptions, onSignal);
     },
   };
 }
