@@ -1,21 +1,139 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { client } from '../api/index.js';
+import { useHashRoute } from '../app/routes.js';
 import type { Me } from '../app/session.js';
-import { ChatIcon } from '../ui/icons.js';
-import { Upcoming } from './Upcoming.js';
+import { Alert } from '../ui/Alert.js';
+import { useLoader } from '../ui/useLoader.js';
+import { threadFromHash, threadHref } from './chat/chat-hash.js';
+import { Composer } from './chat/Composer.js';
+import { DatasetPicker } from './chat/DatasetPicker.js';
+import { Home } from './chat/Home.js';
+import { MessageList } from './chat/MessageList.js';
+import { ModelPicker } from './chat/ModelPicker.js';
+import { ThreadList } from './chat/ThreadList.js';
+import type { Model } from './chat/types.js';
+import { useConversation } from './chat/useConversation.js';
+import { useThreads } from './chat/useThreads.js';
+
+/** What the pickers offer: models, this workspace's endpoint overrides and the datasets. */
+function usePickerData(me: Me) {
+  return useLoader(async () => {
+    const [models, overrides, datasets] = await Promise.all([
+      client.call('models.list', {}),
+      client.call('overrides.list', { workspace_id: me.workspace.id }).catch(() => ({ data: [] })),
+      client.call('datasets.list', { limit: 200 }).catch(() => ({ data: [], next_cursor: null })),
+    ]);
+    return { models: models.data, overrides: overrides.data, datasets: datasets.data };
+  });
+}
 
 export function ChatPage({ me }: { me: Me }) {
+  const { hash } = useHashRoute();
+  const threadId = threadFromHash(hash);
+  const threads = useThreads();
+  const pickers = usePickerData(me);
+  const [model, setModel] = useState<string | null>(null);
+  /** The datasets of a chat not started yet; a thread keeps its own. */
+  const [newChatDatasets, setNewChatDatasets] = useState<string[]>([]);
+  const [threadDatasets, setThreadDatasets] = useState<string[]>([]);
+
+  const onThreadStarted = useCallback(
+    (id: string) => {
+      window.location.hash = threadHref(id);
+      threads.reload();
+    },
+    [threads.reload],
+  );
+  const conversation = useConversation(threadId, onThreadStarted);
+  const { state } = conversation;
+  const generating = state.status === 'ready' && state.generating;
+
+  // As every page does (ui/Page.tsx): the title, and focus on the heading so navigation is announced.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = 'Chat · Parley';
+    heading.current?.focus({ preventScroll: true });
+  }, []);
+
+  useEffect(() => {
+    if (!threadId) {
+      setThreadDatasets([]);
+      return;
+    }
+    let cancelled = false;
+    client.call('threads.get', { id: threadId }).then(
+      (thread) => {
+        if (!cancelled) setThreadDatasets(thread.dataset_ids);
+      },
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [threadId]);
+
+  const models = useMemo(() => new Map<string, Model>((pickers.state.status === 'ready' ? pickers.state.data.models : []).map((m) => [m.id, m])), [pickers.state]);
+  const datasetIds = threadId ? threadDatasets : newChatDatasets;
+  const setDatasets = (ids: string[]) => {
+    if (!threadId) return setNewChatDatasets(ids);
+    setThreadDatasets(ids);
+    void client.call('threads.update', { id: threadId, dataset_ids: ids }).catch(() => undefined);
+  };
+
+  const send = (text: string, datasets: string[] = datasetIds) => {
+    conversation.send({ message: text, modelOverride: model, datasetIds: threadId ? undefined : datasets });
+    if (!threadId) setNewChatDatasets([]);
+  };
+
+  const data = pickers.state.status === 'ready' ? pickers.state.data : { models: [], overrides: [], datasets: [] };
+  const showHome = !threadId && state.status !== 'ready';
+
   return (
-    <Upcoming
-      me={me}
-      title="Chat"
-      description="Ask questions and get answers grounded in your datasets."
-      icon={<ChatIcon size={22} />}
-      heading="Your conversations will appear here"
-    >
-      <p>
-        Each message is answered by the model best suited to it, or by one you choose. Answers drawn from your datasets cite the
-        passages they used, and every answer shows which model wrote it.
-      </p>
-      <p className="empty-note">Chatting from this window is not available in this version yet.</p>
-    </Upcoming>
+    <div className="chat-page">
+      <h1 ref={heading} className="visually-hidden" tabIndex={-1}>
+        Chat
+      </h1>
+      <ThreadList
+        threads={threads.threads}
+        error={threads.error}
+        selected={threadId}
+        query={threads.query}
+        onQuery={threads.setQuery}
+        onRename={threads.rename}
+        onDelete={async (id) => {
+          await threads.remove(id);
+          if (id === threadId) window.location.hash = threadHref(null);
+        }}
+        locked={generating}
+      />
+      <div className="chat-main">
+        {showHome ? (
+          <Home onPrompt={(prompt, datasetId) => send(prompt, datasetId ? [datasetId] : newChatDatasets)} onDataset={(id) => setNewChatDatasets((ids) => (ids.includes(id) ? ids.filter((d) => d !== id) : [...ids, id]))} selectedDatasets={newChatDatasets} />
+        ) : state.status === 'loading' ? (
+          <p className="loading chat-loading" role="status">
+            Loading messages…
+          </p>
+        ) : state.status === 'error' ? (
+          <div className="chat-loading">
+            <Alert tone="error" title="The messages could not be loaded">
+              {state.error}
+            </Alert>
+          </div>
+        ) : state.status === 'ready' ? (
+          <MessageList messages={state.messages} models={models} />
+        ) : null}
+        <Composer
+          generating={generating}
+          onSend={(text) => send(text)}
+          onStop={() => void conversation.stop()}
+          tools={
+            <>
+              <ModelPicker models={data.models} overrides={data.overrides} value={model} onChange={setModel} disabled={generating} />
+              <DatasetPicker datasets={data.datasets} value={datasetIds} onChange={setDatasets} disabled={generating} />
+            </>
+          }
+        />
+      </div>
+    </div>
   );
 }

@@ -1,0 +1,80 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Button } from '../../ui/Button.js';
+
+export interface ComposerProps {
+  generating: boolean;
+  onSend: (text: string) => void;
+  onStop: () => void;
+  /** Pickers shown in the composer's toolbar. */
+  tools: ReactNode;
+}
+
+/**
+ * Where a message is written. Enter sends, Shift+Enter starts a new line; while an answer is being
+ * written the text area is disabled and Stop (or Esc) ends the answer.
+ */
+export function Composer({ generating, onSend, onStop, tools }: ComposerProps) {
+  const [text, setText] = useState('');
+  const area = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    if (!generating) area.current?.focus({ preventScroll: true });
+  }, [generating]);
+
+  useEffect(() => {
+    if (!generating) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onStop();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [generating, onStop]);
+
+  const submit = () => {
+    if (generating || text.trim() === '') return;
+    onSend(text);
+    setText('');
+  };
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <label htmlFor="composer-input" className="visually-hidden">
+        Message
+      </label>
+      <textarea
+        id="composer-input"
+        ref={area}
+        className="composer-input"
+        rows={2}
+        placeholder="Ask anything… (Enter to send, Shift+Enter for a new line)"
+        value={text}
+        disabled={generating}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+            event.preventDefault();
+            submit();
+          }
+        }}
+      />
+      <div className="composer-bar">
+        <div className="composer-tools">{tools}</div>
+        {generating ? (
+          <Button variant="secondary" onClick={onStop} aria-keyshortcuts="Escape">
+            Stop
+          </Button>
+        ) : (
+          <Button variant="primary" type="submit" disabled={text.trim() === ''}>
+            Send
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,36 @@
+import { useId } from 'react';
+
+export interface DatasetPickerProps {
+  datasets: Array<{ id: string; name: string }>;
+  value: string[];
+  onChange: (ids: string[]) => void;
+  disabled: boolean;
+}
+
+/** The datasets the thread's answers draw on; a popover of checkboxes on a native `<details>`. */
+export function DatasetPicker({ datasets, value, onChange, disabled }: DatasetPickerProps) {
+  const id = useId();
+  const label = value.length === 0 ? 'No datasets' : value.length === 1 ? (datasets.find((d) => d.id === value[0])?.name ?? '1 dataset') : `${value.length} datasets`;
+  return (
+    <details className="picker dataset-picker">
+      <summary className={`input select select-sm${disabled ? ' is-disabled' : ''}`} aria-disabled={disabled || undefined}>
+        <span className="picker-label">Datasets</span> {label}
+      </summary>
+      <fieldset className="dataset-picker-menu" disabled={disabled}>
+        <legend className="visually-hidden">Datasets for this thread</legend>
+        {datasets.length === 0 ? <p className="muted">No datasets yet. Create one in Datasets.</p> : null}
+        {datasets.map((d) => (
+          <label key={d.id} className="checkbox-row" htmlFor={`${id}-${d.id}`}>
+            <input
+              id={`${id}-${d.id}`}
+              type="checkbox"
+              checked={value.includes(d.id)}
+              onChange={(event) => onChange(event.target.checked ? [...value, d.id] : value.filter((v) => v !== d.id))}
+            />
+            {d.name}
+          </label>
+        ))}
+      </fieldset>
+    </details>
+  );
+}

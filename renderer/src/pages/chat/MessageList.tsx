@@ -1,0 +1,51 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef } from 'react';
+import { MessageView } from './MessageView.js';
+import type { Message, Model } from './types.js';
+
+/**
+ * The thread's messages, virtualised: only those in view (and a few around) are in the DOM, each
+ * measured once rendered, so a 10,000-message thread scrolls like a short one. The view follows
+ * the end while the reader is at the end, and stays put when they scrolled up to read.
+ */
+export function MessageList({ messages, models }: { messages: Message[]; models: Map<string, Model> }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const atEnd = useRef(true);
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 96,
+    overscan: 6,
+    getItemKey: (index) => messages[index]?.id ?? index,
+  });
+
+  const last = messages.at(-1);
+  useEffect(() => {
+    if (atEnd.current && messages.length > 0) virtualizer.scrollToIndex(messages.length - 1, { align: 'end' });
+  }, [messages.length, last?.content, last?.status, virtualizer]);
+
+  return (
+    <div
+      ref={scroller}
+      className="message-scroller"
+      role="log"
+      aria-label="Messages"
+      tabIndex={0}
+      onScroll={(event) => {
+        const el = event.currentTarget;
+        atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+      }}
+    >
+      <div className="message-canvas" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const message = messages[item.index] as Message;
+          return (
+            <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="message-row" style={{ transform: `translateY(${item.start}px)` }}>
+              <MessageView message={message} models={models} />
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

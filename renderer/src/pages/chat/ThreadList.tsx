@@ -1,0 +1,138 @@
+import { useState } from 'react';
+import { Button } from '../../ui/Button.js';
+import { ConfirmDialog } from '../../ui/Dialog.js';
+import { PlusIcon } from '../../ui/icons.js';
+import { threadHref } from './chat-hash.js';
+import type { Thread } from './types.js';
+
+export interface ThreadListProps {
+  threads: Thread[] | null;
+  error: string | null;
+  selected: string | null;
+  query: string;
+  onQuery: (q: string) => void;
+  onRename: (id: string, title: string) => Promise<void>;
+  onDelete: (id: string) => Promise<void>;
+  /** While an answer is written, threads are not renamed or deleted under it. */
+  locked: boolean;
+}
+
+function ThreadRow({ thread, selected, locked, onRename, onAskDelete }: { thread: Thread; selected: boolean; locked: boolean; onRename: (title: string) => Promise<void>; onAskDelete: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const [title, setTitle] = useState(thread.title);
+  if (editing) {
+    return (
+      <li className="thread-item">
+        <form
+          className="thread-rename"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const next = title.trim();
+            if (next && next !== thread.title) void onRename(next);
+            setEditing(false);
+          }}
+        >
+          <input
+            className="input input-sm"
+            aria-label="Thread title"
+            value={title}
+            autoFocus
+            maxLength={200}
+            onChange={(event) => setTitle(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') {
+                event.stopPropagation();
+                setEditing(false);
+              }
+            }}
+            onBlur={() => setEditing(false)}
+          />
+        </form>
+      </li>
+    );
+  }
+  return (
+    <li className={`thread-item${selected ? ' is-selected' : ''}`}>
+      <a className="thread-link" href={threadHref(thread.id)} aria-current={selected ? 'page' : undefined} title={thread.title}>
+        {thread.title}
+      </a>
+      <span className="thread-actions">
+        <Button
+          size="sm"
+          variant="ghost"
+          disabled={locked}
+          aria-label={`Rename ${thread.title}`}
+          onClick={() => {
+            setTitle(thread.title);
+            setEditing(true);
+          }}
+        >
+          Rename
+        </Button>
+        <Button size="sm" variant="ghost" className="btn-danger-ghost" disabled={locked} aria-label={`Delete ${thread.title}`} onClick={onAskDelete}>
+          Delete
+        </Button>
+      </span>
+    </li>
+  );
+}
+
+/** The user's threads, newest first, with search, rename and delete. */
+export function ThreadList({ threads, error, selected, query, onQuery, onRename, onDelete, locked }: ThreadListProps) {
+  const [deleting, setDeleting] = useState<Thread | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  return (
+    <nav className="thread-panel" aria-label="Threads">
+      <a className={`btn btn-secondary btn-md thread-new${locked ? ' is-disabled' : ''}`} href={threadHref(null)} aria-disabled={locked || undefined}>
+        <PlusIcon size={16} /> New chat
+      </a>
+      <input className="input input-sm" type="search" aria-label="Search threads" placeholder="Search threads" value={query} onChange={(event) => onQuery(event.target.value)} />
+      {error ? <p className="field-error">{error}</p> : null}
+      {threads === null ? (
+        <p className="loading" role="status">
+          Loading threads…
+        </p>
+      ) : threads.length === 0 ? (
+        <p className="muted thread-empty">{query ? 'No thread matches.' : 'No conversations yet.'}</p>
+      ) : (
+        <ul className="thread-list">
+          {threads.map((t) => (
+            <ThreadRow key={t.id} thread={t} selected={t.id === selected} locked={locked} onRename={(title) => onRename(t.id, title)} onAskDelete={() => setDeleting(t)} />
+          ))}
+        </ul>
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this thread?"
+        confirmLabel="Delete thread"
+        tone="danger"
+        busy={busy}
+        error={deleteError}
+        onCancel={() => {
+          setDeleting(null);
+          setDeleteError(null);
+        }}
+        onConfirm={() => {
+          if (!deleting) return;
+          setBusy(true);
+          onDelete(deleting.id).then(
+            () => {
+              setBusy(false);
+              setDeleting(null);
+              setDeleteError(null);
+            },
+            (e: unknown) => {
+              setBusy(false);
+              setDeleteError(e instanceof Error ? e.message : String(e));
+            },
+          );
+        }}
+      >
+        <p>
+          <strong>{deleting?.title}</strong> and all its messages will be deleted. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </nav>
+  );
+}

@@ -1,0 +1,182 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ServiceError } from '../../../../shared/errors.js';
+import { client } from '../../api/index.js';
+import type { ChatStreamSignal } from '../../api/client.js';
+import { applyEvent, draftAnswer, type Message } from './types.js';
+
+export type ConversationState =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'error'; error: string }
+  | { status: 'ready'; messages: Message[]; generating: boolean };
+
+export interface SendOptions {
+  message: string;
+  modelOverride: string | null;
+  datasetIds?: string[];
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Pages of a thread, oldest first, until the last. A 10,000-message thread is 50 pages of 200. */
+async function loadAllMessages(threadId: string, onPage: (messages: Message[]) => void): Promise<Message[]> {
+  const all: Message[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await client.call('threads.messages', { id: threadId, limit: 200, ...(cursor ? { cursor } : {}) });
+    all.push(...page.data);
+    if (!page.next_cursor) return all;
+    onPage(all.slice());
+    cursor = page.next_cursor;
+  }
+}
+
+/**
+ * One thread's messages and the answer being written, if any. Sending streams the answer into the
+ * list as it arrives; opening a thread whose last answer is still streaming (a reload mid-answer)
+ * re-attaches to it from its first event, so the view rebuilds it the same way.
+ */
+export function useConversation(threadId: string | null, onThreadStarted: (threadId: string) => void) {
+  const [state, setState] = useState<ConversationState>({ status: threadId ? 'loading' : 'idle' });
+  const closeStream = useRef<(() => void) | null>(null);
+  /** The answer streaming now, for Stop. */
+  const liveAnswerId = useRef<string | null>(null);
+  /** A thread this hook created by sending: its messages are already here, not to be reloaded. */
+  const startedHere = useRef<string | null>(null);
+
+  const updateAnswer = useCallback((answerId: string, change: (m: Message) => Message) => {
+    setState((s) => {
+      if (s.status !== 'ready') return s;
+      const index = s.messages.findIndex((m) => m.id === answerId);
+      if (index < 0) return s;
+      const messages = s.messages.slice();
+      messages[index] = change(messages[index] as Message);
+      return { ...s, messages };
+    });
+  }, []);
+
+  /** Follows a stream into the answer whose id is `answerId` now (a draft id until message.created). */
+  const follow = useCallback(
+    (answerId: string, open: (onSignal: (signal: ChatStreamSignal) => void) => () => void, onCreated?: (created: { thread_id: string; user_message_id: string }) => void) => {
+      let currentId = answerId;
+      liveAnswerId.current = answerId.startsWith('msg_') ? answerId : null;
+      setState((s) => (s.status === 'ready' ? { ...s, generating: true } : s));
+      const finish = () => {
+        liveAnswerId.current = null;
+        closeStream.current = null;
+        setState((s) => (s.status === 'ready' ? { ...s, generating: false } : s));
+      };
+      closeStream.current = open((signal) => {
+        if (signal.type === 'event') {
+          const event = signal.event;
+          const before = currentId;
+          if (event.event === 'message.created') {
+            currentId = event.data.message_id;
+            liveAnswerId.current = currentId;
+            onCreated?.(event.data);
+          }
+          updateAnswer(before, (m) => applyEvent(m, event));
+          if (event.event === 'message.completed' || event.event === 'error') finish();
+          return;
+        }
+        if (signal.type === 'error') {
+          const error: ServiceError = signal.error;
+          updateAnswer(currentId, (m) => ({ ...m, status: 'error', error: { code: error.code, detail: error.message } }));
+        }
+        finish();
+      });
+    },
+    [updateAnswer],
+  );
+
+  useEffect(() => {
+    // The thread a send just created keeps its live stream and the messages already shown.
+    if (threadId !== null && startedHere.current === threadId) return;
+    closeStream.current?.();
+    closeStream.current = null;
+    if (!threadId) {
+      setState({ status: 'idle' });
+      return;
+    }
+    startedHere.current = null;
+    let cancelled = false;
+    setState({ status: 'loading' });
+    loadAllMessages(threadId, (partial) => {
+      if (!cancelled) setState({ status: 'ready', messages: partial, generating: false });
+    }).then(
+      (messages) => {
+        if (cancelled) return;
+        setState({ status: 'ready', messages, generating: false });
+        const last = messages.at(-1);
+        if (last?.role === 'assistant' && last.status === 'streaming') {
+          // Replayed from its first event onto an empty answer, so nothing is counted twice.
+          updateAnswerReset(last.id);
+          follow(last.id, (onSignal) => client.streamChat('chat.stream', { message_id: last.id }, {}, onSignal));
+        }
+      },
+      (error: unknown) => {
+        if (!cancelled) setState({ status: 'error', error: describe(error) });
+      },
+    );
+    function updateAnswerReset(id: string) {
+      setState((s) => (s.status === 'ready' ? { ...s, messages: s.messages.map((m) => (m.id === id ? { ...m, content: '', citations: [], thoughts: [] } : m)) } : s));
+    }
+    return () => {
+      cancelled = true;
+      closeStream.current?.();
+      closeStream.current = null;
+    };
+  }, [threadId, follow]);
+
+  const send = useCallback(
+    ({ message, modelOverride, datasetIds }: SendOptions) => {
+      const draftUser = `draft-user-${Date.now()}`;
+      const draftAnswerId = `draft-answer-${Date.now()}`;
+      const now = new Date().toISOString();
+      const userMessage: Message = { ...draftAnswer(threadId ?? '', draftUser), role: 'user', content: message, status: 'complete', created_at: now };
+      setState((s) => {
+        const messages = s.status === 'ready' ? s.messages : [];
+        return { status: 'ready', generating: true, messages: [...messages, userMessage, draftAnswer(threadId ?? '', draftAnswerId)] };
+      });
+      const input = {
+        message,
+        stream: true,
+        ...(threadId ? { thread_id: threadId } : {}),
+        ...(modelOverride ? { model_endpoint_override: modelOverride } : {}),
+        ...(datasetIds && datasetIds.length > 0 ? { dataset_ids: datasetIds } : {}),
+      };
+      follow(
+        draftAnswerId,
+        (onSignal) => client.streamChat('chat.send', input, {}, onSignal),
+        (created) => {
+          setState((s) => (s.status === 'ready' ? { ...s, messages: s.messages.map((m) => (m.id === draftUser ? { ...m, id: created.user_message_id, thread_id: created.thread_id } : m)) } : s));
+          if (created.thread_id !== threadId) {
+            startedHere.current = created.thread_id;
+            onThreadStarted(created.thread_id);
+          }
+        },
+      );
+    },
+    [threadId, follow, onThreadStarted],
+  );
+
+  /** Stops the answer; the text written so far stays, marked cancelled. */
+  const stop = useCallback(async () => {
+    const id = liveAnswerId.current;
+    if (!id) return;
+    try {
+      const { message } = await client.call('chat.cancel', { message_id: id });
+      closeStream.current?.();
+      closeStream.current = null;
+      liveAnswerId.current = null;
+      updateAnswer(id, (m) => ({ ...message, content: message.content.length >= m.content.length ? message.content : m.content }));
+      setState((s) => (s.status === 'ready' ? { ...s, generating: false } : s));
+    } catch {
+      // The answer finished meanwhile; its stream says how.
+    }
+  }, [updateAnswer]);
+
+  return { state, send, stop };
+}
