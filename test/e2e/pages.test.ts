@@ -17,7 +17,6 @@ async function go(hash: string, heading: string) {
 
 describe('every page of the shell, as the owner', () => {
   it.each([
-    ['#/datasets', 'Datasets', 'Your datasets will appear here'],
     ['#/compare', 'Compare', 'Your comparisons will appear here'],
   ])('%s says what it will hold and what can be done now', async (hash, title, emptyHeading) => {
     await go(hash, title);

@@ -1,21 +1,35 @@
 import type { Me } from '../app/session.js';
-import { DatasetIcon } from '../ui/icons.js';
-import { Upcoming } from './Upcoming.js';
+import { client } from '../api/index.js';
+import { Loadable } from '../ui/Loadable.js';
+import { Page } from '../ui/Page.js';
+import { useLoader } from '../ui/useLoader.js';
+import { DatasetDetail } from './datasets/DatasetDetail.js';
+import { DatasetList } from './datasets/DatasetList.js';
+import { datasetHref, useSelectedDataset } from './datasets/selection.js';
 
-export function DatasetsPage({ me }: { me: Me }) {
-  return (
-    <Upcoming
-      me={me}
-      title="Datasets"
-      description="The documents your answers draw on."
-      icon={<DatasetIcon size={22} />}
-      heading="Your datasets will appear here"
-    >
-      <p>
-        A dataset is a collection of documents (PDF, Word, HTML, Markdown, plain text, CSV or JSON) that Parley indexes on this
-        machine so that chat answers can quote and cite them. Here you will upload files and follow them until they are ready.
-      </p>
-      <p className="empty-note">Uploading from this window is not available in this version yet.</p>
-    </Upcoming>
-  );
+// `me` is kept for parity with the other pages: datasets belong to the organization, not the user.
+export function DatasetsPage(_props: { me: Me }) {
+  const selected = useSelectedDataset();
+  return selected === null ? <DatasetList /> : <OpenDataset key={selected} id={selected} />;
+}
+
+function OpenDataset({ id }: { id: string }) {
+  const dataset = useLoader(() => client.call('datasets.get', { id }));
+  if (dataset.state.status !== 'ready') {
+    return (
+      <Page
+        title="Dataset"
+        actions={
+          <a className="btn btn-secondary btn-md" href={datasetHref(null)}>
+            All datasets
+          </a>
+        }
+      >
+        <Loadable state={dataset.state} reload={dataset.reload} loading="Loading the dataset…" failed="This dataset could not be opened">
+          {() => null}
+        </Loadable>
+      </Page>
+    );
+  }
+  return <DatasetDetail dataset={dataset.state.data} />;
 }

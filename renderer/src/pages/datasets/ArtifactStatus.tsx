@@ -1,0 +1,59 @@
+import type { Artifact } from '../../../../shared/operations/datasets.js';
+import { ProgressBar } from '../../ui/ProgressBar.js';
+
+const LABELS: Record<Artifact['status'], string> = {
+  pending: 'Waiting',
+  uploading: 'Uploading',
+  processing: 'Processing',
+  ready: 'Ready',
+  failed: 'Failed',
+};
+
+/** Failure codes in words; the service's detail follows, since it names the specific cause. */
+const REASONS: Record<string, string> = {
+  too_large: 'Too large',
+  incomplete: 'Upload incomplete',
+  mime_mismatch: 'Content does not match its type',
+  unsupported_media_type: 'Unsupported file type',
+  parse_error: 'Could not be read',
+  empty: 'No text found',
+};
+
+export function statusLabel(status: Artifact['status']): string {
+  return LABELS[status];
+}
+
+/** Where an artifact is: a bar while its bytes arrive, a spinner while it is read, the reason when it failed. */
+export function ArtifactStatus({ artifact }: { artifact: Artifact }) {
+  switch (artifact.status) {
+    case 'uploading':
+      return (
+        <span className="status status-uploading">
+          <ProgressBar value={artifact.progress} label={`${artifact.key} uploading`} text={`Uploading ${Math.round(artifact.progress * 100)}%`} />
+        </span>
+      );
+    case 'processing':
+      return (
+        <span className="status status-processing">
+          <span className="spinner" aria-hidden="true" />
+          Processing
+        </span>
+      );
+    case 'failed': {
+      const code = artifact.error?.code ?? 'failed';
+      return (
+        <span className="status status-failed">
+          <span className="badge badge-danger">Failed</span>
+          <span className="status-reason">
+            {REASONS[code] ?? code}
+            {artifact.error?.detail ? <span className="status-detail">{artifact.error.detail}</span> : null}
+          </span>
+        </span>
+      );
+    }
+    case 'ready':
+      return <span className="badge badge-success">Ready</span>;
+    case 'pending':
+      return <span className="badge">Waiting</span>;
+  }
+}

@@ -1,0 +1,52 @@
+import { useState, type FormEvent } from 'react';
+import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
+import { client } from '../../api/index.js';
+import { Button } from '../../ui/Button.js';
+import { TextField } from '../../ui/Field.js';
+import { PlusIcon } from '../../ui/icons.js';
+import { errorText } from './format.js';
+
+type Dataset = OutputOf<Operations['datasets.create']>;
+
+/** Name and description of a new dataset; `onCreated` opens it, ready for files. */
+export function CreateDatasetForm({ onCreated }: { onCreated: (dataset: Dataset) => void }) {
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!name.trim()) {
+      setError('Give the dataset a name, such as the project or the topic its documents cover.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const created = await client.call('datasets.create', { name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}) });
+      onCreated(created);
+    } catch (e) {
+      setError(errorText(e));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="dataset-create" onSubmit={(event) => void submit(event)} noValidate aria-label="New dataset">
+      <TextField label="Name" placeholder="e.g. Product manuals" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} error={error} />
+      <TextField
+        label="Description"
+        placeholder="What these documents are about (optional)"
+        maxLength={2000}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+      />
+      <div className="dataset-create-actions">
+        <Button type="submit" variant="primary" icon={<PlusIcon />} busy={busy}>
+          Create dataset
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,121 @@
+import { useState } from 'react';
+import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
+import type { Artifact } from '../../../../shared/operations/datasets.js';
+import { client } from '../../api/index.js';
+import { Alert } from '../../ui/Alert.js';
+import { Button } from '../../ui/Button.js';
+import { SelectField } from '../../ui/Field.js';
+import { Page, Section } from '../../ui/Page.js';
+import { statusLabel } from './ArtifactStatus.js';
+import { ArtifactTable } from './ArtifactTable.js';
+import { DeleteDatasetDialog } from './DeleteDatasetDialog.js';
+import { DropZone } from './DropZone.js';
+import { errorText } from './format.js';
+import { datasetHref } from './selection.js';
+import { uploadFiles, type FileUpload } from './upload.js';
+import { UploadList } from './UploadList.js';
+import { useArtifacts, type StatusFilter } from './useArtifacts.js';
+
+type Dataset = OutputOf<Operations['datasets.get']>;
+
+const FILTERS: StatusFilter[] = ['all', 'pending', 'uploading', 'processing', 'ready', 'failed'];
+
+/** One dataset: add files, follow them to ready, retry or remove failures, delete it all. */
+export function DatasetDetail({ dataset }: { dataset: Dataset }) {
+  const [filter, setFilter] = useState<StatusFilter>('all');
+  const [uploads, setUploads] = useState<FileUpload[]>([]);
+  const [uploading, setUploading] = useState(false);
+  const [uploadError, setUploadError] = useState<string | null>(null);
+  const [busyKey, setBusyKey] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const artifacts = useArtifacts(dataset.kb_id, filter, uploading);
+
+  async function upload(files: File[]) {
+    setUploading(true);
+    setUploadError(null);
+    try {
+      await uploadFiles(dataset.kb_id, files, setUploads);
+    } catch (error) {
+      setUploadError(errorText(error));
+    } finally {
+      setUploading(false);
+      artifacts.refresh();
+    }
+  }
+
+  async function act(artifact: Artifact, operation: 'artifacts.retry' | 'artifacts.delete') {
+    setBusyKey(artifact.key);
+    setActionError(null);
+    try {
+      await client.call(operation, { kb_id: dataset.kb_id, key: artifact.key });
+    } catch (error) {
+      setActionError(`${artifact.key}: ${errorText(error)}`);
+    } finally {
+      setBusyKey(null);
+      artifacts.refresh();
+    }
+  }
+
+  return (
+    <Page
+      title={dataset.name}
+      description={dataset.description ?? 'A dataset: the files below are indexed for chat to cite.'}
+      actions={
+        <div className="header-actions">
+          <a className="btn btn-secondary btn-md" href={datasetHref(null)}>
+            All datasets
+          </a>
+          <Button variant="danger" onClick={() => setDeleting(true)}>
+            Delete dataset
+          </Button>
+        </div>
+      }
+    >
+      <Section title="Add files">
+        <DropZone onFiles={(files) => void upload(files)} busy={uploading} />
+        {uploadError ? <Alert tone="error" title="The upload did not finish">{uploadError}</Alert> : null}
+        <UploadList uploads={uploads} />
+      </Section>
+
+      <Section
+        title="Files"
+        description="Statuses update live while files are processed."
+        actions={
+          <SelectField label="Status" fieldClassName="inline-field" value={filter} onChange={(e) => setFilter(e.target.value as StatusFilter)}>
+            {FILTERS.map((f) => (
+              <option key={f} value={f}>
+                {f === 'all' ? 'All' : statusLabel(f)}
+              </option>
+            ))}
+          </SelectField>
+        }
+      >
+        {actionError ? <Alert tone="error">{actionError}</Alert> : null}
+        {artifacts.error ? <Alert tone="error" title="The files could not be loaded">{artifacts.error}</Alert> : null}
+        {artifacts.loading ? (
+          <p className="loading" role="status">
+            Loading files…
+          </p>
+        ) : (
+          <ArtifactTable
+            items={artifacts.items}
+            filtered={filter !== 'all'}
+            busyKey={busyKey}
+            onRetry={(a) => void act(a, 'artifacts.retry')}
+            onRemove={(a) => void act(a, 'artifacts.delete')}
+          />
+        )}
+        {artifacts.nextCursor ? (
+          <div className="load-more">
+            <Button busy={artifacts.loadingMore} onClick={artifacts.loadMore}>
+              Load more
+            </Button>
+          </div>
+        ) : null}
+      </Section>
+
+      <DeleteDatasetDialog dataset={dataset} open={deleting} onClose={() => setDeleting(false)} />
+    </Page>
+  );
+}

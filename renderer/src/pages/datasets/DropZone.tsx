@@ -1,0 +1,53 @@
+import { useId, useRef, useState, type DragEvent } from 'react';
+import { Button } from '../../ui/Button.js';
+import { PlusIcon } from '../../ui/icons.js';
+
+/**
+ * Files dropped on the zone or picked with the button (the button is the keyboard and screen reader
+ * path; dropping is a shortcut for the mouse). Many files at once.
+ */
+export function DropZone({ onFiles, busy }: { onFiles: (files: File[]) => void; busy: boolean }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [over, setOver] = useState(false);
+  const hintId = useId();
+
+  function drop(event: DragEvent<HTMLDivElement>) {
+    event.preventDefault();
+    setOver(false);
+    const files = [...event.dataTransfer.files];
+    if (files.length > 0) onFiles(files);
+  }
+
+  return (
+    <div
+      className={over ? 'dropzone dropzone-over' : 'dropzone'}
+      onDragOver={(event) => {
+        event.preventDefault();
+        event.dataTransfer.dropEffect = 'copy';
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={drop}
+    >
+      <p className="dropzone-title">Drop files here</p>
+      <p className="dropzone-hint" id={hintId}>
+        PDF, Word, HTML, Markdown, plain text, CSV or JSON. Each file is uploaded, read and indexed; its status shows below.
+      </p>
+      <Button variant="primary" icon={<PlusIcon />} busy={busy} aria-describedby={hintId} onClick={() => input.current?.click()}>
+        Choose files
+      </Button>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        hidden
+        aria-label="Files to upload"
+        onChange={(event) => {
+          const files = [...(event.target.files ?? [])];
+          event.target.value = '';
+          if (files.length > 0) onFiles(files);
+        }}
+      />
+    </div>
+  );
+}

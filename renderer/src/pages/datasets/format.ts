@@ -1,0 +1,33 @@
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+
+/** `1536` → `1.5 KB`: sizes people read, not bytes they count. */
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const digits = unit === 0 || value >= 10 ? 0 : 1;
+  return `${value.toFixed(digits)} ${UNITS[unit]}`;
+}
+
+/** `application/pdf` → `PDF`; the column is for recognising a file, the full type is in the tooltip. */
+export function shortType(mime: string | null, filename: string): string {
+  const ext = /\.([a-z0-9]{1,8})$/i.exec(filename)?.[1];
+  if (mime === null) return ext ? ext.toUpperCase() : '—';
+  const known: Record<string, string> = {
+    'application/pdf': 'PDF',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'Word',
+    'text/html': 'HTML',
+    'text/markdown': 'Markdown',
+    'text/plain': 'Text',
+    'text/csv': 'CSV',
+    'application/json': 'JSON',
+  };
+  return known[mime] ?? mime;
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

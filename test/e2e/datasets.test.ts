@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+
+const suite = e2eSuite();
+let page: Page;
+const dir = mkdtempSync(join(tmpdir(), 'parley-e2e-files-'));
+
+/** A few small documents that index, and one that cannot be read: a PDF that is not one. */
+const FILES: Record<string, string> = {
+  'handbook.md': '# Handbook\n\nThe office opens at nine. Visitors sign in at the front desk.\n\n## Parking\n\nPark behind the building.',
+  'notes.txt': 'Quarterly notes: revenue grew, the team shipped the new importer, and support tickets went down.',
+  'glossary.md': '# Glossary\n\n- **Artifact**: a file in a dataset.\n- **Chunk**: a passage indexed for search.',
+  'broken.pdf': '%PDF-1.7\nthis is not really a pdf at all\n%%EOF',
+};
+
+beforeAll(async () => {
+  for (const [name, text] of Object.entries(FILES)) writeFileSync(join(dir, name), text);
+  page = await suite.open();
+  await signIn(page, suite.served.apiKey);
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function go(hash: string, heading: string) {
+  await page.goto(`${suite.served.url}/${hash}`);
+  await visible(page.getByRole('heading', { level: 1, name: heading }));
+}
+
+function row(key: string) {
+  return page.getByRole('row', { name: new RegExp(key.replace('.', '\\.')) });
+}
+
+describe('datasets', () => {
+  it('with none yet, the page says what a dataset is and offers to create one', async () => {
+    await go('#/datasets', 'Datasets');
+    await visible(page.getByRole('heading', { level: 2, name: 'Create your first dataset' }));
+    expect(await inspectPage(page, 'datasets-empty')).toEqual([]);
+  });
+
+  it('creates a dataset and opens it, its id in the address', async () => {
+    await page.getByLabel('Name').fill('Company handbook');
+    await page.getByLabel('Description').fill('Policies, notes and the glossary');
+    await page.getByRole('button', { name: 'Create dataset' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Company handbook' }));
+    expect(new URL(page.url()).hash).toMatch(/^#\/datasets\/ds_/);
+    // The shell still knows this is the Datasets page.
+    expect(await page.getByRole('link', { name: 'Datasets', exact: true }).getAttribute('aria-current')).toBe('page');
+    await visible(page.getByText('No files yet'));
+  });
+
+  it('uploads several files with progress, then each becomes ready or says why it failed', async () => {
+    await page.getByLabel('Files to upload').setInputFiles(Object.keys(FILES).map((name) => join(dir, name)));
+    // One progress bar per file while its bytes are sent.
+    await visible(page.getByRole('list', { name: 'Uploading' }));
+    for (const name of Object.keys(FILES)) await visible(page.getByRole('progressbar', { name: `Uploading ${name}` }));
+    for (const name of ['handbook.md', 'notes.txt', 'glossary.md']) await visible(row(name).getByText('Ready'), 20_000);
+    const broken = row('broken.pdf');
+    await visible(broken.getByText('Failed'), 20_000);
+    expect(await broken.textContent()).toMatch(/Could not be read|does not match|Unsupported|No text/);
+    await visible(broken.getByRole('button', { name: 'Retry broken.pdf' }));
+    await visible(broken.getByRole('button', { name: 'Remove broken.pdf' }));
+    expect(await inspectPage(page, 'dataset-artifacts')).toEqual([]);
+  });
+
+  it('filters the table by status', async () => {
+    await page.getByLabel('Status').selectOption('failed');
+    await visible(row('broken.pdf'));
+    await row('handbook.md').waitFor({ state: 'detached' });
+    expect(await page.getByRole('row').count()).toBe(2);
+    await page.getByLabel('Status').selectOption('ready');
+    await visible(row('notes.txt'));
+    await row('broken.pdf').waitFor({ state: 'detached' });
+    expect(await page.getByRole('row').count()).toBe(4);
+    await page.getByLabel('Status').selectOption('all');
+    await visible(row('broken.pdf'));
+  });
+
+  it('removes a failed file', async () => {
+    await page.getByRole('button', { name: 'Remove broken.pdf' }).click();
+    await row('broken.pdf').waitFor({ state: 'detached' });
+    await visible(row('notes.txt'));
+  });
+
+  it('lists the dataset as a card', async () => {
+    await go('#/datasets', 'Datasets');
+    const card = await visible(page.getByRole('link', { name: 'Company handbook' }));
+    await visible(page.getByText('3 files'));
+    expect(await inspectPage(page, 'datasets')).toEqual([]);
+    await card.click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Company handbook' }));
+  });
+
+  it('deletes the dataset after a confirmation that says what goes with it', async () => {
+    await page.getByRole('button', { name: 'Delete dataset' }).click();
+    const dialog = await visible(page.getByRole('dialog', { name: /Delete “Company handbook”/ }));
+    const text = (await dialog.textContent()) ?? '';
+    expect(text).toMatch(/files/);
+    expect(text).toMatch(/chunk/);
+    expect(text).toMatch(/configurations/);
+    expect(text).toMatch(/agent thoughts/);
+    expect(await inspectPage(page, 'dataset-delete')).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Delete dataset' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete dataset' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Datasets' }));
+    await visible(page.getByRole('heading', { level: 2, name: 'Create your first dataset' }));
+    expect(new URL(page.url()).hash).toBe('#/datasets');
+    expect(pageProblems(page)).toEqual([]);
+  });
+});
