@@ -37,8 +37,19 @@ export function ChatPage({ me }: { me: Me }) {
   const [newChatDatasets, setNewChatDatasets] = useState<string[]>([]);
   const [threadDatasets, setThreadDatasets] = useState<string[]>([]);
 
+  /** The datasets a new chat was started with: they become the new thread's own. */
+  const startedWith = useRef<string[]>([]);
+  /** A thread started here: its datasets are known, and a read racing the update must not undo them. */
+  const startedThread = useRef<string | null>(null);
   const onThreadStarted = useCallback(
     (id: string) => {
+      const datasets = startedWith.current;
+      startedWith.current = [];
+      startedThread.current = id;
+      setThreadDatasets(datasets);
+      if (datasets.length > 0) {
+        void client.call('threads.update', { id, dataset_ids: datasets }).catch(() => undefined);
+      }
       window.location.hash = threadHref(id);
       threads.reload();
     },
@@ -60,6 +71,7 @@ export function ChatPage({ me }: { me: Me }) {
       setThreadDatasets([]);
       return;
     }
+    if (startedThread.current === threadId) return;
     let cancelled = false;
     client.call('threads.get', { id: threadId }).then(
       (thread) => {
@@ -81,6 +93,7 @@ export function ChatPage({ me }: { me: Me }) {
   };
 
   const send = (text: string, datasets: string[] = datasetIds) => {
+    if (!threadId) startedWith.current = datasets;
     conversation.send({ message: text, modelOverride: model, datasetIds: threadId ? undefined : datasets });
     if (!threadId) setNewChatDatasets([]);
   };

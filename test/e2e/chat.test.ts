@@ -1,0 +1,165 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startUpstream, type Upstream } from '../fixtures/upstream.js';
+import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+
+const suite = e2eSuite();
+let page: Page;
+let upstream: Upstream;
+const models: Record<string, string> = {};
+
+/** The ten words `slow:<ms>` streams, one per chunk. */
+const ALL_WORDS = 'one two three four five six seven eight nine ten';
+
+async function addModel(name: string, model: string): Promise<void> {
+  const res = await suite.served.api('/models', { body: { name, provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, api_key: 'test-key', model } });
+  expect(res.status).toBe(201);
+  models[name] = ((await res.json()) as { id: string }).id;
+}
+
+/** A dataset with one Markdown file, processed, so that answers over it have citations. */
+async function addDataset(): Promise<void> {
+  const res = await suite.served.api('/datasets', { body: { name: 'Village', description: 'Notes about the lighthouse.' } });
+  const dataset = (await res.json()) as { id: string; kb_id: string };
+  const form = new FormData();
+  form.append('file', new Blob(['# Lighthouse\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick and winds the clockwork that turns the lens.\n'], { type: 'text/markdown' }), 'lighthouse.md');
+  const upload = await fetch(`${suite.served.url}/api/knowledge-bases/${dataset.kb_id}/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${suite.served.apiKey}` } });
+  expect(upload.status).toBe(201);
+  for (let i = 0; i < 400; i++) {
+    const artifact = (await (await suite.served.api(`/knowledge-bases/${dataset.kb_id}/artifacts/lighthouse.md`)).json()) as { status: string };
+    if (artifact.status === 'ready') return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('lighthouse.md was never processed');
+}
+
+const composer = () => page.getByLabel('Message', { exact: true });
+const lastAnswer = () => page.getByRole('article', { name: 'Answer' }).last();
+
+async function newChat(): Promise<void> {
+  await page.goto(`${suite.served.url}/#/chat`);
+  await visible(page.getByRole('heading', { name: 'What would you like to know?' }));
+}
+
+async function ask(text: string, model: string): Promise<void> {
+  await page.getByLabel('Model').selectOption(models[model] ?? model);
+  await composer().fill(text);
+  await composer().press('Enter');
+}
+
+async function answerText(): Promise<string> {
+  return ((await lastAnswer().locator('.markdown').textContent()) ?? '').trim();
+}
+
+beforeAll(async () => {
+  upstream = await startUpstream();
+  await addModel('Slow', 'slow:150');
+  await addModel('Slower', 'slow:400');
+  await addModel('Failing', 'fail-mid:3');
+  await addDataset();
+  page = await suite.open();
+  await signIn(page, suite.served.apiKey);
+});
+afterAll(async () => {
+  await upstream.close();
+});
+
+describe('chat in the browser', () => {
+  it('the home screen offers prompts and datasets, in the configured orientation', async () => {
+    await newChat();
+    const prompts = page.getByRole('region', { name: 'Suggested prompts' });
+    await visible(prompts.getByRole('button', { name: /Explain a concept/ }));
+    expect(await prompts.getByRole('list').getAttribute('data-orientation')).toMatch(/^(horizontal|vertical)$/);
+    await visible(page.getByRole('region', { name: 'Suggested datasets' }).getByRole('button', { name: /Village/ }));
+    expect(await page.getByLabel('Model').locator('option:checked').textContent()).toBe('Auto (dynamic routing)');
+    expect(await inspectPage(page, 'chat-home')).toEqual([]);
+  });
+
+  it('an answer streams in; the input is disabled while it is written and enabled after', async () => {
+    await newChat();
+    await ask('Count to ten', 'Slow');
+    await visible(page.getByRole('article', { name: 'You said' }).getByText('Count to ten'));
+    await expect.poll(() => composer().isDisabled()).toBe(true);
+    // Part of the answer shows before the whole of it exists.
+    await expect.poll(answerText, { timeout: 10_000 }).toMatch(/^one two/);
+    expect(await answerText()).not.toContain('ten');
+    // The other message actions wait too: the new thread's rename and delete, and starting another chat.
+    const threadsNav = page.getByRole('navigation', { name: 'Threads' });
+    expect(await threadsNav.getByRole('button', { name: 'Delete Count to ten', includeHidden: true }).isDisabled({ timeout: 5_000 })).toBe(true);
+    expect(await threadsNav.getByRole('link', { name: /New chat/ }).getAttribute('aria-disabled')).toBe('true');
+    await expect.poll(answerText, { timeout: 10_000 }).toBe(ALL_WORDS);
+    await expect.poll(() => composer().isDisabled()).toBe(false);
+    await visible(lastAnswer().getByText('Slow (chosen)'));
+    expect(new URL(page.url()).hash).toMatch(/^#\/chat\/thr_/);
+    await visible(page.getByRole('navigation', { name: 'Threads' }).getByRole('link', { name: 'Count to ten' }));
+  });
+
+  it('Stop ends the answer and keeps the partial text', async () => {
+    await newChat();
+    await ask('Count slowly', 'Slower');
+    await expect.poll(answerText, { timeout: 10_000 }).toMatch(/^one two/);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await visible(lastAnswer().getByText('Stopped.'));
+    const partial = await answerText();
+    expect(partial).toMatch(/^one two/);
+    expect(partial).not.toContain('ten');
+    expect(await composer().isDisabled()).toBe(false);
+    await page.waitForTimeout(800);
+    expect(await answerText()).toBe(partial);
+  });
+
+  it('Esc stops the answer too', async () => {
+    await newChat();
+    await ask('Count again', 'Slower');
+    await expect.poll(answerText, { timeout: 10_000 }).toMatch(/^one/);
+    await page.keyboard.press('Escape');
+    await visible(lastAnswer().getByText('Stopped.'));
+    expect(await answerText()).not.toContain('ten');
+  });
+
+  it('an upstream failure mid-answer is shown inline, the partial text kept', async () => {
+    await newChat();
+    await ask('Fail please', 'Failing');
+    const error = await visible(lastAnswer().getByRole('alert'));
+    expect(await error.textContent()).toMatch(/The answer stopped with an error\. \S/);
+    expect(await answerText()).toBe('w1 w2 w3');
+    expect(await composer().isDisabled()).toBe(false);
+  });
+
+  it('a reload mid-answer re-attaches to the stream and the answer completes', async () => {
+    await newChat();
+    await ask('Count across a reload', 'Slower');
+    await expect.poll(answerText, { timeout: 10_000 }).toMatch(/^one two/);
+    expect(new URL(page.url()).hash).toMatch(/^#\/chat\/thr_/);
+    await page.reload();
+    await expect.poll(() => composer().isDisabled(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(answerText, { timeout: 15_000 }).toBe(ALL_WORDS);
+    await expect.poll(() => composer().isDisabled()).toBe(false);
+    await visible(lastAnswer().getByText('Slower (chosen)'));
+  });
+
+  it('a suggested prompt starts a chat', async () => {
+    await newChat();
+    await page.getByRole('region', { name: 'Suggested prompts' }).getByRole('button', { name: /Explain a concept/ }).click();
+    await visible(page.getByRole('article', { name: 'You said' }).getByText(/public-key cryptography/));
+    await expect.poll(() => new URL(page.url()).hash).toMatch(/^#\/chat\/thr_/);
+    await expect.poll(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
+    await visible(lastAnswer().locator('.routing-note'));
+  });
+
+  it('an answer over a dataset lists its citations, each openable to its passage', async () => {
+    await newChat();
+    await page.getByRole('region', { name: 'Suggested datasets' }).getByRole('button', { name: /Village/ }).click();
+    await ask('When is the lighthouse lamp lit, and by whom?', 'mdl_extractive');
+    await expect.poll(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
+    const citation = lastAnswer().locator('.citation').first();
+    await visible(citation.getByText('lighthouse.md'));
+    await citation.locator('summary').click();
+    await visible(citation.getByText(/lit at dusk/));
+    // The dataset picked on the home screen became the thread's.
+    expect(await page.getByText('Datasets Village').count()).toBe(1);
+    expect(await answerText()).toMatch(/dusk/);
+    expect(await inspectPage(page, 'chat-thread')).toEqual([]);
+    expect(pageProblems(page)).toEqual([]);
+  });
+});
