@@ -1,12 +1,18 @@
+import { useState } from 'react';
 import { ROLE_LABELS } from '../../app/roles.js';
 import type { Me } from '../../app/session.js';
 import { Page, Section } from '../../ui/Page.js';
 import { ApiKeys } from './ApiKeys.js';
+import { LocalServer } from './LocalServer.js';
+import { Models } from './Models.js';
+import { Overrides } from './Overrides.js';
 
 export function SettingsPage({ me }: { me: Me }) {
   const { user, workspace } = me;
+  const isAdmin = user.role === 'admin' || user.role === 'super_admin';
+  const [modelsVersion, setModelsVersion] = useState(0);
   return (
-    <Page title="Settings" description="Your account, and the keys that let tools act as you.">
+    <Page title="Settings" description="Your account, the models chat can use, the local server, and the keys that let tools act as you.">
       <Section title="Profile" description="Ask a super admin to change your name or role.">
         <dl className="details">
           <div>
@@ -31,6 +37,9 @@ export function SettingsPage({ me }: { me: Me }) {
           </div>
         </dl>
       </Section>
+      <Models isAdmin={isAdmin} onChanged={() => setModelsVersion((v) => v + 1)} />
+      <Overrides workspaceId={workspace.id} workspaceName={workspace.name} isAdmin={isAdmin} modelsVersion={modelsVersion} />
+      <LocalServer />
       <ApiKeys />
     </Page>
   );

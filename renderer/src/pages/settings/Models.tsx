@@ -1,0 +1,163 @@
+import { useState } from 'react';
+import type { Model } from '../../../../shared/operations/models.js';
+import { client } from '../../api/index.js';
+import { Alert } from '../../ui/Alert.js';
+import { Button } from '../../ui/Button.js';
+import { ConfirmDialog } from '../../ui/Dialog.js';
+import { PlusIcon } from '../../ui/icons.js';
+import { Loadable } from '../../ui/Loadable.js';
+import { Section } from '../../ui/Page.js';
+import { useLoader } from '../../ui/useLoader.js';
+import { AddModelForm } from './AddModelForm.js';
+import { errorText } from './errors.js';
+import { ModelTestResult, type TestOutcome } from './ModelTestResult.js';
+
+const PROVIDERS: Record<Model['provider'], string> = {
+  extractive: 'Built-in (extractive)',
+  openai_compatible: 'OpenAI-compatible',
+  anthropic: 'Anthropic',
+  llama_cpp: 'llama.cpp',
+};
+
+const KINDS: Record<Model['kind'], string> = { builtin: 'Built-in', third_party: 'Third-party', fine_tuned: 'Fine-tuned' };
+
+const STATUS_BADGE: Record<Model['status'], string> = { available: 'badge badge-success', degraded: 'badge', unavailable: 'badge badge-danger' };
+const STATUS_LABEL: Record<Model['status'], string> = { available: 'Available', degraded: 'Degraded', unavailable: 'Unavailable' };
+
+/** Every model that can answer; admins add OpenAI-compatible endpoints, test and remove them. */
+export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: () => void }) {
+  const models = useLoader(() => client.call('models.list', {}));
+  const [adding, setAdding] = useState(false);
+  const [tests, setTests] = useState<Record<string, TestOutcome | 'running'>>({});
+  const [removing, setRemoving] = useState<Model | null>(null);
+  const [removeBusy, setRemoveBusy] = useState(false);
+  const [removeError, setRemoveError] = useState<string | null>(null);
+
+  async function test(model: Model) {
+    setTests((t) => ({ ...t, [model.id]: 'running' }));
+    try {
+      const outcome = await client.call('models.test', { id: model.id });
+      setTests((t) => ({ ...t, [model.id]: outcome }));
+    } catch (e) {
+      setTests((t) => ({ ...t, [model.id]: { ok: false, latency_ms: 0, detail: errorText(e) } }));
+    }
+  }
+
+  async function remove(model: Model) {
+    setRemoveBusy(true);
+    setRemoveError(null);
+    try {
+      await client.call('models.delete', { id: model.id });
+      setRemoving(null);
+      models.reload();
+      onChanged();
+    } catch (e) {
+      setRemoveError(errorText(e));
+    } finally {
+      setRemoveBusy(false);
+    }
+  }
+
+  return (
+    <Section
+      title="Models and providers"
+      description="The models chat can route to. Built-in models work offline; endpoints you add are called over the network."
+      actions={
+        isAdmin && !adding ? (
+          <Button icon={<PlusIcon />} onClick={() => setAdding(true)}>
+            Add endpoint
+          </Button>
+        ) : null
+      }
+    >
+      {!isAdmin ? <Alert tone="info">Only admins can add, test or remove models.</Alert> : null}
+      {adding ? (
+        <AddModelForm
+          onAdded={() => {
+            setAdding(false);
+            models.reload();
+            onChanged();
+          }}
+          onCancel={() => setAdding(false)}
+        />
+      ) : null}
+      <Loadable state={models.state} reload={models.reload} loading="Loading models…" failed="The models could not be loaded">
+        {(list) => (
+          <div className="table-wrap">
+            <table className="table">
+              <caption className="visually-hidden">Models</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Provider</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Status</th>
+                  {isAdmin ? (
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  ) : null}
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.map((m) => {
+                  const outcome = tests[m.id];
+                  return (
+                    <tr key={m.id}>
+                      <th scope="row" className="cell-primary">
+                        {m.name}
+                        <div className="muted model-id">{m.endpoint_url ? `${m.model} at ${m.endpoint_url}` : m.model}</div>
+                      </th>
+                      <td>{PROVIDERS[m.provider]}</td>
+                      <td>{KINDS[m.kind]}</td>
+                      <td>
+                        <span className={STATUS_BADGE[m.status]}>{STATUS_LABEL[m.status]}</span>
+                        {outcome && outcome !== 'running' ? (
+                          <div>
+                            <ModelTestResult outcome={outcome} />
+                          </div>
+                        ) : null}
+                      </td>
+                      {isAdmin ? (
+                        <td className="cell-actions">
+                          <Button size="sm" variant="ghost" busy={outcome === 'running'} onClick={() => void test(m)}>
+                            Test<span className="visually-hidden"> {m.name}</span>
+                          </Button>
+                          {m.kind !== 'builtin' ? (
+                            <Button
+                              size="sm"
+                              variant="ghost"
+                              className="btn-danger-ghost"
+                              onClick={() => {
+                                setRemoveError(null);
+                                setRemoving(m);
+                              }}
+                            >
+                              Remove<span className="visually-hidden"> {m.name}</span>
+                            </Button>
+                          ) : null}
+                        </td>
+                      ) : null}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Loadable>
+      <ConfirmDialog
+        open={removing !== null}
+        title={removing ? `Remove “${removing.name}”?` : 'Remove model?'}
+        confirmLabel="Remove model"
+        tone="danger"
+        busy={removeBusy}
+        error={removeError}
+        onConfirm={() => removing && void remove(removing)}
+        onCancel={() => setRemoving(null)}
+      >
+        <p>Chat stops routing to it and its stored API key is deleted. Messages it already wrote stay as they are.</p>
+      </ConfirmDialog>
+    </Section>
+  );
+}

@@ -1,0 +1,170 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { client } from '../../api/index.js';
+import { Button } from '../../ui/Button.js';
+import { SelectField, TextField } from '../../ui/Field.js';
+import { Loadable } from '../../ui/Loadable.js';
+import { Section } from '../../ui/Page.js';
+import { Time } from '../../ui/Time.js';
+import { useLoader } from '../../ui/useLoader.js';
+import { errorText } from './errors.js';
+
+/**
+ * A workspace can have a model answered by another endpoint (its own gateway or key, say) without
+ * registering a new model: routing and the model picker stay the same.
+ */
+export interface OverridesProps {
+  workspaceId: string;
+  workspaceName: string;
+  isAdmin: boolean;
+  /** Changes when a model was added or removed above, so the choice of models here follows. */
+  modelsVersion: number;
+}
+
+export function Overrides({ workspaceId, workspaceName, isAdmin, modelsVersion }: OverridesProps) {
+  const data = useLoader(async () => {
+    const [overrides, models] = await Promise.all([client.call('overrides.list', { workspace_id: workspaceId }), client.call('models.list', {})]);
+    return { overrides: overrides.data, models: models.data };
+  });
+  const { reload } = data;
+  const seenVersion = useRef(modelsVersion);
+  useEffect(() => {
+    if (seenVersion.current === modelsVersion) return;
+    seenVersion.current = modelsVersion;
+    reload();
+  }, [modelsVersion, reload]);
+  const [modelId, setModelId] = useState('');
+  const [endpoint, setEndpoint] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!modelId || !endpoint.trim()) {
+      setError('Choose a model and give the endpoint URL that should answer for it.');
+      return;
+    }
+    setBusy('save');
+    setError(null);
+    try {
+      await client.call('overrides.put', { workspace_id: workspaceId, model_id: modelId, endpoint_url: endpoint.trim(), ...(apiKey ? { api_key: apiKey } : {}) });
+      setEndpoint('');
+      setApiKey('');
+      data.reload();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function remove(id: string) {
+    setBusy(id);
+    setError(null);
+    try {
+      await client.call('overrides.delete', { workspace_id: workspaceId, model_id: id });
+      data.reload();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <Section
+      title="Workspace endpoint overrides"
+      description={`In “${workspaceName}”, send a model’s requests to another endpoint, such as your own gateway, with its own key.`}
+    >
+      <Loadable state={data.state} reload={data.reload} loading="Loading overrides…" failed="The overrides could not be loaded">
+        {({ overrides, models }) => {
+          const nameOf = (id: string) => models.find((m) => m.id === id)?.name ?? id;
+          const overridable = models.filter((m) => m.provider === 'openai_compatible');
+          return (
+            <>
+              {overrides.length === 0 ? (
+                <p className="muted">No overrides: every model answers from its own endpoint.</p>
+              ) : (
+                <div className="table-wrap">
+                  <table className="table">
+                    <caption className="visually-hidden">Endpoint overrides</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">Model</th>
+                        <th scope="col">Endpoint</th>
+                        <th scope="col">API key</th>
+                        <th scope="col">Updated</th>
+                        {isAdmin ? (
+                          <th scope="col">
+                            <span className="visually-hidden">Actions</span>
+                          </th>
+                        ) : null}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {overrides.map((o) => (
+                        <tr key={o.id}>
+                          <th scope="row" className="cell-primary">
+                            {nameOf(o.model_id)}
+                          </th>
+                          <td>
+                            <code className="key-prefix">{o.endpoint_url}</code>
+                          </td>
+                          <td>{o.has_api_key ? 'Stored' : <span className="muted">None</span>}</td>
+                          <td>
+                            <Time iso={o.updated_at} />
+                          </td>
+                          {isAdmin ? (
+                            <td className="cell-actions">
+                              <Button size="sm" variant="ghost" className="btn-danger-ghost" busy={busy === o.model_id} onClick={() => void remove(o.model_id)}>
+                                Remove<span className="visually-hidden"> override of {nameOf(o.model_id)}</span>
+                              </Button>
+                            </td>
+                          ) : null}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+              {isAdmin && overridable.length > 0 ? (
+                <form className="model-form" aria-label="Set an endpoint override" onSubmit={(e) => void save(e)} noValidate>
+                  <div className="form-grid">
+                    <SelectField label="Model to override" value={modelId} onChange={(e) => setModelId(e.target.value)}>
+                      <option value="">Choose a model…</option>
+                      {overridable.map((m) => (
+                        <option key={m.id} value={m.id}>
+                          {m.name}
+                        </option>
+                      ))}
+                    </SelectField>
+                    <TextField label="Override endpoint URL" type="url" placeholder="https://gateway.example.com/v1" value={endpoint} onChange={(e) => setEndpoint(e.target.value)} />
+                    <TextField
+                      label="Override API key"
+                      type="password"
+                      autoComplete="off"
+                      value={apiKey}
+                      onChange={(e) => setApiKey(e.target.value)}
+                      hint="Optional; the model’s own key is used otherwise."
+                    />
+                  </div>
+                  {error ? (
+                    <p className="field-error" role="alert">
+                      {error}
+                    </p>
+                  ) : null}
+                  <div className="model-form-actions">
+                    <Button type="submit" variant="primary" busy={busy === 'save'}>
+                      Set override
+                    </Button>
+                  </div>
+                </form>
+              ) : null}
+              {isAdmin && overridable.length === 0 ? <p className="muted">Add an OpenAI-compatible endpoint above to override it here.</p> : null}
+            </>
+          );
+        }}
+      </Loadable>
+    </Section>
+  );
+}

@@ -1,0 +1,84 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startUpstream, type Upstream } from '../fixtures/upstream.js';
+import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+
+const suite = e2eSuite();
+let page: Page;
+let upstream: Upstream;
+
+beforeAll(async () => {
+  upstream = await startUpstream();
+  page = await suite.open('#/settings');
+  await signIn(page, suite.served.apiKey);
+  await page.goto(`${suite.served.url}/#/settings`);
+  await visible(page.getByRole('heading', { level: 1, name: 'Settings' }));
+});
+
+afterAll(async () => {
+  await upstream.close();
+});
+
+async function addModel(name: string, model: string) {
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  const form = await visible(page.getByRole('form', { name: 'Add an OpenAI-compatible endpoint' }));
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Endpoint URL').fill(upstream.openaiBaseUrl);
+  await form.getByLabel('Model', { exact: true }).fill(model);
+  await form.getByLabel('API key').fill('sk-test-secret');
+  await form.getByRole('button', { name: 'Add model' }).click();
+  await form.waitFor({ state: 'detached' });
+  return visible(page.getByRole('row', { name: new RegExp(name) }));
+}
+
+describe('Settings → Models and providers', () => {
+  const models = () => page.getByRole('region', { name: 'Models and providers' });
+
+  it('lists the built-in models', async () => {
+    await visible(models().getByRole('row', { name: /Built-in/ }).first());
+  });
+
+  it('adds an OpenAI-compatible endpoint and its connection test answers ok with the latency', async () => {
+    const row = await addModel('Echo upstream', 'echo');
+    expect(await row.textContent()).toMatch(/OpenAI-compatible/);
+    await row.getByRole('button', { name: 'Test Echo upstream' }).click();
+    await visible(row.getByText(/Connected · \d+ ms/), 20_000);
+  });
+
+  it('a failing endpoint shows the error of its test', async () => {
+    const row = await addModel('Broken upstream', 'status:503');
+    await row.getByRole('button', { name: 'Test Broken upstream' }).click();
+    await visible(row.locator('.test-result-failed'), 20_000);
+    expect(await row.locator('.test-result-failed').textContent()).toMatch(/503/);
+    expect(await inspectPage(page, 'settings-models')).toEqual([]);
+  });
+
+  it('sets and removes a workspace endpoint override', async () => {
+    const region = page.getByRole('region', { name: 'Workspace endpoint overrides' });
+    await visible(region.getByText(/No overrides/));
+    await region.getByLabel('Model to override').selectOption({ label: 'Echo upstream' });
+    await region.getByLabel('Override endpoint URL').fill(`${upstream.openaiBaseUrl}/`);
+    await region.getByRole('button', { name: 'Set override' }).click();
+    const row = await visible(region.getByRole('row', { name: /Echo upstream/ }));
+    await row.getByRole('button', { name: /Remove override of Echo upstream/ }).click();
+    await visible(region.getByText(/No overrides/));
+  });
+
+  it('removes a model after confirmation', async () => {
+    await page.getByRole('button', { name: 'Remove Broken upstream' }).click();
+    const dialog = await visible(page.getByRole('dialog', { name: /Remove “Broken upstream”/ }));
+    await dialog.getByRole('button', { name: 'Remove model' }).click();
+    await page.getByRole('row', { name: /Broken upstream/ }).waitFor({ state: 'detached' });
+  });
+
+  it('shows the local server address and how to change it', async () => {
+    const region = await visible(page.getByRole('region', { name: 'Local HTTP server' }));
+    const text = (await region.textContent()) ?? '';
+    expect(text).toContain(suite.served.url);
+    expect(text).toMatch(/\[server\]/);
+    expect(text).toMatch(/parley\.toml/);
+    // API keys are still there, as they were.
+    await visible(page.getByRole('region', { name: 'API keys' }));
+    expect(pageProblems(page)).toEqual([]);
+  });
+});
