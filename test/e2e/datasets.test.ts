@@ -79,6 +79,12 @@ describe('datasets', () => {
     await visible(row('broken.pdf'));
   });
 
+  it('retries a failed file, which fails again for the same reason', async () => {
+    await page.getByRole('button', { name: 'Retry broken.pdf' }).click();
+    await visible(row('broken.pdf').getByText('Failed'), 20_000);
+    await visible(row('broken.pdf').getByText('Could not be read'));
+  });
+
   it('removes a failed file', async () => {
     await page.getByRole('button', { name: 'Remove broken.pdf' }).click();
     await row('broken.pdf').waitFor({ state: 'detached' });
@@ -91,6 +97,33 @@ describe('datasets', () => {
     await visible(page.getByText('3 files'));
     expect(await inspectPage(page, 'datasets')).toEqual([]);
     await card.click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Company handbook' }));
+  });
+
+  it('pages a large dataset: Load more brings the next files', async () => {
+    const created = await suite.served.api('/datasets', { method: 'POST', body: { name: 'Many small notes' } });
+    const dataset = (await created.json()) as { id: string; kb_id: string };
+    const form = new FormData();
+    for (let i = 1; i <= 55; i++) form.append('file', new Blob([`Note number ${i}: nothing much.`], { type: 'text/plain' }), `note-${String(i).padStart(2, '0')}.txt`);
+    const upload = await fetch(`${suite.served.url}/api/knowledge-bases/${dataset.kb_id}/artifacts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${suite.served.apiKey}` },
+      body: form,
+    });
+    expect(upload.ok).toBe(true);
+
+    await go(`#/datasets/${dataset.id}`, 'Many small notes');
+    await visible(row('note-01.txt'));
+    // One page of 50, and the header row.
+    expect(await page.getByRole('row').count()).toBe(51);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await visible(row('note-55.txt'));
+    expect(await page.getByRole('row').count()).toBe(56);
+    await page.getByRole('button', { name: 'Load more' }).waitFor({ state: 'detached' });
+    await suite.served.api(`/datasets/${dataset.id}`, { method: 'DELETE' });
+    await go('#/datasets', 'Datasets');
+    await visible(page.getByRole('link', { name: 'Company handbook' }));
+    await page.getByRole('link', { name: 'Company handbook' }).click();
     await visible(page.getByRole('heading', { level: 1, name: 'Company handbook' }));
   });
 
