@@ -63,7 +63,10 @@ describe('datasets', () => {
     expect(await broken.textContent()).toMatch(/Could not be read|does not match|Unsupported|No text/);
     await visible(broken.getByRole('button', { name: 'Retry broken.pdf' }));
     await visible(broken.getByRole('button', { name: 'Remove broken.pdf' }));
+    await visible(page.getByText('4 of 4 files sent'));
     expect(await inspectPage(page, 'dataset-artifacts')).toEqual([]);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByRole('list', { name: 'Uploading' }).waitFor({ state: 'detached' });
   });
 
   it('filters the table by status', async () => {

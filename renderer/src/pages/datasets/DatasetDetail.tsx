@@ -75,7 +75,7 @@ export function DatasetDetail({ dataset }: { dataset: Dataset }) {
       <Section title="Add files">
         <DropZone onFiles={(files) => void upload(files)} busy={uploading} />
         {uploadError ? <Alert tone="error" title="The upload did not finish">{uploadError}</Alert> : null}
-        <UploadList uploads={uploads} />
+        <UploadList uploads={uploads} done={!uploading} onClear={() => setUploads([])} />
       </Section>
 
       <Section
