@@ -94,6 +94,20 @@ describe('datasets', () => {
     await visible(row('notes.txt'));
   });
 
+  it('takes files dropped on the drop zone', async () => {
+    const dataTransfer = await page.evaluateHandle(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['# Dropped\n\nA file dragged in from the desktop.'], 'dropped.md', { type: 'text/markdown' }));
+      return transfer;
+    });
+    const zone = page.getByText('Drop files here');
+    await zone.dispatchEvent('dragover', { dataTransfer });
+    await zone.dispatchEvent('drop', { dataTransfer });
+    await visible(row('dropped.md').getByText('Ready'), 20_000);
+    await page.getByRole('button', { name: 'Remove dropped.md' }).click();
+    await row('dropped.md').waitFor({ state: 'detached' });
+  });
+
   it('lists the dataset as a card', async () => {
     await go('#/datasets', 'Datasets');
     const card = await visible(page.getByRole('link', { name: 'Company handbook' }));

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { Button } from '../../ui/Button.js';
 import { PlusIcon } from '../../ui/icons.js';
 
@@ -10,6 +10,19 @@ export function DropZone({ onFiles, busy }: { onFiles: (files: File[]) => void; 
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const hintId = useId();
+
+  // A file dropped beside the zone would make the browser open it in place of the app.
+  useEffect(() => {
+    const ignore = (event: globalThis.DragEvent) => {
+      if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
+    };
+    window.addEventListener('dragover', ignore);
+    window.addEventListener('drop', ignore);
+    return () => {
+      window.removeEventListener('dragover', ignore);
+      window.removeEventListener('drop', ignore);
+    };
+  }, []);
 
   function drop(event: DragEvent<HTMLDivElement>) {
     event.preventDefault();
