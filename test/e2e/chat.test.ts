@@ -10,6 +10,7 @@ const models: Record<string, string> = {};
 
 /** The ten words `slow:<ms>` streams, one per chunk. */
 const ALL_WORDS = 'one two three four five six seven eight nine ten';
+const MARKDOWN_ANSWER = 'Use **const**:\n\n```ts\nconst total = items.length;\n```\n\n<img src=x onerror="document.title=1">';
 
 async function addModel(name: string, model: string): Promise<void> {
   const res = await suite.served.api('/models', { body: { name, provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, api_key: 'test-key', model } });
@@ -56,6 +57,7 @@ beforeAll(async () => {
   await addModel('Slow', 'slow:150');
   await addModel('Slower', 'slow:400');
   await addModel('Failing', 'fail-mid:3');
+  await addModel('Markdown', `fixed:${MARKDOWN_ANSWER}`);
   await addDataset();
   page = await suite.open();
   await signIn(page, suite.served.apiKey);
@@ -161,5 +163,58 @@ describe('chat in the browser', () => {
     expect(await answerText()).toMatch(/dusk/);
     expect(await inspectPage(page, 'chat-thread')).toEqual([]);
     expect(pageProblems(page)).toEqual([]);
+  });
+
+  it('Markdown renders with highlighted code, and HTML in an answer stays inert', async () => {
+    await newChat();
+    await ask('Show me code', 'Markdown');
+    await expect.poll(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
+    await visible(lastAnswer().locator('strong', { hasText: 'const' }));
+    await visible(lastAnswer().locator('pre code.language-ts .hljs-keyword').first());
+    expect(await lastAnswer().locator('img').count()).toBe(0);
+    expect(await page.title()).toBe('Chat · Parley');
+  });
+
+  it('a thread of 10,000 messages loads page by page and keeps only those in view in the page', async () => {
+    const total = 10_000;
+    const now = new Date().toISOString();
+    const message = (i: number) => ({
+      id: `msg_big${i}`,
+      thread_id: 'thr_big',
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      content: i % 2 === 0 ? `Question ${i}` : `Answer ${i}`,
+      status: 'complete',
+      model_id: null,
+      routing: null,
+      citations: [],
+      thoughts: [],
+      usage: null,
+      error: null,
+      created_at: now,
+      updated_at: now,
+    });
+    let pagesServed = 0;
+    // The service is not asked to store 10,000 messages: the browser is answered here, as the API would.
+    await page.route(/\/api\/threads\/thr_big(\/messages)?(\?.*)?$/, async (route) => {
+      const url = new URL(route.request().url());
+      if (!url.pathname.endsWith('/messages')) {
+        return route.fulfill({ json: { id: 'thr_big', title: 'Big thread', dataset_ids: [], suggestions_enabled: false, system_prompt: null, workflow_id: null, created_at: now, updated_at: now } });
+      }
+      pagesServed++;
+      const start = Number(url.searchParams.get('cursor') ?? '0');
+      const limit = Number(url.searchParams.get('limit') ?? '50');
+      const end = Math.min(total, start + limit);
+      const data = Array.from({ length: end - start }, (_, k) => message(start + k));
+      return route.fulfill({ json: { data, next_cursor: end < total ? String(end) : null } });
+    });
+    await page.goto(`${suite.served.url}/#/chat/thr_big`);
+    await visible(page.getByText(`Answer ${total - 1}`), 20_000);
+    expect(pagesServed).toBe(50);
+    expect(await page.locator('.message').count()).toBeLessThan(60);
+    // Scrolled to the top, the first messages are rendered in place of the last.
+    await page.getByRole('log', { name: 'Messages' }).evaluate((el) => el.scrollTo(0, 0));
+    await visible(page.getByText('Question 0', { exact: true }));
+    expect(await page.locator('.message').count()).toBeLessThan(60);
+    await page.unroute(/\/api\/threads\/thr_big/);
   });
 });

@@ -11,6 +11,14 @@ import type { Message, Model } from './types.js';
 export function MessageList({ messages, models }: { messages: Message[]; models: Map<string, Model> }) {
   const scroller = useRef<HTMLDivElement>(null);
   const atEnd = useRef(true);
+  /**
+   * When the reader last moved the view themselves. Only their scrolling may stop the following:
+   * the list's own corrections (items measured taller or shorter than estimated) scroll too.
+   */
+  const lastIntent = useRef(0);
+  const intent = () => {
+    lastIntent.current = Date.now();
+  };
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => scroller.current,
@@ -18,6 +26,12 @@ export function MessageList({ messages, models }: { messages: Message[]; models:
     overscan: 6,
     getItemKey: (index) => messages[index]?.id ?? index,
   });
+
+  // Another thread opens at its end, however far up the last one was read.
+  const first = messages[0]?.thread_id;
+  useEffect(() => {
+    atEnd.current = true;
+  }, [first]);
 
   const last = messages.at(-1);
   useEffect(() => {
@@ -31,7 +45,12 @@ export function MessageList({ messages, models }: { messages: Message[]; models:
       role="log"
       aria-label="Messages"
       tabIndex={0}
+      onWheel={intent}
+      onTouchMove={intent}
+      onKeyDown={intent}
+      onPointerDown={intent}
       onScroll={(event) => {
+        if (Date.now() - lastIntent.current > 1000) return;
         const el = event.currentTarget;
         atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
       }}
