@@ -81,4 +81,17 @@ describe('Settings → Models and providers', () => {
     await visible(page.getByRole('region', { name: 'API keys' }));
     expect(pageProblems(page)).toEqual([]);
   });
+
+  it('a member sees the models but no admin action', async () => {
+    const created = await suite.served.api('/admin/users', { method: 'POST', body: { email: 'member@example.com', name: 'Mo Member' } });
+    const { api_key } = (await created.json()) as { api_key: { key: string } };
+    const member = await suite.open('#/settings');
+    await signIn(member, api_key.key);
+    await member.goto(`${suite.served.url}/#/settings`);
+    const region = await visible(member.getByRole('region', { name: 'Models and providers' }));
+    await visible(region.getByRole('row', { name: /Echo upstream/ }));
+    await visible(region.getByText('Only admins can add, test or remove models.'));
+    expect(await member.getByRole('button', { name: /^(Add endpoint|Test|Remove|Set override)/ }).count()).toBe(0);
+    expect(pageProblems(member)).toEqual([]);
+  });
 });
