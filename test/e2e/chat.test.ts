@@ -88,7 +88,7 @@ describe('chat in the browser', () => {
     // The other message actions wait too: the new thread's rename and delete, and starting another chat.
     const threadsNav = page.getByRole('navigation', { name: 'Threads' });
     expect(await threadsNav.getByRole('button', { name: 'Delete Count to ten', includeHidden: true }).isDisabled({ timeout: 5_000 })).toBe(true);
-    expect(await threadsNav.getByRole('link', { name: /New chat/ }).getAttribute('aria-disabled')).toBe('true');
+    expect(await threadsNav.getByRole('button', { name: 'New chat' }).isDisabled()).toBe(true);
     await expect.poll(answerText, { timeout: 10_000 }).toBe(ALL_WORDS);
     await expect.poll(() => composer().isDisabled()).toBe(false);
     await visible(lastAnswer().getByText('Slow (chosen)'));

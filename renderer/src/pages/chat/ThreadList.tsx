@@ -84,9 +84,9 @@ export function ThreadList({ threads, error, selected, query, onQuery, onRename,
   const [deleteError, setDeleteError] = useState<string | null>(null);
   return (
     <nav className="thread-panel" aria-label="Threads">
-      <a className={`btn btn-secondary btn-md thread-new${locked ? ' is-disabled' : ''}`} href={threadHref(null)} aria-disabled={locked || undefined}>
-        <PlusIcon size={16} /> New chat
-      </a>
+      <Button className="thread-new" icon={<PlusIcon size={16} />} disabled={locked} onClick={() => (window.location.hash = threadHref(null))}>
+        New chat
+      </Button>
       <input className="input input-sm" type="search" aria-label="Search threads" placeholder="Search threads" value={query} onChange={(event) => onQuery(event.target.value)} />
       {error ? <p className="field-error">{error}</p> : null}
       {threads === null ? (
