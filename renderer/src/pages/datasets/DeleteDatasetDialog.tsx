@@ -46,7 +46,7 @@ export function DeleteDatasetDialog({ dataset, open, onClose }: { dataset: Datas
         <li>the chat threads’ configurations that use this dataset (the threads stay, without it);</li>
         <li>the agent thoughts recorded while answering from it.</li>
       </ul>
-      <p>Answers already written keep their text, but their citations to these files stop opening. This cannot be undone.</p>
+      <p>Messages already written keep their text. This cannot be undone.</p>
     </ConfirmDialog>
   );
 }
