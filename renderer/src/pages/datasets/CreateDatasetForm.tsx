@@ -4,7 +4,7 @@ import { client } from '../../api/index.js';
 import { Button } from '../../ui/Button.js';
 import { TextField } from '../../ui/Field.js';
 import { PlusIcon } from '../../ui/icons.js';
-import { errorText } from './format.js';
+import { errorText } from '../../ui/error-text.js';
 
 type Dataset = OutputOf<Operations['datasets.create']>;
 

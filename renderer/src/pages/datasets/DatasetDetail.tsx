@@ -10,7 +10,7 @@ import { statusLabel } from './ArtifactStatus.js';
 import { ArtifactTable } from './ArtifactTable.js';
 import { DeleteDatasetDialog } from './DeleteDatasetDialog.js';
 import { DropZone } from './DropZone.js';
-import { errorText } from './format.js';
+import { errorText } from '../../ui/error-text.js';
 import { datasetHref } from './selection.js';
 import { uploadFiles, type FileUpload } from './upload.js';
 import { UploadList } from './UploadList.js';

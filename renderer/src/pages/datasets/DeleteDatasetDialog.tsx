@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
 import { client } from '../../api/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
-import { errorText } from './format.js';
+import { errorText } from '../../ui/error-text.js';
 import { datasetHref } from './selection.js';
 
 type Dataset = OutputOf<Operations['datasets.get']>;

@@ -27,7 +27,3 @@ export function shortType(mime: string | null, filename: string): string {
   };
   return known[mime] ?? mime;
 }
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -1,5 +1,5 @@
 import { client } from '../../api/index.js';
-import { errorText } from './format.js';
+import { errorText } from '../../ui/error-text.js';
 
 /** One picked file on its way into a knowledge base, as the upload list shows it. */
 export interface FileUpload {

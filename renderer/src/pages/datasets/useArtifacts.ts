@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Artifact } from '../../../../shared/operations/datasets.js';
 import { client } from '../../api/index.js';
-import { errorText } from './format.js';
+import { errorText } from '../../ui/error-text.js';
 
 export type StatusFilter = Artifact['status'] | 'all';
 

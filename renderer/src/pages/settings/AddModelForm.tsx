@@ -2,8 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { client } from '../../api/index.js';
 import { Button } from '../../ui/Button.js';
 import { TextField } from '../../ui/Field.js';
+import { FormError } from '../../ui/FormError.js';
 import { PlusIcon } from '../../ui/icons.js';
-import { errorText } from './errors.js';
+import { errorText } from '../../ui/error-text.js';
 
 /** Registers an OpenAI-compatible endpoint (OpenAI itself, vLLM, Ollama, LM Studio…) as a model. */
 export function AddModelForm({ onAdded, onCancel }: { onAdded: () => void; onCancel: () => void }) {
@@ -59,11 +60,7 @@ export function AddModelForm({ onAdded, onCancel }: { onAdded: () => void; onCan
           hint="Optional. Stored encrypted and never shown again."
         />
       </div>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
       <div className="model-form-actions">
         <Button onClick={onCancel} disabled={busy}>
           Cancel

@@ -5,6 +5,7 @@ import { useSession } from '../../app/store.js';
 import { Alert } from '../../ui/Alert.js';
 import { Button } from '../../ui/Button.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
+import { errorText } from '../../ui/error-text.js';
 import { TextField } from '../../ui/Field.js';
 import { KeyIcon, PlusIcon } from '../../ui/icons.js';
 import { Loadable } from '../../ui/Loadable.js';
@@ -20,10 +21,6 @@ type NewKey = OutputOf<Operations['apiKeys.create']>;
 function isThisBrowsersKey(key: ApiKey): boolean {
   const token = connection.kind === 'browser' ? connection.storedToken() : null;
   return token !== null && token.startsWith(key.prefix);
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export function ApiKeys() {

@@ -9,7 +9,7 @@ import { Loadable } from '../../ui/Loadable.js';
 import { Section } from '../../ui/Page.js';
 import { useLoader } from '../../ui/useLoader.js';
 import { AddModelForm } from './AddModelForm.js';
-import { errorText } from './errors.js';
+import { errorText } from '../../ui/error-text.js';
 import { ModelTestResult, type TestOutcome } from './ModelTestResult.js';
 
 const PROVIDERS: Record<Model['provider'], string> = {

@@ -2,11 +2,12 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { client } from '../../api/index.js';
 import { Button } from '../../ui/Button.js';
 import { SelectField, TextField } from '../../ui/Field.js';
+import { FormError } from '../../ui/FormError.js';
 import { Loadable } from '../../ui/Loadable.js';
 import { Section } from '../../ui/Page.js';
 import { Time } from '../../ui/Time.js';
 import { useLoader } from '../../ui/useLoader.js';
-import { errorText } from './errors.js';
+import { errorText } from '../../ui/error-text.js';
 
 /**
  * A workspace can have a model answered by another endpoint (its own gateway or key, say) without
@@ -148,11 +149,7 @@ export function Overrides({ workspaceId, workspaceName, isAdmin, modelsVersion }
                       hint="Optional; the model’s own key is used otherwise."
                     />
                   </div>
-                  {error ? (
-                    <p className="field-error" role="alert">
-                      {error}
-                    </p>
-                  ) : null}
+                  <FormError message={error} />
                   <div className="model-form-actions">
                     <Button type="submit" variant="primary" busy={busy === 'save'}>
                       Set override
