@@ -126,6 +126,7 @@ describe('chat in the browser', () => {
     expect(await error.textContent()).toMatch(/The answer stopped with an error\. \S/);
     expect(await answerText()).toBe('w1 w2 w3');
     expect(await composer().isDisabled()).toBe(false);
+    expect(await inspectPage(page, 'chat-error')).toEqual([]);
   });
 
   it('a reload mid-answer re-attaches to the stream and the answer completes', async () => {
@@ -216,5 +217,26 @@ describe('chat in the browser', () => {
     await visible(page.getByText('Question 0', { exact: true }));
     expect(await page.locator('.message').count()).toBeLessThan(60);
     await page.unroute(/\/api\/threads\/thr_big/);
+  });
+
+  it('threads are searched, renamed and deleted behind a confirmation', async () => {
+    await newChat();
+    const threads = page.getByRole('navigation', { name: 'Threads' });
+    await threads.getByRole('searchbox', { name: 'Search threads' }).fill('slowly');
+    await expect.poll(() => threads.getByRole('link').allTextContents()).toEqual(['Count slowly']);
+    await threads.getByRole('link', { name: 'Count slowly' }).hover();
+    await threads.getByRole('button', { name: 'Rename Count slowly' }).click();
+    await threads.getByRole('textbox', { name: 'Thread title' }).fill('Counting, renamed');
+    await threads.getByRole('textbox', { name: 'Thread title' }).press('Enter');
+    await threads.getByRole('searchbox', { name: 'Search threads' }).fill('renamed');
+    await visible(threads.getByRole('link', { name: 'Counting, renamed' }));
+    await threads.getByRole('link', { name: 'Counting, renamed' }).hover();
+    await threads.getByRole('button', { name: 'Delete Counting, renamed' }).click();
+    const dialog = await visible(page.getByRole('dialog', { name: 'Delete this thread?' }));
+    expect(await dialog.textContent()).toMatch(/Counting, renamed.*all its messages/);
+    await dialog.getByRole('button', { name: 'Delete thread' }).click();
+    await visible(threads.getByText('No thread matches.'));
+    await threads.getByRole('searchbox', { name: 'Search threads' }).fill('');
+    await visible(threads.getByRole('link', { name: 'Count to ten' }));
   });
 });
