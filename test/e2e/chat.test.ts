@@ -163,6 +163,9 @@ describe('chat in the browser', () => {
     expect(await page.getByText('Datasets Village').count()).toBe(1);
     expect(await answerText()).toMatch(/dusk/);
     expect(await inspectPage(page, 'chat-thread')).toEqual([]);
+    await page.setViewportSize({ width: 420, height: 800 });
+    expect(await inspectPage(page, 'chat-thread-narrow')).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
     expect(pageProblems(page)).toEqual([]);
   });
 
