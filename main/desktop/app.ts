@@ -3,7 +3,7 @@ import { keyFileSecretBox, osKeychainSecretBox, type OsKeychain } from '../core/
 import { registerIpc, type IpcMainInvokeLike } from '../transport/ipc/index.js';
 import { registerStreams, type IpcMainOnLike, type MessagePortMainLike, type OpenStream } from '../transport/ipc/stream-port.js';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.js';
-import { APP_SCHEME, createMainWindow, isAppUrl, type BrowserWindowLike, type MainWindowOptions } from './window.js';
+import { APP_SCHEME, CONTENT_SECURITY_POLICY, contentSecurityPolicy, createMainWindow, isAppUrl, type BrowserWindowLike, type MainWindowOptions } from './window.js';
 
 /** The slice of Electron's `app` the lifecycle needs; one overload per event, as Electron types them. */
 export interface AppLike {
@@ -78,6 +78,17 @@ export interface DesktopHandle<W> {
 }
 
 /**
+ * The local HTTP API's origin, which the page may reach: uploads PUT file parts to its signed URLs.
+ * Known before the server starts from the configured port (a port of 0 is only known later, and
+ * then the page cannot upload).
+ */
+export function localApiOrigins(core: Pick<Core, 'config'>): string[] {
+  const { enabled, host, port } = core.config().server;
+  if (!enabled || port === 0) return [];
+  return [`http://${host.includes(':') ? `[${host}]` : host}:${port}`];
+}
+
+/**
  * Streams over IPC are the service's streams, as over SSE. The service validates, authorizes and
  * starts the work before the first event; a renderer closing its port stops the watching (the
  * iterator is returned), never the work behind it: `chat.cancel` does that.
@@ -111,9 +122,10 @@ export async function runDesktop<W extends DesktopWindow, P extends MessagePortM
 
   let win: W | undefined;
   let ready = false;
+  let policy = CONTENT_SECURITY_POLICY;
   const showWindow = () => {
     if (!win || win.isDestroyed()) {
-      win = createMainWindow({ BrowserWindow: electron.BrowserWindow, shell: electron.shell, preloadPath: options.preloadPath, logError: log.error });
+      win = createMainWindow({ BrowserWindow: electron.BrowserWindow, shell: electron.shell, preloadPath: options.preloadPath, logError: log.error, policy });
       return;
     }
     if (win.isMinimized()) win.restore();
@@ -144,7 +156,8 @@ export async function runDesktop<W extends DesktopWindow, P extends MessagePortM
     return null;
   }
 
-  protocol.handle(APP_SCHEME, createAppProtocolHandler(options.rendererDir));
+  policy = contentSecurityPolicy(localApiOrigins(core));
+  protocol.handle(APP_SCHEME, createAppProtocolHandler(options.rendererDir, policy));
   const trusted = { desktopCaller: core.desktopCaller, isTrustedUrl: isAppUrl, logError: log.error };
   const disposers = [
     registerIpc({ ipcMain: electron.ipcMain, service: core.service, ...trusted }),

@@ -11,18 +11,26 @@ export const APP_HOST = 'parley';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 
-/** The same policy served mode sends with the renderer: only our own code, no plugins, no framing. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ');
+/**
+ * The same policy served mode sends with the renderer: only our own code, no plugins, no framing.
+ * `connect` adds origins the page may fetch from: the local HTTP API, whose signed upload URLs the
+ * page PUTs file parts to.
+ */
+export function contentSecurityPolicy(connect: readonly string[] = []): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    ["connect-src 'self'", ...connect].join(' '),
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 /**
  * Permissions the page may have. Writing text to the clipboard (a "copy" button) is the only one a
@@ -104,15 +112,17 @@ export interface WindowDeps<W extends BrowserWindowLike> {
   /** The bundled preload (`dist/preload/index.cjs`). */
   preloadPath: string;
   logError: LogError;
+  /** The policy the page gets (CONTENT_SECURITY_POLICY unless the local API's origin is allowed too). */
+  policy?: string;
 }
 
-function withPolicy(headers: Record<string, string[]> | undefined): Headers {
+function withPolicy(headers: Record<string, string[]> | undefined, policy: string): Headers {
   const result: Headers = {};
   // Header names are case-insensitive: drop any policy a response brought, then set ours.
   for (const [name, value] of Object.entries(headers ?? {})) {
     if (name.toLowerCase() !== 'content-security-policy') result[name] = value;
   }
-  result['Content-Security-Policy'] = [CONTENT_SECURITY_POLICY];
+  result['Content-Security-Policy'] = [policy];
   return result;
 }
 
@@ -136,7 +146,7 @@ export function createMainWindow<W extends BrowserWindowLike>(deps: WindowDeps<W
 
   // webRequest never sees app:// responses (Electron runs its header hooks for http(s) only), so
   // app-protocol.ts sets the same header itself; this covers anything else the page might load.
-  contents.session.webRequest.onHeadersReceived((details, callback) => callback({ responseHeaders: withPolicy(details.responseHeaders) }));
+  contents.session.webRequest.onHeadersReceived((details, callback) => callback({ responseHeaders: withPolicy(details.responseHeaders, deps.policy ?? CONTENT_SECURITY_POLICY) }));
   contents.session.setPermissionRequestHandler((_webContents, permission, callback, details) => {
     callback(ALLOWED_PERMISSIONS.has(permission) && isAppUrl(details.requestingUrl ?? ''));
   });
