@@ -59,6 +59,12 @@ export function ChatPage({ me }: { me: Me }) {
   const { state } = conversation;
   const generating = state.status === 'ready' && state.generating;
 
+  // A thread that was just answered moves to the top of the list (newest first by last activity).
+  const reloadThreads = threads.reload;
+  useEffect(() => {
+    if (!generating) reloadThreads();
+  }, [generating, reloadThreads]);
+
   // As every page does (ui/Page.tsx): the title, and focus on the heading so navigation is announced.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
