@@ -39,7 +39,7 @@ export function SettingsPage({ me }: { me: Me }) {
       </Section>
       <Models isAdmin={isAdmin} onChanged={() => setModelsVersion((v) => v + 1)} />
       <Overrides workspaceId={workspace.id} workspaceName={workspace.name} isAdmin={isAdmin} modelsVersion={modelsVersion} />
-      <LocalServer />
+      <LocalServer canEdit={user.role === 'super_admin'} />
       <ApiKeys />
     </Page>
   );
