@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FeaturesConfig } from '../config.js';
 import { Empty, Timestamp, list } from './common.js';
 import { defineOperation } from './define.js';
 
@@ -31,6 +32,11 @@ export const ConfigState = z.object({
    * above stays in force until the file is fixed or a version is saved from here.
    */
   file_problems: z.array(ConfigProblem),
+  /**
+   * Why the local HTTP server is not listening although the configuration asks for it (the port is
+   * taken, say), or null.
+   */
+  server_problem: z.string().nullable(),
 });
 
 const BaseVersion = z.number().int().min(0).describe('The version the edit started from; a newer one answers 409.');
@@ -111,7 +117,8 @@ export const features = defineOperation({
   access: 'user',
   http: { method: 'GET', path: '/features', status: 200 },
   input: Empty,
-  output: z.object({ simple_chat: z.boolean() }),
+  // The flags are the `[features]` table of the configuration schema: a flag added there is served here.
+  output: FeaturesConfig,
 });
 
 export const server = defineOperation({
@@ -129,5 +136,7 @@ export const server = defineOperation({
     port: z.number().int(),
     /** Served mode always serves HTTP and its `--port` wins for the run; the desktop applies changes at once. */
     mode: z.enum(['desktop', 'served']),
+    /** Why it is not listening although `enabled` asks for it (the port is taken, say), or null. */
+    problem: z.string().nullable(),
   }),
 });

@@ -1,6 +1,7 @@
 import * as admin from './admin.js';
 import type { Operation } from './define.js';
 import * as chat from './chat.js';
+import * as config from './config.js';
 import * as datasets from './datasets.js';
 import * as identity from './identity.js';
 import * as models from './models.js';
@@ -21,6 +22,13 @@ export const operations = {
   'admin.users.create': admin.createUser,
   'admin.users.update': admin.updateUser,
   'admin.userTokens.create': admin.createUserToken,
+  'admin.config.get': config.getConfig,
+  'admin.config.put': config.putConfig,
+  'admin.config.patch': config.patchConfig,
+  'admin.config.history': config.configHistory,
+  'admin.config.rollback': config.rollbackConfig,
+  'features.get': config.features,
+  'service.server': config.server,
   'threads.create': threads.createThread,
   'threads.list': threads.listThreads,
   'threads.get': threads.getThread,
@@ -68,4 +76,5 @@ export { AdminUser } from './admin.js';
 export { ApiKey, Organization, User } from './identity.js';
 export { Model, ModelOverride } from './models.js';
 export { Thread } from './threads.js';
+export { ConfigProblem, ConfigState, ConfigVersion } from './config.js';
 export { Artifact, Dataset, Upload } from './datasets.js';
