@@ -34,7 +34,7 @@ export interface BootOptions {
   warn?: (message: string) => void;
   /** Served mode (headless, the HTTP server is the app) or the desktop app; served by default. */
   mode?: 'desktop' | 'served' | undefined;
-  /** Follow hand edits of parley.toml while running (on by default). */
+  /** Follow hand edits of parley.toml while running (on by default; its stat is polled). */
   watchConfigFile?: boolean | undefined;
 }
 

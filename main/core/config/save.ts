@@ -1,5 +1,5 @@
-import { readFileSync, watch } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
+import { basename } from 'node:path';
 import type { Config } from '../../../shared/config.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ConfigVersionRecord } from '../../db/repositories/config-versions.js';
@@ -64,35 +64,21 @@ export function syncFromFile(store: ConfigStore, now: string): void {
 }
 
 /**
- * Follows hand edits of `parley.toml` while running. The directory is watched, not the file: saves
- * (ours and most editors') replace the file by a rename. Returns what stops watching.
+ * Follows hand edits of `parley.toml` while running, by polling its stat (once a second by default):
+ * it survives the file being replaced by a rename (our saves and most editors'), and the database
+ * files next to it, written all the time, cost nothing. Returns what stops it.
  */
-export function watchConfigFile(store: ConfigStore, options: { now: () => string; warn: (message: string) => void; debounceMs?: number }): () => void {
-  const name = basename(store.live.file);
-  let timer: NodeJS.Timeout | undefined;
-  const check = () => {
-    timer = undefined;
+export function watchConfigFile(store: ConfigStore, options: { now: () => string; warn: (message: string) => void; intervalMs?: number }): () => void {
+  const file = store.live.file;
+  const onChange = (current: Stats, previous: Stats) => {
+    if (current.mtimeMs === previous.mtimeMs && current.size === previous.size && current.ino === previous.ino) return;
     if (!store.repos.db.open) return;
     try {
       syncFromFile(store, options.now());
     } catch (error) {
-      options.warn(`Could not pick up the edit of ${name}: ${error instanceof Error ? error.message : String(error)}`);
+      options.warn(`Could not pick up the edit of ${basename(file)}: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
-  let watcher: ReturnType<typeof watch>;
-  try {
-    watcher = watch(dirname(store.live.file), { persistent: false }, (_event, changed) => {
-      if (changed !== null && changed !== name) return;
-      clearTimeout(timer);
-      timer = setTimeout(check, options.debounceMs ?? 200);
-    });
-  } catch (error) {
-    options.warn(`Hand edits of ${name} are picked up at the next start only: ${error instanceof Error ? error.message : String(error)}`);
-    return () => {};
-  }
-  watcher.on('error', (error) => options.warn(`Stopped following hand edits of ${name}: ${error.message}`));
-  return () => {
-    clearTimeout(timer);
-    watcher.close();
-  };
+  watchFile(file, { persistent: false, interval: options.intervalMs ?? 1000 }, onChange);
+  return () => unwatchFile(file, onChange);
 }

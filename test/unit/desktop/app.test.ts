@@ -8,6 +8,7 @@ import { IPC_INVOKE, IPC_STREAM_OPEN, type IpcResult, type StreamMessage } from 
 import { bootCore, type BootOptions, type Core } from '../../../main/boot.js';
 import { runDesktop, type AppLike, type DesktopHandle, type DesktopOptions, type ElectronLike, type RunningHttp } from '../../../main/desktop/app.js';
 import { APP_ENTRY_URL } from '../../../main/desktop/window.js';
+import { startHttpServer } from '../../../main/transport/http/server.js';
 import type { IpcSenderLike } from '../../../main/transport/ipc/sender.js';
 import type { StreamOpenEventLike } from '../../../main/transport/ipc/stream-port.js';
 import { tempDir } from '../../support/core.js';
@@ -349,6 +350,27 @@ describe('runDesktop', () => {
     await handle.localApiSettled();
     expect(await call('service.server')).toMatchObject({ url: 'http://127.0.0.1:4402', problem: null });
     expect((await call<{ server_problem: string | null }>('admin.config.get')).server_problem).toBeNull();
+  });
+
+  it('answers a change of [server] made over the HTTP API itself before that server restarts', async () => {
+    writeFileSync(join(dataDir.dir, 'parley.toml'), '[server]\nport = 0\n');
+    const { electron } = fakeElectron(userData.dir);
+    const startHttp = (core: Core) => startHttpServer(core, { port: core.config().server.port, host: core.config().server.host, appVersion: 't' });
+    handle = await runDesktop(electron, options({ env: { PARLEY_DATA_DIR: dataDir.dir, PARLEY_ADMIN_API_KEY: 'pk_DesktopTestKey0123456789' }, startHttp }));
+    if (!handle) throw new Error('did not start');
+    await handle.localApiSettled();
+    const before = handle.core.runtime.baseUrl();
+    if (!before) throw new Error('not listening');
+    const headers = { authorization: 'Bearer pk_DesktopTestKey0123456789', 'content-type': 'application/json' };
+    const { version } = (await (await fetch(`${before}/api/admin/config`, { headers })).json()) as { version: number };
+    const res = await fetch(`${before}/api/admin/config`, { method: 'PATCH', headers, body: JSON.stringify({ values: { 'server.host': 'localhost' }, base_version: version }) });
+    expect(res.status).toBe(200);
+    await handle.localApiSettled();
+    const after = handle.core.runtime.baseUrl();
+    expect(after).toMatch(/^http:\/\/localhost:\d+$/);
+    const server = (await (await fetch(`${after}/api/server`, { headers })).json()) as { url: string };
+    expect(server.url).toBe(after);
+    await expect(fetch(`${before}/api/health`)).rejects.toThrow();
   });
 
   it('gives the page the API origin in force: the CSP is computed for each response', async () => {
