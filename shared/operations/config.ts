@@ -39,6 +39,9 @@ export const ConfigState = z.object({
   server_problem: z.string().nullable(),
 });
 
+/** Text stored as UTF-8 must be well-formed Unicode, or the file would not read back as saved. */
+const WellFormed = (max: number) => z.string().max(max).refine((s) => s.isWellFormed(), 'must be well-formed Unicode');
+
 const BaseVersion = z.number().int().min(0).describe('The version the edit started from; a newer one answers 409.');
 
 export const getConfig = defineOperation({
@@ -58,12 +61,12 @@ export const putConfig = defineOperation({
   tag: 'Administration',
   access: 'super_admin',
   http: { method: 'PUT', path: '/admin/config', status: 200 },
-  input: z.object({ toml: z.string().max(256 * 1024), base_version: BaseVersion }),
+  input: z.object({ toml: WellFormed(256 * 1024), base_version: BaseVersion }),
   output: ConfigState,
 });
 
 /** A value a single key may take. */
-const ConfigValue = z.union([z.string().max(4096), z.number(), z.boolean(), z.array(z.string().max(4096)).max(256)]);
+const ConfigValue = z.union([WellFormed(4096), z.number(), z.boolean(), z.array(WellFormed(4096)).max(256)]);
 
 export const patchConfig = defineOperation({
   name: 'admin.config.patch',

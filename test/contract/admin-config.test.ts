@@ -160,6 +160,9 @@ describe('PATCH /admin/config', () => {
     expect(badValue.body.errors?.[0]?.path).toBe('server.port');
     expect((await s.patch({ port: 1 }, version)).status).toBe(400);
     expect((await s.patch({}, version)).status).toBe(400);
+    // Text that could not be written to the file and read back as it was sent.
+    expect((await s.patch({ 'ui.theme': '\uD800' }, version)).status).toBe(400);
+    expect((await s.put('# \uD800\n', version)).status).toBe(400);
     expect((await s.state()).version).toBe(version);
   });
 
