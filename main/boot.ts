@@ -6,6 +6,8 @@ import { openDatabase, type Db } from './db/connection.js';
 import { createRepositories, type Repositories } from './db/repositories/index.js';
 import { ensureOwner } from './core/auth/owner.js';
 import { CONFIG_FILE, describeProblems, loadConfig } from './core/config/load.js';
+import { LiveConfig } from './core/config/live.js';
+import { watchConfigFile } from './core/config/save.js';
 import type { Caller, Runtime } from './core/context.js';
 import { createService, type Service } from './core/service.js';
 import { StreamHub } from './core/chat/hub.js';
@@ -30,6 +32,10 @@ export interface BootOptions {
   /** The service's clock; tests move it to expire things without waiting. */
   now?: () => Date;
   warn?: (message: string) => void;
+  /** Served mode (headless, the HTTP server is the app) or the desktop app; served by default. */
+  mode?: 'desktop' | 'served' | undefined;
+  /** Follow hand edits of parley.toml while running (on by default; its stat is polled). */
+  watchConfigFile?: boolean | undefined;
 }
 
 export interface Core {
@@ -70,15 +76,23 @@ export function bootCore(options: BootOptions): Core {
           describeProblems(join(options.dataDir, CONFIG_FILE), loaded.problems),
       );
     }
-    const config = () => loaded.config;
+    const mode = options.mode ?? 'served';
+    const live = new LiveConfig(join(options.dataDir, CONFIG_FILE), loaded, loaded.problems, now, (m) => options.warn?.(m));
+    // Served mode is its HTTP server (the page comes from it too): where it listens holds until a
+    // restart. The desktop app restarts its server itself when these change (desktop/app.ts).
+    if (mode === 'served') live.pinUntilRestart(['server.host', 'server.port']);
+    const config = () => live.config();
     const interrupted = repos.messages.markInterrupted(INTERRUPTED.detail, now);
     if (interrupted > 0) options.warn?.(`${interrupted} answer(s) were being written when Parley last stopped; their text so far is kept, marked interrupted.`);
     const blobs = new BlobStore(options.dataDir);
     const secrets = options.secretBox ?? keyFileSecretBox(options.dataDir);
     const embedding = () => embeddingModel(repos, config, secrets);
     let baseUrl: string | null = null;
+    let serverProblem: string | null = null;
+    const health = new HealthTracker(loaded.config.routing);
+    live.onChange(({ config: next }) => health.setPolicy(next.routing));
     const runtime: Runtime = {
-      health: new HealthTracker(loaded.config.routing),
+      health,
       secrets,
       embedding,
       providers: createProviders(),
@@ -90,6 +104,12 @@ export function bootCore(options: BootOptions): Core {
       setBaseUrl: (url) => {
         baseUrl = url;
       },
+      liveConfig: live,
+      mode,
+      serverProblem: () => serverProblem,
+      setServerProblem: (problem) => {
+        serverProblem = problem;
+      },
     };
     const resumed = runtime.ingest.resume();
     if (resumed > 0) options.warn?.(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
@@ -99,8 +119,11 @@ export function bootCore(options: BootOptions): Core {
       if (!user) throw new Error('the desktop profile has no user');
       return { user, via: 'ipc' };
     };
+    const unwatch =
+      options.watchConfigFile === false ? () => {} : watchConfigFile({ repos, live }, { now: () => (options.now?.() ?? new Date()).toISOString(), warn: (m) => options.warn?.(m) });
     const close = () => {
       if (!db.open) return;
+      unwatch();
       runtime.ingest.stop();
       service.shutdown();
       db.close();

@@ -44,7 +44,7 @@ async function main(): Promise<void> {
 
   let core;
   try {
-    core = bootCore({ dataDir, appVersion: APP_VERSION, adminApiKey, warn });
+    core = bootCore({ dataDir, appVersion: APP_VERSION, adminApiKey, warn, mode: 'served' });
   } catch (error) {
     if (error instanceof DatabaseFromFutureError || (error instanceof Error && error.message.startsWith('PARLEY_ADMIN_API_KEY'))) fail(error.message);
     throw error;

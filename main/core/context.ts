@@ -8,6 +8,7 @@ import type { SecretBox } from './secrets/secret-box.js';
 import type { EmbeddingModel } from './retrieval/embedder.js';
 import type { IngestQueue } from './ingest/queue.js';
 import type { BlobStore } from './storage/blob-store.js';
+import type { LiveConfig } from './config/live.js';
 
 /** How a caller proved who they are. The desktop renderer over IPC acts as the desktop profile. */
 export type CredentialKind = 'ipc' | 'api_key' | 'user_token' | 'access_token';
@@ -41,6 +42,16 @@ export interface Runtime {
   /** `http://127.0.0.1:<port>` once the HTTP server listens (absolute upload URLs); null without one. */
   baseUrl: () => string | null;
   setBaseUrl: (url: string | null) => void;
+  /**
+   * The configuration in force (what `Context.config` reads), its text and version; pieces built
+   * from it at start-up follow it with `liveConfig.onChange`.
+   */
+  liveConfig: LiveConfig;
+  /** `served`: headless (`serve.ts`), the HTTP server is the app; `desktop`: the Electron app. */
+  mode: 'desktop' | 'served';
+  /** Why the HTTP server is not listening although the configuration asks for it, or null. */
+  serverProblem: () => string | null;
+  setServerProblem: (problem: string | null) => void;
 }
 
 /** What every core function receives: the stores, the live configuration and the caller. */

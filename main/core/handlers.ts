@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Operations, Streaming } from '../../shared/operations/index.js';
+import * as adminConfig from './admin/config.js';
 import * as adminUsers from './admin/users.js';
 import * as apiKeys from './auth/api-keys.js';
 import { me } from './auth/me.js';
@@ -36,6 +37,13 @@ export const handlers: Handlers = {
   'admin.users.create': adminUsers.createUser,
   'admin.users.update': adminUsers.updateUser,
   'admin.userTokens.create': adminUsers.createUserToken,
+  'admin.config.get': adminConfig.getConfig,
+  'admin.config.put': adminConfig.putConfig,
+  'admin.config.patch': adminConfig.patchConfig,
+  'admin.config.history': adminConfig.configHistory,
+  'admin.config.rollback': adminConfig.rollbackConfig,
+  'features.get': status.features,
+  'service.server': status.server,
   'threads.create': threads.createThread,
   'threads.list': threads.listThreads,
   'threads.get': threads.getThread,

@@ -28,7 +28,7 @@ async function isFile(path: string): Promise<boolean> {
  * byte outside it. A path without an extension that is not a file gets `index.html`, so a reload on
  * any client-side route still opens the app.
  */
-export function createAppProtocolHandler(rootDir: string, policy: string = CONTENT_SECURITY_POLICY): (request: Request) => Promise<Response> {
+export function createAppProtocolHandler(rootDir: string, policy: string | (() => string) = CONTENT_SECURITY_POLICY): (request: Request) => Promise<Response> {
   const root = resolve(rootDir);
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed', { status: 405, headers: NO_BODY });
@@ -58,7 +58,8 @@ export function createAppProtocolHandler(rootDir: string, policy: string = CONTE
     const headers = {
       'Content-Type': contentType(extname(file)) || 'application/octet-stream',
       // webRequest hooks do not run for custom schemes, so the policy travels with the response.
-      'Content-Security-Policy': policy,
+      // Asked per response when a function: the local API's origin may change while the app runs.
+      'Content-Security-Policy': typeof policy === 'function' ? policy() : policy,
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-cache',
     };

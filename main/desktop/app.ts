@@ -3,6 +3,7 @@ import { keyFileSecretBox, osKeychainSecretBox, type OsKeychain } from '../core/
 import { registerIpc, type IpcMainInvokeLike } from '../transport/ipc/index.js';
 import { registerStreams, type IpcMainOnLike, type MessagePortMainLike, type OpenStream } from '../transport/ipc/stream-port.js';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.js';
+import { superviseLocalApi } from './local-api.js';
 import { APP_SCHEME, CONTENT_SECURITY_POLICY, contentSecurityPolicy, createMainWindow, isAppUrl, type BrowserWindowLike, type MainWindowOptions } from './window.js';
 
 /** The slice of Electron's `app` the lifecycle needs; one overload per event, as Electron types them. */
@@ -73,19 +74,25 @@ export interface DesktopOptions {
 export interface DesktopHandle<W> {
   core: Core;
   window(): W | undefined;
+  /** Resolves once the local API matches `[server]` as configured now (started, stopped or failed). */
+  localApiSettled(): Promise<void>;
   /** Stops IPC and HTTP and closes the database; what `will-quit` runs. Idempotent. */
   shutdown(): Promise<void>;
 }
 
 /**
- * The local HTTP API's origin, which the page may reach: uploads PUT file parts to its signed URLs.
- * Known before the server starts from the configured port (a port of 0 is only known later, and
- * then the page cannot upload).
+ * The local HTTP API's origins, which the page may reach: uploads PUT file parts to its signed URLs.
+ * Where it listens now, and where the configuration says it will (known before the server starts,
+ * or restarts on a new port; a configured port of 0 is only known once it listens). Read for each
+ * page load, so a reload after a change of `[server]` gets the new origin.
  */
-export function localApiOrigins(core: Pick<Core, 'config'>): string[] {
+export function localApiOrigins(core: Pick<Core, 'config'> & { runtime?: Pick<Core['runtime'], 'baseUrl'> }): string[] {
+  const origins: string[] = [];
+  const listening = core.runtime?.baseUrl();
+  if (listening) origins.push(new URL(listening).origin);
   const { enabled, host, port } = core.config().server;
-  if (!enabled || port === 0) return [];
-  return [`http://${host.includes(':') ? `[${host}]` : host}:${port}`];
+  if (enabled && port !== 0) origins.push(`http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+  return [...new Set(origins)];
 }
 
 /**
@@ -122,7 +129,7 @@ export async function runDesktop<W extends DesktopWindow, P extends MessagePortM
 
   let win: W | undefined;
   let ready = false;
-  let policy = CONTENT_SECURITY_POLICY;
+  let policy = () => CONTENT_SECURITY_POLICY;
   const showWindow = () => {
     if (!win || win.isDestroyed()) {
       win = createMainWindow({ BrowserWindow: electron.BrowserWindow, shell: electron.shell, preloadPath: options.preloadPath, logError: log.error, policy });
@@ -145,6 +152,7 @@ export async function runDesktop<W extends DesktopWindow, P extends MessagePortM
       dataDir,
       appVersion: options.appVersion,
       adminApiKey: env.PARLEY_ADMIN_API_KEY || undefined,
+      mode: 'desktop',
       nativeBinding: env.PARLEY_SQLITE_BINDING || undefined,
       secretBox: electron.safeStorage?.isEncryptionAvailable() ? osKeychainSecretBox(electron.safeStorage, keyFileSecretBox(dataDir)) : undefined,
       warn: log.warn,
@@ -156,7 +164,8 @@ export async function runDesktop<W extends DesktopWindow, P extends MessagePortM
     return null;
   }
 
-  policy = contentSecurityPolicy(localApiOrigins(core));
+  const booted = core;
+  policy = () => contentSecurityPolicy(localApiOrigins(booted));
   protocol.handle(APP_SCHEME, createAppProtocolHandler(options.rendererDir, policy));
   const trusted = { desktopCaller: core.desktopCaller, isTrustedUrl: isAppUrl, logError: log.error };
   const disposers = [
@@ -167,26 +176,15 @@ export async function runDesktop<W extends DesktopWindow, P extends MessagePortM
   showWindow();
 
   // The window does not wait for the API: a busy port costs local clients, not the desktop user.
-  const http: Promise<RunningHttp | undefined> = core.config().server.enabled
-    ? options.startHttp(core).then(
-        (server) => {
-          log.info(`Parley API listening on ${server.url}`);
-          return server;
-        },
-        (error: unknown) => {
-          log.warn(`The local HTTP API could not start (${describeError(error)}); the app works without it.`);
-          return undefined;
-        },
-      )
-    : Promise.resolve(undefined);
+  // It follows `[server]` as saved: a change of enabled/host/port restarts it at once.
+  const localApi = superviseLocalApi(core, options.startHttp, log);
 
   let stopping: Promise<void> | undefined;
   const shutdown = (): Promise<void> =>
     (stopping ??= (async () => {
       for (const dispose of disposers) dispose();
-      // Awaiting the start too: a quit during start-up must not leave the port open.
-      const server = await http;
-      await server?.close().catch((error: unknown) => log.error('The HTTP API did not close cleanly', error));
+      // Awaiting a start under way too: a quit during start-up must not leave the port open.
+      await localApi.stop();
       core.close();
     })());
 
@@ -208,5 +206,5 @@ export async function runDesktop<W extends DesktopWindow, P extends MessagePortM
   options.signals?.on('SIGINT', () => app.quit());
   options.signals?.on('SIGTERM', () => app.quit());
 
-  return { core, window: () => win, shutdown };
+  return { core, window: () => win, localApiSettled: () => localApi.settled(), shutdown };
 }

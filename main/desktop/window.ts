@@ -112,8 +112,11 @@ export interface WindowDeps<W extends BrowserWindowLike> {
   /** The bundled preload (`dist/preload/index.cjs`). */
   preloadPath: string;
   logError: LogError;
-  /** The policy the page gets (CONTENT_SECURITY_POLICY unless the local API's origin is allowed too). */
-  policy?: string;
+  /**
+   * The policy the page gets (CONTENT_SECURITY_POLICY unless the local API's origin is allowed too);
+   * a function is asked for each response, so a changed API origin applies without a new window.
+   */
+  policy?: string | (() => string);
 }
 
 function withPolicy(headers: Record<string, string[]> | undefined, policy: string): Headers {
@@ -146,7 +149,10 @@ export function createMainWindow<W extends BrowserWindowLike>(deps: WindowDeps<W
 
   // webRequest never sees app:// responses (Electron runs its header hooks for http(s) only), so
   // app-protocol.ts sets the same header itself; this covers anything else the page might load.
-  contents.session.webRequest.onHeadersReceived((details, callback) => callback({ responseHeaders: withPolicy(details.responseHeaders, deps.policy ?? CONTENT_SECURITY_POLICY) }));
+  const policy = deps.policy ?? CONTENT_SECURITY_POLICY;
+  contents.session.webRequest.onHeadersReceived((details, callback) =>
+    callback({ responseHeaders: withPolicy(details.responseHeaders, typeof policy === 'function' ? policy() : policy) }),
+  );
   contents.session.setPermissionRequestHandler((_webContents, permission, callback, details) => {
     callback(ALLOWED_PERMISSIONS.has(permission) && isAppUrl(details.requestingUrl ?? ''));
   });

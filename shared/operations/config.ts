@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FeaturesConfig } from '../config.js';
 import { Empty, Timestamp, list } from './common.js';
 import { defineOperation } from './define.js';
 
@@ -31,7 +32,15 @@ export const ConfigState = z.object({
    * above stays in force until the file is fixed or a version is saved from here.
    */
   file_problems: z.array(ConfigProblem),
+  /**
+   * Why the local HTTP server is not listening although the configuration asks for it (the port is
+   * taken, say), or null.
+   */
+  server_problem: z.string().nullable(),
 });
+
+/** Text stored as UTF-8 must be well-formed Unicode, or the file would not read back as saved. */
+const WellFormed = (max: number) => z.string().max(max).refine((s) => s.isWellFormed(), 'must be well-formed Unicode');
 
 const BaseVersion = z.number().int().min(0).describe('The version the edit started from; a newer one answers 409.');
 
@@ -52,12 +61,12 @@ export const putConfig = defineOperation({
   tag: 'Administration',
   access: 'super_admin',
   http: { method: 'PUT', path: '/admin/config', status: 200 },
-  input: z.object({ toml: z.string().max(256 * 1024), base_version: BaseVersion }),
+  input: z.object({ toml: WellFormed(256 * 1024), base_version: BaseVersion }),
   output: ConfigState,
 });
 
 /** A value a single key may take. */
-const ConfigValue = z.union([z.string().max(4096), z.number(), z.boolean(), z.array(z.string().max(4096)).max(256)]);
+const ConfigValue = z.union([WellFormed(4096), z.number(), z.boolean(), z.array(WellFormed(4096)).max(256)]);
 
 export const patchConfig = defineOperation({
   name: 'admin.config.patch',
@@ -111,7 +120,8 @@ export const features = defineOperation({
   access: 'user',
   http: { method: 'GET', path: '/features', status: 200 },
   input: Empty,
-  output: z.object({ simple_chat: z.boolean() }),
+  // The flags are the `[features]` table of the configuration schema: a flag added there is served here.
+  output: FeaturesConfig,
 });
 
 export const server = defineOperation({
@@ -129,5 +139,7 @@ export const server = defineOperation({
     port: z.number().int(),
     /** Served mode always serves HTTP and its `--port` wins for the run; the desktop applies changes at once. */
     mode: z.enum(['desktop', 'served']),
+    /** Why it is not listening although `enabled` asks for it (the port is taken, say), or null. */
+    problem: z.string().nullable(),
   }),
 });

@@ -76,4 +76,5 @@ export { AdminUser } from './admin.js';
 export { ApiKey, Organization, User } from './identity.js';
 export { Model, ModelOverride } from './models.js';
 export { Thread } from './threads.js';
+export { ConfigProblem, ConfigState, ConfigVersion } from './config.js';
 export { Artifact, Dataset, Upload } from './datasets.js';

@@ -11,7 +11,9 @@ export const CONFIG_FILE = 'parley.toml';
 
 export interface LoadedConfig {
   config: Config;
-  /** The database version of the configuration in force. */
+  /** The text of the configuration in force. */
+  toml: string;
+  /** The database version of the configuration in force (0: none stored, defaults in force). */
   version: number;
   /** Problems of the file on disk when it could not be used; empty when it was used. */
   problems: FieldError[];
@@ -51,19 +53,19 @@ export function loadConfig(repos: Repositories, dataDir: string, now: string): L
 
   if (text === undefined) {
     writeFileAtomic(file, latest?.toml ?? CONFIG_TEMPLATE);
-    if (latest) return { config: mustParse(latest.toml), version: latest.version, problems: [] };
+    if (latest) return { config: mustParse(latest.toml), toml: latest.toml, version: latest.version, problems: [] };
     const version = repos.configVersions.insert({ toml: CONFIG_TEMPLATE, created_at: now, created_by: null, source: 'default' });
-    return { config: DEFAULT_CONFIG, version, problems: [] };
+    return { config: DEFAULT_CONFIG, toml: CONFIG_TEMPLATE, version, problems: [] };
   }
 
   const parsed = parseConfig(text);
   if (parsed.ok) {
-    if (latest?.toml === text) return { config: parsed.config, version: latest.version, problems: [] };
+    if (latest?.toml === text) return { config: parsed.config, toml: text, version: latest.version, problems: [] };
     const version = repos.configVersions.insert({ toml: text, created_at: now, created_by: null, source: latest ? 'file' : 'default' });
-    return { config: parsed.config, version, problems: [] };
+    return { config: parsed.config, toml: text, version, problems: [] };
   }
-  if (latest) return { config: mustParse(latest.toml), version: latest.version, problems: parsed.errors };
-  return { config: DEFAULT_CONFIG, version: 0, problems: parsed.errors };
+  if (latest) return { config: mustParse(latest.toml), toml: latest.toml, version: latest.version, problems: parsed.errors };
+  return { config: DEFAULT_CONFIG, toml: CONFIG_TEMPLATE, version: 0, problems: parsed.errors };
 }
 
 /** Versions in the database were valid when stored; one that is not any more is a bug, said loudly. */

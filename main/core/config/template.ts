@@ -2,8 +2,8 @@
  * The file written on first start: every setting with its default and a comment saying what it
  * does. A test keeps it equal to the schema's defaults.
  */
-export const CONFIG_TEMPLATE = `# Parley configuration. Only super admins may change it (Admin → Configuration, or this file
-# while Parley is stopped). Every setting below shows its default.
+export const CONFIG_TEMPLATE = `# Parley configuration. Only super admins may change it (Admin → Configuration, or this file:
+# a valid edit applies while Parley runs). Every setting below shows its default.
 
 [server]
 # Serve the HTTP API on a loopback port next to the desktop app (served mode always does).

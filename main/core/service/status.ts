@@ -1,6 +1,15 @@
 import { API_RELEASES } from '../../../shared/api-version.js';
-import type { Context } from '../context.js';
+import type { AuthedContext, Context } from '../context.js';
 
 export const health = () => ({ status: 'ok' as const });
 
 export const version = (ctx: Context) => ({ version: ctx.appVersion, api_releases: [...API_RELEASES] });
+
+/** The effective feature flags, for every signed-in user. */
+export const features = (ctx: AuthedContext) => ctx.config().features;
+
+/** The local HTTP server: where it listens now (null when it does not), and what the saved configuration asks of it. */
+export function server(ctx: AuthedContext) {
+  const { enabled, port } = ctx.config().server;
+  return { url: ctx.runtime.baseUrl(), enabled, port, mode: ctx.runtime.mode, problem: ctx.runtime.serverProblem() };
+}

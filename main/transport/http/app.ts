@@ -1,5 +1,5 @@
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type preParsingAsyncHookHandler } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_VERSION, API_VERSION_HEADER } from '../../../shared/api-version.js';
@@ -8,6 +8,7 @@ import { ServiceError } from '../../../shared/errors.js';
 import { operations, type Operation } from '../../../shared/operations/index.js';
 import type { Caller } from '../../core/context.js';
 import type { Service } from '../../core/service.js';
+import { BODY_LIMIT_CEILING, liveBodyLimit } from './body-limit.js';
 import { isLoopbackHost } from './host-guard.js';
 import { buildOpenApi } from './openapi.js';
 import { problemBody, toErrorPayload } from './problem.js';
@@ -63,7 +64,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   const { service, config } = options;
   const app = Fastify({
     logger: options.logger ?? false,
-    bodyLimit: Math.round(config().server.body_limit_mb * 1024 * 1024),
+    // JSON routes check `[server] body_limit_mb` as configured now (liveBodyLimit); this is the ceiling.
+    bodyLimit: BODY_LIMIT_CEILING,
     // While shutting down, new requests get 503 instead of hanging.
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
@@ -110,8 +112,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     throw new ServiceError('endpoint_removed', '/api/chat/api has been removed; send messages with POST /api/chat.');
   });
 
-  for (const op of Object.values(operations) as Operation[]) registerOperation(app, service, op);
-  registerOpenAiFacade(app, service);
+  const bodyLimit = liveBodyLimit(config);
+  for (const op of Object.values(operations) as Operation[]) registerOperation(app, service, op, bodyLimit);
+  registerOpenAiFacade(app, service, bodyLimit);
   registerUploadRoutes(app, service, (request) => service.authenticate(bearerToken(request)));
 
   if (options.rendererDir && existsSync(join(options.rendererDir, 'index.html'))) {
@@ -126,10 +129,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   return app;
 }
 
-function registerOperation(app: FastifyInstance, service: Service, op: Operation): void {
+function registerOperation(app: FastifyInstance, service: Service, op: Operation, bodyLimit: preParsingAsyncHookHandler): void {
   app.route({
     method: op.http.method,
     url: `/api${op.http.path.replace(/\{([a-z_]+)\}/g, ':$1')}`,
+    preParsing: bodyLimit,
     handler: async (request, reply) => {
       let caller: Caller | null = null;
       if (op.access !== 'public') {

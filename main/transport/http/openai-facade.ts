@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { ErrorPayload } from '../../../shared/errors.js';
 import type { Service } from '../../core/service.js';
@@ -22,8 +22,9 @@ function caller(service: Service, request: FastifyRequest) {
  * `/v1`: what existing tools speak. `GET /v1/models`, `POST /v1/chat/completions` (streaming and
  * not); `model: "auto"` routes dynamically. Same API keys, same core.
  */
-export function registerOpenAiFacade(app: FastifyInstance, service: Service): void {
+export function registerOpenAiFacade(app: FastifyInstance, service: Service, bodyLimit: preParsingAsyncHookHandler): void {
   app.register(async (v1) => {
+    v1.addHook('preParsing', bodyLimit);
     v1.setErrorHandler((error, request, reply) => {
       const { payload, unexpected } = toErrorPayload(error);
       if (unexpected) request.log.error({ err: error }, 'unexpected error');

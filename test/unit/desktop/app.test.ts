@@ -8,6 +8,7 @@ import { IPC_INVOKE, IPC_STREAM_OPEN, type IpcResult, type StreamMessage } from 
 import { bootCore, type BootOptions, type Core } from '../../../main/boot.js';
 import { runDesktop, type AppLike, type DesktopHandle, type DesktopOptions, type ElectronLike, type RunningHttp } from '../../../main/desktop/app.js';
 import { APP_ENTRY_URL } from '../../../main/desktop/window.js';
+import { startHttpServer } from '../../../main/transport/http/server.js';
 import type { IpcSenderLike } from '../../../main/transport/ipc/sender.js';
 import type { StreamOpenEventLike } from '../../../main/transport/ipc/stream-port.js';
 import { tempDir } from '../../support/core.js';
@@ -270,6 +271,131 @@ describe('runDesktop', () => {
     app.quit();
     await vi.waitFor(() => expect(app.quitted).toBe(true));
     expect(handle?.core.db.open).toBe(false);
+  });
+
+  /** An HTTP API stand-in that listens where the configuration says, as startHttpServer does; some ports are taken. */
+  function configuredHttp(taken: number[] = []) {
+    const servers: { url: string; close: ReturnType<typeof vi.fn> }[] = [];
+    const startHttp = vi.fn((core: Core): Promise<RunningHttp> => {
+      const { host, port } = core.config().server;
+      if (taken.includes(port)) return Promise.reject(Object.assign(new Error(`listen EADDRINUSE ${host}:${port}`), { code: 'EADDRINUSE' }));
+      const url = `http://${host}:${port}`;
+      core.runtime.setBaseUrl(url);
+      const server = { url, close: vi.fn(() => Promise.resolve(core.runtime.setBaseUrl(null))) };
+      servers.push(server);
+      return Promise.resolve(server);
+    });
+    return { servers, startHttp };
+  }
+
+  function ipc(ipcMain: FakeIpcMain) {
+    const invoke = ipcMain.handlers.get(IPC_INVOKE);
+    if (!invoke) throw new Error('IPC not registered');
+    return async <T>(operation: string, input: unknown = {}): Promise<T> => {
+      const result = (await invoke({ senderFrame: { url: APP_ENTRY_URL } }, { operation, input })) as IpcResult;
+      if (!result.ok) throw new Error(`${operation}: ${result.error.code} ${result.error.detail}`);
+      return result.value as T;
+    };
+  }
+
+  it('applies a saved [server] port, host or enabled at once: the API restarts where it says, or stops', async () => {
+    const { electron, ipcMain } = fakeElectron(userData.dir);
+    const http = configuredHttp();
+    handle = await runDesktop(electron, options({ startHttp: http.startHttp }));
+    if (!handle) throw new Error('did not start');
+    await handle.localApiSettled();
+    const call = ipc(ipcMain);
+    expect(await call('service.server')).toEqual({ url: 'http://127.0.0.1:4317', enabled: true, port: 4317, mode: 'desktop', problem: null });
+
+    let state = await call<{ version: number; restart_required: string[] }>('admin.config.patch', { values: { 'server.port': 4400 }, base_version: 1 });
+    expect(state.restart_required).toEqual([]);
+    await handle.localApiSettled();
+    expect(http.servers[0]?.close).toHaveBeenCalledOnce();
+    expect(http.startHttp).toHaveBeenCalledTimes(2);
+    expect(await call('service.server')).toMatchObject({ url: 'http://127.0.0.1:4400', port: 4400 });
+
+    // A change elsewhere leaves the server alone.
+    state = await call('admin.config.patch', { values: { 'ui.theme': 'dark' }, base_version: state.version });
+    await handle.localApiSettled();
+    expect(http.startHttp).toHaveBeenCalledTimes(2);
+
+    state = await call('admin.config.patch', { values: { 'server.enabled': false }, base_version: state.version });
+    await handle.localApiSettled();
+    expect(http.servers[1]?.close).toHaveBeenCalledOnce();
+    expect(http.startHttp).toHaveBeenCalledTimes(2);
+    expect(await call('service.server')).toEqual({ url: null, enabled: false, port: 4400, mode: 'desktop', problem: null });
+
+    await call('admin.config.patch', { values: { 'server.enabled': true, 'server.host': 'localhost' }, base_version: state.version });
+    await handle.localApiSettled();
+    expect(await call('service.server')).toMatchObject({ url: 'http://localhost:4400', enabled: true });
+  });
+
+  it('reports a restart that fails (port taken) instead of crashing, and recovers on the next change', async () => {
+    const { electron, ipcMain } = fakeElectron(userData.dir);
+    const http = configuredHttp([4401]);
+    handle = await runDesktop(electron, options({ startHttp: http.startHttp }));
+    if (!handle) throw new Error('did not start');
+    await handle.localApiSettled();
+    const call = ipc(ipcMain);
+
+    const state = await call<{ version: number }>('admin.config.patch', { values: { 'server.port': 4401 }, base_version: 1 });
+    await handle.localApiSettled();
+    expect(log.warn).toHaveBeenCalledWith(expect.stringContaining('EADDRINUSE'));
+    const failed = await call<{ url: string | null; problem: string | null }>('service.server');
+    expect(failed.url).toBeNull();
+    expect(failed.problem).toMatch(/4401.*in use/);
+    expect((await call<{ server_problem: string | null }>('admin.config.get')).server_problem).toMatch(/in use/);
+
+    await call('admin.config.patch', { values: { 'server.port': 4402 }, base_version: state.version });
+    await handle.localApiSettled();
+    expect(await call('service.server')).toMatchObject({ url: 'http://127.0.0.1:4402', problem: null });
+    expect((await call<{ server_problem: string | null }>('admin.config.get')).server_problem).toBeNull();
+  });
+
+  it('answers a change of [server] made over the HTTP API itself before that server restarts', async () => {
+    writeFileSync(join(dataDir.dir, 'parley.toml'), '[server]\nport = 0\n');
+    const { electron } = fakeElectron(userData.dir);
+    const startHttp = (core: Core) => startHttpServer(core, { port: core.config().server.port, host: core.config().server.host, appVersion: 't' });
+    handle = await runDesktop(electron, options({ env: { PARLEY_DATA_DIR: dataDir.dir, PARLEY_ADMIN_API_KEY: 'pk_DesktopTestKey0123456789' }, startHttp }));
+    if (!handle) throw new Error('did not start');
+    await handle.localApiSettled();
+    const before = handle.core.runtime.baseUrl();
+    if (!before) throw new Error('not listening');
+    const headers = { authorization: 'Bearer pk_DesktopTestKey0123456789', 'content-type': 'application/json' };
+    const { version } = (await (await fetch(`${before}/api/admin/config`, { headers })).json()) as { version: number };
+    const res = await fetch(`${before}/api/admin/config`, { method: 'PATCH', headers, body: JSON.stringify({ values: { 'server.host': 'localhost' }, base_version: version }) });
+    expect(res.status).toBe(200);
+    await handle.localApiSettled();
+    const after = handle.core.runtime.baseUrl();
+    expect(after).toMatch(/^http:\/\/localhost:\d+$/);
+    const server = (await (await fetch(`${after}/api/server`, { headers })).json()) as { url: string };
+    expect(server.url).toBe(after);
+    await expect(fetch(`${before}/api/health`)).rejects.toThrow();
+  });
+
+  it('gives the page the API origin in force: the CSP is computed for each response', async () => {
+    const renderer = tempDir('parley-renderer-');
+    writeFileSync(join(renderer.dir, 'index.html'), '<!doctype html>');
+    const { electron, ipcMain, protocol } = fakeElectron(userData.dir);
+    handle = await runDesktop(electron, options({ startHttp: configuredHttp().startHttp, rendererDir: renderer.dir }));
+    if (!handle) throw new Error('did not start');
+    await handle.localApiSettled();
+    const serve = protocol.handlers.get('app');
+    const headersListener = handle.window()?.webContents.session.headersListener;
+    if (!serve || !headersListener) throw new Error('no policy installed');
+    const pagePolicy = async () => (await serve(new Request(APP_ENTRY_URL))).headers.get('content-security-policy') ?? '';
+    const headerPolicy = () => {
+      let policy = '';
+      headersListener({ responseHeaders: {} }, (r) => (policy = String(r.responseHeaders['Content-Security-Policy'])));
+      return policy;
+    };
+    expect(await pagePolicy()).toContain("connect-src 'self' http://127.0.0.1:4317;");
+
+    await ipc(ipcMain)('admin.config.patch', { values: { 'server.port': 4500 }, base_version: 1 });
+    await handle.localApiSettled();
+    expect(await pagePolicy()).toContain("connect-src 'self' http://127.0.0.1:4500;");
+    expect(headerPolicy()).toContain("connect-src 'self' http://127.0.0.1:4500;");
+    renderer.remove();
   });
 
   it('quits through the same clean path on SIGTERM and SIGINT', async () => {
