@@ -29,7 +29,7 @@ async function replaceText(text: string): Promise<void> {
 beforeAll(async () => {
   page = await suite.open('#/admin/config');
   await signIn(page, suite.served.apiKey);
-  await visible(page.getByRole('heading', { level: 1, name: 'Configuration' }));
+  await visible(page.getByRole('heading', { level: 2, name: 'Configuration' }));
 });
 
 describe('Admin → Configuration', () => {

@@ -71,12 +71,11 @@ describe('Settings → Models and providers', () => {
     await page.getByRole('row', { name: /Broken upstream/ }).waitFor({ state: 'detached' });
   });
 
-  it('shows the local server address and how to change it', async () => {
+  it('shows the local server address and, to a super admin, its port to change', async () => {
     const region = await visible(page.getByRole('region', { name: 'Local HTTP server' }));
-    const text = (await region.textContent()) ?? '';
-    expect(text).toContain(suite.served.url);
-    expect(text).toMatch(/\[server\]/);
-    expect(text).toMatch(/parley\.toml/);
+    await visible(region.getByText(`${suite.served.url}/v1`, { exact: true }));
+    expect(await region.getByLabel('Port').inputValue()).toBe('4317');
+    await visible(region.getByRole('button', { name: 'Save server settings' }));
     // API keys are still there, as they were.
     await visible(page.getByRole('region', { name: 'API keys' }));
     expect(pageProblems(page)).toEqual([]);
@@ -91,7 +90,10 @@ describe('Settings → Models and providers', () => {
     const region = await visible(member.getByRole('region', { name: 'Models and providers' }));
     await visible(region.getByRole('row', { name: /Echo upstream/ }));
     await visible(region.getByText('Only admins can add, test or remove models.'));
-    expect(await member.getByRole('button', { name: /^(Add endpoint|Test|Remove|Set override)/ }).count()).toBe(0);
+    expect(await member.getByRole('button', { name: /^(Add endpoint|Test|Remove|Set override|Save server settings)/ }).count()).toBe(0);
+    const server = member.getByRole('region', { name: 'Local HTTP server' });
+    await visible(server.getByText('Only super admins can turn the server on or off or change its port.'));
+    await visible(server.getByText(suite.served.url, { exact: true }));
     expect(pageProblems(member)).toEqual([]);
   });
 });

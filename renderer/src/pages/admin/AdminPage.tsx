@@ -21,10 +21,7 @@ export function AdminPage({ me }: { me: Me }) {
   const { hash } = useHashRoute();
   const tab = tabOf(hash);
   return (
-    <Page
-      title={tab === 'config' ? 'Configuration' : 'Admin'}
-      description={tab === 'config' ? 'How Parley behaves for everyone on this machine.' : `Manage who can use Parley in ${me.user.organization.name}.`}
-    >
+    <Page title="Admin" description={`Who can use Parley in ${me.user.organization.name}, and how it behaves for everyone on this machine.`}>
       <nav aria-label="Admin sections" className="subnav">
         <ul>
           {TABS.map((t) => (

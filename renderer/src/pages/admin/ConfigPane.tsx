@@ -112,17 +112,40 @@ function ConfigEditorSection({ initial }: { initial: ConfigState }) {
           </>
         }
       >
-        <p className="config-meta">
-          Version {current.version} · {SOURCE_LABELS[current.source]}
-          {current.updated_by ? ` by ${current.updated_by.name}` : ''} · <Time iso={current.updated_at} />
-          {dirty ? <span className="badge badge-warning">Unsaved changes</span> : null}
-        </p>
         {current.file_problems.length > 0 ? (
           <Alert tone="warning" title="parley.toml on disk cannot be used">
             <p>It was edited by hand and has problems, so version {current.version} stays in force. Saving here replaces the file.</p>
             <ProblemList problems={current.file_problems} />
           </Alert>
         ) : null}
+        {current.server_problem ? (
+          <Alert tone="warning" title="The local HTTP server is not listening">
+            {current.server_problem}
+          </Alert>
+        ) : null}
+        {/* The bar stays in view while the text scrolls by, so Save is never a long scroll away. */}
+        <div className="config-toolbar">
+          <p className="config-meta">
+            Version {current.version} · {SOURCE_LABELS[current.source]}
+            {current.updated_by ? ` by ${current.updated_by.name}` : ''} · <Time iso={current.updated_at} />
+            {dirty ? <span className="badge badge-warning">Unsaved changes</span> : null}
+          </p>
+          <div className="config-actions">
+            <Button
+              onClick={() => {
+                setDraft(current.toml);
+                setOutcome(null);
+              }}
+              disabled={!dirty || busy}
+            >
+              Discard changes
+            </Button>
+            <Button variant="primary" onClick={() => void save()} busy={busy} disabled={!dirty} aria-keyshortcuts="Control+S Meta+S" title="Ctrl+S">
+              Save configuration
+            </Button>
+          </div>
+        </div>
+        <OutcomeMessage outcome={outcome} problemsId={problemsId} goTo={(p) => editor.current?.goTo(p.line ?? 1, p.column)} loadNewest={() => void loadNewest()} />
         <div className="config-editor" onKeyDown={onKeyDown}>
           <Suspense fallback={<pre className="code-block config-fallback">{draft}</pre>}>
             <TomlEditor
@@ -134,22 +157,6 @@ function ConfigEditorSection({ initial }: { initial: ConfigState }) {
               describedBy={problems.length ? problemsId : undefined}
             />
           </Suspense>
-        </div>
-        <OutcomeMessage outcome={outcome} problemsId={problemsId} goTo={(p) => editor.current?.goTo(p.line ?? 1, p.column)} loadNewest={() => void loadNewest()} />
-        <div className="form-actions">
-          <Button variant="primary" onClick={() => void save()} busy={busy} disabled={!dirty} aria-keyshortcuts="Control+S Meta+S">
-            Save configuration
-          </Button>
-          <Button
-            onClick={() => {
-              setDraft(current.toml);
-              setOutcome(null);
-            }}
-            disabled={!dirty || busy}
-          >
-            Discard changes
-          </Button>
-          <span className="muted form-actions-hint">Ctrl+S saves</span>
         </div>
       </Section>
       <ConfigHistory

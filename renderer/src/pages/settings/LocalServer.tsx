@@ -53,34 +53,41 @@ function ServerDetails({ server }: { server: ServerState }) {
   const status = statusOf(server);
   const runningPort = server.url ? portOf(server.url) : null;
   return (
-    <dl className="details server-details">
-      <div>
-        <dt>Status</dt>
-        <dd>
-          <span className={`badge badge-${status.tone}`}>{status.label}</span>
-        </dd>
-      </div>
-      <div>
-        <dt>Address</dt>
-        <dd>{server.url ? <code className="key-prefix">{server.url}</code> : <span className="muted">None while it is off</span>}</dd>
-      </div>
-      {server.url ? (
+    <>
+      {server.problem ? (
+        <Alert tone="warning" title="The server is not listening">
+          {server.problem}
+        </Alert>
+      ) : null}
+      <dl className="details server-details">
         <div>
-          <dt>OpenAI-compatible base URL</dt>
+          <dt>Status</dt>
           <dd>
-            <code className="key-prefix">{server.url}/v1</code>
+            <span className={`badge badge-${status.tone}`}>{status.label}</span>
           </dd>
         </div>
-      ) : null}
-      {server.mode === 'served' && runningPort !== null && server.port !== 0 && runningPort !== server.port ? (
         <div>
-          <dt>Saved port</dt>
-          <dd>
-            {server.port} <span className="muted">(this run was started with another port; the saved one applies at the next start without one)</span>
-          </dd>
+          <dt>Address</dt>
+          <dd>{server.url ? <code className="key-prefix">{server.url}</code> : <span className="muted">None while it is off</span>}</dd>
         </div>
-      ) : null}
-    </dl>
+        {server.url ? (
+          <div>
+            <dt>OpenAI-compatible base URL</dt>
+            <dd>
+              <code className="key-prefix">{server.url}/v1</code>
+            </dd>
+          </div>
+        ) : null}
+        {server.mode === 'served' && runningPort !== null && server.port !== 0 && runningPort !== server.port ? (
+          <div>
+            <dt>Saved port</dt>
+            <dd>
+              {server.port} <span className="muted">(this run was started with another port; the saved one applies at the next start without one)</span>
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+    </>
   );
 }
 
@@ -141,7 +148,7 @@ function ServerForm({ server, onSaved }: { server: ServerState; onSaved: () => v
         onChange={(event) => setPort(event.target.value)}
         error={outcome?.kind === 'failed' && outcome.port ? outcome.port : port.trim() === '' ? null : portError}
         hint="On 127.0.0.1 only. 0 picks a free port at each start."
-        fieldClassName="port-field"
+        className="port-input"
       />
       {outcome?.kind === 'saved' ? (
         outcome.restart.length ? (
