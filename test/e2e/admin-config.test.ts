@@ -46,6 +46,9 @@ describe('Admin → Configuration', () => {
   it('refuses an invalid configuration, points at the line, and keeps the text', async () => {
     const before = await configState();
     await replaceText('[ui]\ncarousel = "diagonal"\n');
+    // Checked as it is typed, before any save: the line is marked.
+    await visible(page.locator('.cm-lintRange-error'));
+    expect(await page.locator('.cm-lint-marker-error').count()).toBe(1);
     await page.getByRole('button', { name: 'Save configuration' }).click();
 
     const alert = await visible(page.getByRole('alert').filter({ hasText: 'Not saved' }));

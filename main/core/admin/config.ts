@@ -1,7 +1,7 @@
 import { ServiceError } from '../../../shared/errors.js';
 import type { ConfigVersionRow } from '../../db/repositories/config-versions.js';
 import { setTomlValues, type KeyValue } from '../config/edit.js';
-import { parseConfig } from '../config/parse.js';
+import { parseConfig } from '../../../shared/config-parse.js';
 import { commitVersion, syncFromFile, type ConfigStore } from '../config/save.js';
 import type { AuthedContext, Context } from '../context.js';
 import { isoNow } from '../context.js';

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { DEFAULT_CONFIG, type Config } from '../../../shared/config.js';
 import type { FieldError } from '../../../shared/errors.js';
 import type { Repositories } from '../../db/repositories/index.js';
-import { parseConfig } from './parse.js';
+import { parseConfig } from '../../../shared/config-parse.js';
 import { CONFIG_TEMPLATE } from './template.js';
 
 export const CONFIG_FILE = 'parley.toml';

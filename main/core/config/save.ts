@@ -5,7 +5,7 @@ import type { Repositories } from '../../db/repositories/index.js';
 import type { ConfigVersionRecord } from '../../db/repositories/config-versions.js';
 import { writeFileAtomic } from './load.js';
 import type { LiveConfig } from './live.js';
-import { parseConfig } from './parse.js';
+import { parseConfig } from '../../../shared/config-parse.js';
 
 export interface ConfigStore {
   repos: Repositories;

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../../shared/config.js';
 import { bootCore } from '../../../main/boot.js';
 import { CONFIG_FILE } from '../../../main/core/config/load.js';
-import { parseConfig } from '../../../main/core/config/parse.js';
+import { parseConfig } from '../../../shared/config-parse.js';
 import { CONFIG_TEMPLATE } from '../../../main/core/config/template.js';
 import { tempDir } from '../../support/core.js';
 

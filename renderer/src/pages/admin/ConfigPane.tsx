@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { parseConfig } from '../../../../shared/config-parse.js';
 import { ServiceError } from '../../../../shared/errors.js';
 import { client } from '../../api/index.js';
 import { Alert } from '../../ui/Alert.js';
@@ -25,6 +26,12 @@ function outcomeOf(error: unknown): Outcome {
   if (error instanceof ServiceError && error.code === 'unprocessable' && error.errors?.length) return { kind: 'invalid', problems: error.errors };
   if (error instanceof ServiceError && error.code === 'conflict') return { kind: 'stale', detail: error.message };
   return { kind: 'failed', detail: errorText(error) };
+}
+
+/** The service's own check, run in the page as the text is typed. */
+function validate(text: string): TextProblem[] {
+  const parsed = parseConfig(text);
+  return parsed.ok ? [] : parsed.errors;
 }
 
 function where(problem: TextProblem): string {
@@ -153,6 +160,7 @@ function ConfigEditorSection({ initial }: { initial: ConfigState }) {
               value={draft}
               onChange={setDraft}
               problems={problems}
+              validate={validate}
               label="parley.toml"
               describedBy={problems.length ? problemsId : undefined}
             />

@@ -1,7 +1,7 @@
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { StreamLanguage, syntaxHighlighting } from '@codemirror/language';
 import { toml } from '@codemirror/legacy-modes/mode/toml';
-import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
+import { linter, lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { EditorState, type Text } from '@codemirror/state';
 import { EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
 import { classHighlighter } from '@lezer/highlight';
@@ -24,7 +24,10 @@ export interface TomlEditorProps {
   ref?: Ref<TomlEditorHandle>;
   value: string;
   onChange: (value: string) => void;
+  /** Problems the service reported for the text last saved; marked until the text changes. */
   problems: TextProblem[];
+  /** Checks the text as it is typed (a pause after the last key), marking what it finds. */
+  validate?: (text: string) => TextProblem[];
   readOnly?: boolean;
   /** The accessible name of the text box. */
   label: string;
@@ -49,12 +52,14 @@ function diagnosticsOf(doc: Text, problems: TextProblem[]): Diagnostic[] {
  * theme's tokens in CSS) and the service's validation errors marked on their lines. Tab is left to
  * move focus, so the editor never traps a keyboard user.
  */
-export function TomlEditor({ ref, value, onChange, problems, readOnly = false, label, describedBy }: TomlEditorProps) {
+export function TomlEditor({ ref, value, onChange, problems, validate, readOnly = false, label, describedBy }: TomlEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const onChangeRef = useRef(onChange);
+  const validateRef = useRef(validate);
   useEffect(() => {
     onChangeRef.current = onChange;
+    validateRef.current = validate;
   });
 
   useEffect(() => {
@@ -72,6 +77,7 @@ export function TomlEditor({ ref, value, onChange, problems, readOnly = false, l
           StreamLanguage.define(toml),
           syntaxHighlighting(classHighlighter),
           lintGutter(),
+          linter((v) => diagnosticsOf(v.state.doc, validateRef.current?.(v.state.doc.toString()) ?? []), { delay: 400 }),
           EditorView.lineWrapping,
           EditorState.readOnly.of(readOnly),
           EditorView.editable.of(!readOnly),

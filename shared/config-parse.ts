@@ -1,6 +1,6 @@
 import { TomlError, parse } from 'smol-toml';
-import { ConfigSchema, type Config } from '../../../shared/config.js';
-import type { FieldError } from '../../../shared/errors.js';
+import { ConfigSchema, type Config } from './config.js';
+import type { FieldError } from './errors.js';
 
 export type ParseResult = { ok: true; config: Config } | { ok: false; errors: FieldError[] };
 
