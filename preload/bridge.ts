@@ -1,4 +1,4 @@
-import { IPC_INVOKE, IPC_STREAM_OPEN, IPC_STREAM_PORT, type IpcResult, type ParleyBridge, type StreamMessage } from '../shared/bridge.js';
+import { IPC_INVOKE, IPC_STREAM_OPEN, IPC_STREAM_PORT, IPC_UPLOAD_PART, type IpcResult, type ParleyBridge, type StreamMessage } from '../shared/bridge.js';
 import { errorTitle } from '../shared/errors.js';
 
 /** A transferred port as the preload sees it (the DOM `MessagePort`; Node's fits for tests). */
@@ -48,19 +48,27 @@ export function createBridge(ipcRenderer: IpcRendererLike): ParleyBridge {
     });
   };
 
+  const invokeChannel = async (channel: string, ...args: unknown[]): Promise<IpcResult> => {
+    try {
+      return (await ipcRenderer.invoke(channel, ...args)) as IpcResult;
+    } catch {
+      // Only happens when main has no handler (starting up or shutting down): still an IpcResult.
+      return {
+        ok: false,
+        error: { code: 'unavailable', title: errorTitle('unavailable'), detail: 'The Parley main process is not answering.', status: 503 },
+      };
+    }
+  };
+
   const bridge: ParleyBridge = {
     kind: 'desktop',
 
-    async invoke(operation: string, input: unknown): Promise<IpcResult> {
-      try {
-        return (await ipcRenderer.invoke(IPC_INVOKE, { operation, input })) as IpcResult;
-      } catch {
-        // Only happens when main has no handler (starting up or shutting down): still an IpcResult.
-        return {
-          ok: false,
-          error: { code: 'unavailable', title: errorTitle('unavailable'), detail: 'The Parley main process is not answering.', status: 503 },
-        };
-      }
+    invoke(operation: string, input: unknown): Promise<IpcResult> {
+      return invokeChannel(IPC_INVOKE, { operation, input });
+    },
+
+    uploadPart(url: string, bytes: ArrayBuffer): Promise<IpcResult> {
+      return invokeChannel(IPC_UPLOAD_PART, url, bytes);
     },
 
     stream(operation: string, input: unknown, onMessage: (message: StreamMessage) => void): () => void {

@@ -4,6 +4,7 @@ import type { ErrorPayload } from './errors.js';
 export const IPC_INVOKE = 'parley:invoke';
 export const IPC_STREAM_OPEN = 'parley:stream-open';
 export const IPC_STREAM_PORT = 'parley:stream-port';
+export const IPC_UPLOAD_PART = 'parley:upload-part';
 
 /** What one invoke answers over IPC: the value, or the error with its code to rebuild on this side. */
 export type IpcResult = { ok: true; value: unknown } | { ok: false; error: ErrorPayload };
@@ -24,4 +25,9 @@ export interface ParleyBridge {
    * `StreamMessage`s on it. Returns a function that closes the stream.
    */
   stream(operation: string, input: unknown, onMessage: (message: StreamMessage) => void): () => void;
+  /**
+   * Sends one part of a signed upload (`uploads.create` hands out the URLs) as bytes, so files
+   * upload with the HTTP server off. Answers `{ part, received, progress }` or the error.
+   */
+  uploadPart(url: string, bytes: ArrayBuffer): Promise<IpcResult>;
 }

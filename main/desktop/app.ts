@@ -1,6 +1,7 @@
 import { bootCore, type BootOptions, type Core } from '../boot.js';
 import { keyFileSecretBox, osKeychainSecretBox, type OsKeychain } from '../core/secrets/secret-box.js';
 import { registerIpc, type IpcMainInvokeLike } from '../transport/ipc/index.js';
+import { registerUploadParts } from '../transport/ipc/upload-part.js';
 import { registerStreams, type IpcMainOnLike, type MessagePortMainLike, type OpenStream } from '../transport/ipc/stream-port.js';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.js';
 import { superviseLocalApi } from './local-api.js';
@@ -171,6 +172,7 @@ export async function runDesktop<W extends DesktopWindow, P extends MessagePortM
   const disposers = [
     registerIpc({ ipcMain: electron.ipcMain, service: core.service, ...trusted }),
     registerStreams({ ipcMain: electron.ipcMain, MessageChannelMain: electron.MessageChannelMain, openStream: options.openStream ?? streamsOf(core), ...trusted }),
+    registerUploadParts({ ipcMain: electron.ipcMain, service: core.service, ...trusted }),
   ];
   ready = true;
   showWindow();

@@ -7,17 +7,7 @@ import { ArtifactKey } from '../../../shared/operations/datasets.js';
 import type { Caller } from '../../core/context.js';
 import type { Service } from '../../core/service.js';
 import { fieldErrors } from '../../core/service.js';
-
-const PartParams = z.object({
-  upload_id: z.string().regex(/^upl_[A-Za-z0-9]+$/),
-  artifact_id: z.string().regex(/^art_[A-Za-z0-9]+$/),
-  part: z.coerce.number().int().min(1).max(100_000),
-  size: z.coerce.number().int().min(0),
-  expires: z.coerce.number().int().min(0),
-  signature: z.string().min(1).max(200),
-});
-
-const MAX_PART_BYTES = 512 * 1024 * 1024;
+import { MAX_PART_BYTES, signedPartOf } from '../../core/uploads/part-url.js';
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
@@ -41,10 +31,10 @@ export function registerUploadRoutes(app: FastifyInstance, service: Service, aut
     parts.removeAllContentTypeParsers();
     parts.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     parts.put('/api/uploads/:upload_id/parts/:artifact_id/:part', { bodyLimit: MAX_PART_BYTES }, async (request) => {
-      const p = parse(PartParams, { ...(request.params as object), ...(request.query as object) });
+      const { grant, signature } = signedPartOf({ ...(request.params as object), ...(request.query as object) });
       const body = (request.body as Readable | undefined) ?? request.raw;
-      const result = await service.receivePart({ upload_id: p.upload_id, artifact_id: p.artifact_id, part: p.part, size: p.size, expires: p.expires }, p.signature, body);
-      return { part: p.part, ...result };
+      const result = await service.receivePart(grant, signature, body);
+      return { part: grant.part, ...result };
     });
   });
 

@@ -1,6 +1,6 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IPC_INVOKE, IPC_STREAM_OPEN, IPC_STREAM_PORT, type StreamMessage } from '../../../shared/bridge.js';
+import { IPC_INVOKE, IPC_STREAM_OPEN, IPC_STREAM_PORT, IPC_UPLOAD_PART, type StreamMessage } from '../../../shared/bridge.js';
 import { createBridge, type BridgePort, type IpcRendererLike } from '../../../preload/bridge.js';
 
 type PortListener = (event: { readonly ports: readonly BridgePort[] }, ...args: unknown[]) => void;
@@ -56,9 +56,9 @@ function channel() {
 }
 
 describe('createBridge', () => {
-  it('exposes kind, invoke and stream, and nothing else', () => {
+  it('exposes kind, invoke, stream and uploadPart, and nothing else', () => {
     const bridge = createBridge(new FakeIpcRenderer());
-    expect(Object.keys(bridge).sort()).toEqual(['invoke', 'kind', 'stream']);
+    expect(Object.keys(bridge).sort()).toEqual(['invoke', 'kind', 'stream', 'uploadPart']);
     expect(bridge.kind).toBe('desktop');
     expect(Object.isFrozen(bridge)).toBe(true);
   });
@@ -70,6 +70,16 @@ describe('createBridge', () => {
     const bridge = createBridge(ipc);
     await expect(bridge.invoke('admin.users.list', { limit: 5 })).resolves.toBe(result);
     expect(ipc.invoked).toEqual([{ channel: IPC_INVOKE, args: [{ operation: 'admin.users.list', input: { limit: 5 } }] }]);
+  });
+
+  it('sends an upload part on its own channel as the URL and the bytes themselves', async () => {
+    const ipc = new FakeIpcRenderer();
+    const bytes = new Uint8Array([1, 2, 3]).buffer;
+    const result = await createBridge(ipc).uploadPart('/api/uploads/upl_a/parts/art_b/1?size=3', bytes);
+    expect(result).toEqual({ ok: true, value: null });
+    expect(ipc.invoked).toEqual([{ channel: IPC_UPLOAD_PART, args: ['/api/uploads/upl_a/parts/art_b/1?size=3', bytes] }]);
+    ipc.answer = () => Promise.reject(new Error("No handler registered for 'parley:upload-part'"));
+    expect(await createBridge(ipc).uploadPart('/x', bytes)).toMatchObject({ ok: false, error: { code: 'unavailable' } });
   });
 
   it('answers unavailable instead of rejecting when main has no handler', async () => {

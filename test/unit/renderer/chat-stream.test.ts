@@ -71,6 +71,7 @@ describe('chat streams over the desktop bridge', () => {
     const transport = createBridgeTransport({
       kind: 'desktop',
       invoke: async () => ({ ok: true, value: null }),
+      uploadPart: async () => ({ ok: true, value: null }),
       stream(_operation, input, onMessage: (m: StreamMessage) => void) {
         received = input;
         queueMicrotask(() => {
