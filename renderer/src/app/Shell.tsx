@@ -7,6 +7,7 @@ import { DatasetsPage } from '../pages/DatasetsPage.js';
 import { ForbiddenPage, NotFoundPage } from '../pages/ErrorPages.js';
 import { SettingsPage } from '../pages/settings/SettingsPage.js';
 import { Button } from '../ui/Button.js';
+import { Toaster } from '../ui/Toaster.js';
 import { ChatIcon, CompareIcon, DatasetIcon, Logo, SettingsIcon, ShieldIcon, SignOutIcon } from '../ui/icons.js';
 import { initialsOf, ROLE_LABELS } from './roles.js';
 import { hrefOf, ROUTES, useHashRoute, type RouteId } from './routes.js';
@@ -102,6 +103,7 @@ export function Shell({ me }: { me: Me }) {
       <main id="main" className="main" tabIndex={-1}>
         <PageFor route={route} me={me} />
       </main>
+      <Toaster />
     </div>
   );
 }

@@ -1,0 +1,62 @@
+import { useEffect, type KeyboardEvent } from 'react';
+import { AlertIcon, CheckIcon, CloseIcon } from './icons.js';
+import { useToasts, type Toast } from './toast.js';
+
+/** More would hide the page; the others wait until one is dismissed. */
+const MAX_VISIBLE = 4;
+/** Successes and notes go by themselves; errors stay until dismissed. */
+const AUTO_DISMISS_MS = 5000;
+
+function ToastItem({ toast }: { toast: Toast }) {
+  const dismiss = useToasts((s) => s.dismiss);
+  const onDismiss = () => dismiss(toast.id);
+  useEffect(() => {
+    if (toast.tone === 'error') return;
+    const timer = window.setTimeout(() => dismiss(toast.id), AUTO_DISMISS_MS);
+    return () => window.clearTimeout(timer);
+  }, [toast.tone, toast.id, dismiss]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLLIElement>) => {
+    if (event.key !== 'Escape') return;
+    // Not also "stop the answer" (the composer listens for Esc on the window).
+    event.stopPropagation();
+    onDismiss();
+  };
+
+  return (
+    // Errors interrupt (role=alert); the rest are read politely by the list's live region.
+    <li className={`toast toast-${toast.tone}`} role={toast.tone === 'error' ? 'alert' : undefined} onKeyDown={onKeyDown}>
+      {toast.tone === 'success' ? <CheckIcon className="toast-icon" /> : <AlertIcon className="toast-icon" />}
+      <div className="toast-body">
+        <p className="toast-title">
+          {toast.title}
+          {toast.count > 1 ? (
+            <span className="toast-count">
+              <span aria-hidden="true">×{toast.count}</span>
+              <span className="visually-hidden">, {toast.count} times</span>
+            </span>
+          ) : null}
+        </p>
+        {toast.detail ? <p className="toast-detail">{toast.detail}</p> : null}
+      </div>
+      <button type="button" className="toast-close" aria-label={`Dismiss: ${toast.title}`} onClick={onDismiss}>
+        <CloseIcon size={14} />
+      </button>
+    </li>
+  );
+}
+
+/** Where toasts appear: bottom right, newest at the bottom. Mounted once, in the shell. */
+export function Toaster() {
+  const toasts = useToasts((s) => s.toasts);
+  const shown = toasts.slice(-MAX_VISIBLE);
+  return (
+    <section className="toaster" aria-label="Notifications">
+      <ol className="toast-list" aria-live="polite">
+        {shown.map((t) => (
+          <ToastItem key={t.id} toast={t} />
+        ))}
+      </ol>
+    </section>
+  );
+}
