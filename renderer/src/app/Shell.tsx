@@ -13,6 +13,7 @@ import { initialsOf, ROLE_LABELS } from './roles.js';
 import { hrefOf, ROUTES, useHashRoute, type RouteId } from './routes.js';
 import type { Me } from './session.js';
 import { useSession } from './store.js';
+import { useConnectionToasts } from './useConnectionToasts.js';
 
 const ICONS: Record<RouteId, ComponentType<{ size?: number }>> = {
   chat: ChatIcon,
@@ -47,6 +48,7 @@ function focusMain() {
 export function Shell({ me }: { me: Me }) {
   const { route } = useHashRoute();
   const signOut = useSession((s) => s.signOut);
+  useConnectionToasts();
   const isSuperAdmin = me.user.role === 'super_admin';
   const links = ROUTES.filter((r) => !r.superAdminOnly || isSuperAdmin);
 

@@ -38,6 +38,11 @@ function ToastItem({ toast }: { toast: Toast }) {
           ) : null}
         </p>
         {toast.detail ? <p className="toast-detail">{toast.detail}</p> : null}
+        {toast.link ? (
+          <a className="toast-link" href={toast.link.href} onClick={onDismiss}>
+            {toast.link.label}
+          </a>
+        ) : null}
       </div>
       <button type="button" className="toast-close" aria-label={`Dismiss: ${toast.title}`} onClick={onDismiss}>
         <CloseIcon size={14} />

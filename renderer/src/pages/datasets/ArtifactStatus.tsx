@@ -19,6 +19,13 @@ const REASONS: Record<string, string> = {
   empty: 'No text found',
 };
 
+/** Why an artifact failed, in words, then the service's detail. */
+export function failureText(artifact: Artifact): string {
+  const code = artifact.error?.code ?? 'failed';
+  const reason = REASONS[code] ?? code;
+  return artifact.error?.detail ? `${reason}: ${artifact.error.detail}` : reason;
+}
+
 export function statusLabel(status: Artifact['status']): string {
   return LABELS[status];
 }

@@ -11,6 +11,7 @@ import { ArtifactTable } from './ArtifactTable.js';
 import { DeleteDatasetDialog } from './DeleteDatasetDialog.js';
 import { DropZone } from './DropZone.js';
 import { errorText } from '../../ui/error-text.js';
+import { followArtifacts, followUpload, reportUploadError } from './follow-uploads.js';
 import { datasetHref } from './selection.js';
 import { uploadFiles, type FileUpload } from './upload.js';
 import { UploadList } from './UploadList.js';
@@ -31,16 +32,23 @@ export function DatasetDetail({ dataset }: { dataset: Dataset }) {
   const [deleting, setDeleting] = useState(false);
   const artifacts = useArtifacts(dataset.kb_id, filter, uploading);
 
+  // The upload goes on when the page is closed; follow-uploads then says how it ended.
   async function upload(files: File[]) {
     setUploading(true);
     setUploadError(null);
+    let last: FileUpload[] = [];
     try {
-      await uploadFiles(dataset.kb_id, files, setUploads);
+      await uploadFiles(dataset.kb_id, files, (uploads) => {
+        last = uploads;
+        setUploads(uploads);
+      });
     } catch (error) {
       setUploadError(errorText(error));
+      reportUploadError(dataset, error);
     } finally {
       setUploading(false);
       artifacts.refresh();
+      followUpload(dataset, last);
     }
   }
 
@@ -49,6 +57,7 @@ export function DatasetDetail({ dataset }: { dataset: Dataset }) {
     setActionError(null);
     try {
       await client.call(operation, { kb_id: dataset.kb_id, key: artifact.key });
+      if (operation === 'artifacts.retry') followArtifacts(dataset, [artifact.key]);
     } catch (error) {
       setActionError(`${artifact.key}: ${errorText(error)}`);
     } finally {
