@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button } from '../../ui/Button.js';
+import { Skeleton } from '../../ui/Skeleton.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { PlusIcon } from '../../ui/icons.js';
 import { useAction } from '../../ui/useAction.js';
@@ -93,9 +94,7 @@ export function ThreadList({ threads, error, selected, query, onQuery, onRename,
       <input className="input input-sm" type="search" aria-label="Search threads" placeholder="Search threads" value={query} onChange={(event) => onQuery(event.target.value)} />
       {error ? <p className="field-error">{error}</p> : null}
       {threads === null ? (
-        <p className="loading" role="status">
-          Loading threads…
-        </p>
+        <Skeleton shape="list" label="Loading threads…" rows={6} />
       ) : threads.length === 0 ? (
         <p className="muted thread-empty">{query ? 'No thread matches.' : 'No conversations yet.'}</p>
       ) : (

@@ -4,6 +4,7 @@ import type { Artifact } from '../../../../shared/operations/datasets.js';
 import { client } from '../../api/index.js';
 import { Alert } from '../../ui/Alert.js';
 import { Button } from '../../ui/Button.js';
+import { Skeleton } from '../../ui/Skeleton.js';
 import { SelectField } from '../../ui/Field.js';
 import { Page, Section } from '../../ui/Page.js';
 import { statusLabel } from './ArtifactStatus.js';
@@ -103,9 +104,7 @@ export function DatasetDetail({ dataset }: { dataset: Dataset }) {
         {actionError ? <Alert tone="error">{actionError}</Alert> : null}
         {artifacts.error ? <Alert tone="error" title="The files could not be loaded">{artifacts.error}</Alert> : null}
         {artifacts.loading ? (
-          <p className="loading" role="status">
-            Loading files…
-          </p>
+          <Skeleton shape="table" label="Loading files…" />
         ) : (
           <ArtifactTable
             items={artifacts.items}
