@@ -238,7 +238,7 @@ describe('chat in the browser', () => {
     const dialog = await visible(page.getByRole('dialog', { name: 'Delete this thread?' }));
     expect(await dialog.textContent()).toMatch(/Counting, renamed.*all its messages/);
     await dialog.getByRole('button', { name: 'Delete thread' }).click();
-    await visible(threads.getByText('No thread matches.'));
+    await visible(threads.getByText('No thread has this in its title.'));
     await threads.getByRole('searchbox', { name: 'Search threads' }).fill('');
     await visible(threads.getByRole('link', { name: 'Count to ten' }));
   });

@@ -10,6 +10,9 @@ export interface SkeletonProps {
   rows?: number;
 }
 
+/** About as many rows as the content usually has, on a first screen. */
+const ROWS: Record<SkeletonShape, number> = { table: 4, list: 6, cards: 3, messages: 4, page: 4 };
+
 /** Widths that vary from row to row, so the placeholder reads as text and not as a grid of bars. */
 const WIDTHS = ['72%', '48%', '86%', '60%', '38%', '78%', '54%'];
 const width = (i: number) => WIDTHS[i % WIDTHS.length] as string;
@@ -73,7 +76,7 @@ const SHAPES: Record<SkeletonShape, (rows: number) => ReactNode> = {
  * A placeholder shaped like what is loading, shimmering unless reduced motion is asked for. Screen
  * readers hear only `label`, once, from the status role.
  */
-export function Skeleton({ shape, label, rows = 4 }: SkeletonProps) {
+export function Skeleton({ shape, label, rows = ROWS[shape] }: SkeletonProps) {
   return (
     <div className={`skeleton skeleton-${shape}-wrap`} role="status" data-skeleton={shape}>
       <span className="visually-hidden">{label}</span>

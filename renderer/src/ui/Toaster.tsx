@@ -24,10 +24,10 @@ function ToastItem({ toast }: { toast: Toast }) {
   };
 
   return (
-    // Errors interrupt (role=alert); the rest are read politely by the list's live region.
-    <li className={`toast toast-${toast.tone}`} role={toast.tone === 'error' ? 'alert' : undefined} onKeyDown={onKeyDown}>
+    <li className={`toast toast-${toast.tone}`} onKeyDown={onKeyDown}>
       {toast.tone === 'success' ? <CheckIcon className="toast-icon" /> : <AlertIcon className="toast-icon" />}
-      <div className="toast-body">
+      {/* Errors interrupt (role=alert); the rest are read politely by the list's live region. */}
+      <div className="toast-body" role={toast.tone === 'error' ? 'alert' : undefined}>
         <p className="toast-title">
           {toast.title}
           {toast.count > 1 ? (

@@ -94,9 +94,9 @@ export function ThreadList({ threads, error, selected, query, onQuery, onRename,
       <input className="input input-sm" type="search" aria-label="Search threads" placeholder="Search threads" value={query} onChange={(event) => onQuery(event.target.value)} />
       {error ? <p className="field-error">{error}</p> : null}
       {threads === null ? (
-        <Skeleton shape="list" label="Loading threads…" rows={6} />
+        <Skeleton shape="list" label="Loading threads…" />
       ) : threads.length === 0 ? (
-        <p className="muted thread-empty">{query ? 'No thread matches.' : 'No conversations yet.'}</p>
+        <p className="muted thread-empty">{query ? 'No thread has this in its title.' : 'No conversations yet. Ask something to start one.'}</p>
       ) : (
         <ul className="thread-list">
           {threads.map((t) => (

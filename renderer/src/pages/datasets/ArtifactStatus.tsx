@@ -19,11 +19,10 @@ const REASONS: Record<string, string> = {
   empty: 'No text found',
 };
 
-/** Why an artifact failed, in words, then the service's detail. */
+/** Why an artifact failed, in a sentence: the service's detail names the cause, the code's words stand in without it. */
 export function failureText(artifact: Artifact): string {
   const code = artifact.error?.code ?? 'failed';
-  const reason = REASONS[code] ?? code;
-  return artifact.error?.detail ? `${reason}: ${artifact.error.detail}` : reason;
+  return artifact.error?.detail || (REASONS[code] ?? code);
 }
 
 export function statusLabel(status: Artifact['status']): string {
