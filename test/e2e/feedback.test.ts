@@ -40,6 +40,11 @@ async function hold(matching: (url: URL) => boolean) {
   };
 }
 
+/** An SSE body as the service streams it: `event:` the type, `id:` its place, `data:` JSON. */
+function sse(events: { event: string; data: unknown }[]): string {
+  return events.map(({ event, data }, id) => `event: ${event}\nid: ${id}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+}
+
 /** Answers the API requests `matching` with a 500 problem, as a service in trouble would. */
 async function fail(matching: (url: URL) => boolean, detail: string) {
   const predicate = (url: URL) => url.origin === suite.served.url && matching(url);
@@ -108,6 +113,44 @@ describe('toasts for failures out of view', () => {
     await visible(page.getByRole('link', { name: 'Held thread' }));
     await restore();
     await toast.getByRole('button', { name: /^Dismiss/ }).click();
+    await toast.waitFor({ state: 'detached' });
+  });
+
+  it('an answer that ends in an error after its thread was left is said in a toast that leads back to it', async () => {
+    const held = (await (await suite.served.api('/threads', { body: { title: 'Failing thread' } })).json()) as { id: string };
+    await suite.served.api('/threads', { body: { title: 'Another thread' } });
+    await page.goto(`${suite.served.url}/#/chat/${held.id}`);
+    // Only the hash changed: load again, so the list has the threads made above.
+    await page.reload();
+    await visible(page.getByRole('link', { name: 'Another thread' }));
+
+    // The answer's stream is held until the reader has moved on, then ends in an error.
+    let release = () => undefined as void;
+    const moved = new Promise<void>((resolve) => (release = resolve));
+    const chat = (url: URL) => url.origin === suite.served.url && url.pathname === '/api/chat';
+    await page.route(chat, async (route) => {
+      await moved;
+      const ids = { message_id: 'msg_failing', user_message_id: 'msg_asking' };
+      await route.fulfill({
+        status: 200,
+        headers: { 'content-type': 'text/event-stream' },
+        body: sse([
+          { event: 'message.created', data: { ...ids, thread_id: held.id, routing: { mode: 'dynamic', model_id: 'mdl_x', reason: 'test', skipped: [] } } },
+          { event: 'error', data: { code: 'upstream_error', detail: 'The model stopped answering.', message_id: ids.message_id } },
+        ]),
+      });
+    });
+    await page.getByLabel('Message', { exact: true }).fill('Will this answer fail?');
+    await page.getByLabel('Message', { exact: true }).press('Enter');
+    await page.getByRole('link', { name: 'Another thread' }).click();
+    await page.waitForFunction((left) => window.location.hash !== `#/chat/${left}`, held.id);
+    release();
+
+    const toast = await visible(toasts().filter({ hasText: 'An answer in another thread stopped with an error' }));
+    expect(await toast.textContent()).toContain('The model stopped answering.');
+    await page.unroute(chat);
+    await toast.getByRole('link', { name: 'Open the thread' }).click();
+    expect(new URL(page.url()).hash).toBe(`#/chat/${held.id}`);
     await toast.waitFor({ state: 'detached' });
   });
 
