@@ -28,40 +28,49 @@ async function home(served: Served): Promise<Page> {
 
 type Box = { x: number; y: number; width: number; height: number };
 
-/** The suggested prompts' toolbar, and the boxes of its first three cards, as neighbouring pairs. */
-async function prompts(page: Page) {
+const AXES = {
+  vertical: { along: 'y', across: 'x', size: 'height', forward: 'ArrowDown', other: 'ArrowRight' },
+  horizontal: { along: 'x', across: 'y', size: 'width', forward: 'ArrowRight', other: 'ArrowDown' },
+} as const;
+
+/**
+ * The suggested prompts are laid out along `orientation`: said by aria-orientation, each card
+ * after the one before on that axis and level with it on the other, and the arrow of that
+ * direction (only that one) moving to the next card, which becomes the one tab stop.
+ */
+async function expectLaidOut(page: Page, orientation: keyof typeof AXES): Promise<void> {
+  const axis = AXES[orientation];
   const toolbar = page.getByRole('toolbar', { name: 'Suggested prompts' });
   const cards = toolbar.getByRole('button');
   await visible(cards.first());
+  expect(await toolbar.getAttribute('aria-orientation')).toBe(orientation);
   expect(await cards.count()).toBeGreaterThanOrEqual(3);
-  const box = async (i: number): Promise<Box> => {
-    const found = await cards.nth(i).boundingBox();
-    if (!found) throw new Error(`card ${i} has no box`);
-    return found;
-  };
-  const [first, second, third] = [await box(0), await box(1), await box(2)];
-  const neighbours: [Box, Box][] = [
-    [first, second],
-    [second, third],
-  ];
-  return { toolbar, cards, neighbours };
+  const boxes: Box[] = [];
+  for (let i = 0; i < 3; i++) {
+    const box = await cards.nth(i).boundingBox();
+    if (!box) throw new Error(`card ${i} has no box`);
+    boxes.push(box);
+  }
+  boxes.reduce((before, after) => {
+    expect(after[axis.across]).toBe(before[axis.across]);
+    expect(after[axis.along]).toBeGreaterThanOrEqual(before[axis.along] + before[axis.size]);
+    return after;
+  });
+
+  const focused = (i: number) => cards.nth(i).evaluate((card) => card === document.activeElement);
+  await cards.first().focus();
+  await page.keyboard.press(axis.other);
+  expect(await focused(0)).toBe(true);
+  await page.keyboard.press(axis.forward);
+  expect(await focused(1)).toBe(true);
+  expect(await cards.nth(1).getAttribute('tabindex')).toBe('0');
+  expect(await cards.first().getAttribute('tabindex')).toBe('-1');
 }
 
 describe('the home carousels follow [ui] carousel', () => {
   it('vertical: the cards stack down the page, and the arrows up and down move between them', async () => {
     const page = await home(suite.served);
-    const { toolbar, cards, neighbours } = await prompts(page);
-    expect(await toolbar.getAttribute('aria-orientation')).toBe('vertical');
-    for (const [above, below] of neighbours) {
-      expect(below.x).toBe(above.x);
-      expect(below.y).toBeGreaterThanOrEqual(above.y + above.height);
-    }
-    await cards.first().focus();
-    await page.keyboard.press('ArrowDown');
-    expect(await cards.nth(1).evaluate((card) => card === document.activeElement)).toBe(true);
-    // One tab stop: the card used last.
-    expect(await cards.nth(1).getAttribute('tabindex')).toBe('0');
-    expect(await cards.first().getAttribute('tabindex')).toBe('-1');
+    await expectLaidOut(page, 'vertical');
     expect(await inspectPage(page, 'chat-home-vertical')).toEqual([]);
     expect(pageProblems(page)).toEqual([]);
   });
@@ -69,17 +78,7 @@ describe('the home carousels follow [ui] carousel', () => {
   it('horizontal by default: the cards sit side by side, and the arrows left and right move between them', async () => {
     defaultServed = await startServed();
     const page = await home(defaultServed);
-    const { toolbar, cards, neighbours } = await prompts(page);
-    expect(await toolbar.getAttribute('aria-orientation')).toBe('horizontal');
-    for (const [left, right] of neighbours) {
-      expect(right.y).toBe(left.y);
-      expect(right.x).toBeGreaterThanOrEqual(left.x + left.width);
-    }
-    await cards.first().focus();
-    await page.keyboard.press('ArrowRight');
-    expect(await cards.nth(1).evaluate((card) => card === document.activeElement)).toBe(true);
-    await page.keyboard.press('ArrowDown');
-    expect(await cards.nth(1).evaluate((card) => card === document.activeElement)).toBe(true);
+    await expectLaidOut(page, 'horizontal');
     expect(pageProblems(page)).toEqual([]);
   });
 });
