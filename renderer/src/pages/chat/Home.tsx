@@ -1,4 +1,5 @@
 import { client } from '../../api/index.js';
+import { Skeleton } from '../../ui/Skeleton.js';
 import { useLoader } from '../../ui/useLoader.js';
 import { Carousel } from './Carousel.js';
 
@@ -18,6 +19,7 @@ export function Home({ onPrompt, onDataset, selectedDatasets }: HomeProps) {
         <h2>What would you like to know?</h2>
         <p className="muted">Each message is answered by the model best suited to it, or by one you choose. Answers from your datasets cite their sources.</p>
       </div>
+      {prompts.state.status === 'loading' ? <Skeleton shape="cards" label="Loading suggestions…" /> : null}
       {prompts.state.status === 'ready' && prompts.state.data.data.length > 0 ? (
         <Carousel label="Suggested prompts" orientation={prompts.state.data.orientation} items={prompts.state.data.data} keyOf={(p) => p.id}>
           {(p, tabIndex) => (

@@ -87,6 +87,7 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
         setState((s) => (s.status === 'ready' ? { ...s, generating: false } : s));
       };
       const close = open((signal) => {
+        if (signal.type === 'event' && signal.event.event === 'message.created') threadOfAnswer = signal.event.data.thread_id;
         if (!shown) {
           if (endInBackground(signal, threadOfAnswer)) close();
           return;
@@ -96,7 +97,6 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
           const before = currentId;
           if (event.event === 'message.created') {
             currentId = event.data.message_id;
-            threadOfAnswer = event.data.thread_id;
             liveAnswerId.current = currentId;
             onCreated?.(event.data);
           }
@@ -120,6 +120,10 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
     },
     [updateAnswer],
   );
+
+  // Leaving the page (a new chat included, whose thread the effect below does not own yet) leaves
+  // the answer to end in the background rather than steer the window back to its thread.
+  useEffect(() => () => detachStream.current?.(), []);
 
   useEffect(() => {
     // The thread a send just created keeps its live stream and the messages already shown.
