@@ -242,4 +242,17 @@ describe('chat in the browser', () => {
     await threads.getByRole('searchbox', { name: 'Search threads' }).fill('');
     await visible(threads.getByRole('link', { name: 'Count to ten' }));
   });
+
+  it('Shift+Enter starts a new line; Enter sends the whole message', async () => {
+    await newChat();
+    await page.getByLabel('Model').selectOption(models.Markdown ?? 'Markdown');
+    await composer().fill('First line');
+    await composer().press('Shift+Enter');
+    await composer().pressSequentially('second line');
+    expect(await composer().inputValue()).toBe('First line\nsecond line');
+    await composer().press('Enter');
+    const sent = await visible(page.getByRole('article', { name: 'You said' }).last());
+    expect(await sent.textContent()).toMatch(/First line\s*second line/);
+    await expect.poll(() => composer().inputValue()).toBe('');
+  });
 });

@@ -108,7 +108,7 @@ export function Overrides({ workspaceId, workspaceName, isAdmin, modelsVersion }
                           </td>
                           {isAdmin ? (
                             <td className="cell-actions">
-                              <Button size="sm" variant="ghost" className="btn-danger-ghost" busy={remove.busy && removingId === o.model_id} onClick={() => void remove.run(o.model_id)}>
+                              <Button size="sm" variant="ghost" className="btn-danger-ghost" busy={removingId === o.model_id} onClick={() => void remove.run(o.model_id)}>
                                 Remove<span className="visually-hidden"> override of {nameOf(o.model_id)}</span>
                               </Button>
                             </td>
