@@ -164,7 +164,9 @@ describe('toasts for failures out of view', () => {
     expect(await inspectPage(page, 'toast-connection')).toEqual([]);
 
     await page.unroute(refuse);
-    await visible(toasts().filter({ hasText: 'Connected to Parley again' }));
+    const back = await visible(toasts().filter({ hasText: 'Connected to Parley again' }));
     await lost.waitFor({ state: 'detached' });
+    // Good news goes by itself (after about 5 s); errors wait to be dismissed.
+    await back.waitFor({ state: 'detached', timeout: 15_000 });
   });
 });
