@@ -62,6 +62,12 @@ describe('skeletons', () => {
     expect(await skeleton.getAttribute('role')).toBe('status');
     expect(await skeleton.textContent()).toBe('Loading your datasets…');
     expect(await inspectPage(page, 'skeleton-datasets')).toEqual([]);
+    // Still under reduced motion (the suite's default); the shimmer only where motion is welcome.
+    const animation = () => skeleton.locator('.skeleton-bar').first().evaluate((bar) => getComputedStyle(bar).animationName);
+    expect(await animation()).toBe('none');
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    expect(await animation()).toBe('skeleton-shimmer');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
     await release();
     await visible(page.getByRole('heading', { level: 2, name: 'Create your first dataset' }));
     await skeleton.waitFor({ state: 'detached' });

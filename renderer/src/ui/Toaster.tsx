@@ -1,9 +1,6 @@
 import { useEffect, type KeyboardEvent } from 'react';
 import { AlertIcon, CheckIcon, CloseIcon } from './icons.js';
-import { useToasts, type Toast } from './toast.js';
-
-/** More would hide the page; the others wait until one is dismissed. */
-const MAX_VISIBLE = 4;
+import { useToasts, visibleToasts, type Toast } from './toast.js';
 /** Successes and notes go by themselves; errors stay until dismissed. */
 const AUTO_DISMISS_MS = 5000;
 
@@ -54,7 +51,7 @@ function ToastItem({ toast }: { toast: Toast }) {
 /** Where toasts appear: bottom right, newest at the bottom. Mounted once, in the shell. */
 export function Toaster() {
   const toasts = useToasts((s) => s.toasts);
-  const shown = toasts.slice(-MAX_VISIBLE);
+  const shown = visibleToasts(toasts);
   return (
     <section className="toaster" aria-label="Notifications">
       <ol className="toast-list" aria-live="polite">

@@ -24,6 +24,14 @@ interface ToastStore {
   dismiss(id: number): void;
 }
 
+/** More would hide the page; the others wait until one is dismissed. */
+export const MAX_VISIBLE = 4;
+
+/** The toasts on screen: the newest few, oldest of them first. */
+export function visibleToasts(toasts: readonly Toast[]): readonly Toast[] {
+  return toasts.slice(-MAX_VISIBLE);
+}
+
 let nextId = 1;
 
 /**

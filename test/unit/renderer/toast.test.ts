@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { toast, useToasts } from '../../../renderer/src/ui/toast.js';
+import { MAX_VISIBLE, toast, useToasts, visibleToasts } from '../../../renderer/src/ui/toast.js';
 
 describe('toasts', () => {
   beforeEach(() => useToasts.setState({ toasts: [] }));
@@ -29,6 +29,15 @@ describe('toasts', () => {
     toast.error('A file failed', 'b.pdf');
     toast.info('A file failed', 'a.pdf');
     expect(useToasts.getState().toasts).toHaveLength(3);
+  });
+
+  it('shows the newest four; an older one comes back when one is dismissed, so none is lost unseen', () => {
+    const ids = [1, 2, 3, 4, 5, 6].map((n) => toast.error(`Failure ${n}`));
+    const titles = () => visibleToasts(useToasts.getState().toasts).map((t) => t.title);
+    expect(MAX_VISIBLE).toBe(4);
+    expect(titles()).toEqual(['Failure 3', 'Failure 4', 'Failure 5', 'Failure 6']);
+    toast.dismiss(ids[5] as number);
+    expect(titles()).toEqual(['Failure 2', 'Failure 3', 'Failure 4', 'Failure 5']);
   });
 
   it('dismisses one toast by its id, the latest id of a repeat included', () => {
