@@ -20,6 +20,21 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2023',
     sourcemap: true,
+    rolldownOptions: {
+      output: {
+        /*
+         * Pages, the Markdown renderer and the highlighter are split by their dynamic imports. Of
+         * what every page needs, React and the contract's schemas (zod) change far less often than
+         * the app: kept in chunks of their own, they stay cached across releases.
+         */
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
+          ],
+        },
+      },
+    },
   },
   server: {
     host: '127.0.0.1',

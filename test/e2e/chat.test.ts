@@ -71,7 +71,7 @@ describe('chat in the browser', () => {
     await newChat();
     const prompts = page.getByRole('region', { name: 'Suggested prompts' });
     await visible(prompts.getByRole('button', { name: /Explain a concept/ }));
-    expect(await prompts.getByRole('list').getAttribute('data-orientation')).toMatch(/^(horizontal|vertical)$/);
+    expect(await prompts.getByRole('toolbar', { name: 'Suggested prompts' }).getAttribute('aria-orientation')).toBe('horizontal');
     await visible(page.getByRole('region', { name: 'Suggested datasets' }).getByRole('button', { name: /Village/ }));
     expect(await page.getByLabel('Model').locator('option:checked').textContent()).toBe('Auto (dynamic routing)');
     expect(await inspectPage(page, 'chat-home')).toEqual([]);
@@ -238,8 +238,21 @@ describe('chat in the browser', () => {
     const dialog = await visible(page.getByRole('dialog', { name: 'Delete this thread?' }));
     expect(await dialog.textContent()).toMatch(/Counting, renamed.*all its messages/);
     await dialog.getByRole('button', { name: 'Delete thread' }).click();
-    await visible(threads.getByText('No thread matches.'));
+    await visible(threads.getByText('No thread has this in its title.'));
     await threads.getByRole('searchbox', { name: 'Search threads' }).fill('');
     await visible(threads.getByRole('link', { name: 'Count to ten' }));
+  });
+
+  it('Shift+Enter starts a new line; Enter sends the whole message', async () => {
+    await newChat();
+    await page.getByLabel('Model').selectOption(models.Markdown ?? 'Markdown');
+    await composer().fill('First line');
+    await composer().press('Shift+Enter');
+    await composer().pressSequentially('second line');
+    expect(await composer().inputValue()).toBe('First line\nsecond line');
+    await composer().press('Enter');
+    const sent = await visible(page.getByRole('article', { name: 'You said' }).last());
+    expect(await sent.textContent()).toMatch(/First line\s*second line/);
+    await expect.poll(() => composer().inputValue()).toBe('');
   });
 });

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { IpcResult } from '../../shared/bridge.js';
 import { ServiceError, isErrorCode } from '../../shared/errors.js';
 import { isOperationName, operations } from '../../shared/operations/index.js';
+import { fileURLToPath } from 'node:url';
+import { createAppProtocolHandler } from '../../main/desktop/app-protocol.js';
+import { CONTENT_SECURITY_POLICY } from '../../main/desktop/window.js';
 import { buildHttpRequest } from '../../renderer/src/api/http-request.js';
 import { e2eSuite, inspectPage, pageProblems, visible } from './support/browser.js';
 
@@ -31,11 +34,13 @@ async function mainProcess(token: string, operation: string, input: unknown): Pr
 async function openDesktop(
   answer: (operation: string, input: unknown) => Promise<IpcResult>,
   hash = '',
+  prepare?: (page: Page) => Promise<unknown>,
 ): Promise<{ page: Page; bridgeCalls: string[]; fetches: string[] }> {
   const bridgeCalls: string[] = [];
   const fetches: string[] = [];
   const page = await suite.open(hash, {
     async prepare(page) {
+      await prepare?.(page);
       page.on('request', (request) => {
         if (new URL(request.url()).pathname.startsWith('/api/')) fetches.push(request.url());
       });
@@ -94,6 +99,36 @@ describe('the renderer over the desktop bridge', () => {
     await page.getByLabel('New key name').fill('Twice');
     await page.getByRole('button', { name: 'Create key' }).click();
     expect(await (await visible(page.getByRole('alert'))).textContent()).toBe('A key with this name already exists.');
+  });
+
+  it('the app:// handler serves the split renderer under the desktop CSP: pages load their chunks when opened', async () => {
+    const handle = createAppProtocolHandler(fileURLToPath(new URL('../../dist/renderer/', import.meta.url)));
+    const served: string[] = [];
+    const policies = new Set<string | null>();
+    const { page } = await openDesktop(
+      (op, input) => mainProcess(suite.served.apiKey, op, input),
+      '#/settings',
+      // Playwright cannot open app:// itself: the page's own origin is answered by the handler instead.
+      (page) =>
+        page.route(
+          (url) => url.origin === suite.served.url && !url.pathname.startsWith('/api/'),
+          async (route) => {
+            const url = new URL(route.request().url());
+            const response = await handle(new Request(`app://parley${url.pathname}`));
+            served.push(url.pathname);
+            policies.add(response.headers.get('content-security-policy'));
+            await route.fulfill({ status: response.status, headers: Object.fromEntries(response.headers), body: Buffer.from(await response.arrayBuffer()) });
+          },
+        ),
+    );
+    await visible(page.getByRole('region', { name: 'API keys' }));
+    expect(served.some((path) => /^\/assets\/SettingsPage-[\w-]+\.js$/.test(path))).toBe(true);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Datasets', exact: true }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Datasets' }));
+    expect(served.some((path) => /^\/assets\/DatasetsPage-[\w-]+\.js$/.test(path))).toBe(true);
+    // Every file, index.html and the chunks fetched later alike, came with the desktop policy.
+    expect([...policies]).toEqual([CONTENT_SECURITY_POLICY]);
+    expect(pageProblems(page)).toEqual([]);
   });
 
   it('says so, with a way to retry, when the service does not answer', async () => {

@@ -1,17 +1,15 @@
-import type { ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { connection } from '../api/index.js';
-import { AdminPage } from '../pages/admin/AdminPage.js';
-import { ChatPage } from '../pages/ChatPage.js';
-import { ComparePage } from '../pages/ComparePage.js';
-import { DatasetsPage } from '../pages/DatasetsPage.js';
 import { ForbiddenPage, NotFoundPage } from '../pages/ErrorPages.js';
-import { SettingsPage } from '../pages/settings/SettingsPage.js';
 import { Button } from '../ui/Button.js';
+import { Skeleton } from '../ui/Skeleton.js';
+import { Toaster } from '../ui/Toaster.js';
 import { ChatIcon, CompareIcon, DatasetIcon, Logo, SettingsIcon, ShieldIcon, SignOutIcon } from '../ui/icons.js';
 import { initialsOf, ROLE_LABELS } from './roles.js';
 import { hrefOf, ROUTES, useHashRoute, type RouteId } from './routes.js';
 import type { Me } from './session.js';
 import { useSession } from './store.js';
+import { useConnectionToasts } from './useConnectionToasts.js';
 
 const ICONS: Record<RouteId, ComponentType<{ size?: number }>> = {
   chat: ChatIcon,
@@ -20,6 +18,13 @@ const ICONS: Record<RouteId, ComponentType<{ size?: number }>> = {
   settings: SettingsIcon,
   admin: ShieldIcon,
 };
+
+// Each page is fetched when first opened, so the app starts with the shell and one page only.
+const ChatPage = lazy(() => import('../pages/ChatPage.js').then((m) => ({ default: m.ChatPage })));
+const DatasetsPage = lazy(() => import('../pages/DatasetsPage.js').then((m) => ({ default: m.DatasetsPage })));
+const ComparePage = lazy(() => import('../pages/ComparePage.js').then((m) => ({ default: m.ComparePage })));
+const SettingsPage = lazy(() => import('../pages/settings/SettingsPage.js').then((m) => ({ default: m.SettingsPage })));
+const AdminPage = lazy(() => import('../pages/admin/AdminPage.js').then((m) => ({ default: m.AdminPage })));
 
 function PageFor({ route, me }: { route: RouteId | null; me: Me }) {
   switch (route) {
@@ -46,6 +51,7 @@ function focusMain() {
 export function Shell({ me }: { me: Me }) {
   const { route } = useHashRoute();
   const signOut = useSession((s) => s.signOut);
+  useConnectionToasts();
   const isSuperAdmin = me.user.role === 'super_admin';
   const links = ROUTES.filter((r) => !r.superAdminOnly || isSuperAdmin);
 
@@ -100,8 +106,11 @@ export function Shell({ me }: { me: Me }) {
         </section>
       </header>
       <main id="main" className="main" tabIndex={-1}>
-        <PageFor route={route} me={me} />
+        <Suspense fallback={<Skeleton shape="page" label="Loading the page…" />}>
+          <PageFor route={route} me={me} />
+        </Suspense>
       </main>
+      <Toaster />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { client } from '../api/index.js';
 import { useHashRoute } from '../app/routes.js';
 import type { Me } from '../app/session.js';
 import { Alert } from '../ui/Alert.js';
+import { Skeleton } from '../ui/Skeleton.js';
 import { useLoader } from '../ui/useLoader.js';
 import { threadFromHash, threadHref } from './chat/chat-hash.js';
 import { Composer } from './chat/Composer.js';
@@ -129,9 +130,9 @@ export function ChatPage({ me }: { me: Me }) {
         {showHome ? (
           <Home onPrompt={(prompt, datasetId) => send(prompt, datasetId ? [datasetId] : newChatDatasets)} onDataset={(id) => setNewChatDatasets((ids) => (ids.includes(id) ? ids.filter((d) => d !== id) : [...ids, id]))} selectedDatasets={newChatDatasets} />
         ) : state.status === 'loading' ? (
-          <p className="loading chat-loading" role="status">
-            Loading messages…
-          </p>
+          <div className="chat-loading">
+            <Skeleton shape="messages" label="Loading messages…" />
+          </div>
         ) : state.status === 'error' ? (
           <div className="chat-loading">
             <Alert tone="error" title="The messages could not be loaded">

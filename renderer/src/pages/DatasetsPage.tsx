@@ -25,7 +25,7 @@ function OpenDataset({ id }: { id: string }) {
           </a>
         }
       >
-        <Loadable state={dataset.state} reload={dataset.reload} loading="Loading the dataset…" failed="This dataset could not be opened">
+        <Loadable state={dataset.state} reload={dataset.reload} loading="Loading the dataset…" shape="page" failed="This dataset could not be opened">
           {() => null}
         </Loadable>
       </Page>

@@ -1,27 +1,24 @@
 import type { ReactNode } from 'react';
 import { Alert } from './Alert.js';
 import { Button } from './Button.js';
+import { Skeleton, type SkeletonShape } from './Skeleton.js';
 import type { Loaded } from './useLoader.js';
 
 export interface LoadableProps<T> {
   state: Loaded<T>;
   reload: () => void;
-  /** e.g. "Loading users…" */
+  /** e.g. "Loading users…", read out while the skeleton shows. */
   loading: string;
+  /** The shape of what is loading; a table by default. */
+  shape?: SkeletonShape;
   /** e.g. "The users could not be loaded" */
   failed: string;
   children: (data: T) => ReactNode;
 }
 
 /** What a list shows while it loads, when it could not load (with a retry), and once it has. */
-export function Loadable<T>({ state, reload, loading, failed, children }: LoadableProps<T>) {
-  if (state.status === 'loading') {
-    return (
-      <p className="loading" role="status">
-        {loading}
-      </p>
-    );
-  }
+export function Loadable<T>({ state, reload, loading, shape = 'table', failed, children }: LoadableProps<T>) {
+  if (state.status === 'loading') return <Skeleton shape={shape} label={loading} />;
   if (state.status === 'error') {
     return (
       <Alert

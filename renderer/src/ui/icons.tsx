@@ -121,3 +121,5 @@ export function Logo({ size = 24 }: { size?: number }) {
     </svg>
   );
 }
+
+export const CloseIcon = icon(<path d="M6 6l12 12M18 6 6 18" />);

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { errorText } from './error-text.js';
 
 export type Loaded<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; error: string };
 
@@ -21,7 +22,7 @@ export function useLoader<T>(load: () => Promise<T>): { state: Loaded<T>; reload
         if (request === latest.current) setState({ status: 'ready', data });
       },
       (error: unknown) => {
-        if (request === latest.current) setState({ status: 'error', error: error instanceof Error ? error.message : String(error) });
+        if (request === latest.current) setState({ status: 'error', error: errorText(error) });
       },
     );
   }, []);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { startServed, type Served } from '../../support/served.js';
+import { startServed, type Served, type ServedOptions } from '../../support/served.js';
 
 const require = createRequire(import.meta.url);
 /**
@@ -43,15 +43,16 @@ export interface E2eSuite {
 
 /**
  * One served-mode server and one Chromium for a test file: started before its tests, stopped after.
- * Call at the top level of the file.
+ * Call at the top level of the file; `served` are the server's options (a prepared data dir, say),
+ * read when it starts.
  */
-export function e2eSuite(): E2eSuite {
+export function e2eSuite(servedOptions: () => ServedOptions = () => ({})): E2eSuite {
   let served: Served | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    [served, browser] = await Promise.all([startServed(), launchBrowser()]);
+    [served, browser] = await Promise.all([startServed(servedOptions()), launchBrowser()]);
   });
   afterAll(async () => {
     await Promise.all(contexts.splice(0).map((c) => c.close()));

@@ -1,17 +1,15 @@
-import { memo } from 'react';
-import ReactMarkdown from 'react-markdown';
-import rehypeHighlight from 'rehype-highlight';
-import rehypeSanitize from 'rehype-sanitize';
+import { lazy, memo, Suspense } from 'react';
 
-/**
- * An answer's Markdown. Sanitised first (a model's output is untrusted text: no raw HTML, no
- * script URLs), then highlighted, so the highlighter's classes are not stripped. Half-written
- * Markdown mid-stream renders as well as it parses; the next delta fixes it.
- */
+// Markdown's parser is fetched with the first answer, not with the app.
+const MarkdownRenderer = lazy(() => import('./MarkdownRenderer.js').then((m) => ({ default: m.MarkdownRenderer })));
+
+/** An answer's Markdown; the raw text stands in for the moment the renderer takes to arrive. */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="markdown">
-      <ReactMarkdown rehypePlugins={[rehypeSanitize, [rehypeHighlight, { detect: false, ignoreMissing: true }]]}>{text}</ReactMarkdown>
+      <Suspense fallback={<p className="markdown-pending">{text}</p>}>
+        <MarkdownRenderer text={text} />
+      </Suspense>
     </div>
   );
 });

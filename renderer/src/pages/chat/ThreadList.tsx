@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Button } from '../../ui/Button.js';
+import { Skeleton } from '../../ui/Skeleton.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { PlusIcon } from '../../ui/icons.js';
+import { useAction } from '../../ui/useAction.js';
 import { threadHref } from './chat-hash.js';
 import type { Thread } from './types.js';
 
@@ -80,8 +82,10 @@ function ThreadRow({ thread, selected, locked, onRename, onAskDelete }: { thread
 /** The user's threads, newest first, with search, rename and delete. */
 export function ThreadList({ threads, error, selected, query, onQuery, onRename, onDelete, locked }: ThreadListProps) {
   const [deleting, setDeleting] = useState<Thread | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const remove = useAction(async (thread: Thread) => {
+    await onDelete(thread.id);
+    setDeleting(null);
+  });
   return (
     <nav className="thread-panel" aria-label="Threads">
       <Button className="thread-new" icon={<PlusIcon size={16} />} disabled={locked} onClick={() => (window.location.hash = threadHref(null))}>
@@ -90,11 +94,9 @@ export function ThreadList({ threads, error, selected, query, onQuery, onRename,
       <input className="input input-sm" type="search" aria-label="Search threads" placeholder="Search threads" value={query} onChange={(event) => onQuery(event.target.value)} />
       {error ? <p className="field-error">{error}</p> : null}
       {threads === null ? (
-        <p className="loading" role="status">
-          Loading threads…
-        </p>
+        <Skeleton shape="list" label="Loading threads…" />
       ) : threads.length === 0 ? (
-        <p className="muted thread-empty">{query ? 'No thread matches.' : 'No conversations yet.'}</p>
+        <p className="muted thread-empty">{query ? 'No thread has this in its title.' : 'No conversations yet. Ask something to start one.'}</p>
       ) : (
         <ul className="thread-list">
           {threads.map((t) => (
@@ -107,27 +109,13 @@ export function ThreadList({ threads, error, selected, query, onQuery, onRename,
         title="Delete this thread?"
         confirmLabel="Delete thread"
         tone="danger"
-        busy={busy}
-        error={deleteError}
+        busy={remove.busy}
+        error={remove.error}
         onCancel={() => {
           setDeleting(null);
-          setDeleteError(null);
+          remove.reset();
         }}
-        onConfirm={() => {
-          if (!deleting) return;
-          setBusy(true);
-          onDelete(deleting.id).then(
-            () => {
-              setBusy(false);
-              setDeleting(null);
-              setDeleteError(null);
-            },
-            (e: unknown) => {
-              setBusy(false);
-              setDeleteError(e instanceof Error ? e.message : String(e));
-            },
-          );
-        }}
+        onConfirm={() => deleting && void remove.run(deleting)}
       >
         <p>
           <strong>{deleting?.title}</strong> and all its messages will be deleted. This cannot be undone.

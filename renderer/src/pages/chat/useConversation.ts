@@ -2,6 +2,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ServiceError } from '../../../../shared/errors.js';
 import { client } from '../../api/index.js';
 import type { ChatStreamSignal } from '../../api/client.js';
+import { errorText } from '../../ui/error-text.js';
+import { toast } from '../../ui/toast.js';
+import { threadFromHash, threadHref } from './chat-hash.js';
 import { applyEvent, draftAnswer, type Message } from './types.js';
 
 export type ConversationState =
@@ -16,8 +19,18 @@ export interface SendOptions {
   datasetIds?: string[];
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+type Open = (onSignal: (signal: ChatStreamSignal) => void) => () => void;
+
+/**
+ * Listens to the end of an answer whose thread is no longer shown: the answer goes on in the
+ * service, and if it ends in an error while its thread is still not on screen, a toast says so.
+ */
+function endInBackground(signal: ChatStreamSignal, threadId: string | null): boolean {
+  const failure = signal.type === 'error' ? signal.error.message : signal.type === 'event' && signal.event.event === 'error' ? signal.event.data.detail : null;
+  if (failure !== null && threadId !== null && threadFromHash(window.location.hash) !== threadId) {
+    toast.error('An answer in another thread stopped with an error', failure, { label: 'Open the thread', href: threadHref(threadId) });
+  }
+  return signal.type !== 'event' || signal.event.event === 'message.completed' || signal.event.event === 'error';
 }
 
 /** Pages of a thread, oldest first, until the last. A 10,000-message thread is 50 pages of 200. */
@@ -41,6 +54,8 @@ async function loadAllMessages(threadId: string, onPage: (messages: Message[]) =
 export function useConversation(threadId: string | null, onThreadStarted: (threadId: string) => void) {
   const [state, setState] = useState<ConversationState>({ status: threadId ? 'loading' : 'idle' });
   const closeStream = useRef<(() => void) | null>(null);
+  /** Stops the live stream from updating this view, leaving it to end in the background. */
+  const detachStream = useRef<(() => void) | null>(null);
   /** The answer streaming now, for Stop. */
   const liveAnswerId = useRef<string | null>(null);
   /** A thread this hook created by sending: its messages are already here, not to be reloaded. */
@@ -59,16 +74,24 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
 
   /** Follows a stream into the answer whose id is `answerId` now (a draft id until message.created). */
   const follow = useCallback(
-    (answerId: string, open: (onSignal: (signal: ChatStreamSignal) => void) => () => void, onCreated?: (created: { thread_id: string; user_message_id: string }) => void) => {
+    (answerId: string, thread: string | null, open: Open, onCreated?: (created: { thread_id: string; user_message_id: string }) => void) => {
       let currentId = answerId;
+      let threadOfAnswer = thread;
+      let shown = true;
       liveAnswerId.current = answerId.startsWith('msg_') ? answerId : null;
       setState((s) => (s.status === 'ready' ? { ...s, generating: true } : s));
       const finish = () => {
         liveAnswerId.current = null;
         closeStream.current = null;
+        detachStream.current = null;
         setState((s) => (s.status === 'ready' ? { ...s, generating: false } : s));
       };
-      closeStream.current = open((signal) => {
+      const close = open((signal) => {
+        if (signal.type === 'event' && signal.event.event === 'message.created') threadOfAnswer = signal.event.data.thread_id;
+        if (!shown) {
+          if (endInBackground(signal, threadOfAnswer)) close();
+          return;
+        }
         if (signal.type === 'event') {
           const event = signal.event;
           const before = currentId;
@@ -87,15 +110,25 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
         }
         finish();
       });
+      closeStream.current = close;
+      detachStream.current = () => {
+        shown = false;
+        closeStream.current = null;
+        detachStream.current = null;
+        liveAnswerId.current = null;
+      };
     },
     [updateAnswer],
   );
 
+  // Leaving the page (a new chat included, whose thread the effect below does not own yet) leaves
+  // the answer to end in the background rather than steer the window back to its thread.
+  useEffect(() => () => detachStream.current?.(), []);
+
   useEffect(() => {
     // The thread a send just created keeps its live stream and the messages already shown.
     if (threadId !== null && startedHere.current === threadId) return;
-    closeStream.current?.();
-    closeStream.current = null;
+    detachStream.current?.();
     if (!threadId) {
       setState({ status: 'idle' });
       return;
@@ -113,11 +146,11 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
         if (last?.role === 'assistant' && last.status === 'streaming') {
           // Replayed from its first event onto an empty answer, so nothing is counted twice.
           updateAnswerReset(last.id);
-          follow(last.id, (onSignal) => client.streamChat('chat.stream', { message_id: last.id }, {}, onSignal));
+          follow(last.id, threadId, (onSignal) => client.streamChat('chat.stream', { message_id: last.id }, {}, onSignal));
         }
       },
       (error: unknown) => {
-        if (!cancelled) setState({ status: 'error', error: describe(error) });
+        if (!cancelled) setState({ status: 'error', error: errorText(error) });
       },
     );
     function updateAnswerReset(id: string) {
@@ -125,8 +158,7 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
     }
     return () => {
       cancelled = true;
-      closeStream.current?.();
-      closeStream.current = null;
+      detachStream.current?.();
     };
   }, [threadId, follow]);
 
@@ -149,6 +181,7 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
       };
       follow(
         draftAnswerId,
+        threadId,
         (onSignal) => client.streamChat('chat.send', input, {}, onSignal),
         (created) => {
           setState((s) => (s.status === 'ready' ? { ...s, messages: s.messages.map((m) => (m.id === draftUser ? { ...m, id: created.user_message_id, thread_id: created.thread_id } : m)) } : s));

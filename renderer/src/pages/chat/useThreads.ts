@@ -1,13 +1,20 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { client } from '../../api/index.js';
+import { errorText } from '../../ui/error-text.js';
+import { reportFailure } from '../../ui/report-failure.js';
 import type { Thread } from './types.js';
 
-/** The user's threads, newest first, filtered by title as the search box changes. */
+/**
+ * The user's threads, newest first, filtered by title as the search box changes. A first load or a
+ * search that fails says so in the list; a refresh in the background (an answer ended) keeps the
+ * list shown and says it in a toast.
+ */
 export function useThreads() {
   const [query, setQuery] = useState('');
   const [threads, setThreads] = useState<Thread[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
+  const shownQuery = useRef<string | null>(null);
 
   useEffect(() => {
     let cancelled = false;
@@ -16,11 +23,14 @@ export function useThreads() {
       client.call('threads.list', { limit: 200, ...(query.trim() ? { q: query.trim() } : {}) }).then(
         (page) => {
           if (cancelled) return;
+          shownQuery.current = query;
           setThreads(page.data);
           setError(null);
         },
         (e: unknown) => {
-          if (!cancelled) setError(e instanceof Error ? e.message : String(e));
+          if (cancelled) return;
+          if (shownQuery.current === query) reportFailure('The thread list could not be refreshed', e);
+          else setError(errorText(e));
         },
       );
     }, query ? 200 : 0);

@@ -19,6 +19,12 @@ const REASONS: Record<string, string> = {
   empty: 'No text found',
 };
 
+/** Why an artifact failed, in a sentence: the service's detail names the cause, the code's words stand in without it. */
+export function failureText(artifact: Artifact): string {
+  const code = artifact.error?.code ?? 'failed';
+  return artifact.error?.detail || (REASONS[code] ?? code);
+}
+
 export function statusLabel(status: Artifact['status']): string {
   return LABELS[status];
 }

@@ -4,7 +4,7 @@ import { client } from '../../api/index.js';
 import { Button } from '../../ui/Button.js';
 import { TextField } from '../../ui/Field.js';
 import { PlusIcon } from '../../ui/icons.js';
-import { errorText } from '../../ui/error-text.js';
+import { useAction } from '../../ui/useAction.js';
 
 type Dataset = OutputOf<Operations['datasets.create']>;
 
@@ -12,29 +12,19 @@ type Dataset = OutputOf<Operations['datasets.create']>;
 export function CreateDatasetForm({ onCreated }: { onCreated: (dataset: Dataset) => void }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const create = useAction(async () => {
+    if (!name.trim()) throw new Error('Give the dataset a name, such as the project or the topic its documents cover.');
+    onCreated(await client.call('datasets.create', { name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}) }));
+  });
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!name.trim()) {
-      setError('Give the dataset a name, such as the project or the topic its documents cover.');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const created = await client.call('datasets.create', { name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}) });
-      onCreated(created);
-    } catch (e) {
-      setError(errorText(e));
-      setBusy(false);
-    }
+    void create.run();
   }
 
   return (
-    <form className="dataset-create" onSubmit={(event) => void submit(event)} noValidate aria-label="New dataset">
-      <TextField label="Name" placeholder="e.g. Product manuals" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} error={error} />
+    <form className="dataset-create" onSubmit={submit} noValidate aria-label="New dataset">
+      <TextField label="Name" placeholder="e.g. Product manuals" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} error={create.error} />
       <TextField
         label="Description"
         placeholder="What these documents are about (optional)"
@@ -43,7 +33,7 @@ export function CreateDatasetForm({ onCreated }: { onCreated: (dataset: Dataset)
         onChange={(e) => setDescription(e.target.value)}
       />
       <div className="dataset-create-actions">
-        <Button type="submit" variant="primary" icon={<PlusIcon />} busy={busy}>
+        <Button type="submit" variant="primary" icon={<PlusIcon />} busy={create.busy}>
           Create dataset
         </Button>
       </div>

@@ -4,6 +4,7 @@ import type { Artifact } from '../../../../shared/operations/datasets.js';
 import { client } from '../../api/index.js';
 import { Alert } from '../../ui/Alert.js';
 import { Button } from '../../ui/Button.js';
+import { Skeleton } from '../../ui/Skeleton.js';
 import { SelectField } from '../../ui/Field.js';
 import { Page, Section } from '../../ui/Page.js';
 import { statusLabel } from './ArtifactStatus.js';
@@ -11,6 +12,7 @@ import { ArtifactTable } from './ArtifactTable.js';
 import { DeleteDatasetDialog } from './DeleteDatasetDialog.js';
 import { DropZone } from './DropZone.js';
 import { errorText } from '../../ui/error-text.js';
+import { followArtifacts, followUpload, reportUploadError } from './follow-uploads.js';
 import { datasetHref } from './selection.js';
 import { uploadFiles, type FileUpload } from './upload.js';
 import { UploadList } from './UploadList.js';
@@ -31,16 +33,23 @@ export function DatasetDetail({ dataset }: { dataset: Dataset }) {
   const [deleting, setDeleting] = useState(false);
   const artifacts = useArtifacts(dataset.kb_id, filter, uploading);
 
+  // The upload goes on when the page is closed; follow-uploads then says how it ended.
   async function upload(files: File[]) {
     setUploading(true);
     setUploadError(null);
+    let last: FileUpload[] = [];
     try {
-      await uploadFiles(dataset.kb_id, files, setUploads);
+      await uploadFiles(dataset.kb_id, files, (uploads) => {
+        last = uploads;
+        setUploads(uploads);
+      });
     } catch (error) {
       setUploadError(errorText(error));
+      reportUploadError(dataset, error);
     } finally {
       setUploading(false);
       artifacts.refresh();
+      followUpload(dataset, last);
     }
   }
 
@@ -49,6 +58,7 @@ export function DatasetDetail({ dataset }: { dataset: Dataset }) {
     setActionError(null);
     try {
       await client.call(operation, { kb_id: dataset.kb_id, key: artifact.key });
+      if (operation === 'artifacts.retry') followArtifacts(dataset, [artifact.key]);
     } catch (error) {
       setActionError(`${artifact.key}: ${errorText(error)}`);
     } finally {
@@ -94,9 +104,7 @@ export function DatasetDetail({ dataset }: { dataset: Dataset }) {
         {actionError ? <Alert tone="error">{actionError}</Alert> : null}
         {artifacts.error ? <Alert tone="error" title="The files could not be loaded">{artifacts.error}</Alert> : null}
         {artifacts.loading ? (
-          <p className="loading" role="status">
-            Loading files…
-          </p>
+          <Skeleton shape="table" label="Loading files…" />
         ) : (
           <ArtifactTable
             items={artifacts.items}

@@ -20,7 +20,7 @@ export function DatasetList() {
   const datasets = useLoader(() => client.call('datasets.list', { limit: 200 }));
   return (
     <Page title="Datasets" description="The documents your answers draw on: Parley indexes them on this machine so that chat can quote and cite them.">
-      <Loadable state={datasets.state} reload={datasets.reload} loading="Loading your datasets…" failed="Your datasets could not be loaded">
+      <Loadable state={datasets.state} reload={datasets.reload} loading="Loading your datasets…" shape="cards" failed="Your datasets could not be loaded">
         {(list) =>
           list.data.length === 0 ? (
             <EmptyState icon={<DatasetIcon size={22} />} title="Create your first dataset">

@@ -1,28 +1,17 @@
-import { useState } from 'react';
 import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
 import { client } from '../../api/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
-import { errorText } from '../../ui/error-text.js';
+import { useAction } from '../../ui/useAction.js';
 import { datasetHref } from './selection.js';
 
 type Dataset = OutputOf<Operations['datasets.get']>;
 
 /** Deleting cascades well beyond the files, so the question lists everything that goes. */
 export function DeleteDatasetDialog({ dataset, open, onClose }: { dataset: Dataset; open: boolean; onClose: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  async function confirm() {
-    setBusy(true);
-    setError(null);
-    try {
-      await client.call('datasets.delete', { id: dataset.id });
-      window.location.hash = datasetHref(null);
-    } catch (e) {
-      setError(errorText(e));
-      setBusy(false);
-    }
-  }
+  const remove = useAction(async () => {
+    await client.call('datasets.delete', { id: dataset.id });
+    window.location.hash = datasetHref(null);
+  });
 
   return (
     <ConfirmDialog
@@ -30,11 +19,11 @@ export function DeleteDatasetDialog({ dataset, open, onClose }: { dataset: Datas
       title={`Delete “${dataset.name}”?`}
       confirmLabel="Delete dataset"
       tone="danger"
-      busy={busy}
-      error={error}
-      onConfirm={() => void confirm()}
+      busy={remove.busy}
+      error={remove.error}
+      onConfirm={() => void remove.run()}
       onCancel={() => {
-        setError(null);
+        remove.reset();
         onClose();
       }}
     >

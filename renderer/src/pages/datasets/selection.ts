@@ -4,7 +4,7 @@ import { useSyncExternalStore } from 'react';
  * The open dataset lives in the hash (`#/datasets/ds_…`) so that it survives a reload and can be
  * linked to; `parseHash` only reads the first segment, so the route stays `datasets`.
  */
-function read(): string | null {
+export function openDatasetId(): string | null {
   const match = /^#\/datasets\/([^/?]+)/.exec(window.location.hash);
   return match?.[1] ? decodeURIComponent(match[1]) : null;
 }
@@ -15,7 +15,7 @@ function subscribe(onChange: () => void): () => void {
 }
 
 export function useSelectedDataset(): string | null {
-  return useSyncExternalStore(subscribe, read);
+  return useSyncExternalStore(subscribe, openDatasetId);
 }
 
 export function datasetHref(id: string | null): string {

@@ -4,7 +4,7 @@ import { Button } from '../../ui/Button.js';
 import { TextField } from '../../ui/Field.js';
 import { FormError } from '../../ui/FormError.js';
 import { PlusIcon } from '../../ui/icons.js';
-import { errorText } from '../../ui/error-text.js';
+import { useAction } from '../../ui/useAction.js';
 
 /** Registers an OpenAI-compatible endpoint (OpenAI itself, vLLM, Ollama, LM Studio…) as a model. */
 export function AddModelForm({ onAdded, onCancel }: { onAdded: () => void; onCancel: () => void }) {
@@ -12,34 +12,25 @@ export function AddModelForm({ onAdded, onCancel }: { onAdded: () => void; onCan
   const [endpoint, setEndpoint] = useState('');
   const [model, setModel] = useState('');
   const [apiKey, setApiKey] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const add = useAction(async () => {
+    if (!name.trim() || !endpoint.trim() || !model.trim()) throw new Error('A name, the endpoint URL and the model are all needed.');
+    await client.call('models.create', {
+      name: name.trim(),
+      provider: 'openai_compatible',
+      endpoint_url: endpoint.trim(),
+      model: model.trim(),
+      ...(apiKey ? { api_key: apiKey } : {}),
+    });
+    onAdded();
+  });
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!name.trim() || !endpoint.trim() || !model.trim()) {
-      setError('A name, the endpoint URL and the model are all needed.');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      await client.call('models.create', {
-        name: name.trim(),
-        provider: 'openai_compatible',
-        endpoint_url: endpoint.trim(),
-        model: model.trim(),
-        ...(apiKey ? { api_key: apiKey } : {}),
-      });
-      onAdded();
-    } catch (e) {
-      setError(errorText(e));
-      setBusy(false);
-    }
+    void add.run();
   }
 
   return (
-    <form className="model-form" aria-label="Add an OpenAI-compatible endpoint" onSubmit={(e) => void submit(e)} noValidate>
+    <form className="model-form" aria-label="Add an OpenAI-compatible endpoint" onSubmit={submit} noValidate>
       <div className="form-grid">
         <TextField label="Name" placeholder="e.g. Team GPU server" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
         <TextField
@@ -60,12 +51,12 @@ export function AddModelForm({ onAdded, onCancel }: { onAdded: () => void; onCan
           hint="Optional. Stored encrypted and never shown again."
         />
       </div>
-      <FormError message={error} />
+      <FormError message={add.error} />
       <div className="model-form-actions">
-        <Button onClick={onCancel} disabled={busy}>
+        <Button onClick={onCancel} disabled={add.busy}>
           Cancel
         </Button>
-        <Button type="submit" variant="primary" icon={<PlusIcon />} busy={busy}>
+        <Button type="submit" variant="primary" icon={<PlusIcon />} busy={add.busy}>
           Add model
         </Button>
       </div>

@@ -5,13 +5,13 @@ import { useSession } from '../../app/store.js';
 import { Alert } from '../../ui/Alert.js';
 import { Button } from '../../ui/Button.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
-import { errorText } from '../../ui/error-text.js';
 import { TextField } from '../../ui/Field.js';
 import { KeyIcon, PlusIcon } from '../../ui/icons.js';
 import { Loadable } from '../../ui/Loadable.js';
 import { Section } from '../../ui/Page.js';
 import { SecretReveal } from '../../ui/SecretReveal.js';
 import { Time } from '../../ui/Time.js';
+import { useAction } from '../../ui/useAction.js';
 import { useLoader } from '../../ui/useLoader.js';
 
 type ApiKey = OutputOf<Operations['apiKeys.list']>['data'][number];
@@ -28,55 +28,35 @@ export function ApiKeys() {
   const signOut = useSession((s) => s.signOut);
 
   const [name, setName] = useState('');
-  const [nameError, setNameError] = useState<string | null>(null);
-  const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<NewKey | null>(null);
 
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
-  const [revokeBusy, setRevokeBusy] = useState(false);
-  const [revokeError, setRevokeError] = useState<string | null>(null);
   const [revoked, setRevoked] = useState<string | null>(null);
 
-  async function create(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!name.trim()) {
-      setNameError('Give the key a name, so that you can recognise it later.');
-      return;
-    }
-    setCreating(true);
-    setNameError(null);
+  const create = useAction(async () => {
+    if (!name.trim()) throw new Error('Give the key a name, so that you can recognise it later.');
     setRevoked(null);
-    try {
-      setCreated(await client.call('apiKeys.create', { name: name.trim() }));
-      setName('');
-      keys.reload();
-    } catch (error) {
-      setNameError(errorText(error));
-    } finally {
-      setCreating(false);
-    }
-  }
+    setCreated(await client.call('apiKeys.create', { name: name.trim() }));
+    setName('');
+    keys.reload();
+  });
 
-  async function revoke(key: ApiKey) {
-    setRevokeBusy(true);
-    setRevokeError(null);
+  const revoke = useAction(async (key: ApiKey) => {
     const wasThisBrowsers = isThisBrowsersKey(key);
-    try {
-      await client.call('apiKeys.delete', { id: key.id });
-    } catch (error) {
-      setRevokeError(errorText(error));
-      setRevokeBusy(false);
-      return;
-    }
+    await client.call('apiKeys.delete', { id: key.id });
     if (wasThisBrowsers) {
       signOut('You revoked the key this browser was signed in with. Sign in with another key.');
       return;
     }
-    setRevokeBusy(false);
     setRevoking(null);
     setRevoked(`The key “${key.name}” was revoked. Anything still using it is now refused.`);
     if (created?.id === key.id) setCreated(null);
     keys.reload();
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    void create.run();
   }
 
   return (
@@ -84,7 +64,7 @@ export function ApiKeys() {
       title="API keys"
       description="Scripts and tools use an API key to call Parley’s HTTP API as you. Anyone holding a key can act as you: keep keys secret, and revoke any you no longer use."
     >
-      <form className="inline-form" onSubmit={(event) => void create(event)} noValidate>
+      <form className="inline-form" onSubmit={submit} noValidate>
         <TextField
           label="New key name"
           fieldClassName="inline-form-field"
@@ -92,10 +72,10 @@ export function ApiKeys() {
           maxLength={100}
           value={name}
           onChange={(event) => setName(event.target.value)}
-          error={nameError}
+          error={create.error}
           hint="A name to recognise the key by, such as where it will be used."
         />
-        <Button type="submit" variant="primary" icon={<PlusIcon />} busy={creating}>
+        <Button type="submit" variant="primary" icon={<PlusIcon />} busy={create.busy}>
           Create key
         </Button>
       </form>
@@ -111,7 +91,7 @@ export function ApiKeys() {
           <KeyList
             keys={list.data}
             onRevoke={(key) => {
-              setRevokeError(null);
+              revoke.reset();
               setRevoking(key);
             }}
           />
@@ -123,9 +103,9 @@ export function ApiKeys() {
         title={revoking ? `Revoke “${revoking.name}”?` : 'Revoke key?'}
         confirmLabel="Revoke key"
         tone="danger"
-        busy={revokeBusy}
-        error={revokeError}
-        onConfirm={() => revoking && void revoke(revoking)}
+        busy={revoke.busy}
+        error={revoke.error}
+        onConfirm={() => revoking && void revoke.run(revoking)}
         onCancel={() => setRevoking(null)}
       >
         <p>Anything using this key is refused from now on. This cannot be undone.</p>

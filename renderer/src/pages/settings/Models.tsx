@@ -10,6 +10,7 @@ import { Section } from '../../ui/Page.js';
 import { useLoader } from '../../ui/useLoader.js';
 import { AddModelForm } from './AddModelForm.js';
 import { errorText } from '../../ui/error-text.js';
+import { useAction } from '../../ui/useAction.js';
 import { ModelTestResult, type TestOutcome } from './ModelTestResult.js';
 
 const PROVIDERS: Record<Model['provider'], string> = {
@@ -30,8 +31,6 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
   const [adding, setAdding] = useState(false);
   const [tests, setTests] = useState<Record<string, TestOutcome | 'running'>>({});
   const [removing, setRemoving] = useState<Model | null>(null);
-  const [removeBusy, setRemoveBusy] = useState(false);
-  const [removeError, setRemoveError] = useState<string | null>(null);
 
   async function test(model: Model) {
     setTests((t) => ({ ...t, [model.id]: 'running' }));
@@ -43,20 +42,12 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
     }
   }
 
-  async function remove(model: Model) {
-    setRemoveBusy(true);
-    setRemoveError(null);
-    try {
-      await client.call('models.delete', { id: model.id });
-      setRemoving(null);
-      models.reload();
-      onChanged();
-    } catch (e) {
-      setRemoveError(errorText(e));
-    } finally {
-      setRemoveBusy(false);
-    }
-  }
+  const remove = useAction(async (model: Model) => {
+    await client.call('models.delete', { id: model.id });
+    setRemoving(null);
+    models.reload();
+    onChanged();
+  });
 
   return (
     <Section
@@ -129,7 +120,7 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
                               variant="ghost"
                               className="btn-danger-ghost"
                               onClick={() => {
-                                setRemoveError(null);
+                                remove.reset();
                                 setRemoving(m);
                               }}
                             >
@@ -151,9 +142,9 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
         title={removing ? `Remove “${removing.name}”?` : 'Remove model?'}
         confirmLabel="Remove model"
         tone="danger"
-        busy={removeBusy}
-        error={removeError}
-        onConfirm={() => removing && void remove(removing)}
+        busy={remove.busy}
+        error={remove.error}
+        onConfirm={() => removing && void remove.run(removing)}
         onCancel={() => setRemoving(null)}
       >
         <p>Chat stops routing to it and its stored API key is deleted. Messages it already wrote stay as they are.</p>

@@ -7,7 +7,7 @@ import { Loadable } from '../../ui/Loadable.js';
 import { Section } from '../../ui/Page.js';
 import { Time } from '../../ui/Time.js';
 import { useLoader } from '../../ui/useLoader.js';
-import { errorText } from '../../ui/error-text.js';
+import { useAction } from '../../ui/useAction.js';
 
 /**
  * A workspace can have a model answered by another endpoint (its own gateway or key, say) without
@@ -36,40 +36,31 @@ export function Overrides({ workspaceId, workspaceName, isAdmin, modelsVersion }
   const [modelId, setModelId] = useState('');
   const [endpoint, setEndpoint] = useState('');
   const [apiKey, setApiKey] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  /** The override being removed, for its row's spinner. */
+  const [removingId, setRemovingId] = useState<string | null>(null);
 
-  async function save(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!modelId || !endpoint.trim()) {
-      setError('Choose a model and give the endpoint URL that should answer for it.');
-      return;
-    }
-    setBusy('save');
-    setError(null);
-    try {
-      await client.call('overrides.put', { workspace_id: workspaceId, model_id: modelId, endpoint_url: endpoint.trim(), ...(apiKey ? { api_key: apiKey } : {}) });
-      setEndpoint('');
-      setApiKey('');
-      data.reload();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(null);
-    }
-  }
-
-  async function remove(id: string) {
-    setBusy(id);
-    setError(null);
+  const put = useAction(async () => {
+    if (!modelId || !endpoint.trim()) throw new Error('Choose a model and give the endpoint URL that should answer for it.');
+    await client.call('overrides.put', { workspace_id: workspaceId, model_id: modelId, endpoint_url: endpoint.trim(), ...(apiKey ? { api_key: apiKey } : {}) });
+    setEndpoint('');
+    setApiKey('');
+    data.reload();
+  });
+  const remove = useAction(async (id: string) => {
+    put.reset();
+    setRemovingId(id);
     try {
       await client.call('overrides.delete', { workspace_id: workspaceId, model_id: id });
       data.reload();
-    } catch (e) {
-      setError(errorText(e));
     } finally {
-      setBusy(null);
+      setRemovingId(null);
     }
+  });
+
+  function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    remove.reset();
+    void put.run();
   }
 
   return (
@@ -117,7 +108,7 @@ export function Overrides({ workspaceId, workspaceName, isAdmin, modelsVersion }
                           </td>
                           {isAdmin ? (
                             <td className="cell-actions">
-                              <Button size="sm" variant="ghost" className="btn-danger-ghost" busy={busy === o.model_id} onClick={() => void remove(o.model_id)}>
+                              <Button size="sm" variant="ghost" className="btn-danger-ghost" busy={removingId === o.model_id} onClick={() => void remove.run(o.model_id)}>
                                 Remove<span className="visually-hidden"> override of {nameOf(o.model_id)}</span>
                               </Button>
                             </td>
@@ -129,7 +120,7 @@ export function Overrides({ workspaceId, workspaceName, isAdmin, modelsVersion }
                 </div>
               )}
               {isAdmin && overridable.length > 0 ? (
-                <form className="model-form" aria-label="Set an endpoint override" onSubmit={(e) => void save(e)} noValidate>
+                <form className="model-form" aria-label="Set an endpoint override" onSubmit={save} noValidate>
                   <div className="form-grid">
                     <SelectField label="Model to override" value={modelId} onChange={(e) => setModelId(e.target.value)}>
                       <option value="">Choose a model…</option>
@@ -149,9 +140,9 @@ export function Overrides({ workspaceId, workspaceName, isAdmin, modelsVersion }
                       hint="Optional; the model’s own key is used otherwise."
                     />
                   </div>
-                  <FormError message={error} />
+                  <FormError message={put.error ?? remove.error} />
                   <div className="model-form-actions">
-                    <Button type="submit" variant="primary" busy={busy === 'save'}>
+                    <Button type="submit" variant="primary" busy={put.busy}>
                       Set override
                     </Button>
                   </div>

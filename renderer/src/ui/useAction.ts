@@ -1,0 +1,43 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { errorText } from './error-text.js';
+
+export interface Action<A extends unknown[], R> {
+  /** Runs the call; answers its result, or `undefined` when it threw (the reason is then in `error`). */
+  run: (...args: A) => Promise<R | undefined>;
+  /** Whether a run is under way, for the button's spinner and to block a second click. */
+  busy: boolean;
+  /** Why the last run failed, as text to show; null once a run starts or after `reset()`. */
+  error: string | null;
+  /** Forgets the last failure, e.g. when a dialog showing it is closed. */
+  reset: () => void;
+}
+
+/**
+ * The busy and error state of one async call that a form or button starts. Validation can live in
+ * `fn` too: whatever it throws becomes `error`, the same way a refusal of the service does.
+ */
+export function useAction<A extends unknown[], R>(fn: (...args: A) => Promise<R>): Action<A, R> {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // The latest `fn`, so that `run` keeps one identity while `fn` closes over fresh state.
+  const latest = useRef(fn);
+  useEffect(() => {
+    latest.current = fn;
+  });
+
+  const run = useCallback(async (...args: A): Promise<R | undefined> => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await latest.current(...args);
+    } catch (e) {
+      setError(errorText(e));
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  const reset = useCallback(() => setError(null), []);
+
+  return { run, busy, error, reset };
+}

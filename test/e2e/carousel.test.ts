@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startServed, type Served } from '../support/served.js';
+import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+
+/** A data directory whose parley.toml asks for vertical carousels (the rest of the config is defaults). */
+const verticalDir = mkdtempSync(join(tmpdir(), 'parley-e2e-carousel-'));
+writeFileSync(join(verticalDir, 'parley.toml'), '[ui]\ncarousel = "vertical"\n');
+const suite = e2eSuite(() => ({ dataDir: verticalDir }));
+let defaultServed: Served | undefined;
+
+afterAll(async () => {
+  await defaultServed?.stop();
+  rmSync(verticalDir, { recursive: true, force: true });
+});
+
+/** The home screen of `served`, signed in as its owner, in a fresh profile. */
+async function home(served: Served): Promise<Page> {
+  const page = await (await suite.newContext()).newPage();
+  await page.goto(`${served.url}/#/chat`);
+  await signIn(page, served.apiKey);
+  await visible(page.getByRole('heading', { name: 'What would you like to know?' }));
+  return page;
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+
+const AXES = {
+  vertical: { along: 'y', across: 'x', size: 'height', forward: 'ArrowDown', other: 'ArrowRight' },
+  horizontal: { along: 'x', across: 'y', size: 'width', forward: 'ArrowRight', other: 'ArrowDown' },
+} as const;
+
+/**
+ * The suggested prompts are laid out along `orientation`: said by aria-orientation, each card
+ * after the one before on that axis and level with it on the other, and the arrow of that
+ * direction (only that one) moving to the next card, which becomes the one tab stop.
+ */
+async function expectLaidOut(page: Page, orientation: keyof typeof AXES): Promise<void> {
+  const axis = AXES[orientation];
+  const toolbar = page.getByRole('toolbar', { name: 'Suggested prompts' });
+  const cards = toolbar.getByRole('button');
+  await visible(cards.first());
+  expect(await toolbar.getAttribute('aria-orientation')).toBe(orientation);
+  expect(await cards.count()).toBeGreaterThanOrEqual(3);
+  const boxes: Box[] = [];
+  for (let i = 0; i < 3; i++) {
+    const box = await cards.nth(i).boundingBox();
+    if (!box) throw new Error(`card ${i} has no box`);
+    boxes.push(box);
+  }
+  boxes.reduce((before, after) => {
+    expect(after[axis.across]).toBe(before[axis.across]);
+    expect(after[axis.along]).toBeGreaterThanOrEqual(before[axis.along] + before[axis.size]);
+    return after;
+  });
+
+  const focused = (i: number) => cards.nth(i).evaluate((card) => card === document.activeElement);
+  await cards.first().focus();
+  await page.keyboard.press(axis.other);
+  expect(await focused(0)).toBe(true);
+  await page.keyboard.press(axis.forward);
+  expect(await focused(1)).toBe(true);
+  expect(await cards.nth(1).getAttribute('tabindex')).toBe('0');
+  expect(await cards.first().getAttribute('tabindex')).toBe('-1');
+}
+
+describe('the home carousels follow [ui] carousel', () => {
+  it('vertical: the cards stack down the page, and the arrows up and down move between them', async () => {
+    const page = await home(suite.served);
+    await expectLaidOut(page, 'vertical');
+    expect(await inspectPage(page, 'chat-home-vertical')).toEqual([]);
+    expect(pageProblems(page)).toEqual([]);
+  });
+
+  it('horizontal by default: the cards sit side by side, and the arrows left and right move between them', async () => {
+    defaultServed = await startServed();
+    const page = await home(defaultServed);
+    await expectLaidOut(page, 'horizontal');
+    expect(pageProblems(page)).toEqual([]);
+  });
+});
