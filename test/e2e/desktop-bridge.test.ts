@@ -30,6 +30,14 @@ async function mainProcess(token: string, operation: string, input: unknown): Pr
   return { ok: false, error: new ServiceError(code, problem.detail).toPayload() };
 }
 
+/** Main's upload-part handler, played by the served core: the signed URL is the permission. */
+async function mainUploadPart(url: string, bytes: Uint8Array<ArrayBuffer>): Promise<IpcResult> {
+  const response = await fetch(new URL(url, suite.served.url), { method: 'PUT', body: bytes });
+  if (response.ok) return { ok: true, value: await response.json() };
+  const problem = (await response.json()) as { code: unknown; detail: string };
+  return { ok: false, error: new ServiceError(isErrorCode(problem.code) ? problem.code : 'internal', problem.detail).toPayload() };
+}
+
 /** Opens the app with the fake bridge; `bridgeCalls` lists the operations it carried, `fetches` any API request the page made itself. */
 async function openDesktop(
   answer: (operation: string, input: unknown) => Promise<IpcResult>,
@@ -48,12 +56,21 @@ async function openDesktop(
         bridgeCalls.push(operation);
         return answer(operation, input);
       });
+      // Bytes cross Playwright's binding as an array of numbers; main receives them as bytes.
+      await page.exposeFunction('__parleyTestUploadPart', (url: string, bytes: number[]) => {
+        bridgeCalls.push('uploadPart');
+        return mainUploadPart(url, Uint8Array.from(bytes));
+      });
       await page.addInitScript(() => {
-        const invoke = (window as unknown as { __parleyTestInvoke(op: string, input: unknown): Promise<unknown> }).__parleyTestInvoke;
+        const test = window as unknown as {
+          __parleyTestInvoke(op: string, input: unknown): Promise<unknown>;
+          __parleyTestUploadPart(url: string, bytes: number[]): Promise<unknown>;
+        };
         Object.defineProperty(window, 'parley', {
           value: Object.freeze({
             kind: 'desktop',
-            invoke: (operation: string, input: unknown) => invoke(operation, input),
+            invoke: (operation: string, input: unknown) => test.__parleyTestInvoke(operation, input),
+            uploadPart: (url: string, bytes: ArrayBuffer) => test.__parleyTestUploadPart(url, Array.from(new Uint8Array(bytes))),
             stream: () => () => undefined,
           }),
         });
@@ -90,6 +107,18 @@ describe('the renderer over the desktop bridge', () => {
     expect((await suite.served.api('/me', { token: key })).status).toBe(401);
     expect(bridgeCalls).toEqual(expect.arrayContaining(['apiKeys.list', 'apiKeys.create', 'apiKeys.delete']));
     expect(fetches).toEqual([]);
+  });
+
+  it('uploads files through the bridge, not over HTTP from the page', async () => {
+    const { page, bridgeCalls, fetches } = await openDesktop((op, input) => mainProcess(suite.served.apiKey, op, input), '#/datasets');
+    await page.getByLabel('Name').fill('Desktop notes');
+    await page.getByRole('button', { name: 'Create dataset' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Desktop notes' }));
+    await page.getByLabel('Files to upload').setInputFiles({ name: 'tides.txt', mimeType: 'text/plain', buffer: Buffer.from('The keeper logs the tide at dawn.\n'.repeat(40)) });
+    await visible(page.getByRole('row', { name: /tides\.txt/ }).getByText('Ready'), 20_000);
+    expect(bridgeCalls).toEqual(expect.arrayContaining(['uploads.create', 'uploadPart', 'uploads.complete']));
+    expect(fetches).toEqual([]);
+    expect(pageProblems(page)).toEqual([]);
   });
 
   it('rebuilds errors from the bridge with their code and shows them', async () => {

@@ -23,6 +23,15 @@ export function createBridgeTransport(bridge: ParleyBridge): Transport {
       if (result.ok) return result.value;
       throw ServiceError.fromPayload(result.error);
     },
+    async uploadPart(url, bytes) {
+      let result;
+      try {
+        result = await bridge.uploadPart(url, await bytes.arrayBuffer());
+      } catch (error) {
+        throw new ServiceError('unavailable', `The app's service did not answer: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (!result.ok) throw ServiceError.fromPayload(result.error);
+    },
     stream(operation, input, options, onSignal) {
       // Over IPC the replay point travels in the input, as the HTTP query would carry it.
       const withReplay = options.lastEventId === undefined ? input : { ...(input as object), last_event_id: options.lastEventId };

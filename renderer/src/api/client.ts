@@ -16,6 +16,8 @@ export interface Client {
    * Answers `close()`, which stops listening.
    */
   streamChat<K extends ChatStreamOperation>(name: K, input: InputOf<Operations[K]>, options: StreamOptions, onSignal: (signal: ChatStreamSignal) => void): () => void;
+  /** Sends one part of a signed upload; rejects with a `ServiceError` whatever the transport. */
+  uploadPart(url: string, bytes: Blob): Promise<void>;
 }
 
 function asServiceError(error: Error): ServiceError {
@@ -35,6 +37,13 @@ export function createClient(transport: Transport): Client {
         throw new ServiceError('internal', `The service's answer to ${name} does not match the contract: ${parsed.error.issues[0]?.message ?? 'unknown shape'}.`);
       }
       return parsed.data as OutputOf<Operations[typeof name]>;
+    },
+    async uploadPart(url, bytes) {
+      try {
+        await transport.uploadPart(url, bytes);
+      } catch (error) {
+        throw asServiceError(error instanceof Error ? error : new Error(String(error)));
+      }
     },
     streamChat(name, input, options, onSignal) {
       let finished = false;

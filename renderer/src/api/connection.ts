@@ -66,6 +66,7 @@ export function connect(scope: Window = window): Connection {
       }
     },
     stream: (operation, input, options, onSignal) => http.stream(operation, input, options, onSignal),
+    uploadPart: (url, bytes) => http.uploadPart(url, bytes),
   };
 
   return {

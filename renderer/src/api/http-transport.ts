@@ -39,6 +39,18 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
         throw new ServiceError('internal', `The service answered ${operation} with something that is not JSON.`);
       }
     },
+    async uploadPart(url, bytes) {
+      // Absolute whenever the server runs; resolved against the API's own origin otherwise.
+      const target = new URL(url, base);
+      let response: Response;
+      try {
+        // No bearer token: the signed URL itself is the permission.
+        response = await doFetch(target, { method: 'PUT', body: bytes });
+      } catch {
+        throw new ServiceError('unavailable', `Could not reach the Parley service at ${target.origin}. Is it running?`);
+      }
+      if (!response.ok) throw await problemToError(response);
+    },
     stream(operation, input, streamOptions, onSignal) {
       return openSseStream({ base, token: options.token, fetch: doFetch }, operation, input, streamOptions, onSignal);
     },

@@ -67,6 +67,14 @@ export function watchReachability(inner: Client, options: ReachabilityOptions = 
       }
     },
     streamChat: (name, input, streamOptions, onSignal) => inner.streamChat(name, input, streamOptions, onSignal),
+    async uploadPart(url, bytes) {
+      try {
+        await inner.uploadPart(url, bytes);
+      } catch (error) {
+        if (unreachable(error)) void probe();
+        throw error;
+      }
+    },
   };
 
   return {

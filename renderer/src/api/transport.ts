@@ -24,5 +24,10 @@ export interface StreamOptions {
  */
 export interface Transport {
   invoke(operation: OperationName, input: unknown): Promise<unknown>;
+  /**
+   * Sends one part of a signed upload (a URL from `uploads.create`): a PUT over HTTP, the bytes
+   * themselves over the bridge, so the desktop uploads with the HTTP server off.
+   */
+  uploadPart(url: string, bytes: Blob): Promise<void>;
   stream(operation: OperationName, input: unknown, options: StreamOptions, onSignal: (signal: StreamSignal) => void): () => void;
 }

@@ -26,20 +26,8 @@ export function uniqueKeys(files: readonly File[]): string[] {
 }
 
 /**
- * The signed URLs are absolute whenever the HTTP server runs; without it (desktop with `[server]`
- * off) they are bare paths that a file:// page cannot reach, so say what to change.
- */
-function partUrl(url: string): URL {
-  const resolved = new URL(url, window.location.href);
-  if (resolved.protocol !== 'http:' && resolved.protocol !== 'https:') {
-    throw new Error('Uploading needs the local HTTP server: turn it on in the [server] section of parley.toml (Settings → Local HTTP server), then restart Parley.');
-  }
-  return resolved;
-}
-
-/**
  * Sends `files` through one multi-part upload: `uploads.create` signs a URL per part, each part is
- * PUT as a slice of the File (no bearer token: the URL itself is the permission), then
+ * sent as a slice of the File (PUT over HTTP, bytes over IPC on the desktop), then
  * `uploads.complete` starts processing. `onProgress` hears every change, for the progress bars.
  * Empty files are refused up front: the service would reject the whole upload for one of them.
  */
@@ -77,12 +65,9 @@ export async function uploadFiles(kbId: string, files: readonly File[], onProgre
       try {
         for (const part of signed.urls) {
           const start = (part.part - 1) * signed.part_size;
-          const url = partUrl(part.url);
-          const response = await fetch(url, { method: part.method, body: file.slice(start, start + part.size) }).catch((error: unknown) => {
-            // fetch rejects with a bare "Failed to fetch" for a refused connection or a CSP block.
-            throw new Error(`Part ${part.part} could not be sent: ${url.origin} did not answer (${errorText(error)}).`);
+          await client.uploadPart(part.url, file.slice(start, start + part.size)).catch((error: unknown) => {
+            throw new Error(`Part ${part.part} could not be sent: ${errorText(error)}`);
           });
-          if (!response.ok) throw new Error(`Part ${part.part} was refused (HTTP ${response.status}).`);
           upload.sent += part.size;
           report();
         }
