@@ -39,12 +39,19 @@ function tally(n: number, games: Iterable<Game>): Float64Array[] {
   return wins;
 }
 
-/** The MM fit over a tallied matrix; answers ratings on the Elo-like scale. */
-function fitTally(n: number, wins: Float64Array[], options: FitOptions = {}): number[] {
+interface Fit {
+  /** Strengths against the prior's fixed opponent (strength 1). */
+  strengths: number[];
+  /** Elo-like ratings, centred on 1000. */
+  ratings: number[];
+}
+
+/** The MM fit over a tallied matrix. */
+function fitTally(n: number, wins: Float64Array[], options: FitOptions = {}): Fit {
   const prior = options.prior ?? 1;
   const maxIterations = options.maxIterations ?? 500;
   const tolerance = options.tolerance ?? 1e-9;
-  const totalWins = wins.map((row, i) => row.reduce((s, w) => s + w, 0) + prior / 2);
+  const totalWins = wins.map((row) => row.reduce((s, w) => s + w, 0) + prior / 2);
   let p = new Array<number>(n).fill(1);
   for (let iteration = 0; iteration < maxIterations; iteration++) {
     const next = new Array<number>(n);
@@ -66,12 +73,30 @@ function fitTally(n: number, wins: Float64Array[], options: FitOptions = {}): nu
   }
   const logs = p.map((v) => Math.log10(v));
   const mean = logs.reduce((s, v) => s + v, 0) / Math.max(1, n);
-  return logs.map((v) => ELO_BASE + ELO_SCALE * (v - mean));
+  return { strengths: p, ratings: logs.map((v) => ELO_BASE + ELO_SCALE * (v - mean)) };
 }
 
 /** Ratings of `n` models from `games`. */
 export function fitBradleyTerry(n: number, games: Iterable<Game>, options: FitOptions = {}): number[] {
-  return fitTally(n, tally(n, games), options);
+  return fitTally(n, tally(n, games), options).ratings;
+}
+
+/**
+ * Standard errors of the ratings from the fit's observed information (its diagonal: each model's
+ * games, the prior's included), on the Elo-like scale.
+ */
+function standardErrors(n: number, wins: Float64Array[], strengths: number[], prior: number): number[] {
+  const perNat = ELO_SCALE / Math.LN10;
+  return strengths.map((pi, i) => {
+    let information = (prior * pi) / (pi + 1) ** 2;
+    for (let j = 0; j < n; j++) {
+      if (i === j) continue;
+      const games = ((wins[i] as Float64Array)[j] as number) + ((wins[j] as Float64Array)[i] as number);
+      const pj = strengths[j] as number;
+      if (games > 0) information += (games * pi * pj) / (pi + pj) ** 2;
+    }
+    return information > 0 ? perNat / Math.sqrt(information) : Infinity;
+  });
 }
 
 /** mulberry32: a small, seeded PRNG, so the same votes always give the same intervals. */
@@ -103,23 +128,31 @@ export interface RatingsWithIntervals {
 export interface BootstrapOptions extends FitOptions {
   samples?: number;
   seed?: number;
-  /** Two-sided confidence level. */
-  level?: number;
 }
+
+/** Two-sided 95%: the percentiles, and the normal quantile. */
+const TAIL = 0.025;
+const Z_95 = 1.959964;
 
 export const BOOTSTRAP_SAMPLES = 200;
 export const BOOTSTRAP_SEED = 20240505;
 
 /**
- * The fit, and a percentile bootstrap over votes: each sample draws as many votes as there are,
- * with replacement (a vote's games stay together), and is fitted again. The interval is widened to
- * include the estimate if the percentiles miss it (rare, with skewed small samples).
+ * The fit, and 95% intervals by a percentile bootstrap over votes: each sample draws as many votes
+ * as there are, with replacement (a vote's games stay together), and is fitted again.
+ *
+ * Resampling a handful of votes understates the uncertainty (one vote resampled is always the same
+ * vote: a zero-width interval), so an interval is never narrower than the normal approximation
+ * from the fit's information (±1.96 standard errors); it also always contains the estimate.
  */
 export function bootstrapRatings(n: number, votes: Game[][], options: BootstrapOptions = {}): RatingsWithIntervals {
-  const ratings = fitBradleyTerry(n, votes.flat(), options);
-  if (votes.length === 0) return { ratings, low: [...ratings], high: [...ratings] };
+  const observed = tally(n, votes.flat());
+  const fit = fitTally(n, observed, options);
+  const ratings = fit.ratings;
+  const errors = standardErrors(n, observed, fit.strengths, options.prior ?? 1);
+  const wald = (i: number, sign: 1 | -1) => (ratings[i] as number) + sign * Z_95 * (errors[i] as number);
+  if (votes.length === 0) return { ratings, low: ratings.map((_, i) => wald(i, -1)), high: ratings.map((_, i) => wald(i, 1)) };
   const samples = options.samples ?? BOOTSTRAP_SAMPLES;
-  const level = options.level ?? 0.95;
   const random = seededRandom(options.seed ?? BOOTSTRAP_SEED);
   const draws: number[][] = Array.from({ length: n }, () => []);
   for (let s = 0; s < samples; s++) {
@@ -127,16 +160,14 @@ export function bootstrapRatings(n: number, votes: Game[][], options: BootstrapO
     for (let k = 0; k < votes.length; k++) {
       for (const g of votes[Math.floor(random() * votes.length)] as Game[]) add(wins, g);
     }
-    fitTally(n, wins, options).forEach((r, i) => (draws[i] as number[]).push(r));
+    fitTally(n, wins, options).ratings.forEach((r, i) => (draws[i] as number[]).push(r));
   }
-  const tail = (1 - level) / 2;
   const low: number[] = [];
   const high: number[] = [];
   draws.forEach((d, i) => {
     d.sort((a, b) => a - b);
-    const rating = ratings[i] as number;
-    low.push(Math.min(rating, quantile(d, tail)));
-    high.push(Math.max(rating, quantile(d, 1 - tail)));
+    low.push(Math.min(quantile(d, TAIL), wald(i, -1)));
+    high.push(Math.max(quantile(d, 1 - TAIL), wald(i, 1)));
   });
   return { ratings, low, high };
 }

@@ -63,6 +63,13 @@ describe('bootstrap intervals', () => {
     expect(bootstrapRatings(2, votes(2))).toEqual(few);
   });
 
+  it('are not zero-width on a single vote (resampling one vote alone would say so)', () => {
+    const one = bootstrapRatings(2, [win(0, 1)]);
+    expect((one.high[0] as number) - (one.low[0] as number)).toBeGreaterThan(200);
+    // Both intervals overlap: one vote does not separate two models.
+    expect(one.low[0]).toBeLessThan(one.high[1] as number);
+  });
+
   it('seeded PRNG repeats its sequence', () => {
     const a = seededRandom(7);
     const b = seededRandom(7);
