@@ -207,6 +207,18 @@ describe('cancel', () => {
   });
 });
 
+describe('after a crash', () => {
+  it('an answer left streaming with nothing writing it reads as interrupted, its text kept', async () => {
+    const { body } = await compare({ prompt: 'Crash later', model_ids: [fixedA, fixedB] });
+    const target = body.responses[0]?.id ?? '';
+    // As the app would have left it: still streaming, part of the text saved.
+    h.core.repos.db.prepare("UPDATE comparison_responses SET status = 'streaming', content = 'Answer fr' WHERE id = ?").run(target);
+    const { body: again } = await h.json<Comparison>(`/comparisons/${body.id}`, 'GET');
+    expect(again.status).toBe('complete');
+    expect(again.responses[0]).toMatchObject({ status: 'interrupted', content: 'Answer fr', error: { code: 'unavailable' } });
+  });
+});
+
 describe('GET /api/comparisons/leaderboard', () => {
   it('rates models from every vote with intervals, and keeps a deleted model under its name', async () => {
     const gone = await h.addModel('Gone', 'fixed:Soon deleted.');

@@ -103,6 +103,23 @@ describe('compare in the browser', () => {
     expect(await answers.textContent()).toMatch(/Breaks/);
   });
 
+  it('Stop ends the answers still streaming and keeps their text', async () => {
+    await page.getByRole('navigation', { name: 'Compare views' }).getByRole('link', { name: 'Side by side' }).click();
+    await visible(prompt());
+    await page.getByLabel(/Blind/).uncheck();
+    await choose(['Steady', 'Quick']);
+    await prompt().fill('Count, then stop');
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await expect.poll(() => columnText('A'), { timeout: 10_000 }).toMatch(/^one two/);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await visible(column('A').getByText('Stopped'));
+    const partial = await columnText('A');
+    expect(partial).not.toContain('ten');
+    await expect.poll(() => prompt().isDisabled()).toBe(false);
+    await page.waitForTimeout(600);
+    expect(await columnText('A')).toBe(partial);
+  });
+
   it('past comparisons are listed and reopen', async () => {
     await page.getByRole('navigation', { name: 'Compare views' }).getByRole('link', { name: 'History' }).click();
     const first = await visible(page.getByRole('link', { name: /Who are you\?/ }));
