@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { ServiceError, type FieldError } from '../../../shared/errors.js';
 import type { Sequenced } from '../../../shared/events.js';
 import type { Comparison, ComparisonEvent } from '../../../shared/operations/comparisons.js';
-import type { ComparisonRow } from '../../db/repositories/comparisons.js';
+import type { ComparisonResponseRow, ComparisonRow } from '../../db/repositories/comparisons.js';
 import { buildTurns } from '../chat/context.js';
 import { INTERRUPTED } from '../chat/generate.js';
 import { groundingFor } from '../chat/grounding.js';
@@ -25,22 +25,22 @@ export interface CreateInput {
 function ownComparison(ctx: AuthedContext, id: string): ComparisonRow {
   const row = ctx.repos.comparisons.get(id);
   if (!row || row.user_id !== ctx.caller.user.id) throw new ServiceError('not_found', `No comparison ${id}.`);
-  settleOrphans(ctx, row);
   return row;
 }
 
 /**
- * Answers still `streaming` with no run behind them were cut off when Parley stopped: they are
- * marked `interrupted` (text kept) the first time the comparison is read again.
+ * A comparison's answers. Ones still `streaming` with no run behind them were cut off when Parley
+ * stopped: they are marked `interrupted` (text kept) the first time they are read again.
  */
-function settleOrphans(ctx: AuthedContext, row: ComparisonRow): void {
-  if (ctx.runtime.hub.isRunning(row.id)) return;
+function responsesOf(ctx: AuthedContext, row: ComparisonRow): ComparisonResponseRow[] {
+  const responses = ctx.repos.comparisons.responses(row.id);
+  if (!responses.some((r) => r.status === 'streaming') || ctx.runtime.hub.isRunning(row.id)) return responses;
   ctx.repos.comparisons.markInterrupted(row.id, INTERRUPTED.detail, isoNow(ctx));
+  return ctx.repos.comparisons.responses(row.id);
 }
 
 function view(ctx: AuthedContext, row: ComparisonRow): Comparison {
-  const { comparisons } = ctx.repos;
-  return comparisonView(row, comparisons.responses(row.id), comparisons.vote(row.id, ctx.caller.user.id));
+  return comparisonView(row, responsesOf(ctx, row), ctx.repos.comparisons.vote(row.id, ctx.caller.user.id));
 }
 
 function shuffled<T>(items: T[]): T[] {
@@ -118,10 +118,7 @@ export function listComparisons(ctx: AuthedContext, input: { limit: number; curs
   const page = comparisons.page(ctx.caller.user.id, input.limit, input.cursor);
   if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
   return {
-    data: page.rows.map((row) => {
-      settleOrphans(ctx, row);
-      return summaryView(row, comparisons.responses(row.id), comparisons.vote(row.id, ctx.caller.user.id));
-    }),
+    data: page.rows.map((row) => summaryView(row, responsesOf(ctx, row), comparisons.vote(row.id, ctx.caller.user.id))),
     next_cursor: page.next_cursor,
   };
 }
@@ -140,7 +137,7 @@ export async function cancelComparison(ctx: AuthedContext, input: { id: string }
 export function voteComparison(ctx: AuthedContext, input: { id: string; winner_response_id?: string | undefined; outcome?: 'tie' | 'both_bad' | undefined }): Comparison {
   const { comparisons } = ctx.repos;
   const row = ownComparison(ctx, input.id);
-  const responses = comparisons.responses(row.id);
+  const responses = responsesOf(ctx, row);
   if (responses.some((r) => r.status === 'streaming')) throw new ServiceError('conflict', 'The answers are still being written; vote once they have ended.');
   if (input.winner_response_id !== undefined && !responses.some((r) => r.id === input.winner_response_id)) {
     throw new ServiceError('invalid_argument', `winner_response_id: ${input.winner_response_id} is not an answer of this comparison.`, [

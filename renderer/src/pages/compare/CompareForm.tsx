@@ -89,7 +89,7 @@ export function CompareForm({ models, datasets, streaming, onCompare, onStop }: 
       </fieldset>
       <div className="compare-bar">
         <div className="compare-options">
-          <DatasetPicker datasets={datasets} value={datasetIds} onChange={setDatasetIds} disabled={streaming} />
+          <DatasetPicker datasets={datasets} value={datasetIds} onChange={setDatasetIds} disabled={streaming} legend="Datasets every model draws on" />
           <label className="checkbox-row compare-blind" htmlFor={`${id}-blind`}>
             <input id={`${id}-blind`} type="checkbox" checked={blind} disabled={streaming} onChange={(event) => setBlind(event.target.checked)} />
             Blind <span className="muted">— hide the names until you vote</span>

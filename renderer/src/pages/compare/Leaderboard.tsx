@@ -80,9 +80,9 @@ export function Leaderboard() {
           <div className="leaderboard-view">
             <Table board={board} />
             <p className="leaderboard-note muted">
-              {board.total_votes} {board.total_votes === 1 ? 'vote' : 'votes'}. Bradley–Terry ratings on an Elo-like scale (1000 is average; 400 points
-              is 10:1 odds), with 95% intervals from {board.bootstrap_samples} bootstrap samples. A tie counts half a win each way; “all bad” votes
-              are counted but do not move the ratings.
+              {board.total_votes} {board.total_votes === 1 ? 'vote' : 'votes'}. Bradley–Terry ratings on an Elo-like scale: 1000 is average, and 400
+              points is 10:1 odds. The bars show 95% intervals (a bootstrap over the votes): overlapping bars mean the votes do not yet tell those
+              models apart. A tie counts half a win each way; “all bad” votes are counted but do not move the ratings.
             </p>
           </div>
         )
