@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Citation, MessageStatus, Usage } from '../events.js';
-import { ErrorCodeSchema, PageQuery, Timestamp, page, prefixedId } from './common.js';
+import { ErrorCodeSchema, PageQuery, Timestamp, modelText, page, prefixedId } from './common.js';
 import { defineOperation } from './define.js';
 
 /** Fewest and most models one comparison asks. */
@@ -81,12 +81,7 @@ export const ComparisonEvent = z.discriminatedUnion('event', [
 ]);
 export type ComparisonEvent = z.infer<typeof ComparisonEvent>;
 
-const Prompt = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(COMPARISON_PROMPT_MAX)
-  .refine((s) => s.trim().length > 0, 'must not be blank')
-  .refine((s) => s.isWellFormed(), 'must be well-formed Unicode');
+const Prompt = modelText(COMPARISON_PROMPT_MAX);
 
 const ModelIds = z
   .array(z.string().max(64).regex(/^mdl_[A-Za-z0-9]+$/, 'must be a model id (mdl_…)'))

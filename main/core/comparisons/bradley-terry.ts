@@ -9,6 +9,7 @@
  * Ratings are on an Elo-like scale: 1000 + 400·log10(p_i), the geometric mean strength at 1000, so
  * a 400-point gap is 10:1 odds.
  */
+import { seededRandom } from '../seeded-random.js';
 
 /** One pairwise result: `winner` beat `loser` with this weight (1 a win, 0.5 each way a tie). */
 export interface Game {
@@ -97,18 +98,6 @@ function standardErrors(n: number, wins: Float64Array[], strengths: number[], pr
     }
     return information > 0 ? perNat / Math.sqrt(information) : Infinity;
   });
-}
-
-/** mulberry32: a small, seeded PRNG, so the same votes always give the same intervals. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function quantile(sorted: number[], q: number): number {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapRatings, fitBradleyTerry, seededRandom, type Game } from '../../../main/core/comparisons/bradley-terry.js';
+import { bootstrapRatings, fitBradleyTerry, type Game } from '../../../main/core/comparisons/bradley-terry.js';
+import { seededRandom } from '../../../main/core/seeded-random.js';
 import { gamesOf } from '../../../main/core/comparisons/leaderboard.js';
 import type { VotedResponse } from '../../../main/db/repositories/comparisons.js';
 
