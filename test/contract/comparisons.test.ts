@@ -137,6 +137,29 @@ describe('POST /api/comparisons', () => {
   });
 });
 
+describe('over datasets', () => {
+  it('every model draws on the same passages; the comparison keeps their citations', async () => {
+    const dataset = (await h.json<{ id: string; kb_id: string }>('/datasets', 'POST', { name: 'Village' })).body;
+    const form = new FormData();
+    form.append('file', new Blob(['# Lighthouse\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick.\n'], { type: 'text/markdown' }), 'lighthouse.md');
+    expect((await h.api(`/knowledge-bases/${dataset.kb_id}/artifacts`, { method: 'POST', body: form })).status).toBe(201);
+    for (let i = 0; i < 400; i++) {
+      const a = (await h.json<{ status: string }>(`/knowledge-bases/${dataset.kb_id}/artifacts/lighthouse.md`, 'GET')).body;
+      if (a.status === 'ready') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const seen = h.upstream.requests.length;
+    const { status, body } = await compare({ prompt: 'When is the lighthouse lamp lit?', model_ids: ['mdl_extractive', echo], dataset_ids: [dataset.id] });
+    expect(status).toBe(201);
+    expect(body.dataset_ids).toEqual([dataset.id]);
+    expect(body.citations[0]).toMatchObject({ index: 1, dataset_id: dataset.id, artifact_key: 'lighthouse.md' });
+    expect(byModel(body, 'mdl_extractive')?.content).toMatch(/dusk/);
+    // The generative model was given the same passage, numbered as cited.
+    const sent = JSON.stringify(h.upstream.requests.slice(seen).map((r) => r.body));
+    expect(sent).toContain('[1] lighthouse.md');
+  });
+});
+
 describe('votes', () => {
   it('one vote per comparison: a second answers 409 conflict', async () => {
     const { body } = await compare({ prompt: 'Vote once', model_ids: [fixedA, fixedB] });
