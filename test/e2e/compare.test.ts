@@ -70,6 +70,11 @@ describe('compare in the browser', () => {
     await page.getByRole('button', { name: 'B is better' }).click();
     await visible(page.getByText(/You voted: B is better \(Quick\)/));
     expect(await inspectPage(page, 'compare-voted')).toEqual([]);
+    // A narrow window: the columns scroll sideways instead of squeezing.
+    await page.setViewportSize({ width: 700, height: 900 });
+    expect(await inspectPage(page, 'compare-narrow')).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await page.getByRole('navigation', { name: 'Compare views' }).getByRole('link', { name: 'Leaderboard' }).click();
     const table = await visible(page.getByRole('table'));
