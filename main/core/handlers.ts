@@ -76,6 +76,9 @@ export const handlers: Handlers = {
   'comparisons.list': comparisons.listComparisons,
   'comparisons.leaderboard': comparisons.leaderboard,
   'comparisons.get': comparisons.getComparison,
+  'comparisons.stream': () => {
+    throw new Error('comparisons.stream only streams');
+  },
   'comparisons.cancel': comparisons.cancelComparison,
   'comparisons.vote': comparisons.voteComparison,
 };
@@ -94,4 +97,5 @@ export const streamHandlers: StreamHandlers = {
   'chat.send': chat.streamChat,
   'chat.stream': chat.attachChat,
   'comparisons.create': comparisons.streamComparison,
+  'comparisons.stream': comparisons.attachComparison,
 };

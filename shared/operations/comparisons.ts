@@ -128,6 +128,19 @@ export const getComparison = defineOperation({
   output: Comparison,
 });
 
+export const attachComparison = defineOperation({
+  name: 'comparisons.stream',
+  summary:
+    'Re-attaches to a comparison: its events from the start, or after `Last-Event-ID` (or `last_event_id`), live while its answers are ' +
+    'written; a finished one is replayed from storage.',
+  tag: 'Comparisons',
+  access: 'user',
+  http: { method: 'GET', path: '/comparisons/{id}/stream', status: 200 },
+  input: z.object({ id: ComparisonId, last_event_id: z.coerce.number().int().min(-1).optional() }),
+  output: z.null(),
+  streaming: { mode: 'always', event: ComparisonEvent },
+});
+
 export const cancelComparison = defineOperation({
   name: 'comparisons.cancel',
   summary: 'Stops every answer still streaming; the text produced so far is kept with status `cancelled`.',

@@ -59,6 +59,7 @@ export const operations = {
   'comparisons.list': comparisons.listComparisons,
   'comparisons.leaderboard': comparisons.leaderboard,
   'comparisons.get': comparisons.getComparison,
+  'comparisons.stream': comparisons.attachComparison,
   'comparisons.cancel': comparisons.cancelComparison,
   'comparisons.vote': comparisons.voteComparison,
 } as const satisfies Record<string, Operation>;

@@ -212,6 +212,27 @@ describe('GET /api/comparisons', () => {
   });
 });
 
+describe('GET /api/comparisons/{id}/stream', () => {
+  it('re-attaches after Last-Event-ID while the answers are written, then replays a finished one whole', async () => {
+    const slow = await h.addModel('Slow attach', 'slow:40');
+    const res = await h.api('/comparisons', { method: 'POST', body: JSON.stringify({ prompt: 'Attach', model_ids: [slow, fixedB], stream: true }) });
+    const reader = res.body?.getReader();
+    const first = new TextDecoder().decode((await reader?.read())?.value);
+    await reader?.cancel();
+    const id = /"id":"(cmp_[A-Za-z0-9]+)"/.exec(first)?.[1] ?? '';
+    const attached = await collectChat(await h.api(`/comparisons/${id}/stream`, { headers: { 'last-event-id': '0' } }));
+    expect(attached[0]?.id).toBe(1);
+    expect(attached.map((e) => e.id)).toEqual(attached.map((_, i) => i + 1));
+    expect(attached.at(-1)?.event).toBe('comparison.completed');
+    const slowId = (attached.at(-1)?.data.comparison as Comparison).responses.find((r) => r.model_id === slow)?.id;
+    const text = attached.filter((e) => e.event === 'delta' && e.data.response_id === slowId).map((e) => e.data.content).join('');
+    expect(text).toBe('one two three four five six seven eight nine ten');
+
+    const other404 = await h.api(`/comparisons/${id}/stream`, { token: other });
+    expect(other404.status).toBe(404);
+  });
+});
+
 describe('cancel', () => {
   it('stops the answers still streaming, keeping their text as cancelled', async () => {
     const slow = await h.addModel('Slow cancel', 'slow:300');

@@ -125,6 +125,26 @@ describe('compare in the browser', () => {
     expect(await columnText('A')).toBe(partial);
   });
 
+  it('a reload mid-way re-attaches to the answers, and Esc stops them', async () => {
+    await addModel('Patient', 'slow:400');
+    await page.goto(`${suite.served.url}/#/compare`);
+    await page.reload();
+    await visible(prompt());
+    await choose(['Patient', 'Quick']);
+    await prompt().fill('Count across a reload');
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await expect.poll(() => columnText('A'), { timeout: 10_000 }).toMatch(/^one/);
+    expect(new URL(page.url()).hash).toMatch(/^#\/compare\/cmp_/);
+    await page.reload();
+    await expect.poll(() => columnText('A'), { timeout: 10_000 }).toMatch(/^one two three/);
+    expect(await prompt().isDisabled()).toBe(true);
+    await page.keyboard.press('Escape');
+    await visible(column('A').getByText('Stopped'));
+    expect(await columnText('A')).not.toContain('ten');
+    expect(await columnText('B')).toBe('A quick answer.');
+    await expect.poll(() => prompt().isDisabled()).toBe(false);
+  });
+
   it('past comparisons are listed and reopen', async () => {
     await page.getByRole('navigation', { name: 'Compare views' }).getByRole('link', { name: 'History' }).click();
     const first = await visible(page.getByRole('link', { name: /Who are you\?/ }));

@@ -106,6 +106,12 @@ export function streamComparison(ctx: AuthedContext, input: CreateInput): AsyncI
   return ctx.runtime.hub.subscribe<ComparisonEvent>(id) ?? replayStored(ctx, id);
 }
 
+/** Re-attach: live or retained events after `last_event_id`; an older comparison is replayed from storage. */
+export function attachComparison(ctx: AuthedContext, input: { id: string; last_event_id?: number | undefined }): AsyncIterable<Sequenced<ComparisonEvent>> {
+  const row = ownComparison(ctx, input.id);
+  return ctx.runtime.hub.subscribe<ComparisonEvent>(row.id, input.last_event_id ?? -1) ?? replayStored(ctx, row.id);
+}
+
 /** A finished comparison as a stream, for when the live log is gone already. */
 async function* replayStored(ctx: AuthedContext, id: string): AsyncIterable<Sequenced<ComparisonEvent>> {
   const comparison = view(ctx, ownComparison(ctx, id));

@@ -73,6 +73,7 @@ function CompareTab({ me, comparisonId }: { me: Me; comparisonId: string | null 
   }, []);
   const { state, start, stop, vote } = useComparison(comparisonId, onStarted);
   const streaming = state.status === 'ready' && state.streaming;
+  const onStop = useCallback(() => void stop(), [stop]);
 
   return (
     <Loadable state={pickers.state} reload={pickers.reload} loading="Loading models…" failed="The models could not be loaded">
@@ -81,7 +82,7 @@ function CompareTab({ me, comparisonId }: { me: Me; comparisonId: string | null 
           <NotEnoughModels me={me} count={models.length} />
         ) : (
           <div className="compare-workspace">
-            <CompareForm models={models} datasets={datasets} streaming={streaming} onCompare={start} onStop={() => void stop()} />
+            <CompareForm models={models} datasets={datasets} streaming={streaming} onCompare={start} onStop={onStop} />
             {state.status === 'loading' ? (
               <p className="loading" role="status">
                 Loading the comparison…

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { COMPARISON_MAX_MODELS, COMPARISON_MIN_MODELS, COMPARISON_PROMPT_MAX } from '../../../../shared/operations/comparisons.js';
 import { Button } from '../../ui/Button.js';
 import { DatasetPicker } from '../chat/DatasetPicker.js';
@@ -24,6 +24,16 @@ export function CompareForm({ models, datasets, streaming, onCompare, onStop }: 
   const [datasetIds, setDatasetIds] = useState<string[]>([]);
   const [blind, setBlind] = useState(false);
 
+  // Esc stops, wherever focus is: the prompt is disabled meanwhile, so focus may be anywhere.
+  useEffect(() => {
+    if (!streaming) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onStop();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [streaming, onStop]);
+
   const tooFew = chosen.length < COMPARISON_MIN_MODELS;
   const full = chosen.length >= COMPARISON_MAX_MODELS;
   const canSubmit = !streaming && !tooFew && prompt.trim() !== '';
@@ -40,9 +50,6 @@ export function CompareForm({ models, datasets, streaming, onCompare, onStop }: 
       onSubmit={(event) => {
         event.preventDefault();
         submit();
-      }}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && streaming) onStop();
       }}
     >
       <label htmlFor={`${id}-prompt`} className="field-label">

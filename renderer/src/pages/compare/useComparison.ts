@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { StreamSignalOf } from '../../api/client.js';
 import { client } from '../../api/index.js';
 import { errorText } from '../../ui/error-text.js';
 import { applyComparisonEvent, type Comparison } from './types.js';
@@ -16,13 +17,14 @@ export type ComparisonState =
   | { status: 'error'; error: string }
   | { status: 'ready'; comparison: Comparison | null; streaming: boolean; error: string | null };
 
-/** How often a comparison opened while another window still writes it is read again. */
-const POLL_MS = 1000;
+/** What `startedHere` holds between Compare and the new comparison's id. */
+const PENDING = 'pending';
 
 /**
  * The comparison on screen. `start` streams a new one, every answer growing in its own column;
- * `open` reads a stored one (and keeps reading while its answers are still being written
- * elsewhere); `stop` cancels the answers still streaming; `vote` casts the one vote.
+ * opening one by id reads it, and re-attaches to its stream while its answers are still being
+ * written (a reload, another window); `stop` cancels the answers still streaming; `vote` casts the
+ * one vote.
  */
 export function useComparison(comparisonId: string | null, onStarted: (id: string) => void) {
   const [state, setState] = useState<ComparisonState>({ status: comparisonId ? 'loading' : 'idle' });
@@ -34,52 +36,13 @@ export function useComparison(comparisonId: string | null, onStarted: (id: strin
     onStartedRef.current = onStarted;
   });
 
-  useEffect(() => {
-    if (comparisonId !== null && comparisonId === startedHere.current) return;
+  /** Follows a comparison's stream into the state, until its end. */
+  const follow = useCallback((open: (onSignal: (signal: StreamSignalOf<'comparisons.create' | 'comparisons.stream'>) => void) => () => void) => {
     closeStream.current?.();
-    closeStream.current = null;
-    startedHere.current = null;
-    if (!comparisonId) {
-      setState({ status: 'idle' });
-      return;
-    }
-    let cancelled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    setState({ status: 'loading' });
-    const load = () => {
-      client.call('comparisons.get', { id: comparisonId }).then(
-        (comparison) => {
-          if (cancelled) return;
-          setState({ status: 'ready', comparison, streaming: false, error: null });
-          if (comparison.status === 'streaming') timer = setTimeout(load, POLL_MS);
-        },
-        (error: unknown) => {
-          if (!cancelled) setState({ status: 'error', error: errorText(error) });
-        },
-      );
-    };
-    load();
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
-  }, [comparisonId]);
-
-  useEffect(
-    () => () => {
-      closeStream.current?.();
-    },
-    [],
-  );
-
-  const start = useCallback((request: CompareRequest) => {
-    closeStream.current?.();
-    setState({ status: 'ready', comparison: null, streaming: true, error: null });
-    const input = { prompt: request.prompt, model_ids: request.model_ids, blind: request.blind, stream: true, ...(request.dataset_ids.length > 0 ? { dataset_ids: request.dataset_ids } : {}) };
-    closeStream.current = client.stream('comparisons.create', input, {}, (signal) => {
+    closeStream.current = open((signal) => {
       if (signal.type === 'event') {
         const event = signal.event;
-        if (event.event === 'comparison.created') {
+        if (event.event === 'comparison.created' && startedHere.current === PENDING) {
           startedHere.current = event.data.comparison.id;
           onStartedRef.current(event.data.comparison.id);
         }
@@ -99,6 +62,51 @@ export function useComparison(comparisonId: string | null, onStarted: (id: strin
       }
     });
   }, []);
+
+  useEffect(() => {
+    if (comparisonId !== null && comparisonId === startedHere.current) return;
+    closeStream.current?.();
+    closeStream.current = null;
+    startedHere.current = null;
+    if (!comparisonId) {
+      setState({ status: 'idle' });
+      return;
+    }
+    let cancelled = false;
+    setState({ status: 'loading' });
+    client.call('comparisons.get', { id: comparisonId }).then(
+      (comparison) => {
+        if (cancelled) return;
+        // Still being written (a reload mid-way, another window): re-attach and replay from the start.
+        const live = comparison.status === 'streaming';
+        setState({ status: 'ready', comparison, streaming: live, error: null });
+        if (live) follow((onSignal) => client.stream('comparisons.stream', { id: comparisonId }, {}, onSignal));
+      },
+      (error: unknown) => {
+        if (!cancelled) setState({ status: 'error', error: errorText(error) });
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [comparisonId, follow]);
+
+  useEffect(
+    () => () => {
+      closeStream.current?.();
+    },
+    [],
+  );
+
+  const start = useCallback(
+    (request: CompareRequest) => {
+      startedHere.current = PENDING;
+      setState({ status: 'ready', comparison: null, streaming: true, error: null });
+      const input = { prompt: request.prompt, model_ids: request.model_ids, blind: request.blind, stream: true, ...(request.dataset_ids.length > 0 ? { dataset_ids: request.dataset_ids } : {}) };
+      follow((onSignal) => client.stream('comparisons.create', input, {}, onSignal));
+    },
+    [follow],
+  );
 
   const current = state.status === 'ready' ? state.comparison : null;
   const currentId = current?.id ?? null;
@@ -128,12 +136,5 @@ export function useComparison(comparisonId: string | null, onStarted: (id: strin
     [currentId],
   );
 
-  const reset = useCallback(() => {
-    closeStream.current?.();
-    closeStream.current = null;
-    startedHere.current = null;
-    setState({ status: 'idle' });
-  }, []);
-
-  return { state, start, stop, vote, reset };
+  return { state, start, stop, vote };
 }
