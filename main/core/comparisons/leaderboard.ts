@@ -64,10 +64,30 @@ export function gamesOf(rows: VotedResponse[]): { models: Tally[]; votes: Game[]
   return { models, votes };
 }
 
+type Fitted = { models: Tally[]; fit: ReturnType<typeof bootstrapRatings> };
+
+/**
+ * Fits by the votes they came from. Votes are never edited, only added (or deleted with their
+ * comparison), so an organization's count and latest vote name its set of votes; the bootstrap then
+ * runs once per new vote, not once per look at the leaderboard.
+ */
+const fits = new Map<string, Fitted>();
+const FITS_KEPT = 16;
+
+function fitted(organizationId: string, rows: VotedResponse[]): Fitted {
+  const key = `${organizationId}:${rows.length}:${rows.at(-1)?.comparison_id ?? ''}`;
+  const cached = fits.get(key);
+  if (cached) return cached;
+  const { models, votes } = gamesOf(rows);
+  const result = { models, fit: bootstrapRatings(models.length, votes) };
+  if (fits.size >= FITS_KEPT) fits.delete(fits.keys().next().value as string);
+  fits.set(key, result);
+  return result;
+}
+
 export function leaderboardOf(ctx: AuthedContext) {
   const rows = ctx.repos.comparisons.votedResponses(ctx.caller.user.organization_id);
-  const { models, votes } = gamesOf(rows);
-  const fit = bootstrapRatings(models.length, votes);
+  const { models, fit } = fitted(ctx.caller.user.organization_id, rows);
   const round = (x: number) => Math.round(x * 10) / 10;
   const entries = models
     .map((m, i) => ({
