@@ -20,7 +20,14 @@ export interface CompareFormProps {
 export function CompareForm({ models, datasets, streaming, onCompare, onStop }: CompareFormProps) {
   const id = useId();
   const [prompt, setPrompt] = useState('');
-  const [chosen, setChosen] = useState<string[]>(() => models.filter((m) => m.status !== 'unavailable').slice(0, 2).map((m) => m.id));
+  // Two models to start with, registered ones before the built-in one: that is what people compare.
+  const [chosen, setChosen] = useState<string[]>(() =>
+    models
+      .filter((m) => m.status !== 'unavailable')
+      .sort((a, b) => Number(a.kind === 'builtin') - Number(b.kind === 'builtin'))
+      .slice(0, 2)
+      .map((m) => m.id),
+  );
   const [datasetIds, setDatasetIds] = useState<string[]>([]);
   const [blind, setBlind] = useState(false);
 
