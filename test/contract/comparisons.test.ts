@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Comparison, LeaderboardEntry } from '../../shared/operations/comparisons.js';
 import { startChatHarness, type Harness } from '../support/chat.js';
-import { collectChat } from '../support/sse.js';
+import { collectChat, readSse } from '../support/sse.js';
 
 let h: Harness;
 let fixedA: string;
@@ -75,6 +75,31 @@ describe('POST /api/comparisons', () => {
     expect(events.filter((e) => e.event === 'response.completed')).toHaveLength(2);
     const final = events.at(-1)?.data.comparison as Comparison;
     expect(final.responses.every((r) => r.status === 'complete')).toBe(true);
+  });
+
+  it('asks the models at once (their deltas interleave), and saves each answer’s text while it streams', async () => {
+    const one = await h.addModel('Slow one', 'slow:120');
+    const two = await h.addModel('Slow two', 'slow:120');
+    const res = await h.api('/comparisons', { method: 'POST', body: JSON.stringify({ prompt: 'Together', model_ids: [one, two], stream: true }) });
+    const events: Array<{ event: string; data: Record<string, unknown> }> = [];
+    let id = '';
+    let saved: Comparison | null = null;
+    for await (const e of readSse(res)) {
+      const data = JSON.parse(e.data) as Record<string, unknown>;
+      events.push({ event: e.event ?? '', data });
+      if (e.event === 'comparison.created') id = (data.comparison as Comparison).id;
+      // Half-way through, the stored answers already hold the text so far.
+      if (saved === null && events.filter((x) => x.event === 'delta').length === 8) {
+        await new Promise((r) => setTimeout(r, 300));
+        saved = (await h.json<Comparison>(`/comparisons/${id}`, 'GET')).body;
+      }
+    }
+    const order = events.filter((e) => e.event === 'delta').map((e) => e.data.response_id);
+    const [a, b] = [order[0], order.find((r) => r !== order[0])];
+    expect(order.indexOf(b)).toBeLessThan(order.lastIndexOf(a));
+    const during = saved as Comparison | null;
+    expect(during?.status).toBe('streaming');
+    expect(during?.responses.every((r) => r.status === 'streaming' && r.content.startsWith('one two'))).toBe(true);
   });
 
   it('a model that fails mid-answer marks only its response error, partial text kept; the others finish', async () => {
