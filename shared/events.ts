@@ -69,3 +69,12 @@ export type ChatEvent = z.infer<typeof ChatEvent>;
 
 /** A chat event with its position in the stream (the SSE `id`), for replay from `Last-Event-ID`. */
 export type SequencedEvent = ChatEvent & { id: number };
+
+/** Any operation's stream event: a type and its payload (chat answers, model comparisons). */
+export interface StreamEvent {
+  event: string;
+  data: unknown;
+}
+
+/** A stream event with its position in the stream (the SSE `id`). */
+export type Sequenced<E extends StreamEvent = StreamEvent> = E & { id: number };

@@ -6,6 +6,7 @@ import * as apiKeys from './auth/api-keys.js';
 import { me } from './auth/me.js';
 import type { AuthedContext, Context } from './context.js';
 import * as chat from './chat/handlers.js';
+import * as comparisons from './comparisons/handlers.js';
 import * as datasets from './datasets/handlers.js';
 import * as uploads from './uploads/handlers.js';
 import * as reports from './reports/handlers.js';
@@ -14,7 +15,7 @@ import * as models from './models/handlers.js';
 import * as overrides from './models/overrides.js';
 import * as status from './service/status.js';
 import * as threads from './threads/handlers.js';
-import type { SequencedEvent } from '../../shared/events.js';
+import type { Sequenced } from '../../shared/events.js';
 
 type CtxFor<K extends keyof Operations> = Operations[K]['access'] extends 'public' ? Context : AuthedContext;
 
@@ -79,16 +80,30 @@ export const handlers: Handlers = {
   'reports.get': reports.getReport,
   'suggestions.prompts': suggestions.suggestedPrompts,
   'suggestions.datasets': suggestions.suggestedDatasets,
+  'comparisons.create': comparisons.createComparison,
+  'comparisons.list': comparisons.listComparisons,
+  'comparisons.leaderboard': comparisons.leaderboard,
+  'comparisons.get': comparisons.getComparison,
+  'comparisons.stream': () => {
+    throw new Error('comparisons.stream only streams');
+  },
+  'comparisons.cancel': comparisons.cancelComparison,
+  'comparisons.vote': comparisons.voteComparison,
 };
 
 type StreamingName = { [K in keyof Operations]: Operations[K]['streaming'] extends Streaming ? K : never }[keyof Operations];
 
 /** The streaming side of operations that stream: their events, in order. */
 export type StreamHandlers = {
-  [K in StreamingName]: (ctx: AuthedContext, input: z.output<Operations[K]['input']>) => AsyncIterable<SequencedEvent>;
+  [K in StreamingName]: (
+    ctx: AuthedContext,
+    input: z.output<Operations[K]['input']>,
+  ) => AsyncIterable<Sequenced<z.output<NonNullable<Operations[K]['streaming']>['event']> & { event: string }>>;
 };
 
 export const streamHandlers: StreamHandlers = {
   'chat.send': chat.streamChat,
   'chat.stream': chat.attachChat,
+  'comparisons.create': comparisons.streamComparison,
+  'comparisons.stream': comparisons.attachComparison,
 };

@@ -4,7 +4,7 @@ import { ServiceError, type FieldError } from '../../shared/errors.js';
 import { isOperationName, operations, type Access, type OperationName } from '../../shared/operations/index.js';
 import type { Repositories } from '../db/repositories/index.js';
 import { authenticate } from './auth/authenticate.js';
-import type { SequencedEvent } from '../../shared/events.js';
+import type { Sequenced } from '../../shared/events.js';
 import { ChatCompletionRequest } from '../../shared/openai.js';
 import { startCompletion } from './chat/completions.js';
 import { allModels } from './models/catalog.js';
@@ -112,11 +112,11 @@ export function createService(options: ServiceOptions) {
      * Runs a streaming operation: validation, authorization and the start happen before this
      * returns (so errors are thrown, not streamed); then events, each checked against the event schema.
      */
-    stream(name: string, rawInput: unknown, caller: Caller | null): AsyncIterable<SequencedEvent> {
+    stream(name: string, rawInput: unknown, caller: Caller | null): AsyncIterable<Sequenced> {
       const { op, input, ctx } = prepare(name, rawInput, caller);
       const streaming = op.streaming;
       if (!streaming || !Object.hasOwn(streamHandlers, name)) throw new ServiceError('invalid_argument', `${name} does not stream.`);
-      const handler = streamHandlers[name as keyof typeof streamHandlers] as (ctx: Context, input: unknown) => AsyncIterable<SequencedEvent>;
+      const handler = streamHandlers[name as keyof typeof streamHandlers] as (ctx: Context, input: unknown) => AsyncIterable<Sequenced>;
       const events = handler(ctx, input);
       return {
         async *[Symbol.asyncIterator]() {

@@ -1,14 +1,9 @@
 import { z } from 'zod';
 import { ChatEvent, Message } from '../events.js';
-import { prefixedId } from './common.js';
+import { modelText, prefixedId } from './common.js';
 import { defineOperation } from './define.js';
 
-const MessageText = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(200_000)
-  .refine((s) => s.trim().length > 0, 'must not be blank')
-  .refine((s) => s.isWellFormed(), 'must be well-formed Unicode');
+const MessageText = modelText(200_000);
 
 export const sendChat = defineOperation({
   name: 'chat.send',

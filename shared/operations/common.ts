@@ -26,6 +26,15 @@ export const displayText = (max: number) =>
     .refine((s) => s.isWellFormed(), 'must be well-formed Unicode')
     .refine((s) => !/\p{Cc}/u.test(s), 'must not contain control characters');
 
+/** Text sent to a model (a message, a prompt): not blank, well-formed Unicode, kept exactly as typed. */
+export const modelText = (max: number) =>
+  z
+    .string()
+    .min(1, 'must not be empty')
+    .max(max)
+    .refine((s) => s.trim().length > 0, 'must not be blank')
+    .refine((s) => s.isWellFormed(), 'must be well-formed Unicode');
+
 export const Role = z.enum(['super_admin', 'admin', 'member', 'trial']);
 export type Role = z.infer<typeof Role>;
 

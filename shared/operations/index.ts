@@ -2,6 +2,7 @@ import * as admin from './admin.js';
 import type { Operation } from './define.js';
 import * as chat from './chat.js';
 import * as config from './config.js';
+import * as comparisons from './comparisons.js';
 import * as datasets from './datasets.js';
 import * as identity from './identity.js';
 import * as models from './models.js';
@@ -62,6 +63,13 @@ export const operations = {
   'reports.get': reports.getReport,
   'suggestions.prompts': suggestions.suggestedPrompts,
   'suggestions.datasets': suggestions.suggestedDatasets,
+  'comparisons.create': comparisons.createComparison,
+  'comparisons.list': comparisons.listComparisons,
+  'comparisons.leaderboard': comparisons.leaderboard,
+  'comparisons.get': comparisons.getComparison,
+  'comparisons.stream': comparisons.attachComparison,
+  'comparisons.cancel': comparisons.cancelComparison,
+  'comparisons.vote': comparisons.voteComparison,
 } as const satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;
@@ -78,3 +86,4 @@ export { Model, ModelOverride } from './models.js';
 export { Thread } from './threads.js';
 export { ConfigProblem, ConfigState, ConfigVersion } from './config.js';
 export { Artifact, Dataset, Upload } from './datasets.js';
+export { Comparison, ComparisonEvent, ComparisonResponse, ComparisonSummary, LeaderboardEntry } from './comparisons.js';

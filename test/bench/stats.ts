@@ -19,13 +19,4 @@ export function printRows(title: string, rows: Array<Record<string, string | num
 }
 
 /** Deterministic PRNG (mulberry32), so every run measures the same inputs. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as prng } from '../../main/core/seeded-random.js';

@@ -16,19 +16,15 @@ async function go(hash: string, heading: string) {
 }
 
 describe('every page of the shell, as the owner', () => {
-  it.each([
-    ['#/compare', 'Compare', 'Your comparisons will appear here'],
-  ])('%s says what it will hold and what can be done now', async (hash, title, emptyHeading) => {
-    await go(hash, title);
-    await visible(page.getByRole('heading', { level: 2, name: emptyHeading }));
+  it('#/compare with only the built-in model says to add models in Settings', async () => {
+    await go('#/compare', 'Compare');
+    await visible(page.getByRole('heading', { level: 2, name: 'Add at least two models in Settings' }));
     const main = (await page.getByRole('main').textContent()) ?? '';
-    expect(main).toMatch(/not available in this version/);
     expect(main).not.toMatch(/TODO|lorem/i);
-    await visible(page.getByRole('link', { name: /Create an API key/ }));
-    await visible(page.getByRole('link', { name: /Add people/ }));
-    expect(await page.getByRole('link', { name: title, exact: true }).getAttribute('aria-current')).toBe('page');
-    expect(await page.title()).toBe(`${title} · Parley`);
-    expect(await inspectPage(page, title.toLowerCase())).toEqual([]);
+    await visible(page.getByRole('main').getByRole('link', { name: 'Open Settings' }));
+    expect(await page.getByRole('link', { name: 'Compare', exact: true }).getAttribute('aria-current')).toBe('page');
+    expect(await page.title()).toBe('Compare · Parley');
+    expect(await inspectPage(page, 'compare')).toEqual([]);
   });
 
   it('#/settings shows the profile and the API keys', async () => {

@@ -1,10 +1,10 @@
-import type { ChatEvent, SequencedEvent } from '../../../shared/events.js';
+import type { ChatEvent, Sequenced, StreamEvent } from '../../../shared/events.js';
 
 /** Why a run's signal was aborted: the user cancelled, or the app is shutting down. */
 export type AbortReason = 'cancel' | 'shutdown';
 
 interface Run {
-  log: SequencedEvent[];
+  log: Sequenced[];
   done: boolean;
   controller: AbortController;
   wake: Set<() => void>;
@@ -14,9 +14,9 @@ interface Run {
   onShutdown: (() => void) | undefined;
 }
 
-export interface RunHandle {
+export interface RunHandle<E extends StreamEvent = ChatEvent> {
   signal: AbortSignal;
-  emit(event: ChatEvent): void;
+  emit(event: E): void;
   /** Ends the stream; subscribers drain the log and stop. */
   end(): void;
   /** Registers what to save, synchronously, if the app stops while this runs. */
@@ -24,7 +24,7 @@ export interface RunHandle {
 }
 
 /**
- * Live answers by message id. Generation runs independently of whoever watches it: a client that
+ * Live answers by message id (chat) or comparison id (model comparisons). Generation runs independently of whoever watches it: a client that
  * goes away stops watching, not generating, and can re-attach and replay from any event id.
  * Finished runs stay replayable for `retainMs`.
  */
@@ -33,7 +33,7 @@ export class StreamHub {
 
   constructor(private readonly retainMs = 10 * 60_000) {}
 
-  start(messageId: string): RunHandle {
+  start<E extends StreamEvent = ChatEvent>(messageId: string): RunHandle<E> {
     let resolveFinished = () => {};
     const finished = new Promise<void>((resolve) => (resolveFinished = resolve));
     const run: Run = { log: [], done: false, controller: new AbortController(), wake: new Set(), finished, resolveFinished, onShutdown: undefined };
@@ -49,7 +49,7 @@ export class StreamHub {
       },
       emit: (event) => {
         if (run.done) return;
-        run.log.push({ ...event, id: run.log.length } as SequencedEvent);
+        run.log.push({ ...event, id: run.log.length });
         notify();
       },
       end: () => {
@@ -84,7 +84,7 @@ export class StreamHub {
   }
 
   /** Events after `afterId` (-1: from the start), then live ones until the end; undefined if not in memory. */
-  subscribe(messageId: string, afterId = -1): AsyncIterable<SequencedEvent> | undefined {
+  subscribe<E extends StreamEvent = ChatEvent>(messageId: string, afterId = -1): AsyncIterable<Sequenced<E>> | undefined {
     const run = this.runs.get(messageId);
     if (!run) return undefined;
     return {
@@ -92,19 +92,19 @@ export class StreamHub {
         let next = Math.max(0, afterId + 1);
         let stopped = false;
         return {
-          next: async (): Promise<IteratorResult<SequencedEvent>> => {
+          next: async (): Promise<IteratorResult<Sequenced<E>>> => {
             while (!stopped) {
               const event = run.log[next];
               if (event) {
                 next++;
-                return { value: event, done: false };
+                return { value: event as Sequenced<E>, done: false };
               }
               if (run.done) break;
               await new Promise<void>((resolve) => run.wake.add(resolve));
             }
             return { value: undefined, done: true };
           },
-          return: async (): Promise<IteratorResult<SequencedEvent>> => {
+          return: async (): Promise<IteratorResult<Sequenced<E>>> => {
             stopped = true;
             return { value: undefined, done: true };
           },

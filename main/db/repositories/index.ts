@@ -1,5 +1,6 @@
 import type { Db } from '../connection.js';
 import { createChunksRepo } from './chunks.js';
+import { createComparisonsRepo } from './comparisons.js';
 import { createArtifactsRepo } from './artifacts.js';
 import { createConfigVersionsRepo } from './config-versions.js';
 import { createDatasetsRepo } from './datasets.js';
@@ -28,6 +29,7 @@ export function createRepositories(db: Db) {
     datasets: createDatasetsRepo(db),
     artifacts: createArtifactsRepo(db),
     reports: createReportsRepo(db),
+    comparisons: createComparisonsRepo(db),
     /** Runs `fn` in one transaction (nested calls become savepoints). */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
   };

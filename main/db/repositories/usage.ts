@@ -3,7 +3,7 @@ import type { Db } from '../connection.js';
 export interface UsageEvent {
   user_id: string;
   model_id: string;
-  source: 'chat' | 'openai';
+  source: 'chat' | 'openai' | 'comparison';
   message_id: string | null;
   input_tokens: number;
   output_tokens: number;

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SequencedEvent } from '../../../shared/events.js';
+import type { Sequenced } from '../../../shared/events.js';
 import { toErrorPayload } from './problem.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -13,7 +13,7 @@ function frame(event: { id?: number; event: string; data: unknown }): string {
  * Writes a stream of events as Server-Sent Events. A client that goes away stops the watching
  * (the iterator is returned), never the work behind it. Every write waits for the socket to drain.
  */
-export async function sendSse(request: FastifyRequest, reply: FastifyReply, events: AsyncIterable<SequencedEvent>): Promise<void> {
+export async function sendSse(request: FastifyRequest, reply: FastifyReply, events: AsyncIterable<Sequenced>): Promise<void> {
   reply.hijack();
   const res = reply.raw;
   const headers: Record<string, string> = {};

@@ -67,6 +67,7 @@ export function watchReachability(inner: Client, options: ReachabilityOptions = 
       }
     },
     streamChat: (name, input, streamOptions, onSignal) => inner.streamChat(name, input, streamOptions, onSignal),
+    stream: (name, input, streamOptions, onSignal) => inner.stream(name, input, streamOptions, onSignal),
     async uploadPart(url, bytes) {
       try {
         await inner.uploadPart(url, bytes);

@@ -12,6 +12,7 @@ function fakeClient(state: { up: boolean; calls: string[] }): Client {
       return name === 'service.health' ? { status: 'ok' } : {};
     }) as Client['call'],
     streamChat: () => () => undefined,
+    stream: () => () => undefined,
     uploadPart: async () => undefined,
   };
 }

@@ -5,10 +5,12 @@ export interface DatasetPickerProps {
   value: string[];
   onChange: (ids: string[]) => void;
   disabled: boolean;
+  /** What the choice is for, as screen readers hear it. */
+  legend?: string;
 }
 
 /** The datasets the thread's answers draw on; a popover of checkboxes on a native `<details>`. */
-export function DatasetPicker({ datasets, value, onChange, disabled }: DatasetPickerProps) {
+export function DatasetPicker({ datasets, value, onChange, disabled, legend = 'Datasets for this thread' }: DatasetPickerProps) {
   const id = useId();
   const label = value.length === 0 ? 'No datasets' : value.length === 1 ? (datasets.find((d) => d.id === value[0])?.name ?? '1 dataset') : `${value.length} datasets`;
   return (
@@ -17,7 +19,7 @@ export function DatasetPicker({ datasets, value, onChange, disabled }: DatasetPi
         <span className="picker-label">Datasets</span> {label}
       </summary>
       <fieldset className="dataset-picker-menu" disabled={disabled}>
-        <legend className="visually-hidden">Datasets for this thread</legend>
+        <legend className="visually-hidden">{legend}</legend>
         {datasets.length === 0 ? <p className="muted">No datasets yet. Create one in Datasets.</p> : null}
         {datasets.map((d) => (
           <label key={d.id} className="checkbox-row" htmlFor={`${id}-${d.id}`}>

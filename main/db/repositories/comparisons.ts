@@ -1,0 +1,127 @@
+import type { Db } from '../connection.js';
+import { decodeCursor, toPage } from './cursor.js';
+
+export interface ComparisonRow {
+  seq: number;
+  id: string;
+  user_id: string;
+  organization_id: string;
+  prompt: string;
+  blind: 0 | 1;
+  dataset_ids: string;
+  citations: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ResponseStatus = 'streaming' | 'complete' | 'error' | 'cancelled' | 'interrupted';
+
+export interface ComparisonResponseRow {
+  id: string;
+  comparison_id: string;
+  position: number;
+  model_id: string;
+  model_name: string;
+  content: string;
+  status: ResponseStatus;
+  latency_ms: number | null;
+  first_token_ms: number | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  error_code: string | null;
+  error_detail: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VoteRow {
+  id: string;
+  comparison_id: string;
+  user_id: string;
+  outcome: 'winner' | 'tie' | 'both_bad';
+  winner_response_id: string | null;
+  created_at: string;
+}
+
+/** What the end of an answer stores, whatever the end is. */
+export type ResponseFinish = Pick<
+  ComparisonResponseRow,
+  'content' | 'status' | 'latency_ms' | 'first_token_ms' | 'input_tokens' | 'output_tokens' | 'error_code' | 'error_detail'
+> & { now: string };
+
+/** One voted comparison's answers, as the leaderboard reads them. */
+export interface VotedResponse {
+  comparison_id: string;
+  outcome: VoteRow['outcome'];
+  winner_response_id: string | null;
+  response_id: string;
+  model_id: string;
+  model_name: string;
+}
+
+export function createComparisonsRepo(db: Db) {
+  const byId = db.prepare<[string], ComparisonRow>('SELECT * FROM comparisons WHERE id = ?');
+  const pageOf = db.prepare<[string, number, number], ComparisonRow>('SELECT * FROM comparisons WHERE user_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?');
+  const insert = db.prepare(
+    `INSERT INTO comparisons (id, user_id, organization_id, prompt, blind, dataset_ids, created_at, updated_at)
+     VALUES (@id, @user_id, @organization_id, @prompt, @blind, @dataset_ids, @now, @now)`,
+  );
+  const setCitations = db.prepare('UPDATE comparisons SET citations = ?, updated_at = ? WHERE id = ?');
+  const touch = db.prepare('UPDATE comparisons SET updated_at = ? WHERE id = ?');
+  const responsesOf = db.prepare<[string], ComparisonResponseRow>('SELECT * FROM comparison_responses WHERE comparison_id = ? ORDER BY position');
+  const insertResponse = db.prepare(
+    `INSERT INTO comparison_responses (id, comparison_id, position, model_id, model_name, content, status, created_at, updated_at)
+     VALUES (@id, @comparison_id, @position, @model_id, @model_name, '', 'streaming', @now, @now)`,
+  );
+  const flush = db.prepare("UPDATE comparison_responses SET content = ?, updated_at = ? WHERE id = ? AND status = 'streaming'");
+  const firstToken = db.prepare("UPDATE comparison_responses SET first_token_ms = ? WHERE id = ? AND status = 'streaming'");
+  const finish = db.prepare(
+    `UPDATE comparison_responses SET content = @content, status = @status, latency_ms = @latency_ms, first_token_ms = @first_token_ms,
+       input_tokens = @input_tokens, output_tokens = @output_tokens, error_code = @error_code, error_detail = @error_detail, updated_at = @now
+     WHERE id = @id AND status = 'streaming'`,
+  );
+  const interrupt = db.prepare(
+    "UPDATE comparison_responses SET status = 'interrupted', error_code = 'unavailable', error_detail = ?, updated_at = ? WHERE comparison_id = ? AND status = 'streaming'",
+  );
+  const voteOf = db.prepare<[string, string], VoteRow>('SELECT * FROM comparison_votes WHERE comparison_id = ? AND user_id = ?');
+  const insertVote = db.prepare(
+    `INSERT INTO comparison_votes (id, comparison_id, user_id, outcome, winner_response_id, created_at)
+     VALUES (@id, @comparison_id, @user_id, @outcome, @winner_response_id, @created_at)`,
+  );
+  const voted = db.prepare<[string], VotedResponse>(
+    `SELECT v.comparison_id, v.outcome, v.winner_response_id, r.id AS response_id, r.model_id, r.model_name
+     FROM comparison_votes v
+     JOIN comparisons c ON c.id = v.comparison_id
+     JOIN comparison_responses r ON r.comparison_id = v.comparison_id
+     WHERE c.organization_id = ?
+     ORDER BY v.created_at, v.id, r.position`,
+  );
+
+  return {
+    get: (id: string) => byId.get(id),
+    /** Newest first; the cursor is the seq of the last row of the previous page. */
+    page(userId: string, limit: number, cursor: string | undefined) {
+      const before = cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(cursor);
+      if (before === undefined) return undefined;
+      return toPage(pageOf.all(userId, before, limit + 1), limit);
+    },
+    insert: (row: { id: string; user_id: string; organization_id: string; prompt: string; blind: boolean; dataset_ids: string[]; now: string }) =>
+      insert.run({ ...row, blind: row.blind ? 1 : 0, dataset_ids: JSON.stringify(row.dataset_ids) }),
+    setCitations: (id: string, citations: string, now: string) => setCitations.run(citations, now, id),
+    touch: (id: string, now: string) => touch.run(now, id),
+    responses: (comparisonId: string) => responsesOf.all(comparisonId),
+    insertResponse: (row: { id: string; comparison_id: string; position: number; model_id: string; model_name: string; now: string }) => insertResponse.run(row),
+    /** Saves the text streamed so far; a finished answer is never overwritten by a late flush. */
+    flush: (id: string, content: string, now: string) => flush.run(content, now, id).changes > 0,
+    firstToken: (id: string, ms: number) => firstToken.run(ms, id),
+    finish: (id: string, f: ResponseFinish) => finish.run({ id, ...f }).changes > 0,
+    /** Answers found streaming with nothing running them (the app stopped mid-way). */
+    markInterrupted: (comparisonId: string, detail: string, now: string) => interrupt.run(detail, now, comparisonId).changes,
+    vote: (comparisonId: string, userId: string) => voteOf.get(comparisonId, userId),
+    insertVote: (row: VoteRow) => insertVote.run(row),
+    /** Every voted comparison of an organization, each answer a row, oldest vote first. */
+    votedResponses: (organizationId: string) => voted.all(organizationId),
+  };
+}
+
+export type ComparisonsRepo = ReturnType<typeof createComparisonsRepo>;

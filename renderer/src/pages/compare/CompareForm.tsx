@@ -1,0 +1,125 @@
+import { useEffect, useId, useState } from 'react';
+import { COMPARISON_MAX_MODELS, COMPARISON_MIN_MODELS, COMPARISON_PROMPT_MAX } from '../../../../shared/operations/comparisons.js';
+import { Button } from '../../ui/Button.js';
+import { DatasetPicker } from '../chat/DatasetPicker.js';
+import type { Model } from '../chat/types.js';
+import type { CompareRequest } from './useComparison.js';
+
+export interface CompareFormProps {
+  models: Model[];
+  datasets: Array<{ id: string; name: string }>;
+  streaming: boolean;
+  onCompare: (request: CompareRequest) => void;
+  onStop: () => void;
+}
+
+/**
+ * The prompt, the models to ask (2–8) and how: with datasets, blind. While answers stream the
+ * form is locked and Stop (or Esc) ends them.
+ */
+export function CompareForm({ models, datasets, streaming, onCompare, onStop }: CompareFormProps) {
+  const id = useId();
+  const [prompt, setPrompt] = useState('');
+  // Two models to start with, registered ones before the built-in one: that is what people compare.
+  const [chosen, setChosen] = useState<string[]>(() =>
+    models
+      .filter((m) => m.status !== 'unavailable')
+      .sort((a, b) => Number(a.kind === 'builtin') - Number(b.kind === 'builtin'))
+      .slice(0, 2)
+      .map((m) => m.id),
+  );
+  const [datasetIds, setDatasetIds] = useState<string[]>([]);
+  const [blind, setBlind] = useState(false);
+
+  // Esc stops, wherever focus is: the prompt is disabled meanwhile, so focus may be anywhere.
+  useEffect(() => {
+    if (!streaming) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onStop();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [streaming, onStop]);
+
+  const tooFew = chosen.length < COMPARISON_MIN_MODELS;
+  const full = chosen.length >= COMPARISON_MAX_MODELS;
+  const canSubmit = !streaming && !tooFew && prompt.trim() !== '';
+  const submit = () => {
+    if (!canSubmit) return;
+    onCompare({ prompt, model_ids: chosen, dataset_ids: datasetIds, blind });
+  };
+  const toggle = (modelId: string, on: boolean) => setChosen((ids) => (on ? [...ids, modelId] : ids.filter((m) => m !== modelId)));
+
+  return (
+    <form
+      className="compare-form"
+      aria-label="New comparison"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <label htmlFor={`${id}-prompt`} className="field-label">
+        Prompt
+      </label>
+      <textarea
+        id={`${id}-prompt`}
+        className="compare-prompt"
+        rows={3}
+        maxLength={COMPARISON_PROMPT_MAX}
+        placeholder="Ask every model the same thing… (Ctrl+Enter to compare)"
+        value={prompt}
+        disabled={streaming}
+        onChange={(event) => setPrompt(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+            event.preventDefault();
+            submit();
+          }
+        }}
+      />
+      <fieldset className="compare-models" disabled={streaming}>
+        <legend className="field-label">
+          Models <span className="compare-count">{chosen.length} of 2–8 chosen</span>
+        </legend>
+        <div className="model-chips">
+          {models.map((m) => {
+            const checked = chosen.includes(m.id);
+            return (
+              <label key={m.id} className={`model-chip${checked ? ' is-checked' : ''}`} htmlFor={`${id}-${m.id}`}>
+                <input
+                  id={`${id}-${m.id}`}
+                  type="checkbox"
+                  checked={checked}
+                  disabled={!checked && full}
+                  onChange={(event) => toggle(m.id, event.target.checked)}
+                />
+                <span>{m.name}</span>
+                {m.status !== 'available' ? <span className="model-chip-status">{m.status}</span> : null}
+              </label>
+            );
+          })}
+        </div>
+      </fieldset>
+      <div className="compare-bar">
+        <div className="compare-options">
+          <DatasetPicker datasets={datasets} value={datasetIds} onChange={setDatasetIds} disabled={streaming} legend="Datasets every model draws on" />
+          <label className="checkbox-row compare-blind" htmlFor={`${id}-blind`}>
+            <input id={`${id}-blind`} type="checkbox" checked={blind} disabled={streaming} onChange={(event) => setBlind(event.target.checked)} />
+            Blind <span className="muted">— hide the names until you vote</span>
+          </label>
+        </div>
+        {streaming ? (
+          <Button variant="secondary" onClick={onStop} aria-keyshortcuts="Escape">
+            Stop
+          </Button>
+        ) : (
+          <Button variant="primary" type="submit" disabled={!canSubmit}>
+            Compare
+          </Button>
+        )}
+      </div>
+      {tooFew && !streaming ? <p className="field-hint">Choose at least two models.</p> : null}
+    </form>
+  );
+}

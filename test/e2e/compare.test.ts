@@ -1,0 +1,159 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startUpstream, type Upstream } from '../fixtures/upstream.js';
+import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+
+const suite = e2eSuite();
+let page: Page;
+let upstream: Upstream;
+
+/** The ten words `slow:<ms>` streams, one per chunk. */
+const ALL_WORDS = 'one two three four five six seven eight nine ten';
+
+async function addModel(name: string, model: string): Promise<void> {
+  const res = await suite.served.api('/models', { body: { name, provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, api_key: 'test-key', model } });
+  expect(res.status).toBe(201);
+}
+
+const prompt = () => page.getByLabel('Prompt');
+const column = (label: string) => page.getByRole('article', { name: new RegExp(`^Answer ${label}:`) });
+const columnText = async (label: string) => ((await column(label).locator('.markdown').textContent().catch(() => '')) ?? '').trim();
+
+async function choose(names: string[]): Promise<void> {
+  const group = page.getByRole('group', { name: /Models/ });
+  for (const box of await group.getByRole('checkbox').all()) if (await box.isChecked()) await box.uncheck();
+  for (const name of names) await group.getByRole('checkbox', { name }).check();
+}
+
+beforeAll(async () => {
+  upstream = await startUpstream();
+  page = await suite.open('#/compare');
+  await signIn(page, suite.served.apiKey);
+});
+afterAll(async () => {
+  await upstream.close();
+});
+
+describe('compare in the browser', () => {
+  it('with only the built-in model, says to add models in Settings', async () => {
+    await page.goto(`${suite.served.url}/#/compare`);
+    await visible(page.getByRole('heading', { level: 2, name: 'Add at least two models in Settings' }));
+  });
+
+  it('two models stream side by side, the form locked meanwhile; a vote; the leaderboard', async () => {
+    await addModel('Steady', 'slow:150');
+    await addModel('Quick', 'fixed:A **quick** answer.');
+    await addModel('Breaks', 'fail-mid:3');
+    await page.reload();
+    await visible(prompt());
+    await choose(['Steady', 'Quick']);
+    await prompt().fill('Count to ten');
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+
+    await visible(column('A'));
+    await visible(column('B'));
+    await expect.poll(() => prompt().isDisabled()).toBe(true);
+    await visible(page.getByRole('button', { name: 'Stop' }));
+    // Part of the slow answer shows before the whole of it exists, while the quick one is done.
+    await expect.poll(() => columnText('A'), { timeout: 10_000 }).toMatch(/^one two/);
+    expect(await columnText('A')).not.toContain('ten');
+    await expect.poll(() => columnText('B')).toBe('A quick answer.');
+    expect(await column('B').locator('strong').textContent()).toBe('quick');
+    expect(await inspectPage(page, 'compare-streaming')).toEqual([]);
+
+    await expect.poll(() => columnText('A'), { timeout: 10_000 }).toBe(ALL_WORDS);
+    await expect.poll(() => prompt().isDisabled()).toBe(false);
+    expect(new URL(page.url()).hash).toMatch(/^#\/compare\/cmp_/);
+    expect(await column('A').textContent()).toMatch(/Done/);
+    expect(await column('A').textContent()).toMatch(/\d+ in · \d+ out/);
+
+    await page.getByRole('button', { name: 'B is better' }).click();
+    await visible(page.getByText(/You voted: B is better \(Quick\)/));
+    expect(await inspectPage(page, 'compare-voted')).toEqual([]);
+    // A narrow window: the columns scroll sideways instead of squeezing.
+    await page.setViewportSize({ width: 700, height: 900 });
+    expect(await inspectPage(page, 'compare-narrow')).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await page.getByRole('navigation', { name: 'Compare views' }).getByRole('link', { name: 'Leaderboard' }).click();
+    const table = await visible(page.getByRole('table'));
+    const rows = table.getByRole('row');
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await rows.nth(1).textContent()).toMatch(/^1Quick/);
+    expect(await rows.nth(2).textContent()).toMatch(/^2Steady/);
+    expect(await inspectPage(page, 'compare-leaderboard')).toEqual([]);
+  });
+
+  it('blind: names hidden until the vote reveals them; a failing model fails alone', async () => {
+    await page.getByRole('navigation', { name: 'Compare views' }).getByRole('link', { name: 'Side by side' }).click();
+    await visible(prompt());
+    await choose(['Quick', 'Breaks']);
+    await page.getByLabel(/Blind/).check();
+    await prompt().fill('Who are you?');
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await visible(page.getByRole('button', { name: 'Tie' }));
+    expect(await page.getByRole('article', { name: /^Answer A: Model A$/ }).count()).toBe(1);
+    expect(await page.getByRole('article', { name: /^Answer B: Model B$/ }).count()).toBe(1);
+    const answers = page.getByRole('region', { name: 'Answers' });
+    expect(await answers.textContent()).not.toMatch(/Quick|Breaks/);
+    expect(await answers.textContent()).toMatch(/This model stopped with an error\./);
+    expect(await answers.textContent()).toContain('A quick answer.');
+    expect(await answers.textContent()).toContain('w1 w2 w3');
+    expect(await inspectPage(page, 'compare-blind')).toEqual([]);
+
+    await page.getByRole('button', { name: 'Tie' }).click();
+    await visible(page.getByText(/You voted: a tie/));
+    expect(await answers.textContent()).toMatch(/Quick/);
+    expect(await answers.textContent()).toMatch(/Breaks/);
+  });
+
+  it('Stop ends the answers still streaming and keeps their text', async () => {
+    await page.getByRole('navigation', { name: 'Compare views' }).getByRole('link', { name: 'Side by side' }).click();
+    await visible(prompt());
+    await page.getByLabel(/Blind/).uncheck();
+    await choose(['Steady', 'Quick']);
+    await prompt().fill('Count, then stop');
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await expect.poll(() => columnText('A'), { timeout: 10_000 }).toMatch(/^one two/);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await visible(column('A').getByText('Stopped'));
+    const partial = await columnText('A');
+    expect(partial).not.toContain('ten');
+    await expect.poll(() => prompt().isDisabled()).toBe(false);
+    await page.waitForTimeout(600);
+    expect(await columnText('A')).toBe(partial);
+  });
+
+  it('a reload mid-way re-attaches to the answers, and Esc stops them', async () => {
+    await addModel('Patient', 'slow:400');
+    await page.goto(`${suite.served.url}/#/compare`);
+    await page.reload();
+    await visible(prompt());
+    await choose(['Patient', 'Quick']);
+    await prompt().fill('Count across a reload');
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await expect.poll(() => columnText('A'), { timeout: 10_000 }).toMatch(/^one/);
+    expect(new URL(page.url()).hash).toMatch(/^#\/compare\/cmp_/);
+    await page.reload();
+    await expect.poll(() => columnText('A'), { timeout: 10_000 }).toMatch(/^one two three/);
+    expect(await prompt().isDisabled()).toBe(true);
+    await page.keyboard.press('Escape');
+    await visible(column('A').getByText('Stopped'));
+    expect(await columnText('A')).not.toContain('ten');
+    expect(await columnText('B')).toBe('A quick answer.');
+    await expect.poll(() => prompt().isDisabled()).toBe(false);
+  });
+
+  it('past comparisons are listed and reopen', async () => {
+    await page.getByRole('navigation', { name: 'Compare views' }).getByRole('link', { name: 'History' }).click();
+    const first = await visible(page.getByRole('link', { name: /Who are you\?/ }));
+    expect(await first.textContent()).toMatch(/Tie/);
+    await visible(page.getByRole('link', { name: /Count to ten/ }));
+    expect(await inspectPage(page, 'compare-history')).toEqual([]);
+    await page.getByRole('link', { name: /Count to ten/ }).click();
+    await expect.poll(() => columnText('A')).toBe(ALL_WORDS);
+    await visible(page.getByText(/You voted: B is better/));
+    expect(pageProblems(page)).toEqual([]);
+  });
+});
