@@ -57,7 +57,8 @@ describe('Settings → API keys', () => {
     await page.getByRole('button', { name: 'Revoke CI runner' }).click();
     await visible(page.getByRole('dialog')).then((d) => d.getByRole('button', { name: 'Revoke key' }).click());
     await visible(page.getByRole('status').filter({ hasText: 'was revoked' }));
-    expect(await page.getByRole('row', { name: /CI runner/ }).count()).toBe(0);
+    // The list is fetched again after the announcement: the row goes once it answers.
+    await expect.poll(() => page.getByRole('row', { name: /CI runner/ }).count()).toBe(0);
     expect(await inspectPage(page, 'settings-revoked')).toEqual([]);
 
     const refused = await suite.served.api('/me', { token: key });

@@ -141,7 +141,8 @@ describe('compare in the browser', () => {
     await page.keyboard.press('Escape');
     await visible(column('A').getByText('Stopped'));
     expect(await columnText('A')).not.toContain('ten');
-    expect(await columnText('B')).toBe('A quick answer.');
+    // The Markdown renderer may still be loading after the reload: the text settles once it is there.
+    await expect.poll(() => columnText('B')).toBe('A quick answer.');
     await expect.poll(() => prompt().isDisabled()).toBe(false);
   });
 
