@@ -1,0 +1,269 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SLOW_TEXT } from '../fixtures/upstream.js';
+import { startChatHarness, type Harness } from '../support/chat.js';
+import { collectChat, readSse } from '../support/sse.js';
+
+type Thought = { id: string; kind: string; content: string };
+type StoredThought = Thought & { message_id: string; dataset_id: string | null; step: number; created_at: string };
+type Citation = { index: number; dataset_id: string; artifact_key: string };
+type Msg = { id: string; content: string; status: string; model_id: string; citations: Citation[]; thoughts: Thought[] };
+
+let h: Harness;
+let village: { id: string; kb_id: string };
+
+const DOCS: Record<string, string> = {
+  'lighthouse.md': '# Lighthouse\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick and winds the clockwork that turns the lens.\n',
+  'bakery.md': '# Bakery\n\nSourdough bread needs a starter fed with flour and water; the dough rests overnight before baking at high heat.\n',
+  'orchard.md': '# Orchard\n\nApple trees are pruned in late winter, and the orchard is sprayed with lime sulphur against scab before blossom.\n',
+};
+
+async function settle(kbId: string, key: string) {
+  for (let i = 0; i < 400; i++) {
+    const a = (await h.json<{ status: string }>(`/knowledge-bases/${kbId}/artifacts/${encodeURIComponent(key)}`, 'GET')).body;
+    if (a.status === 'ready' || a.status === 'failed') return a.status;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${key} never settled`);
+}
+
+async function dataset(name: string, docs: Record<string, string>) {
+  const created = (await h.json<{ id: string; kb_id: string }>('/datasets', 'POST', { name })).body;
+  const form = new FormData();
+  for (const [key, text] of Object.entries(docs)) form.append('file', new Blob([text], { type: 'text/markdown' }), key);
+  expect((await h.api(`/knowledge-bases/${created.kb_id}/artifacts`, { method: 'POST', body: form })).status).toBe(201);
+  for (const key of Object.keys(docs)) expect(await settle(created.kb_id, key)).toBe('ready');
+  return created;
+}
+
+const thoughtsOf = async (messageId: string, token?: string) => h.json<{ data: StoredThought[] }>(`/messages/${messageId}/thoughts`, 'GET', undefined, token);
+const chat = (body: Record<string, unknown>) => h.json<{ thread_id: string; message: Msg }>('/chat', 'POST', body);
+const stream = (body: Record<string, unknown>, signal?: AbortSignal) =>
+  h.api('/chat', { method: 'POST', body: JSON.stringify({ ...body, stream: true }), ...(signal ? { signal } : {}) });
+
+beforeAll(async () => {
+  h = await startChatHarness();
+  village = await dataset('Village', DOCS);
+});
+afterAll(() => h.close());
+
+describe('agentic answers with the built-in extractive model (deterministic planner)', () => {
+  it('plans from the question’s terms, searches, reads the best passages, then answers by quoting them with citations', async () => {
+    const res = await chat({ message: 'When is the lighthouse lamp lit?', dataset_ids: [village.id], agentic: true, model_endpoint_override: 'mdl_extractive' });
+    expect(res.status).toBe(200);
+    const message = res.body.message;
+    expect(message.status).toBe('complete');
+    // One search, then a read of each of the best passages (at most two), then the answer.
+    expect(message.thoughts.map((t) => t.kind).join(' ')).toMatch(/^plan tool_call observation (tool_call observation ){1,2}answer$/);
+    const [plan, search, found, read] = message.thoughts;
+    expect(plan?.content).toBe('Search the dataset "Village" for the terms "lighthouse", "lamp", "lit", read the 2 best passages with their context, then answer by quoting the most relevant passages with citations.');
+    expect(search?.content).toBe('search_datasets {"query":"lighthouse lamp lit"}');
+    // What the search returned, not a story about it: the best passage is the lighthouse file.
+    expect(found?.content).toMatch(/^\d+ in Village:\n\[1\] lighthouse\.md/);
+    expect(read?.content).toBe('read_passage {"passage":1}');
+    expect(message.thoughts[4]?.content).toContain('The lighthouse lamp is lit at dusk by the keeper');
+    expect(message.thoughts.at(-1)?.content).toMatch(/^Answer by quoting the (\d )?most relevant passages?: \[1\]/);
+    expect(message.content).toMatch(/^From your datasets:\n\n> .*dusk.* \[1\]/);
+    expect(message.citations[0]).toMatchObject({ index: 1, dataset_id: village.id, artifact_key: 'lighthouse.md' });
+  });
+
+  it('stores every step, served by GET /messages/{id}/thoughts in order with the dataset each concerned', async () => {
+    const res = await chat({ message: 'how are apple trees pruned', dataset_ids: [village.id], agentic: true, model_endpoint_override: 'mdl_extractive' });
+    const stored = await thoughtsOf(res.body.message.id);
+    expect(stored.status).toBe(200);
+    expect(stored.body.data.map((t) => ({ id: t.id, kind: t.kind, content: t.content }))).toEqual(res.body.message.thoughts);
+    expect(stored.body.data.map((t) => t.step)).toEqual(stored.body.data.map((_, i) => i + 1));
+    for (const t of stored.body.data) {
+      expect(t.id).toMatch(/^th_/);
+      expect(t.message_id).toBe(res.body.message.id);
+      expect(t.created_at).toMatch(/Z$/);
+      expect(t.dataset_id).toBe(t.kind === 'plan' ? null : village.id);
+    }
+  });
+
+  it('streams the steps as thought events after message.created and before the text; the completed message carries them', async () => {
+    const events = await collectChat(await stream({ message: 'what does sourdough need', dataset_ids: [village.id], agentic: true, model_endpoint_override: 'mdl_extractive' }));
+    const kinds = events.map((e) => e.event);
+    expect(kinds[0]).toBe('message.created');
+    const firstThought = kinds.indexOf('thought');
+    const firstDelta = kinds.indexOf('delta');
+    expect(firstThought).toBe(1);
+    expect(kinds.lastIndexOf('thought')).toBeLessThan(firstDelta);
+    expect(kinds.indexOf('citation')).toBeLessThan(firstDelta);
+    const streamed = events.filter((e) => e.event === 'thought').map((e) => e.data);
+    expect(streamed.map((t) => t.kind).join(' ')).toMatch(/^plan tool_call observation (tool_call observation ){1,2}answer$/);
+    const completed = events.at(-1);
+    expect(completed?.event).toBe('message.completed');
+    expect((completed?.data.message as Msg).thoughts).toEqual(streamed);
+    expect(events.filter((e) => e.event === 'delta').map((e) => String(e.data.content)).join('')).toMatch(/sourdough|Sourdough/);
+  });
+
+  it('without a dataset: it checks what is attached, and says it has nothing to draw on', async () => {
+    const res = await chat({ message: 'When is the lamp lit?', agentic: true, model_endpoint_override: 'mdl_extractive' });
+    expect(res.body.message.thoughts).toEqual([
+      expect.objectContaining({ kind: 'plan', content: expect.stringMatching(/^No dataset is attached/) }),
+      expect.objectContaining({ kind: 'tool_call', content: 'list_datasets' }),
+      expect.objectContaining({ kind: 'observation', content: 'No dataset is attached to this conversation.' }),
+      expect.objectContaining({ kind: 'answer', content: 'Nothing to draw on: saying so.' }),
+    ]);
+    expect(res.body.message.content).toMatch(/none is attached here/);
+  });
+
+  it('a plain answer has no thoughts', async () => {
+    const res = await chat({ message: 'When is the lamp lit?', dataset_ids: [village.id], model_endpoint_override: 'mdl_extractive' });
+    expect(res.body.message.thoughts).toEqual([]);
+    expect((await thoughtsOf(res.body.message.id)).body).toEqual({ data: [] });
+  });
+
+  it('dynamic routing with agentic: true answers agentically too (offline: the extractive model)', async () => {
+    const local = await startChatHarness();
+    try {
+      const ds = (await local.json<{ id: string; kb_id: string }>('/datasets', 'POST', { name: 'Solo' })).body;
+      const form = new FormData();
+      form.append('file', new Blob(['Tides rise twice a day along the harbour wall.'], { type: 'text/plain' }), 'tides.txt');
+      await local.api(`/knowledge-bases/${ds.kb_id}/artifacts`, { method: 'POST', body: form });
+      for (let i = 0; i < 200; i++) {
+        const a = (await local.json<{ status: string }>(`/knowledge-bases/${ds.kb_id}/artifacts/tides.txt`, 'GET')).body;
+        if (a.status === 'ready') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const res = await local.json<{ message: Msg & { routing: { mode: string } } }>('/chat', 'POST', { message: 'how often do tides rise', dataset_ids: [ds.id], agentic: true });
+      expect(res.body.message.routing.mode).toBe('dynamic');
+      expect(res.body.message.thoughts.map((t) => t.kind)).toEqual(['plan', 'tool_call', 'observation', 'tool_call', 'observation', 'answer']);
+      expect(res.body.message.content).toContain('twice a day');
+    } finally {
+      await local.close();
+    }
+  });
+});
+
+describe('agentic answers with native tool calling', () => {
+  it('an OpenAI-compatible model is offered the tools, calls search_datasets, gets its result and answers from it', async () => {
+    const tool = await h.addModel('Tool caller', 'tool');
+    const res = await chat({ message: 'Who lights the lighthouse lamp?', dataset_ids: [village.id], agentic: true, model_endpoint_override: tool });
+    const message = res.body.message;
+    expect(message.status).toBe('complete');
+    expect(message.thoughts.map((t) => t.kind)).toEqual(['plan', 'tool_call', 'observation', 'answer']);
+    expect(message.thoughts[1]?.content).toBe('search_datasets {"query":"Who lights the lighthouse lamp?"}');
+    expect(message.thoughts[2]?.content).toMatch(/\[1\] lighthouse\.md/);
+    expect(message.content).toMatch(/^Tool said: \[1\] lighthouse\.md/);
+    expect(message.thoughts[3]?.content).toBe(`Answered after 1 tool call, citing ${message.content.includes('[2]') ? '[1], [2]' : '[1]'}${message.content.includes('[3]') ? ', [3]' : ''}.`);
+    expect(message.citations[0]).toMatchObject({ index: 1, artifact_key: 'lighthouse.md', dataset_id: village.id });
+
+    const calls = h.upstream.requests.filter((r) => r.model === 'tool').slice(-2);
+    const first = calls[0]?.body as { tools: Array<{ function: { name: string } }> };
+    expect(first.tools.map((t) => t.function.name)).toEqual(['search_datasets', 'read_passage', 'list_datasets', 'list_files']);
+    const second = calls[1]?.body as { messages: Array<{ role: string; tool_call_id?: string; content: string }> };
+    expect(second.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringMatching(/^\[1\] lighthouse\.md/) });
+  });
+
+  it('an Anthropic model does the same through tool_use and tool_result', async () => {
+    const claude = await h.json<{ id: string }>('/models', 'POST', { name: 'Claude tools', provider: 'anthropic', endpoint_url: h.upstream.anthropicBaseUrl, api_key: 'ak-1', model: 'tool' });
+    const res = await chat({ message: 'sourdough starter', dataset_ids: [village.id], agentic: true, model_endpoint_override: claude.body.id });
+    expect(res.body.message.thoughts.map((t) => t.kind)).toEqual(['plan', 'tool_call', 'observation', 'answer']);
+    expect(res.body.message.content).toMatch(/^Tool said: \[1\] bakery\.md/);
+    const last = h.upstream.requests.filter((r) => r.protocol === 'anthropic').at(-1)?.body as { messages: Array<{ role: string; content: unknown }> };
+    expect(last.messages.at(-1)).toMatchObject({ role: 'user', content: [expect.objectContaining({ type: 'tool_result' })] });
+  });
+
+  it('is bounded by [agents] max_steps: then the tools are withdrawn and the model must answer', async () => {
+    const state = (await h.json<{ version: number }>('/admin/config', 'GET')).body;
+    expect((await h.json('/admin/config', 'PATCH', { values: { 'agents.max_steps': 2 }, base_version: state.version })).status).toBe(200);
+    try {
+      const loop = await h.addModel('Tool loop', 'tool-loop');
+      const res = await chat({ message: 'orchard scab', dataset_ids: [village.id], agentic: true, model_endpoint_override: loop });
+      expect(res.body.message.thoughts.filter((t) => t.kind === 'tool_call')).toHaveLength(2);
+      expect(res.body.message.content).toBe('Done after 2 tool results.');
+      expect(h.upstream.requests.filter((r) => r.model === 'tool-loop').at(-1)?.body).not.toHaveProperty('tools');
+    } finally {
+      const now = (await h.json<{ version: number }>('/admin/config', 'GET')).body;
+      await h.json('/admin/config', 'PATCH', { values: { 'agents.max_steps': 6 }, base_version: now.version });
+    }
+  });
+});
+
+describe('agentic answers that fail, are cancelled, or are re-attached', () => {
+  it('a stream that fails mid-answer keeps the thoughts so far and the partial text', async () => {
+    const failing = await h.addModel('Tool then error', 'tool-then:error-mid:3');
+    const events = await collectChat(await stream({ message: 'lighthouse keeper', dataset_ids: [village.id], agentic: true, model_endpoint_override: failing }));
+    expect(events.at(-1)?.event).toBe('error');
+    const messageId = String(events[0]?.data.message_id);
+    const streamed = events.filter((e) => e.event === 'thought').map((e) => e.data.kind);
+    expect(streamed).toEqual(['plan', 'tool_call', 'observation']);
+    const stored = await thoughtsOf(messageId);
+    expect(stored.body.data.map((t) => t.kind)).toEqual(streamed);
+    const page = await h.json<{ data: Msg[] }>(`/threads/${String(events[0]?.data.thread_id)}/messages`, 'GET');
+    expect(page.body.data.at(-1)).toMatchObject({ status: 'error', content: 'w1 w2 w3', thoughts: events.filter((e) => e.event === 'thought').map((e) => e.data) });
+  });
+
+  it('a cancelled agent keeps its thoughts and the text so far; re-attaching replays the thought events', async () => {
+    const slow = await h.addModel('Tool then slow', 'tool-then:slow:100');
+    const abort = new AbortController();
+    const seen: Array<{ id: number; event: string; data: Record<string, unknown> }> = [];
+    let messageId = '';
+    try {
+      for await (const e of readSse(await stream({ message: 'apple trees', dataset_ids: [village.id], agentic: true, model_endpoint_override: slow }, abort.signal))) {
+        const data = JSON.parse(e.data) as Record<string, unknown>;
+        seen.push({ id: Number(e.id), event: e.event ?? '', data });
+        if (e.event === 'message.created') messageId = String(data.message_id);
+        if (e.event === 'delta') abort.abort();
+      }
+    } catch {
+      // the client went away; the answer goes on
+    }
+    // Re-attach after message.created: the thoughts come again, in order, with the same ids.
+    const replayed: Array<{ id: number; event: string; data: Record<string, unknown> }> = [];
+    const reattached = await h.api(`/chat/${messageId}/stream`, { headers: { 'last-event-id': '0' } });
+    for await (const e of readSse(reattached)) {
+      replayed.push({ id: Number(e.id), event: e.event ?? '', data: JSON.parse(e.data) as Record<string, unknown> });
+      if (replayed.filter((r) => r.event === 'delta').length === 2) break;
+    }
+    expect(replayed[0]?.id).toBe(1);
+    const liveThoughts = seen.filter((e) => e.event === 'thought');
+    expect(replayed.filter((e) => e.event === 'thought')).toEqual(liveThoughts);
+
+    const cancelled = await h.json<{ message: Msg }>(`/chat/${messageId}/cancel`, 'POST', {});
+    expect(cancelled.body.message.status).toBe('cancelled');
+    expect(cancelled.body.message.content.length).toBeGreaterThan(0);
+    expect(SLOW_TEXT.startsWith(cancelled.body.message.content.trimEnd())).toBe(true);
+    expect(cancelled.body.message.thoughts.map((t) => t.kind)).toEqual(['plan', 'tool_call', 'observation']);
+    expect((await thoughtsOf(messageId)).body.data.map((t) => t.id)).toEqual(liveThoughts.map((t) => t.data.id));
+
+    // Once stored, a replay from storage carries the thoughts too.
+    const again = await collectChat(await h.api(`/chat/${messageId}/stream`));
+    expect(again.filter((e) => e.event === 'thought').map((e) => e.data.id)).toEqual(liveThoughts.map((t) => t.data.id));
+  });
+});
+
+describe('GET /messages/{id}/thoughts and deletion', () => {
+  it('answers 404 for a message that is not the caller’s or does not exist, 400 for a malformed id', async () => {
+    const mine = await chat({ message: 'lamp', dataset_ids: [village.id], agentic: true, model_endpoint_override: 'mdl_extractive' });
+    const member = await h.json<{ api_key: { key: string } }>('/admin/users', 'POST', { email: 'thoughts-other@example.com', name: 'Other' });
+    expect((await thoughtsOf(mine.body.message.id, member.body.api_key.key)).status).toBe(404);
+    expect((await thoughtsOf('msg_doesnotexist')).status).toBe(404);
+    expect((await thoughtsOf('nope')).status).toBe(400);
+  });
+
+  it('deleting a dataset deletes the thoughts that belong to it; the others stay', async () => {
+    const harbour = await dataset('Harbour', { 'ferry.md': '# Ferry\n\nThe ferry to the island leaves the harbour at seven, and the lighthouse keeper rides it on Sundays.\n' });
+    const res = await chat({ message: 'lighthouse keeper ferry', dataset_ids: [village.id, harbour.id], agentic: true, model_endpoint_override: 'mdl_extractive' });
+    const before = (await thoughtsOf(res.body.message.id)).body.data;
+    const ofHarbour = before.filter((t) => t.dataset_id === harbour.id);
+    expect(ofHarbour.length).toBeGreaterThan(0);
+    // What the agent read in the harbour dataset (the question's own words belong to the message).
+    expect(ofHarbour.some((t) => t.content.includes('island'))).toBe(true);
+
+    expect((await h.api(`/datasets/${harbour.id}`, { method: 'DELETE' })).status).toBe(204);
+    const after = (await thoughtsOf(res.body.message.id)).body.data;
+    expect(after.map((t) => t.id)).toEqual(before.filter((t) => t.dataset_id !== harbour.id).map((t) => t.id));
+    expect(after.some((t) => t.content.includes('island'))).toBe(false);
+    const page = await h.json<{ data: Msg[] }>(`/threads/${res.body.thread_id}/messages`, 'GET');
+    expect(page.body.data.at(-1)?.thoughts.map((t) => t.id)).toEqual(after.map((t) => t.id));
+  });
+
+  it('deleting a thread deletes its messages’ thoughts', async () => {
+    const res = await chat({ message: 'lamp', dataset_ids: [village.id], agentic: true, model_endpoint_override: 'mdl_extractive' });
+    expect((await h.api(`/threads/${res.body.thread_id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await thoughtsOf(res.body.message.id)).status).toBe(404);
+    expect(h.core.repos.thoughts.ofMessage(res.body.message.id)).toEqual([]);
+  });
+});
