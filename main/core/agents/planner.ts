@@ -33,7 +33,7 @@ export function planQuestion(question: string, datasetNames: string[], maxSteps:
   const what = shown.length > 0 ? `the terms ${quoted(shown)}${words.length > shown.length ? ` and ${words.length - shown.length} more` : ''}` : 'the question as written';
   const where = datasetNames.length === 1 ? `the dataset ${JSON.stringify(datasetNames[0])}` : `the ${datasetNames.length} attached datasets (${datasetNames.map((n) => JSON.stringify(n)).join(', ')})`;
   const reads = Math.min(PASSAGES_READ, maxSteps - 1);
-  const read = reads > 0 ? `, read the ${reads === 1 ? 'best passage' : `${reads} best passages`} with their context` : '';
+  const read = reads > 0 ? `, read the ${reads === 1 ? 'best passage with its' : `${reads} best passages with their`} context` : '';
   return { terms: words, query, text: `Search ${where} for ${what}${read}, then answer by quoting the most relevant passages with citations.` };
 }
 
