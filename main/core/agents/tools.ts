@@ -217,7 +217,7 @@ function readPassage(env: ToolEnv, book: PassageBook, args: Record<string, unkno
   const datasetId = entry.citation.dataset_id;
   return {
     text: `${head}\n${clip(text, MAX_READ_CHARS)}`,
-    observations: [{ dataset_id: datasetId, content: clip(`${head}, ${around.length > 1 ? `with ${around.length - 1} neighbouring passage${around.length > 2 ? 's' : ''}` : 'alone'}:\n${text}`, MAX_OBSERVATION_CHARS) }],
+    observations: [{ dataset_id: datasetId, content: clip(`${head}, ${around.length > 1 ? `with ${around.length - 1} neighbouring passage${around.length > 2 ? 's' : ''}` : 'the whole file'}:\n${text}`, MAX_OBSERVATION_CHARS) }],
     dataset_id: datasetId,
     citations: [],
   };
