@@ -76,7 +76,8 @@ describe('agentic answers with the built-in extractive model (deterministic plan
       expect(t.id).toMatch(/^th_/);
       expect(t.message_id).toBe(res.body.message.id);
       expect(t.created_at).toMatch(/Z$/);
-      expect(t.dataset_id).toBe(t.kind === 'plan' ? null : village.id);
+      // One dataset attached: every step concerns it.
+      expect(t.dataset_id).toBe(village.id);
     }
   });
 

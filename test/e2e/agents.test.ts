@@ -4,11 +4,13 @@ import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/
 
 const suite = e2eSuite();
 let page: Page;
+let datasetId = '';
 
 /** A dataset with two Markdown files, processed, for the agent to search and read. */
 async function addDataset(): Promise<void> {
   const res = await suite.served.api('/datasets', { body: { name: 'Village', description: 'Notes about the lighthouse.' } });
   const dataset = (await res.json()) as { id: string; kb_id: string };
+  datasetId = dataset.id;
   const form = new FormData();
   form.append('file', new Blob(['# Lighthouse\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick and winds the clockwork that turns the lens.\n'], { type: 'text/markdown' }), 'lighthouse.md');
   form.append('file', new Blob(['# Keeper\n\nThe keeper of the lighthouse logs the weather every night and lights the lamp again when a storm puts it out.\n'], { type: 'text/markdown' }), 'keeper.md');
@@ -80,6 +82,26 @@ describe('agentic answers in the browser', () => {
     await stored.click();
     expect(await inspectPage(page, 'chat-agent-thoughts-narrow')).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 800 });
+    expect(pageProblems(page)).toEqual([]);
+  });
+
+  it('deleting the dataset from its page deletes the thoughts that came from it, as its dialog says', async () => {
+    const threads = (await (await suite.served.api('/threads')).json()) as { data: Array<{ id: string }> };
+    const messages = (await (await suite.served.api(`/threads/${threads.data[0]?.id ?? ''}/messages`)).json()) as { data: Array<{ id: string; role: string }> };
+    const answerId = messages.data.find((m) => m.role === 'assistant')?.id ?? '';
+    const before = (await (await suite.served.api(`/messages/${answerId}/thoughts`)).json()) as { data: Array<{ dataset_id: string | null }> };
+    expect(before.data.filter((t) => t.dataset_id === datasetId).length).toBeGreaterThan(0);
+
+    await page.goto(`${suite.served.url}/#/datasets/${datasetId}`);
+    await page.getByRole('button', { name: 'Delete dataset' }).click();
+    const dialog = await visible(page.getByRole('dialog', { name: /Delete “Village”/ }));
+    expect(await dialog.textContent()).toMatch(/agent thoughts/);
+    await dialog.getByRole('button', { name: 'Delete dataset' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Datasets' }));
+
+    const after = (await (await suite.served.api(`/messages/${answerId}/thoughts`)).json()) as { data: Array<{ dataset_id: string | null; kind: string }> };
+    // Every step concerned that one dataset, the plan that named it included.
+    expect(after.data).toEqual([]);
     expect(pageProblems(page)).toEqual([]);
   });
 });

@@ -31,7 +31,8 @@ export function planQuestion(question: string, datasetNames: string[], maxSteps:
   }
   const shown = words.slice(0, TERMS_SHOWN);
   const what = shown.length > 0 ? `the terms ${quoted(shown)}${words.length > shown.length ? ` and ${words.length - shown.length} more` : ''}` : 'the question as written';
-  const where = datasetNames.length === 1 ? `the dataset ${JSON.stringify(datasetNames[0])}` : `the ${datasetNames.length} attached datasets (${datasetNames.map((n) => JSON.stringify(n)).join(', ')})`;
+  // Only a single dataset is named: a plan that names it belongs to it (and goes when it is deleted).
+  const where = datasetNames.length === 1 ? `the dataset ${JSON.stringify(datasetNames[0])}` : `the ${datasetNames.length} attached datasets`;
   const reads = Math.min(PASSAGES_READ, maxSteps - 1);
   const read = reads > 0 ? `, read the ${reads === 1 ? 'best passage with its' : `${reads} best passages with their`} context` : '';
   return { terms: words, query, text: `Search ${where} for ${what}${read}, then answer by quoting the most relevant passages with citations.` };
@@ -41,9 +42,10 @@ export function planQuestion(question: string, datasetNames: string[], maxSteps:
  * Runs the plan: every step it tells is a tool call that really happened, with what it returned.
  * Stops early at the step or time budget, or when the answer is cancelled; the answer comes after.
  */
-export async function* plannedSteps(question: string, datasetNames: string[], tools: Toolbox, limits: AgentLimits, signal: AbortSignal): AsyncGenerator<AgentEvent> {
+export async function* plannedSteps(question: string, datasets: Array<{ id: string; name: string }>, tools: Toolbox, limits: AgentLimits, signal: AbortSignal): AsyncGenerator<AgentEvent> {
+  const datasetNames = datasets.map((d) => d.name);
   const plan = planQuestion(question, datasetNames, limits.maxSteps);
-  yield { type: 'thought', kind: 'plan', content: plan.text, dataset_id: null };
+  yield { type: 'thought', kind: 'plan', content: plan.text, dataset_id: datasets.length === 1 ? (datasets[0]?.id ?? null) : null };
   if (signal.aborted) return;
   if (datasetNames.length === 0) {
     yield* toolStep(tools, 'list_datasets', {});

@@ -72,13 +72,13 @@ export async function* runAgent(runtime: Runtime, candidates: ResolvedModel[], r
     const common = { model: candidate.model.model, endpoint_url: candidate.endpoint_url, api_key: candidate.api_key, signal };
     try {
       if (provider.agentTurn) {
-        if (!toldPlan) yield { type: 'thought', kind: 'plan', content: nativePlan(env.datasets, limits.maxSteps), dataset_id: null };
+        if (!toldPlan) yield { type: 'thought', kind: 'plan', content: nativePlan(env.datasets, limits.maxSteps), dataset_id: env.datasets.length === 1 ? (env.datasets[0]?.id ?? null) : null };
         toldPlan = true;
         const turn = provider.agentTurn.bind(provider);
         yield* attempt(nativeAgent({ turn, request: common, turns: request.turns, datasets: env.datasets, tools, book, limits }), succeeded);
       } else {
         // The planned steps do not depend on the model: they run once, whoever answers after them.
-        if (!planned) yield* plannedSteps(request.question, env.datasets.map((d) => d.name), tools, limits, signal);
+        if (!planned) yield* plannedSteps(request.question, env.datasets, tools, limits, signal);
         planned = true;
         if (signal.aborted) return;
         yield* attempt(plannedAnswer(candidate, request.turns, book, env.datasets.length > 0, provider.stream.bind(provider), signal), succeeded);

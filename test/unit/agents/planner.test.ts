@@ -38,7 +38,7 @@ describe('planQuestion', () => {
   it('searches the question as written when it has only stop words, and reads less when the step budget is small', () => {
     const plan = planQuestion('what is it?', ['A', 'B'], 2);
     expect(plan.query).toBe('what is it?');
-    expect(plan.text).toBe('Search the 2 attached datasets ("A", "B") for the question as written, read the best passage with its context, then answer by quoting the most relevant passages with citations.');
+    expect(plan.text).toBe('Search the 2 attached datasets for the question as written, read the best passage with its context, then answer by quoting the most relevant passages with citations.');
     expect(planQuestion('lamp', ['A'], 1).text).not.toMatch(/read/);
   });
 
@@ -50,7 +50,7 @@ describe('planQuestion', () => {
 describe('plannedSteps', () => {
   it('tells each step as it happens: plan, the search it ran, what it found, then reads the best passages', async () => {
     const tools = fakeTools([3, 1, 2]);
-    const events = await collect(plannedSteps('lighthouse lamp', ['Village'], tools, roomy(), new AbortController().signal));
+    const events = await collect(plannedSteps('lighthouse lamp', [{ id: 'ds_1', name: 'Village' }], tools, roomy(), new AbortController().signal));
     expect(tools.calls).toEqual([
       { name: 'search_datasets', args: { query: 'lighthouse lamp' } },
       { name: 'read_passage', args: { passage: 3 } },
@@ -66,24 +66,25 @@ describe('plannedSteps', () => {
       'tool_call: read_passage {"passage":1}',
       'observation: read 1',
     ]);
-    expect(events.filter((e) => e.type === 'thought' && e.kind !== 'plan').every((e) => e.type === 'thought' && e.dataset_id === 'ds_1')).toBe(true);
+    // With one dataset, every step concerns it, the plan included.
+    expect(events.every((e) => e.type !== 'thought' || e.dataset_id === 'ds_1')).toBe(true);
   });
 
   it('reads nothing when the search found nothing', async () => {
     const tools = fakeTools([]);
-    await collect(plannedSteps('lamp', ['Village'], tools, roomy(), new AbortController().signal));
+    await collect(plannedSteps('lamp', [{ id: 'ds_1', name: 'Village' }], tools, roomy(), new AbortController().signal));
     expect(tools.calls.map((c) => c.name)).toEqual(['search_datasets']);
   });
 
   it('stops at the step budget and at the time budget', async () => {
     const bySteps = fakeTools([1, 2]);
-    await collect(plannedSteps('lamp', ['V'], bySteps, { maxSteps: 2, deadline: Number.POSITIVE_INFINITY, now: () => 0 }, new AbortController().signal));
+    await collect(plannedSteps('lamp', [{ id: 'ds_1', name: 'V' }], bySteps, { maxSteps: 2, deadline: Number.POSITIVE_INFINITY, now: () => 0 }, new AbortController().signal));
     expect(bySteps.calls.map((c) => c.name)).toEqual(['search_datasets', 'read_passage']);
 
     let clock = 0;
     const byTime = fakeTools([1, 2]);
     const slowTools: Toolbox = { ...byTime, run: async (name, args) => ((clock += 10), byTime.run(name, args)) };
-    await collect(plannedSteps('lamp', ['V'], slowTools, { maxSteps: 6, deadline: 5, now: () => clock }, new AbortController().signal));
+    await collect(plannedSteps('lamp', [{ id: 'ds_1', name: 'V' }], slowTools, { maxSteps: 6, deadline: 5, now: () => clock }, new AbortController().signal));
     expect(byTime.calls.map((c) => c.name)).toEqual(['search_datasets']);
   });
 
@@ -91,7 +92,7 @@ describe('plannedSteps', () => {
     const tools = fakeTools([1, 2]);
     const controller = new AbortController();
     const events: AgentEvent[] = [];
-    for await (const event of plannedSteps('lamp', ['V'], tools, roomy(), controller.signal)) {
+    for await (const event of plannedSteps('lamp', [{ id: 'ds_1', name: 'V' }], tools, roomy(), controller.signal)) {
       events.push(event);
       if (event.type === 'thought' && event.kind === 'observation') controller.abort();
     }
