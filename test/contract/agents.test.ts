@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLOW_TEXT } from '../fixtures/upstream.js';
-import { startChatHarness, type Harness } from '../support/chat.js';
+import { VILLAGE_DOCS as DOCS, startChatHarness, type Harness } from '../support/chat.js';
 import { collectChat, readSse } from '../support/sse.js';
 
 type Thought = { id: string; kind: string; content: string };
@@ -11,29 +11,7 @@ type Msg = { id: string; content: string; status: string; model_id: string; cita
 let h: Harness;
 let village: { id: string; kb_id: string };
 
-const DOCS: Record<string, string> = {
-  'lighthouse.md': '# Lighthouse\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick and winds the clockwork that turns the lens.\n',
-  'bakery.md': '# Bakery\n\nSourdough bread needs a starter fed with flour and water; the dough rests overnight before baking at high heat.\n',
-  'orchard.md': '# Orchard\n\nApple trees are pruned in late winter, and the orchard is sprayed with lime sulphur against scab before blossom.\n',
-};
-
-async function settle(kbId: string, key: string) {
-  for (let i = 0; i < 400; i++) {
-    const a = (await h.json<{ status: string }>(`/knowledge-bases/${kbId}/artifacts/${encodeURIComponent(key)}`, 'GET')).body;
-    if (a.status === 'ready' || a.status === 'failed') return a.status;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${key} never settled`);
-}
-
-async function dataset(name: string, docs: Record<string, string>) {
-  const created = (await h.json<{ id: string; kb_id: string }>('/datasets', 'POST', { name })).body;
-  const form = new FormData();
-  for (const [key, text] of Object.entries(docs)) form.append('file', new Blob([text], { type: 'text/markdown' }), key);
-  expect((await h.api(`/knowledge-bases/${created.kb_id}/artifacts`, { method: 'POST', body: form })).status).toBe(201);
-  for (const key of Object.keys(docs)) expect(await settle(created.kb_id, key)).toBe('ready');
-  return created;
-}
+const dataset = (name: string, files: Record<string, string>) => h.dataset(name, files);
 
 const thoughtsOf = async (messageId: string, token?: string) => h.json<{ data: StoredThought[] }>(`/messages/${messageId}/thoughts`, 'GET', undefined, token);
 const chat = (body: Record<string, unknown>) => h.json<{ thread_id: string; message: Msg }>('/chat', 'POST', body);
@@ -118,15 +96,7 @@ describe('agentic answers with the built-in extractive model (deterministic plan
   it('dynamic routing with agentic: true answers agentically too (offline: the extractive model)', async () => {
     const local = await startChatHarness();
     try {
-      const ds = (await local.json<{ id: string; kb_id: string }>('/datasets', 'POST', { name: 'Solo' })).body;
-      const form = new FormData();
-      form.append('file', new Blob(['Tides rise twice a day along the harbour wall.'], { type: 'text/plain' }), 'tides.txt');
-      await local.api(`/knowledge-bases/${ds.kb_id}/artifacts`, { method: 'POST', body: form });
-      for (let i = 0; i < 200; i++) {
-        const a = (await local.json<{ status: string }>(`/knowledge-bases/${ds.kb_id}/artifacts/tides.txt`, 'GET')).body;
-        if (a.status === 'ready') break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      const ds = await local.dataset('Solo', { 'tides.txt': 'Tides rise twice a day along the harbour wall.' });
       const res = await local.json<{ message: Msg & { routing: { mode: string } } }>('/chat', 'POST', { message: 'how often do tides rise', dataset_ids: [ds.id], agentic: true });
       expect(res.body.message.routing.mode).toBe('dynamic');
       expect(res.body.message.thoughts.map((t) => t.kind)).toEqual(['plan', 'tool_call', 'observation', 'tool_call', 'observation', 'answer']);
