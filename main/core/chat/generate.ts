@@ -88,8 +88,9 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
     if (repos.db.open) {
       try {
         repos.thoughts.insert(row);
-      } catch {
-        // Its dataset was deleted while the agent ran: the step goes with it.
+      } catch (error) {
+        // Its dataset (or the thread) was deleted while the agent ran: the step goes with it.
+        if (!(error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY')) throw error;
       }
     }
     run.emit({ event: 'thought', data: { id: row.id, kind: row.kind, content: row.content } });
