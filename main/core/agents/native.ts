@@ -1,7 +1,8 @@
 import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, ToolCall } from '../providers/types.js';
 import { untilAborted } from '../chat/failover.js';
 import { toolStep } from './steps.js';
-import { TOOL_SPECS, parseArguments, type AgentDataset, type PassageBook } from './tools.js';
+import { parseToolArguments } from '../providers/tool-arguments.js';
+import { TOOL_SPECS, type AgentDataset, type PassageBook } from './tools.js';
 import { withinLimits, type AgentEvent, type AgentLimits, type Toolbox } from './types.js';
 
 /** The instruction a tool-calling model works under; the `plan` step says the same in short. */
@@ -84,7 +85,7 @@ export async function* nativeAgent(run: NativeRun): AsyncGenerator<AgentEvent> {
         transcript.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: 'Not run: the tool budget is spent.' });
         continue;
       }
-      const result = yield* toolStep(tools, call.name, parseArguments(call.arguments));
+      const result = yield* toolStep(tools, call.name, parseToolArguments(call.arguments));
       steps++;
       transcript.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: result.text });
       if (request.signal.aborted) return;

@@ -156,16 +156,6 @@ function findDataset(env: ToolEnv, ref: unknown): AgentDataset | undefined {
 
 const failed = (text: string, datasetId: string | null = null): ToolResult => ({ text, observations: [{ dataset_id: datasetId, content: text }], dataset_id: datasetId, citations: [] });
 
-/** The arguments a model wrote, as an object (invalid JSON is an empty object: the tool then says what is missing). */
-export function parseArguments(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text || '{}');
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
 /** Which dataset a call concerns before it runs (for its tool_call step). */
 export function datasetOfCall(env: ToolEnv, book: PassageBook, name: string, args: Record<string, unknown>): string | null {
   if (name === 'read_passage') return typeof args.passage === 'number' ? (book.get(args.passage)?.citation.dataset_id ?? null) : null;

@@ -2,18 +2,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { clientCache } from './client-cache.js';
 import { providerErrorFrom } from './openai-compatible.js';
+import { parseToolArguments } from './tool-arguments.js';
 import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, Provider, ProviderEvent, ProviderRequest, ToolCall } from './types.js';
 
 const DEFAULT_MAX_TOKENS = 4096;
-
-function parsedInput(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text || '{}');
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 /** The neutral agent transcript as Messages API turns: tool results become the user's `tool_result` blocks. */
 function anthropicMessages(turns: AgentTurn[]): MessageParam[] {
@@ -31,7 +23,7 @@ function anthropicMessages(turns: AgentTurn[]): MessageParam[] {
         role: 'assistant',
         content: [
           ...(turn.content ? [{ type: 'text' as const, text: turn.content }] : []),
-          ...turn.tool_calls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: parsedInput(c.arguments) })),
+          ...turn.tool_calls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: parseToolArguments(c.arguments) })),
         ],
       });
     } else {
