@@ -32,7 +32,7 @@ export function citedIn(text: string, book: PassageBook): { indices: number[]; d
 
 export interface NativeRun {
   turn: (request: AgentTurnRequest) => AsyncIterable<AgentTurnEvent>;
-  request: Omit<AgentTurnRequest, 'messages' | 'tools'>;
+  request: Omit<AgentTurnRequest, 'messages' | 'tools' | 'tool_choice'>;
   turns: ChatTurn[];
   datasets: AgentDataset[];
   tools: Toolbox;
@@ -42,8 +42,8 @@ export interface NativeRun {
 
 /**
  * A model with native tool calling drives: each turn either calls tools (their results go back to
- * it) or answers. Text streams as it comes. When the step or time budget is spent the tools are
- * withdrawn and the model is asked to answer with what it found.
+ * it) or answers. Text streams as it comes. When the step or time budget is spent the model may
+ * no longer call tools (`tool_choice: none`) and is asked to answer with what it found.
  */
 export async function* nativeAgent(run: NativeRun): AsyncGenerator<AgentEvent> {
   const { request, tools, book, limits } = run;
@@ -59,7 +59,7 @@ export async function* nativeAgent(run: NativeRun): AsyncGenerator<AgentEvent> {
     if (!open && steps > 0) transcript.push({ role: 'user', content: 'The tool budget is spent: answer now from what the tools returned, citing passages as [n].' });
     let text = '';
     const calls: ToolCall[] = [];
-    const events = run.turn({ ...request, messages: transcript, tools: open ? offered : [] });
+    const events = run.turn({ ...request, messages: transcript, tools: offered, tool_choice: open ? 'auto' : 'none' });
     for await (const event of untilAborted<AgentTurnEvent>(events, request.signal)) {
       if (event.type === 'delta') {
         text += event.text;

@@ -71,7 +71,10 @@ export function anthropicProvider(): Provider {
             stream: true,
             ...(system ? { system } : {}),
             ...(request.tools.length > 0
-              ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: { ...t.parameters, type: 'object' as const } })) }
+              ? {
+                  tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: { ...t.parameters, type: 'object' as const } })),
+                  tool_choice: { type: request.tool_choice },
+                }
               : {}),
           },
           { signal: request.signal },

@@ -68,7 +68,10 @@ export function openAiCompatibleProvider(): Provider {
             stream: true,
             stream_options: { include_usage: true },
             ...(request.tools.length > 0
-              ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })) }
+              ? {
+                  tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })),
+                  tool_choice: request.tool_choice,
+                }
               : {}),
             ...(request.max_tokens ? { max_tokens: request.max_tokens } : {}),
           },

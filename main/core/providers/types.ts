@@ -66,10 +66,15 @@ export type AgentTurn =
   | { role: 'assistant'; content: string; tool_calls: ToolCall[] }
   | { role: 'tool'; tool_call_id: string; name: string; content: string };
 
-/** One model call of an agent: the transcript so far and the tools it may call (none: it must answer). */
+/** One model call of an agent: the transcript so far and the tools it knows. */
 export interface AgentTurnRequest extends Omit<ProviderRequest, 'messages' | 'passages' | 'has_datasets'> {
   messages: AgentTurn[];
   tools: ToolSpec[];
+  /**
+   * `none`: the tools stay described (a transcript with tool calls needs them, for Anthropic) but
+   * the model may not call one: it must answer.
+   */
+  tool_choice: 'auto' | 'none';
 }
 
 export type AgentTurnEvent = ProviderEvent | { type: 'tool_call'; call: ToolCall };
