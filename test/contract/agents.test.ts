@@ -152,7 +152,23 @@ describe('agentic answers with native tool calling', () => {
   });
 });
 
-describe('agentic answers that fail, are cancelled, or are re-attached', () => {
+describe('agentic answers that fail over, fail, are cancelled, or are re-attached', () => {
+  it('dynamic mode: a tool-calling model that fails before answering is skipped and leaves no step behind; the next one answers as an agent', async () => {
+    const local = await startChatHarness();
+    try {
+      const ds = await local.dataset('Village', DOCS);
+      const down = await local.addModel('Agent down', 'status:503', { capabilities: { quality: 9, strengths: ['general', 'agentic'] } });
+      const res = await local.json<{ message: Msg & { routing: { skipped: Array<{ model_id: string }> } } }>('/chat', 'POST', { message: 'lighthouse lamp', dataset_ids: [ds.id], agentic: true });
+      expect(res.body.message.routing.skipped.map((s) => s.model_id)).toEqual([down]);
+      expect(res.body.message.model_id).toBe('mdl_extractive');
+      // One plan: the failed model's never showed.
+      expect(res.body.message.thoughts.map((t) => t.kind).join(' ')).toMatch(/^plan tool_call observation (tool_call observation ){1,2}answer$/);
+      expect(res.body.message.thoughts[0]?.content).toMatch(/^Search the dataset "Village" for the terms "lighthouse", "lamp"/);
+    } finally {
+      await local.close();
+    }
+  });
+
   it('a stream that fails mid-answer keeps the thoughts so far and the partial text', async () => {
     const failing = await h.addModel('Tool then error', 'tool-then:error-mid:3');
     const events = await collectChat(await stream({ message: 'lighthouse keeper', dataset_ids: [village.id], agentic: true, model_endpoint_override: failing }));

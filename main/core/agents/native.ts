@@ -38,6 +38,8 @@ export interface NativeRun {
   tools: Toolbox;
   book: PassageBook;
   limits: AgentLimits;
+  /** The plan step, told once the model has answered its first call (a model that fails first leaves no plan behind). */
+  plan: string;
 }
 
 /**
@@ -54,6 +56,7 @@ export async function* nativeAgent(run: NativeRun): AsyncGenerator<AgentEvent> {
   let steps = 0;
   let input = 0;
   let output = 0;
+  let plan: string | null = run.plan;
   for (;;) {
     const open = offered.length > 0 && withinLimits(limits, steps);
     if (!open && steps > 0) transcript.push({ role: 'user', content: 'The tool budget is spent: answer now from what the tools returned, citing passages as [n].' });
@@ -61,6 +64,10 @@ export async function* nativeAgent(run: NativeRun): AsyncGenerator<AgentEvent> {
     const calls: ToolCall[] = [];
     const events = run.turn({ ...request, messages: transcript, tools: offered, tool_choice: open ? 'auto' : 'none' });
     for await (const event of untilAborted<AgentTurnEvent>(events, request.signal)) {
+      if (plan !== null) {
+        yield { type: 'thought', kind: 'plan', content: plan, dataset_id: run.datasets.length === 1 ? (run.datasets[0]?.id ?? null) : null };
+        plan = null;
+      }
       if (event.type === 'delta') {
         text += event.text;
         yield event;

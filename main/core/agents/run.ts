@@ -58,7 +58,6 @@ export async function* runAgent(runtime: Runtime, candidates: ResolvedModel[], r
   const tools: Toolbox = { run: (name, args) => runTool(env, book, name, args), datasetOf: (name, args) => datasetOfCall(env, book, name, args) };
   const skipped: Skip[] = [];
   let planned = false;
-  let toldPlan = false;
   for (const [index, candidate] of candidates.entries()) {
     const last = index === candidates.length - 1 || !request.failOver;
     if (!last && !runtime.health.tryAcquire(candidate.model.id)) {
@@ -72,10 +71,9 @@ export async function* runAgent(runtime: Runtime, candidates: ResolvedModel[], r
     const common = { model: candidate.model.model, endpoint_url: candidate.endpoint_url, api_key: candidate.api_key, signal };
     try {
       if (provider.agentTurn) {
-        if (!toldPlan) yield { type: 'thought', kind: 'plan', content: nativePlan(env.datasets, limits.maxSteps), dataset_id: env.datasets.length === 1 ? (env.datasets[0]?.id ?? null) : null };
-        toldPlan = true;
         const turn = provider.agentTurn.bind(provider);
-        yield* attempt(nativeAgent({ turn, request: common, turns: request.turns, datasets: env.datasets, tools, book, limits }), succeeded);
+        const plan = nativePlan(env.datasets, limits.maxSteps);
+        yield* attempt(nativeAgent({ turn, request: common, turns: request.turns, datasets: env.datasets, tools, book, limits, plan }), succeeded);
       } else {
         // The planned steps do not depend on the model: they run once, whoever answers after them.
         if (!planned) yield* plannedSteps(request.question, env.datasets, tools, limits, signal);
