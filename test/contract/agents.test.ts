@@ -122,9 +122,25 @@ describe('agentic answers with native tool calling', () => {
 
     const calls = h.upstream.requests.filter((r) => r.model === 'tool').slice(-2);
     const first = calls[0]?.body as { tools: Array<{ function: { name: string } }> };
-    expect(first.tools.map((t) => t.function.name)).toEqual(['search_datasets', 'read_passage', 'list_datasets', 'list_files']);
+    expect(first.tools.map((t) => t.function.name)).toEqual(['search_datasets', 'read_passage', 'open_artifact', 'list_datasets', 'list_files']);
     const second = calls[1]?.body as { messages: Array<{ role: string; tool_call_id?: string; content: string }> };
     expect(second.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringMatching(/^\[1\] lighthouse\.md/) });
+  });
+
+  it('open_artifact reads the beginning of a file by its key, numbered for citing; list_files shows the keys', async () => {
+    const opener = await h.addModel('Opener', 'tool-call:open_artifact:{"key":"orchard.md"}');
+    const res = await chat({ message: 'what is in the orchard file', dataset_ids: [village.id], agentic: true, model_endpoint_override: opener });
+    expect(res.body.message.thoughts.map((t) => t.kind)).toEqual(['plan', 'tool_call', 'observation', 'answer']);
+    expect(res.body.message.thoughts[1]?.content).toBe('open_artifact {"key":"orchard.md"}');
+    expect(res.body.message.content).toMatch(/^Tool said: \[1\] orchard\.md, the beginning \(1 of 1 passage\)\n.*Apple trees are pruned/s);
+    expect(res.body.message.citations).toEqual([expect.objectContaining({ index: 1, artifact_key: 'orchard.md', dataset_id: village.id })]);
+
+    const lister = await h.addModel('Lister', 'tool-call:list_files:{}');
+    const listed = await chat({ message: 'which files', dataset_ids: [village.id], agentic: true, model_endpoint_override: lister });
+    expect(listed.body.message.thoughts[2]?.content).toMatch(/^Village: 3 files\n- lighthouse\.md \(ready, 1 passage\)\n/);
+    const missing = await h.addModel('Missing', 'tool-call:open_artifact:{"key":"nope.md"}');
+    const none = await chat({ message: 'open it', dataset_ids: [village.id], agentic: true, model_endpoint_override: missing });
+    expect(none.body.message.thoughts[2]?.content).toBe('No attached dataset has a file "nope.md". list_files shows the keys.');
   });
 
   it('an Anthropic model does the same through tool_use and tool_result', async () => {

@@ -74,6 +74,18 @@ export const TOOL_SPECS: ToolSpec[] = [
     },
   },
   {
+    name: 'open_artifact',
+    description: 'Opens a file of the attached datasets by its key (as list_files shows it) and reads its beginning. The opening passage is numbered for citing.',
+    parameters: {
+      type: 'object',
+      properties: {
+        key: { type: 'string', description: 'The file’s key, e.g. report.pdf.' },
+        dataset_id: { type: 'string', description: 'The dataset holding it (its id or name), when several hold a file of that key.' },
+      },
+      required: ['key'],
+    },
+  },
+  {
     name: 'list_datasets',
     description: 'Lists the datasets attached to this conversation: id, name, description and how many files each holds.',
     parameters: { type: 'object', properties: {} },
@@ -159,6 +171,11 @@ const failed = (text: string, datasetId: string | null = null): ToolResult => ({
 /** Which dataset a call concerns before it runs (for its tool_call step). */
 export function datasetOfCall(env: ToolEnv, book: PassageBook, name: string, args: Record<string, unknown>): string | null {
   if (name === 'read_passage') return typeof args.passage === 'number' ? (book.get(args.passage)?.citation.dataset_id ?? null) : null;
+  if (name === 'open_artifact' && args.dataset_id === undefined && typeof args.key === 'string') {
+    const key = args.key;
+    const holders = env.datasets.filter((d) => env.repos.artifacts.getByKey(d.kb_id, key));
+    return holders.length === 1 ? (holders[0]?.id ?? null) : null;
+  }
   if (args.dataset_id !== undefined) return findDataset(env, args.dataset_id)?.id ?? null;
   return env.datasets.length === 1 ? (env.datasets[0]?.id ?? null) : null;
 }
@@ -213,6 +230,36 @@ function readPassage(env: ToolEnv, book: PassageBook, args: Record<string, unkno
   };
 }
 
+/** Chunks read from the start of a file by open_artifact. */
+const OPENING_CHUNKS = 3;
+
+function openArtifact(env: ToolEnv, book: PassageBook, args: Record<string, unknown>): ToolResult {
+  const key = typeof args.key === 'string' ? args.key : '';
+  if (!key) return failed('open_artifact needs the file\'s "key".');
+  const only = args.dataset_id === undefined ? undefined : findDataset(env, args.dataset_id);
+  if (args.dataset_id !== undefined && !only) return failed(`No attached dataset is called ${JSON.stringify(args.dataset_id)}.`);
+  const found = (only ? [only] : env.datasets).flatMap((d) => {
+    const artifact = env.repos.artifacts.getByKey(d.kb_id, key);
+    return artifact ? [{ d, artifact }] : [];
+  })[0];
+  if (!found) return failed(`No attached dataset has a file ${JSON.stringify(key)}. list_files shows the keys.`, only?.id ?? null);
+  const { d, artifact } = found;
+  if (artifact.status !== 'ready') return failed(`${key} in ${d.name} is ${artifact.status}: it cannot be read yet.`, d.id);
+  const chunks = env.repos.chunks.opening(artifact.id, OPENING_CHUNKS);
+  const first = chunks[0];
+  if (!first) return failed(`${key} in ${d.name} has no text.`, d.id);
+  const text = chunks.map((c) => c.text).join('\n');
+  const location = JSON.parse(first.location) as ChunkLocation;
+  const { entry, added } = book.add({ chunk_id: first.id, artifact_id: artifact.id, artifact_key: key, text: first.text, snippet: clip(oneLine(first.text), 240), location }, d.id);
+  const head = `[${entry.passage.index}] ${key}, the beginning (${chunks.length} of ${artifact.chunk_count} passage${artifact.chunk_count === 1 ? '' : 's'})`;
+  return {
+    text: `${head}\n${clip(text, MAX_READ_CHARS)}`,
+    observations: [{ dataset_id: d.id, content: clip(`${head}:\n${text}`, MAX_OBSERVATION_CHARS) }],
+    dataset_id: d.id,
+    citations: added ? [entry.citation] : [],
+  };
+}
+
 function listDatasets(env: ToolEnv): ToolResult {
   if (env.datasets.length === 0) return failed('No dataset is attached to this conversation.');
   const line = (d: AgentDataset) => `${d.name} (${d.id}): ${d.artifact_count} file${d.artifact_count === 1 ? '' : 's'}${d.description ? ` — ${oneLine(d.description)}` : ''}`;
@@ -231,7 +278,7 @@ function listFiles(env: ToolEnv, args: Record<string, unknown>): ToolResult {
   if (datasets.length === 0) return failed('No dataset is attached to this conversation.');
   const blocks = datasets.map((d) => {
     const files = env.repos.artifacts.inKb(d.kb_id);
-    const shown = files.slice(0, MAX_FILES_LISTED).map((f) => `- ${f.key} (${f.status}${f.status === 'ready' ? `, ${f.chunk_count} passages` : ''})`);
+    const shown = files.slice(0, MAX_FILES_LISTED).map((f) => `- ${f.key} (${f.status}${f.status === 'ready' ? `, ${f.chunk_count} passage${f.chunk_count === 1 ? '' : 's'}` : ''})`);
     const more = files.length > shown.length ? `\n… and ${files.length - shown.length} more` : '';
     return { d, content: `${d.name}: ${files.length} file${files.length === 1 ? '' : 's'}${shown.length ? `\n${shown.join('\n')}` : ''}${more}` };
   });
@@ -250,6 +297,8 @@ export async function runTool(env: ToolEnv, book: PassageBook, name: string, arg
       return searchDatasets(env, book, args);
     case 'read_passage':
       return readPassage(env, book, args);
+    case 'open_artifact':
+      return openArtifact(env, book, args);
     case 'list_datasets':
       return listDatasets(env);
     case 'list_files':

@@ -117,6 +117,9 @@ export function createChunksRepo(db: Db) {
     `SELECT n.id, n.ord, n.text, n.location FROM chunks c JOIN chunks n ON n.artifact_id = c.artifact_id
      WHERE c.id = ? AND n.ord BETWEEN c.ord - ? AND c.ord + ? ORDER BY n.ord`,
   );
+  const opening = db.prepare<[string, number], { id: number; ord: number; text: string; location: string }>(
+    'SELECT id, ord, text, location FROM chunks WHERE artifact_id = ? ORDER BY ord LIMIT ?',
+  );
   const hit = db.prepare<[number], ChunkHitRow>(
     `SELECT c.id, c.kb_id, c.artifact_id, a.key AS artifact_key, c.text, c.location
      FROM chunks c JOIN artifacts a ON a.id = c.artifact_id WHERE c.id = ?`,
@@ -327,6 +330,8 @@ export function createChunksRepo(db: Db) {
     hit: (id: number): ChunkHitRow | undefined => hit.get(id),
     /** A chunk with up to `radius` neighbours on each side in its file, in reading order. */
     around: (id: number, radius: number) => around.all(id, radius, radius),
+    /** The first `limit` chunks of a file, in reading order. */
+    opening: (artifactId: string, limit: number) => opening.all(artifactId, limit),
 
     // Vectors ----------------------------------------------------------------------------------
 
