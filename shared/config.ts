@@ -73,6 +73,14 @@ export const RetrievalConfig = z.strictObject({
   embedding_model: z.union([z.literal(''), z.string().regex(/^mdl_[A-Za-z0-9]+$/, 'must be a model id (mdl_…) or empty')]).default(''),
 });
 
+/** Agentic answers (`agentic: true` on `POST /chat`): how far one agent may go before it must answer. */
+export const AgentsConfig = z.strictObject({
+  /** Tool calls one answer may make before the agent answers with what it has. */
+  max_steps: z.number().int().min(1).max(50).default(6),
+  /** Seconds one answer's tool calls may take before the agent answers with what it has. */
+  time_budget_seconds: z.number().int().min(1).max(3600).default(60),
+});
+
 export const ConfigSchema = z.strictObject({
   server: ServerConfig.prefault({}),
   auth: AuthConfig.prefault({}),
@@ -81,6 +89,7 @@ export const ConfigSchema = z.strictObject({
   routing: RoutingConfig.prefault({}),
   uploads: UploadsConfig.prefault({}),
   retrieval: RetrievalConfig.prefault({}),
+  agents: AgentsConfig.prefault({}),
 });
 
 export type Config = z.output<typeof ConfigSchema>;

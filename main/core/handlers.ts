@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Operations, Streaming } from '../../shared/operations/index.js';
 import * as adminConfig from './admin/config.js';
 import * as adminUsers from './admin/users.js';
+import * as agents from './agents/handlers.js';
 import * as apiKeys from './auth/api-keys.js';
 import { me } from './auth/me.js';
 import type { AuthedContext, Context } from './context.js';
@@ -57,6 +58,7 @@ export const handlers: Handlers = {
   'chat.stream': () => {
     throw new Error('chat.stream only streams');
   },
+  'messages.thoughts': agents.messageThoughts,
   'models.list': models.listModels,
   'models.create': models.createModel,
   'models.delete': models.deleteModel,

@@ -1,4 +1,5 @@
 import * as admin from './admin.js';
+import * as agents from './agents.js';
 import type { Operation } from './define.js';
 import * as chat from './chat.js';
 import * as config from './config.js';
@@ -40,6 +41,7 @@ export const operations = {
   'chat.send': chat.sendChat,
   'chat.cancel': chat.cancelChat,
   'chat.stream': chat.attachChat,
+  'messages.thoughts': agents.messageThoughts,
   'models.list': models.listModels,
   'models.create': models.createModel,
   'models.delete': models.deleteModel,
@@ -81,6 +83,7 @@ export function isOperationName(name: unknown): name is OperationName {
 
 export * from './define.js';
 export { AdminUser } from './admin.js';
+export { AgentThought } from './agents.js';
 export { ApiKey, Organization, User } from './identity.js';
 export { Model, ModelOverride } from './models.js';
 export { Thread } from './threads.js';

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootCore } from '../../main/boot.js';
 import { NO_DATASET_ANSWER } from '../../main/core/providers/extractive.js';
-import { startChatHarness, type Harness } from '../support/chat.js';
+import { VILLAGE_DOCS as DOCS, startChatHarness, type Harness } from '../support/chat.js';
 import { TEST_ADMIN_KEY, tempDir } from '../support/core.js';
 import { collectChat } from '../support/sse.js';
 
@@ -12,28 +12,9 @@ type Msg = { content: string; status: string; model_id: string; citations: Citat
 let h: Harness;
 let dataset: { id: string; kb_id: string };
 
-const DOCS: Record<string, string> = {
-  'lighthouse.md': '# Lighthouse\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick and winds the clockwork that turns the lens.\n',
-  'bakery.md': '# Bakery\n\nSourdough bread needs a starter fed with flour and water; the dough rests overnight before baking at high heat.\n',
-  'orchard.md': '# Orchard\n\nApple trees are pruned in late winter, and the orchard is sprayed with lime sulphur against scab before blossom.\n',
-};
-
-async function settle(kbId: string, key: string) {
-  for (let i = 0; i < 400; i++) {
-    const a = (await h.json<{ status: string }>(`/knowledge-bases/${kbId}/artifacts/${encodeURIComponent(key)}`, 'GET')).body;
-    if (a.status === 'ready' || a.status === 'failed') return a.status;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${key} never settled`);
-}
-
 beforeAll(async () => {
   h = await startChatHarness();
-  dataset = (await h.json<{ id: string; kb_id: string }>('/datasets', 'POST', { name: 'Village' })).body;
-  const form = new FormData();
-  for (const [key, text] of Object.entries(DOCS)) form.append('file', new Blob([text], { type: 'text/markdown' }), key);
-  expect((await h.api(`/knowledge-bases/${dataset.kb_id}/artifacts`, { method: 'POST', body: form })).status).toBe(201);
-  for (const key of Object.keys(DOCS)) expect(await settle(dataset.kb_id, key)).toBe('ready');
+  dataset = await h.dataset('Village', DOCS);
 });
 afterAll(() => h.close());
 

@@ -31,7 +31,7 @@ export interface AttemptRequest {
 }
 
 /** Iterates `source` until it ends or `signal` aborts, without waiting for a provider that ignores the signal. */
-async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> {
+export async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> {
   const iterator = source[Symbol.asyncIterator]();
   const aborted = new Promise<IteratorResult<T>>((resolve) => {
     if (signal.aborted) resolve({ done: true, value: undefined });

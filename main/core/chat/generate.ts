@@ -9,6 +9,10 @@ import { estimateTokens } from '../tokens.js';
 import { AnswerFailed, answerWithFailover } from './failover.js';
 import { messageView } from '../threads/views.js';
 import type { AbortReason, RunHandle } from './hub.js';
+import { newId } from '../ids.js';
+import { runAgent } from '../agents/run.js';
+import type { ToolEnv } from '../agents/tools.js';
+import type { AgentEvent } from '../agents/types.js';
 
 export const INTERRUPTED = { code: 'unavailable' as const, detail: 'Parley stopped while this answer was being written; the text so far is kept.' };
 
@@ -25,6 +29,8 @@ export interface GenerationPlan {
   datasetIds: string[];
   /** Retrieval over the attached datasets: the passages to draw on and their citations. */
   ground: () => Promise<Grounding>;
+  /** Set for `agentic: true`: an agent answers, with tools over the datasets, within these bounds. */
+  agent?: { question: string; env: ToolEnv; maxSteps: number; timeBudgetMs: number } | undefined;
 }
 
 interface Deps {
@@ -43,7 +49,7 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
   const iso = () => deps.now().toISOString();
   let content = '';
   let saved = '';
-  let citations: Citation[] = [];
+  const citations: Citation[] = [];
   let usage: { input_tokens: number; output_tokens: number } | null = null;
   const routing: Routing = { ...plan.routing, skipped: [...plan.routing.skipped] };
   let failure: { code: ErrorCode; detail: string } | null = null;
@@ -63,7 +69,7 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
       content,
       status,
       citations: JSON.stringify(citations),
-      thoughts: '[]',
+      thoughts: '[]', // thoughts live in their own table (migration 080)
       input_tokens: counted.input_tokens,
       output_tokens: counted.output_tokens,
       error_code: error?.code ?? null,
@@ -75,20 +81,39 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
   };
   run.onShutdown(() => store('interrupted', INTERRUPTED));
 
+  let step = 0;
+  // Each step is stored as it happens, so an answer that fails or is cancelled keeps the steps it took.
+  const think = (thought: Extract<AgentEvent, { type: 'thought' }>) => {
+    const row = { id: newId('th'), message_id: plan.messageId, dataset_id: thought.dataset_id, step: ++step, kind: thought.kind, content: thought.content, created_at: iso() };
+    if (repos.db.open) {
+      try {
+        repos.thoughts.insert(row);
+      } catch (error) {
+        // Its dataset (or the thread) was deleted while the agent ran: the step goes with it.
+        if (!(error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY')) throw error;
+      }
+    }
+    run.emit({ event: 'thought', data: { id: row.id, kind: row.kind, content: row.content } });
+  };
+
   try {
-    const grounding = await plan.ground();
-    citations = grounding.citations;
-    // The sources come first, so a reader sees what the answer draws on while it streams.
-    for (const citation of citations) run.emit({ event: 'citation', data: citation });
-    const events = answerWithFailover(runtime, plan.candidates, {
-      turns: plan.turns,
-      passages: grounding.passages,
-      hasDatasets: plan.datasetIds.length > 0,
-      signal: run.signal,
-      failOver: plan.routing.mode === 'dynamic',
-    });
+    const events: AsyncIterable<AgentEvent> = plan.agent
+      ? runAgent(runtime, plan.candidates, {
+          turns: plan.turns,
+          question: plan.agent.question,
+          env: plan.agent.env,
+          limits: { maxSteps: plan.agent.maxSteps, deadline: performance.now() + plan.agent.timeBudgetMs, now: () => performance.now() },
+          signal: run.signal,
+          failOver: plan.routing.mode === 'dynamic',
+        })
+      : groundedAnswer(plan, runtime, run.signal);
     for await (const event of events) {
-      if (event.type === 'switch') {
+      if (event.type === 'thought') {
+        think(event);
+      } else if (event.type === 'citation') {
+        citations.push(event.citation);
+        run.emit({ event: 'citation', data: event.citation });
+      } else if (event.type === 'switch') {
         routing.model_id = event.model.model.id;
         routing.skipped = event.skipped;
         const names = event.skipped.map((s) => plan.candidates.find((c) => c.model.id === s.model_id)?.model.name ?? s.model_id);
@@ -117,7 +142,21 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
     if (routing.skipped.length) repos.messages.setModel(plan.messageId, routing.model_id, JSON.stringify(routing), iso());
     const row = repos.messages.get(plan.messageId);
     if (failure && status === 'error') run.emit({ event: 'error', data: { ...failure, message_id: plan.messageId } });
-    else if (row) run.emit({ event: 'message.completed', data: { message: messageView(row) } });
+    else if (row) run.emit({ event: 'message.completed', data: { message: messageView(row, repos.thoughts.ofMessage(row.id)) } });
   }
   run.end();
+}
+
+/** A plain answer: the passages of the attached datasets first, then the model's text. */
+async function* groundedAnswer(plan: GenerationPlan, runtime: Runtime, signal: AbortSignal): AsyncIterable<AgentEvent> {
+  const grounding = await plan.ground();
+  // The sources come first, so a reader sees what the answer draws on while it streams.
+  for (const citation of grounding.citations) yield { type: 'citation', citation };
+  yield* answerWithFailover(runtime, plan.candidates, {
+    turns: plan.turns,
+    passages: grounding.passages,
+    hasDatasets: plan.datasetIds.length > 0,
+    signal,
+    failOver: plan.routing.mode === 'dynamic',
+  });
 }

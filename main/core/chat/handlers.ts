@@ -6,8 +6,8 @@ import { ownThread } from '../threads/handlers.js';
 import { messageView } from '../threads/views.js';
 import { startChat, type ChatInput } from './send.js';
 
-/** An assistant message in one of the caller's threads. */
-function ownMessage(ctx: AuthedContext, id: string): MessageRow {
+/** A message in one of the caller's threads; anyone else's is not found. */
+export function ownMessage(ctx: AuthedContext, id: string): MessageRow {
   const row = ctx.repos.messages.get(id);
   if (!row) throw new ServiceError('not_found', `No message ${id}.`);
   try {
@@ -21,7 +21,7 @@ function ownMessage(ctx: AuthedContext, id: string): MessageRow {
 function reload(ctx: AuthedContext, id: string) {
   const row = ctx.repos.messages.get(id);
   if (!row) throw new ServiceError('not_found', `The message ${id} was deleted.`);
-  return messageView(row);
+  return messageView(row, ctx.repos.thoughts.ofMessage(id));
 }
 
 /** Non-streaming: waits for the end of the answer, whatever it is, and answers the stored message. */
@@ -53,16 +53,17 @@ export function attachChat(ctx: AuthedContext, input: { message_id: string; last
 }
 
 /**
- * A stored answer as a stream: created, its whole text as one delta, its citations, then its end.
+ * A stored answer as a stream: created, its agent's thoughts, its whole text as one delta, its citations, then its end.
  * Used once the live log is no longer kept (after the retention time, or after a restart).
  */
 async function* replayStored(ctx: AuthedContext, row: MessageRow | undefined): AsyncIterable<SequencedEvent> {
   if (!row) return;
-  const message = messageView(row);
+  const message = messageView(row, ctx.repos.thoughts.ofMessage(row.id));
   const user = ctx.repos.messages.history(row.thread_id).filter((m) => m.role === 'user' && m.seq < row.seq).at(-1);
   let id = 0;
   const routing = message.routing ?? { mode: 'dynamic' as const, model_id: message.model_id ?? '', reason: '', skipped: [] };
   yield { id: id++, event: 'message.created', data: { thread_id: row.thread_id, user_message_id: user?.id ?? '', message_id: row.id, routing } };
+  for (const thought of message.thoughts) yield { id: id++, event: 'thought', data: thought };
   if (message.content) yield { id: id++, event: 'delta', data: { content: message.content } };
   for (const citation of message.citations) yield { id: id++, event: 'citation', data: citation };
   if (message.status === 'error' || message.status === 'interrupted') {

@@ -10,6 +10,7 @@ import { assertDatasets, newThread, ownThread } from '../threads/handlers.js';
 import { buildTurns } from './context.js';
 import { generate } from './generate.js';
 import { groundingFor } from './grounding.js';
+import { agentDatasets } from '../agents/tools.js';
 
 export interface ChatInput {
   thread_id?: string | undefined;
@@ -84,9 +85,18 @@ export function startChat(ctx: AuthedContext, input: ChatInput): StartedChat {
 
   const turns = buildTurns(thread.system_prompt, [...history, { role: 'user', content: input.message }], first.model.capabilities.context_tokens);
   const ground = () => groundingFor(ctx, datasetIds, input.message);
+  const limits = ctx.config().agents;
+  const agent = input.agentic
+    ? {
+        question: input.message,
+        env: { repos, embed: runtime.embedding()?.embed, datasets: agentDatasets(repos, datasetIds) },
+        maxSteps: limits.max_steps,
+        timeBudgetMs: limits.time_budget_seconds * 1000,
+      }
+    : undefined;
   const run = runtime.hub.start(messageId);
   run.emit({ event: 'message.created', data: { thread_id: thread.id, user_message_id: userMessageId, message_id: messageId, routing } });
-  generate({ repos, runtime, now: ctx.now }, { messageId, userId: ctx.caller.user.id, candidates, routing, turns, datasetIds, ground }, run).catch((error: unknown) => {
+  generate({ repos, runtime, now: ctx.now }, { messageId, userId: ctx.caller.user.id, candidates, routing, turns, datasetIds, ground, agent }, run).catch((error: unknown) => {
     // generate() stores every failure itself; reaching here means the store failed too.
     process.stderr.write(`chat generation for ${messageId} failed: ${String(error)}\n`);
     run.end();

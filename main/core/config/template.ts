@@ -68,4 +68,11 @@ parse_timeout_seconds = 120
 # A registered OpenAI-compatible model id (mdl_…) whose model is an embeddings model. Set, files
 # are also embedded and search fuses keyword and vector rankings; empty, search is keyword-only.
 embedding_model = ""
+
+[agents]
+# Agentic answers plan, call tools over the attached datasets (search, read, list), then answer.
+# Tool calls one answer may make before the agent must answer with what it has.
+max_steps = 6
+# Seconds one answer's tool calls may take before the agent must answer with what it has.
+time_budget_seconds = 60
 `;

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { clientCache } from './client-cache.js';
-import type { Provider, ProviderEvent, ProviderRequest } from './types.js';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, Provider, ProviderEvent, ProviderRequest, ToolCall } from './types.js';
 import { ProviderError } from './types.js';
 
 /** Maps the SDK's failures onto codes a caller can act on. */
@@ -12,6 +13,19 @@ export function providerErrorFrom(error: unknown, provider: string): ProviderErr
   if (status === 429) return new ProviderError('rate_limited', `${provider} is rate limiting requests (429).`, status);
   if (status !== undefined) return new ProviderError('upstream_error', `${provider} answered ${status}: ${message}`, status);
   return new ProviderError('upstream_error', `${provider} could not be reached or broke off: ${message}`);
+}
+
+/** The neutral agent transcript in chat-completions form. */
+function openAiMessage(turn: AgentTurn): ChatCompletionMessageParam {
+  if (turn.role === 'tool') return { role: 'tool', tool_call_id: turn.tool_call_id, content: turn.content };
+  if ('tool_calls' in turn) {
+    return {
+      role: 'assistant',
+      content: turn.content || null,
+      tool_calls: turn.tool_calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
+    };
+  }
+  return { role: turn.role, content: turn.content };
 }
 
 /** OpenAI, Ollama, LM Studio, vLLM, llama.cpp server: anything that speaks the chat-completions API. */
@@ -39,6 +53,48 @@ export function openAiCompatibleProvider(): Provider {
       } catch (error) {
         if (request.signal.aborted) return;
         throw providerErrorFrom(error, 'The model endpoint');
+      }
+    },
+
+    async *agentTurn(request: AgentTurnRequest): AsyncIterable<AgentTurnEvent> {
+      if (!request.endpoint_url) throw new ProviderError('invalid_argument', 'This model has no endpoint URL.');
+      // Tool calls arrive in pieces keyed by index: the id and name first, the arguments in fragments.
+      const calls = new Map<number, ToolCall>();
+      try {
+        const stream = await client(request.endpoint_url, request.api_key).chat.completions.create(
+          {
+            model: request.model,
+            messages: request.messages.map(openAiMessage),
+            stream: true,
+            stream_options: { include_usage: true },
+            ...(request.tools.length > 0
+              ? {
+                  tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })),
+                  tool_choice: request.tool_choice,
+                }
+              : {}),
+            ...(request.max_tokens ? { max_tokens: request.max_tokens } : {}),
+          },
+          { signal: request.signal },
+        );
+        for await (const chunk of stream) {
+          const delta = chunk.choices[0]?.delta;
+          if (delta?.content) yield { type: 'delta', text: delta.content };
+          for (const piece of delta?.tool_calls ?? []) {
+            const call = calls.get(piece.index) ?? { id: '', name: '', arguments: '' };
+            if (piece.id) call.id = piece.id;
+            if (piece.function?.name) call.name += piece.function.name;
+            if (piece.function?.arguments) call.arguments += piece.function.arguments;
+            calls.set(piece.index, call);
+          }
+          if (chunk.usage) yield { type: 'usage', input_tokens: chunk.usage.prompt_tokens, output_tokens: chunk.usage.completion_tokens };
+        }
+      } catch (error) {
+        if (request.signal.aborted) return;
+        throw providerErrorFrom(error, 'The model endpoint');
+      }
+      for (const [index, call] of [...calls.entries()].sort((a, b) => a[0] - b[0])) {
+        yield { type: 'tool_call', call: { ...call, id: call.id || `call_${index}` } };
       }
     },
   };

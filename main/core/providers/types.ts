@@ -46,7 +46,45 @@ export class ProviderError extends Error {
   }
 }
 
+/** A tool a model may call, described by a JSON Schema of its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** JSON text of the arguments, as the model wrote it (it may be invalid JSON). */
+  arguments: string;
+}
+
+/** One entry of an agent's transcript, in a neutral shape each provider maps onto its wire format. */
+export type AgentTurn =
+  | ChatTurn
+  | { role: 'assistant'; content: string; tool_calls: ToolCall[] }
+  | { role: 'tool'; tool_call_id: string; name: string; content: string };
+
+/** One model call of an agent: the transcript so far and the tools it knows. */
+export interface AgentTurnRequest extends Omit<ProviderRequest, 'messages' | 'passages' | 'has_datasets'> {
+  messages: AgentTurn[];
+  tools: ToolSpec[];
+  /**
+   * `none`: the tools stay described (a transcript with tool calls needs them, for Anthropic) but
+   * the model may not call one: it must answer.
+   */
+  tool_choice: 'auto' | 'none';
+}
+
+export type AgentTurnEvent = ProviderEvent | { type: 'tool_call'; call: ToolCall };
+
 export interface Provider {
   /** Streams the answer. Throws ProviderError (before or after the first delta); stops when `signal` aborts. */
   stream(request: ProviderRequest): AsyncIterable<ProviderEvent>;
+  /**
+   * One step of an agent with native tool calling: text streams as deltas; the tool calls the model
+   * asks for come whole, once their arguments are complete. Absent: the provider cannot call tools.
+   */
+  agentTurn?(request: AgentTurnRequest): AsyncIterable<AgentTurnEvent>;
 }

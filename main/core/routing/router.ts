@@ -19,6 +19,9 @@ const PREFER_WEIGHTS: Record<RoutingPolicy['prefer'], { quality: number; cost: n
 const COST_REF_PER_MTOK = 2;
 /** Per declared strength that matches a feature of the request. */
 const STRENGTH_BONUS = 0.1;
+/** For an agentic request, to a model whose provider calls tools natively (the agent then drives its own tools). */
+const TOOL_CALLING_BONUS = STRENGTH_BONUS;
+const TOOL_CALLING_PROVIDERS: ReadonlySet<CandidateModel['provider']> = new Set(['openai_compatible', 'anthropic']);
 /** For a specialist (no `general` strength) when none of its strengths is what the request needs. */
 const OFF_TOPIC_PENALTY = 0.1;
 /** Times the error-rate EWMA (0–1). */
@@ -136,7 +139,8 @@ function score(
     w.cost * (COST_REF_PER_MTOK / (COST_REF_PER_MTOK + price)) +
     STRENGTH_BONUS * matched.length -
     (matched.length === 0 && !caps.strengths.includes('general') ? OFF_TOPIC_PENALTY : 0) +
-    (caps.local && f.dataset_count > 0 ? LOCAL_WITH_DATASETS_BONUS : 0);
+    (caps.local && f.dataset_count > 0 ? LOCAL_WITH_DATASETS_BONUS : 0) +
+    (f.agentic && TOOL_CALLING_PROVIDERS.has(model.provider) ? TOOL_CALLING_BONUS : 0);
   return {
     model,
     health: h,

@@ -82,7 +82,8 @@ export function listMessages(ctx: AuthedContext, input: { id: string; limit: num
   ownThread(ctx, input.id);
   const page = ctx.repos.messages.page(input.id, input.limit, input.cursor);
   if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
-  return { data: page.rows.map(messageView), next_cursor: page.next_cursor };
+  const thoughts = ctx.repos.thoughts.byMessage(page.rows.filter((r) => r.role === 'assistant').map((r) => r.id));
+  return { data: page.rows.map((row) => messageView(row, thoughts.get(row.id))), next_cursor: page.next_cursor };
 }
 
 /** Suggestions are disabled by design: the answer is always 204, whatever the thread's setting. */

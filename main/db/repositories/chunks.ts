@@ -113,6 +113,13 @@ export function createChunksRepo(db: Db) {
   const presentAmong = db.prepare<[string, string], { id: number }>(
     'SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))',
   );
+  const around = db.prepare<[number, number, number], { id: number; ord: number; text: string; location: string }>(
+    `SELECT n.id, n.ord, n.text, n.location FROM chunks c JOIN chunks n ON n.artifact_id = c.artifact_id
+     WHERE c.id = ? AND n.ord BETWEEN c.ord - ? AND c.ord + ? ORDER BY n.ord`,
+  );
+  const opening = db.prepare<[string, number], { id: number; ord: number; text: string; location: string }>(
+    'SELECT id, ord, text, location FROM chunks WHERE artifact_id = ? ORDER BY ord LIMIT ?',
+  );
   const hit = db.prepare<[number], ChunkHitRow>(
     `SELECT c.id, c.kb_id, c.artifact_id, a.key AS artifact_key, c.text, c.location
      FROM chunks c JOIN artifacts a ON a.id = c.artifact_id WHERE c.id = ?`,
@@ -321,6 +328,10 @@ export function createChunksRepo(db: Db) {
     presentAmong: (match: string, ids: readonly number[]): number[] => presentAmong.all(match, JSON.stringify(ids)).map((r) => r.id),
 
     hit: (id: number): ChunkHitRow | undefined => hit.get(id),
+    /** A chunk with up to `radius` neighbours on each side in its file, in reading order. */
+    around: (id: number, radius: number) => around.all(id, radius, radius),
+    /** The first `limit` chunks of a file, in reading order. */
+    opening: (artifactId: string, limit: number) => opening.all(artifactId, limit),
 
     // Vectors ----------------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ import { createModelsRepo } from './models.js';
 import { createReportsRepo } from './reports.js';
 import { createSettingsRepo } from './settings.js';
 import { createThreadsRepo } from './threads.js';
+import { createThoughtsRepo } from './thoughts.js';
 import { createUsageRepo } from './usage.js';
 import { createUsersRepo } from './users.js';
 
@@ -30,6 +31,7 @@ export function createRepositories(db: Db) {
     artifacts: createArtifactsRepo(db),
     reports: createReportsRepo(db),
     comparisons: createComparisonsRepo(db),
+    thoughts: createThoughtsRepo(db),
     /** Runs `fn` in one transaction (nested calls become savepoints). */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
   };

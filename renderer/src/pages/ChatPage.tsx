@@ -6,6 +6,7 @@ import { Alert } from '../ui/Alert.js';
 import { Skeleton } from '../ui/Skeleton.js';
 import { useLoader } from '../ui/useLoader.js';
 import { threadFromHash, threadHref } from './chat/chat-hash.js';
+import { AgentToggle } from './chat/AgentToggle.js';
 import { Composer } from './chat/Composer.js';
 import { DatasetPicker } from './chat/DatasetPicker.js';
 import { Home } from './chat/Home.js';
@@ -34,6 +35,8 @@ export function ChatPage({ me }: { me: Me }) {
   const threads = useThreads();
   const pickers = usePickerData(me);
   const [model, setModel] = useState<string | null>(null);
+  /** Agent mode: answers plan, search and read the datasets first, and show those steps. */
+  const [agentic, setAgentic] = useState(false);
   /** The datasets of a chat not started yet; a thread keeps its own. */
   const [newChatDatasets, setNewChatDatasets] = useState<string[]>([]);
   const [threadDatasets, setThreadDatasets] = useState<string[]>([]);
@@ -101,7 +104,7 @@ export function ChatPage({ me }: { me: Me }) {
 
   const send = (text: string, datasets: string[] = datasetIds) => {
     if (!threadId) startedWith.current = datasets;
-    conversation.send({ message: text, modelOverride: model, datasetIds: threadId ? undefined : datasets });
+    conversation.send({ message: text, modelOverride: model, agentic, datasetIds: threadId ? undefined : datasets });
     if (!threadId) setNewChatDatasets([]);
   };
 
@@ -149,6 +152,7 @@ export function ChatPage({ me }: { me: Me }) {
           tools={
             <>
               <ModelPicker models={data.models} overrides={data.overrides} value={model} onChange={setModel} disabled={generating} />
+              <AgentToggle value={agentic} onChange={setAgentic} disabled={generating} />
               <DatasetPicker datasets={data.datasets} value={datasetIds} onChange={setDatasets} disabled={generating} />
             </>
           }

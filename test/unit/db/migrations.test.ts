@@ -44,6 +44,29 @@ describe('migrations', () => {
     after.close();
   });
 
+  it('080: thoughts belong to their message and to the dataset they concerned, and go with either', () => {
+    const db = openDatabase(fresh());
+    const t = '2024-05-05T00:00:00.000Z';
+    db.exec(`
+      INSERT INTO organizations VALUES ('org_1', 'Org', '${t}');
+      INSERT INTO workspaces VALUES ('wsp_1', 'org_1', 'Home', '${t}');
+      INSERT INTO users (id, organization_id, workspace_id, email, name, role, created_at, updated_at) VALUES ('usr_1', 'org_1', 'wsp_1', 'a@b.c', 'A', 'member', '${t}', '${t}');
+      INSERT INTO datasets (id, organization_id, name, created_at, updated_at) VALUES ('ds_1', 'org_1', 'One', '${t}', '${t}');
+      INSERT INTO threads (id, user_id, workspace_id, title, created_at, updated_at) VALUES ('thr_1', 'usr_1', 'wsp_1', 'T', '${t}', '${t}');
+      INSERT INTO messages (id, thread_id, role, content, status, created_at, updated_at) VALUES ('msg_1', 'thr_1', 'assistant', '', 'complete', '${t}', '${t}');
+      INSERT INTO thoughts VALUES ('th_1', 'msg_1', NULL, 1, 'plan', 'Search', '${t}');
+      INSERT INTO thoughts VALUES ('th_2', 'msg_1', 'ds_1', 2, 'observation', 'Found', '${t}');
+    `);
+    const ids = () => (db.prepare('SELECT id FROM thoughts ORDER BY step').all() as { id: string }[]).map((r) => r.id);
+    expect(() => db.prepare("INSERT INTO thoughts VALUES ('th_3', 'msg_1', NULL, 3, 'musing', 'x', ?)").run(t)).toThrow(/CHECK/);
+    expect(() => db.prepare("INSERT INTO thoughts VALUES ('th_3', 'msg_1', 'ds_gone', 3, 'plan', 'x', ?)").run(t)).toThrow(/FOREIGN KEY/);
+    db.prepare("DELETE FROM datasets WHERE id = 'ds_1'").run();
+    expect(ids()).toEqual(['th_1']);
+    db.prepare("DELETE FROM threads WHERE id = 'thr_1'").run();
+    expect(ids()).toEqual([]);
+    db.close();
+  });
+
   it('apply all pending migrations in one transaction: a failing one leaves the database untouched', () => {
     const file = fresh();
     const broken = [...MIGRATIONS, { version: LATEST_VERSION + 10, name: 'broken', sql: 'CREATE TABLE extra (id TEXT); SELECT * FROM no_such_table;' }];

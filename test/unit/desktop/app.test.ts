@@ -207,6 +207,12 @@ describe('runDesktop', () => {
     expect(names.at(-1)).toBe('message.completed');
     expect(chat.at(-1)).toEqual({ type: 'end' });
 
+    // An agent's steps come over the same port, as thought events before the text.
+    const agentic = await openStream({ stream_id: 'c3', operation: 'chat.send', input: { message: 'Hello there', agentic: true } });
+    const events = agentic.flatMap((m) => (m.type === 'event' ? [m.event as { event: string; data: { kind?: string } }] : []));
+    expect(events.filter((e) => e.event === 'thought').map((e) => e.data.kind)).toEqual(['plan', 'tool_call', 'observation', 'answer']);
+    expect(events.findIndex((e) => e.event === 'thought')).toBeLessThan(events.findIndex((e) => e.event === 'delta'));
+
     const notStreaming = await openStream({ stream_id: 'c2', operation: 'identity.me' });
     expect(notStreaming).toEqual([{ type: 'error', error: expect.objectContaining({ code: 'invalid_argument' }) }]);
   });

@@ -51,6 +51,13 @@ describe('route', () => {
     expect(route({ ...PLAIN, has_code: true }, ALL, healthy, POLICY)).toEqual(a);
   });
 
+  it('prefers a model that calls tools natively for an agentic request', () => {
+    const local = model('a-local', 'Local GGUF', { quality: 6 }, 'llama_cpp');
+    const remote = model('b-remote', 'Remote', { quality: 6 });
+    expect(route(PLAIN, [local, remote], healthy, POLICY).model_id).toBe('a-local');
+    expect(route({ ...PLAIN, agentic: true }, [local, remote], healthy, POLICY).model_id).toBe('b-remote');
+  });
+
   it('breaks exact ties by model id', () => {
     const twinB = model('b', 'Twin B', { quality: 6 });
     const twinA = model('a', 'Twin A', { quality: 6 });

@@ -11,6 +11,41 @@ function RoutingNote({ message, models }: { message: Message; models: Map<string
   return <p className="routing-note">{text}</p>;
 }
 
+const KIND_LABEL: Record<Message['thoughts'][number]['kind'], string> = {
+  plan: 'Plan',
+  tool_call: 'Tool call',
+  observation: 'Observed',
+  answer: 'Answer',
+};
+
+const DOING: Record<Message['thoughts'][number]['kind'], string> = {
+  plan: 'planning',
+  tool_call: 'using a tool',
+  observation: 'reading what it found',
+  answer: 'answering',
+};
+
+/** An agent's steps, folded away under the answer; while it works, the summary says what it is doing. */
+function Thoughts({ thoughts, streaming }: { thoughts: Message['thoughts']; streaming: boolean }) {
+  const last = thoughts.at(-1);
+  const doing = streaming && last ? ` — ${DOING[last.kind]}…` : '';
+  return (
+    <details className="thoughts">
+      <summary>
+        Agent thoughts ({thoughts.length}){doing}
+      </summary>
+      <ol className="thoughts-list">
+        {thoughts.map((t) => (
+          <li key={t.id} className={`thought thought-${t.kind}`}>
+            <span className="thought-kind">{KIND_LABEL[t.kind]}</span>
+            <span className="thought-content">{t.content}</span>
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
+
 const STATUS_NOTE: Partial<Record<Message['status'], string>> = {
   cancelled: 'Stopped.',
   interrupted: 'Interrupted when the app stopped.',
@@ -38,18 +73,7 @@ export const MessageView = memo(function MessageView({ message, models }: { mess
         ) : (
           <Markdown text={message.content} />
         )}
-        {message.thoughts.length > 0 ? (
-          <details className="thoughts">
-            <summary>Agent thoughts ({message.thoughts.length})</summary>
-            <ol>
-              {message.thoughts.map((t) => (
-                <li key={t.id}>
-                  <strong>{t.kind}</strong> {t.content}
-                </li>
-              ))}
-            </ol>
-          </details>
-        ) : null}
+        {message.thoughts.length > 0 ? <Thoughts thoughts={message.thoughts} streaming={streaming} /> : null}
         {message.error ? (
           <div className="answer-error" role="alert">
             <strong>The answer stopped with an error.</strong> {message.error.detail}

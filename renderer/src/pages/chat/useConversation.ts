@@ -16,6 +16,8 @@ export type ConversationState =
 export interface SendOptions {
   message: string;
   modelOverride: string | null;
+  /** Answer with an agent that shows its steps. */
+  agentic?: boolean;
   datasetIds?: string[];
 }
 
@@ -163,7 +165,7 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
   }, [threadId, follow]);
 
   const send = useCallback(
-    ({ message, modelOverride, datasetIds }: SendOptions) => {
+    ({ message, modelOverride, agentic, datasetIds }: SendOptions) => {
       const draftUser = `draft-user-${Date.now()}`;
       const draftAnswerId = `draft-answer-${Date.now()}`;
       const now = new Date().toISOString();
@@ -177,6 +179,7 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
         stream: true,
         ...(threadId ? { thread_id: threadId } : {}),
         ...(modelOverride ? { model_endpoint_override: modelOverride } : {}),
+        ...(agentic ? { agentic: true } : {}),
         ...(datasetIds && datasetIds.length > 0 ? { dataset_ids: datasetIds } : {}),
       };
       follow(

@@ -1,0 +1,102 @@
+import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, ToolCall } from '../providers/types.js';
+import { untilAborted } from '../chat/failover.js';
+import { toolStep } from './steps.js';
+import { parseToolArguments } from '../providers/tool-arguments.js';
+import { TOOL_SPECS, type AgentDataset, type PassageBook } from './tools.js';
+import { withinLimits, type AgentEvent, type AgentLimits, type Toolbox } from './types.js';
+
+/** The instruction a tool-calling model works under; the `plan` step says the same in short. */
+export function agentInstruction(datasets: AgentDataset[], maxSteps: number): string {
+  if (datasets.length === 0) return 'No dataset is attached to this conversation: answer directly, and say that you had no dataset to draw on.';
+  const list = datasets.map((d) => `- ${d.name} (${d.id}): ${d.artifact_count} file${d.artifact_count === 1 ? '' : 's'}${d.description ? ` — ${d.description}` : ''}`).join('\n');
+  return (
+    'Answer the question from the datasets attached to this conversation, using the tools. Search with search_datasets ' +
+    '(try other words if a search finds nothing), read promising passages with read_passage, then answer. Cite every ' +
+    `passage you use as [n], with the number the tools gave it. If the datasets do not answer the question, say so. ` +
+    `You may make at most ${maxSteps} tool call${maxSteps === 1 ? '' : 's'}.\n\nAttached datasets:\n${list}`
+  );
+}
+
+export function nativePlan(datasets: AgentDataset[], maxSteps: number): string {
+  if (datasets.length === 0) return 'No dataset is attached: answer directly, without tools.';
+  const where = datasets.length === 1 ? `the dataset ${JSON.stringify(datasets[0]?.name)}` : `the ${datasets.length} attached datasets`;
+  return `Search ${where} with tools (${TOOL_SPECS.map((t) => t.name).join(', ')}), at most ${maxSteps} tool call${maxSteps === 1 ? '' : 's'}, then answer citing the passages used.`;
+}
+
+/** The passages an answer cites by `[n]`, and the one dataset they all come from (if they do). */
+export function citedIn(text: string, book: PassageBook): { indices: number[]; dataset_id: string | null } {
+  const indices = [...new Set([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))].filter((n) => book.get(n) !== undefined).sort((a, b) => a - b);
+  const datasets = new Set(indices.map((n) => book.get(n)?.citation.dataset_id));
+  return { indices, dataset_id: datasets.size === 1 ? ([...datasets][0] ?? null) : null };
+}
+
+export interface NativeRun {
+  turn: (request: AgentTurnRequest) => AsyncIterable<AgentTurnEvent>;
+  request: Omit<AgentTurnRequest, 'messages' | 'tools' | 'tool_choice'>;
+  turns: ChatTurn[];
+  datasets: AgentDataset[];
+  tools: Toolbox;
+  book: PassageBook;
+  limits: AgentLimits;
+  /** The plan step, told once the model has answered its first call (a model that fails first leaves no plan behind). */
+  plan: string;
+}
+
+/**
+ * A model with native tool calling drives: each turn either calls tools (their results go back to
+ * it) or answers. Text streams as it comes. When the step or time budget is spent the model may
+ * no longer call tools (`tool_choice: none`) and is asked to answer with what it found.
+ */
+export async function* nativeAgent(run: NativeRun): AsyncGenerator<AgentEvent> {
+  const { request, tools, book, limits } = run;
+  const offered = run.datasets.length > 0 ? TOOL_SPECS : [];
+  const firstUser = run.turns.findIndex((t) => t.role !== 'system');
+  const instruction: ChatTurn = { role: 'system', content: agentInstruction(run.datasets, limits.maxSteps) };
+  const transcript: AgentTurn[] = firstUser < 0 ? [...run.turns, instruction] : [...run.turns.slice(0, firstUser), instruction, ...run.turns.slice(firstUser)];
+  let steps = 0;
+  let input = 0;
+  let output = 0;
+  let plan: string | null = run.plan;
+  for (;;) {
+    const open = offered.length > 0 && withinLimits(limits, steps);
+    if (!open && steps > 0) transcript.push({ role: 'user', content: 'The tool budget is spent: answer now from what the tools returned, citing passages as [n].' });
+    let text = '';
+    const calls: ToolCall[] = [];
+    const events = run.turn({ ...request, messages: transcript, tools: offered, tool_choice: open ? 'auto' : 'none' });
+    for await (const event of untilAborted<AgentTurnEvent>(events, request.signal)) {
+      if (plan !== null) {
+        yield { type: 'thought', kind: 'plan', content: plan, dataset_id: run.datasets.length === 1 ? (run.datasets[0]?.id ?? null) : null };
+        plan = null;
+      }
+      if (event.type === 'delta') {
+        text += event.text;
+        yield event;
+      } else if (event.type === 'usage') {
+        input += event.input_tokens;
+        output += event.output_tokens;
+      } else {
+        calls.push(event.call);
+      }
+    }
+    if (request.signal.aborted) return;
+    if (calls.length === 0 || !open) {
+      const cited = citedIn(text, book);
+      const citing = cited.indices.length > 0 ? `, citing ${cited.indices.map((n) => `[${n}]`).join(', ')}` : ', citing no passage';
+      yield { type: 'thought', kind: 'answer', content: `Answered after ${steps} tool call${steps === 1 ? '' : 's'}${citing}.`, dataset_id: cited.dataset_id };
+      break;
+    }
+    transcript.push({ role: 'assistant', content: text, tool_calls: calls });
+    for (const call of calls) {
+      // Calls beyond the budget are answered without running, so every call the model made has a result.
+      if (!withinLimits(limits, steps)) {
+        transcript.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: 'Not run: the tool budget is spent.' });
+        continue;
+      }
+      const result = yield* toolStep(tools, call.name, parseToolArguments(call.arguments));
+      steps++;
+      transcript.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: result.text });
+      if (request.signal.aborted) return;
+    }
+  }
+  yield { type: 'usage', input_tokens: input, output_tokens: output };
+}
