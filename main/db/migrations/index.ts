@@ -5,6 +5,7 @@ import { m040_datasets } from './040-datasets.js';
 import { m060_reports } from './060-reports.js';
 import { m050_retrieval } from './050-retrieval.js';
 import { m070_comparisons } from './070-comparisons.js';
+import { m090_admin } from './090-admin.js';
 
 export interface Migration {
   /** Strictly increasing, numbered in tens so a fix can slot in between. */
@@ -15,5 +16,8 @@ export interface Migration {
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
 export const MIGRATIONS: readonly Migration[] = [m010_identity, m020_config, m030_chat, m040_datasets, m050_retrieval, m060_reports, m070_comparisons];
+// Appended on its own line (not inside the list above) so that work on other branches adding
+// migrations to the list merges without conflict; fold it into the list when convenient.
+(MIGRATIONS as Migration[]).push(m090_admin);
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -12,6 +12,8 @@ import { createSettingsRepo } from './settings.js';
 import { createThreadsRepo } from './threads.js';
 import { createUsageRepo } from './usage.js';
 import { createUsersRepo } from './users.js';
+import { createMetricsRepo } from './metrics.js';
+import { createWorkflowsRepo } from './workflows.js';
 
 /** Every repository over one connection; the only place SQL lives. */
 export function createRepositories(db: Db) {
@@ -30,6 +32,8 @@ export function createRepositories(db: Db) {
     artifacts: createArtifactsRepo(db),
     reports: createReportsRepo(db),
     comparisons: createComparisonsRepo(db),
+    metrics: createMetricsRepo(db),
+    workflows: createWorkflowsRepo(db),
     /** Runs `fn` in one transaction (nested calls become savepoints). */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
   };
