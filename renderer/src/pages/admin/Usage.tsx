@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { Metrics } from '../../../../shared/operations/index.js';
 import { client } from '../../api/index.js';
 import { ROLE_LABELS } from '../../app/roles.js';
@@ -23,37 +23,50 @@ const dayLabel = (day: string) => dayFormat.format(Date.parse(`${day}T00:00:00Z`
 /** Usage of the organization over a chosen period: totals, a daily chart, and who and which models used it. */
 export function Usage() {
   const [days, setDays] = useState<number>(30);
-  return (
-    <>
-      <div className="usage-toolbar">
-        <SelectField label="Period" fieldClassName="usage-period" value={days} onChange={(event) => setDays(Number(event.target.value))}>
-          {PERIODS.map((p) => (
-            <option key={p.days} value={p.days}>
-              {p.label}
-            </option>
-          ))}
-        </SelectField>
-      </div>
-      {/* Keyed by the period: a new period is a fresh load, never a stale answer shown under a new label. */}
-      <UsageFor key={days} days={days} />
-    </>
+  const picker = (
+    <SelectField label="Period" fieldClassName="usage-period" value={days} onChange={(event) => setDays(Number(event.target.value))}>
+      {PERIODS.map((p) => (
+        <option key={p.days} value={p.days}>
+          {p.label}
+        </option>
+      ))}
+    </SelectField>
   );
+  // Keyed by the period: a new period is a fresh load, never a stale answer shown under a new label.
+  return <UsageFor key={days} days={days} picker={picker} />;
 }
 
-function UsageFor({ days }: { days: number }) {
+function UsageFor({ days, picker }: { days: number; picker: ReactNode }) {
   const metrics = useLoader(() => {
     const to = new Date();
     return client.call('admin.metrics', { from: new Date(to.getTime() - days * 86_400_000).toISOString(), to: to.toISOString() });
   });
+  const m = metrics.state.status === 'ready' ? metrics.state.data : null;
   return (
-    <Loadable state={metrics.state} reload={metrics.reload} loading="Loading usage…" shape="cards" failed="Usage could not be loaded">
-      {(m) => <UsageReport metrics={m} />}
-    </Loadable>
+    <>
+      <Section title="Totals" description={m ? <>From {dayLabel(m.from.slice(0, 10))} to {dayLabel(m.to.slice(0, 10))} (UTC).</> : 'Loading the period…'} actions={picker}>
+        <Loadable state={metrics.state} reload={metrics.reload} loading="Loading usage…" shape="cards" failed="Usage could not be loaded">
+          {(loaded) => <Totals totals={loaded.totals} />}
+        </Loadable>
+      </Section>
+      {m ? (
+        <>
+          <Section title="Tokens per day" description="Input and output tokens of every model call, by UTC day.">
+            <DayChart days={m.per_day} />
+          </Section>
+          <Section title="By user" description="Everyone in the organization, the busiest first.">
+            <UserTable users={m.per_user} />
+          </Section>
+          <Section title="By model">
+            <ModelTable models={m.per_model} />
+          </Section>
+        </>
+      ) : null}
+    </>
   );
 }
 
-function UsageReport({ metrics }: { metrics: Metrics }) {
-  const { totals } = metrics;
+function Totals({ totals }: { totals: Metrics['totals'] }) {
   const stats = [
     ['Active users', totals.active_users],
     ['Chats', totals.chats],
@@ -64,29 +77,16 @@ function UsageReport({ metrics }: { metrics: Metrics }) {
     ['Uploads', totals.uploads],
   ] as const;
   return (
-    <>
-      <Section title="Totals" description={<>From {dayLabel(metrics.from.slice(0, 10))} to {dayLabel(metrics.to.slice(0, 10))} (UTC).</>}>
-        <dl className="stat-grid" aria-label="Totals for the period">
-          {stats.map(([label, value]) => (
-            <div className="stat" key={label}>
-              <dt className="stat-label">{label}</dt>
-              <dd className="stat-value" title={n(value)}>
-                {value >= 100_000 ? compact.format(value) : n(value)}
-              </dd>
-            </div>
-          ))}
-        </dl>
-      </Section>
-      <Section title="Tokens per day" description="Input and output tokens of every model call, by UTC day.">
-        <DayChart days={metrics.per_day} />
-      </Section>
-      <Section title="By user" description="Everyone in the organization, the busiest first.">
-        <UserTable users={metrics.per_user} />
-      </Section>
-      <Section title="By model">
-        <ModelTable models={metrics.per_model} />
-      </Section>
-    </>
+    <dl className="stat-grid" aria-label="Totals for the period">
+      {stats.map(([label, value]) => (
+        <div className="stat" key={label}>
+          <dt className="stat-label">{label}</dt>
+          <dd className="stat-value" title={n(value)}>
+            {value >= 100_000 ? compact.format(value) : n(value)}
+          </dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 
@@ -127,7 +127,7 @@ function DayChart({ days }: { days: Metrics['per_day'] }) {
       <figcaption id={captionId} className="chart-caption">
         {summary}
       </figcaption>
-      <details className="details chart-table">
+      <details className="chart-table">
         <summary>Daily figures as a table</summary>
         <div className="table-wrap">
           <table className="table">
