@@ -36,7 +36,45 @@ CREATE INDEX workflow_datasets_dataset ON workflow_datasets(dataset_id);
 ALTER TABLE artifacts ADD COLUMN user_id TEXT REFERENCES users(id) ON DELETE SET NULL;
 UPDATE artifacts SET user_id = (SELECT user_id FROM uploads WHERE uploads.id = artifacts.upload_id) WHERE upload_id IS NOT NULL;
 
--- Metrics read a time range and group by user: covering indexes keep each a range scan.
+-- Model calls per UTC day, kept by a trigger as events are recorded, twice: per user (the per-user
+-- figures) and per organization and model (per-model and per-day figures). Metrics over long
+-- periods read whole days from these (a row per day and user, or day and model, instead of one per
+-- call) and only the partial first and last days from usage_events.
+CREATE TABLE usage_user_daily (
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  day TEXT NOT NULL,                  -- YYYY-MM-DD (UTC)
+  calls INTEGER NOT NULL,
+  input_tokens INTEGER NOT NULL,
+  output_tokens INTEGER NOT NULL,
+  PRIMARY KEY (user_id, day)
+) STRICT, WITHOUT ROWID;
+CREATE TABLE usage_model_daily (
+  organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  day TEXT NOT NULL,
+  model_id TEXT NOT NULL,
+  calls INTEGER NOT NULL,
+  input_tokens INTEGER NOT NULL,
+  output_tokens INTEGER NOT NULL,
+  PRIMARY KEY (organization_id, day, model_id)
+) STRICT, WITHOUT ROWID;
+INSERT INTO usage_user_daily (user_id, day, calls, input_tokens, output_tokens)
+  SELECT user_id, substr(created_at, 1, 10), COUNT(*), SUM(input_tokens), SUM(output_tokens) FROM usage_events GROUP BY 1, 2;
+INSERT INTO usage_model_daily (organization_id, day, model_id, calls, input_tokens, output_tokens)
+  SELECT u.organization_id, substr(e.created_at, 1, 10), e.model_id, COUNT(*), SUM(e.input_tokens), SUM(e.output_tokens)
+    FROM usage_events e JOIN users u ON u.id = e.user_id GROUP BY 1, 2, 3;
+CREATE TRIGGER usage_events_daily AFTER INSERT ON usage_events BEGIN
+  INSERT INTO usage_user_daily (user_id, day, calls, input_tokens, output_tokens)
+    VALUES (NEW.user_id, substr(NEW.created_at, 1, 10), 1, NEW.input_tokens, NEW.output_tokens)
+    ON CONFLICT (user_id, day) DO UPDATE SET
+      calls = calls + 1, input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens;
+  INSERT INTO usage_model_daily (organization_id, day, model_id, calls, input_tokens, output_tokens)
+    SELECT organization_id, substr(NEW.created_at, 1, 10), NEW.model_id, 1, NEW.input_tokens, NEW.output_tokens FROM users WHERE id = NEW.user_id
+    ON CONFLICT (organization_id, day, model_id) DO UPDATE SET
+      calls = calls + 1, input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens;
+END;
+
+-- The partial days read usage_events by time: a covering index keeps that a range scan. The other
+-- counts read a time range too.
 DROP INDEX usage_events_time;
 CREATE INDEX usage_events_time ON usage_events(created_at, user_id, model_id, input_tokens, output_tokens);
 CREATE INDEX messages_sent_time ON messages(created_at, thread_id) WHERE role = 'user';
