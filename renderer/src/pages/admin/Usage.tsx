@@ -129,84 +129,84 @@ function DayChart({ days }: { days: Metrics['per_day'] }) {
       </figcaption>
       <details className="chart-table">
         <summary>Daily figures as a table</summary>
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Usage per day</caption>
-            <thead>
-              <tr>
-                <th scope="col">Day (UTC)</th>
-                <th scope="col" className="num">
-                  Messages
-                </th>
-                <th scope="col" className="num">
-                  Input tokens
-                </th>
-                <th scope="col" className="num">
-                  Output tokens
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {days.map((d) => (
-                <tr key={d.day}>
-                  <th scope="row">{d.day}</th>
-                  <td className="num">{n(d.messages)}</td>
-                  <td className="num">{n(d.input_tokens)}</td>
-                  <td className="num">{n(d.output_tokens)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <FigureTable
+          caption="Usage per day"
+          columns={{ header: 'Day (UTC)', figures: ['Messages', 'Input tokens', 'Output tokens'] }}
+          rows={days.map((d) => ({ key: d.day, header: d.day, figures: [d.messages, d.input_tokens, d.output_tokens] }))}
+        />
       </details>
     </figure>
   );
 }
 
-function UserTable({ users }: { users: Metrics['per_user'] }) {
+interface FigureRow {
+  key: string;
+  /** The row's header cell: who or what the figures are about. */
+  header: ReactNode;
+  /** Text cells after the header (a role, say). */
+  text?: ReactNode[];
+  /** Right-aligned figures; numbers are formatted for the reader's locale. */
+  figures: Array<number | string>;
+}
+
+/** A table of figures: a header column, optional text columns, then right-aligned figures. */
+function FigureTable({ caption, columns, rows }: { caption: string; columns: { header: string; text?: string[]; figures: string[] }; rows: FigureRow[] }) {
   return (
     <div className="table-wrap">
       <table className="table">
-        <caption className="visually-hidden">Usage by user</caption>
+        <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
-            <th scope="col">User</th>
-            <th scope="col">Role</th>
-            <th scope="col" className="num">
-              Chats
-            </th>
-            <th scope="col" className="num">
-              Messages
-            </th>
-            <th scope="col" className="num">
-              Input tokens
-            </th>
-            <th scope="col" className="num">
-              Output tokens
-            </th>
-            <th scope="col" className="num">
-              Uploads
-            </th>
+            <th scope="col">{columns.header}</th>
+            {columns.text?.map((label) => (
+              <th scope="col" key={label}>
+                {label}
+              </th>
+            ))}
+            {columns.figures.map((label) => (
+              <th scope="col" className="num" key={label}>
+                {label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
-          {users.map((u) => (
-            <tr key={u.user.id}>
+          {rows.map((row) => (
+            <tr key={row.key}>
               <th scope="row" className="cell-primary">
-                {u.user.name}
-                <span className="cell-secondary">{u.user.email}</span>
+                {row.header}
               </th>
-              <td>{ROLE_LABELS[u.user.role]}</td>
-              <td className="num">{n(u.chats)}</td>
-              <td className="num">{n(u.messages)}</td>
-              <td className="num">{n(u.input_tokens)}</td>
-              <td className="num">{n(u.output_tokens)}</td>
-              <td className="num">{n(u.uploads)}</td>
+              {row.text?.map((cell, i) => <td key={i}>{cell}</td>)}
+              {row.figures.map((value, i) => (
+                <td className="num" key={i}>
+                  {typeof value === 'number' ? n(value) : value}
+                </td>
+              ))}
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+function UserTable({ users }: { users: Metrics['per_user'] }) {
+  return (
+    <FigureTable
+      caption="Usage by user"
+      columns={{ header: 'User', text: ['Role'], figures: ['Chats', 'Messages', 'Input tokens', 'Output tokens', 'Uploads'] }}
+      rows={users.map((u) => ({
+        key: u.user.id,
+        header: (
+          <>
+            {u.user.name}
+            <span className="cell-secondary">{u.user.email}</span>
+          </>
+        ),
+        text: [ROLE_LABELS[u.user.role]],
+        figures: [u.chats, u.messages, u.input_tokens, u.output_tokens, u.uploads],
+      }))}
+    />
   );
 }
 
@@ -214,40 +214,14 @@ function ModelTable({ models }: { models: Metrics['per_model'] }) {
   if (models.length === 0) return <p className="muted">No model was called in this period.</p>;
   const total = models.reduce((sum, m) => sum + m.input_tokens + m.output_tokens, 0) || 1;
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="visually-hidden">Usage by model</caption>
-        <thead>
-          <tr>
-            <th scope="col">Model</th>
-            <th scope="col" className="num">
-              Calls
-            </th>
-            <th scope="col" className="num">
-              Input tokens
-            </th>
-            <th scope="col" className="num">
-              Output tokens
-            </th>
-            <th scope="col" className="num">
-              Share of tokens
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {models.map((m) => (
-            <tr key={m.model_id}>
-              <th scope="row" className="cell-primary">
-                {m.name}
-              </th>
-              <td className="num">{n(m.calls)}</td>
-              <td className="num">{n(m.input_tokens)}</td>
-              <td className="num">{n(m.output_tokens)}</td>
-              <td className="num">{Math.round(((m.input_tokens + m.output_tokens) / total) * 100)}%</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <FigureTable
+      caption="Usage by model"
+      columns={{ header: 'Model', figures: ['Calls', 'Input tokens', 'Output tokens', 'Share of tokens'] }}
+      rows={models.map((m) => ({
+        key: m.model_id,
+        header: m.name,
+        figures: [m.calls, m.input_tokens, m.output_tokens, `${Math.round(((m.input_tokens + m.output_tokens) / total) * 100)}%`],
+      }))}
+    />
   );
 }
