@@ -84,7 +84,7 @@ function CreateWorkflow({ models, onCreated }: { models: Array<{ id: string; nam
           className="input workflow-prompt"
           rows={4}
           value={prompt}
-          placeholder="You are a careful reviewer of contracts. Quote the clause you rely on."
+          placeholder="For example: You are a careful reviewer of contracts. Quote the clause you rely on."
           aria-invalid={missing.prompt ? true : undefined}
           aria-describedby={missing.prompt ? `${promptId}-error` : undefined}
           onChange={(event) => setPrompt(event.target.value)}
