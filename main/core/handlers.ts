@@ -16,6 +16,8 @@ import * as models from './models/handlers.js';
 import * as overrides from './models/overrides.js';
 import * as status from './service/status.js';
 import * as threads from './threads/handlers.js';
+import { metrics } from './metrics/metrics.js';
+import * as workflows from './workflows/handlers.js';
 import type { Sequenced } from '../../shared/events.js';
 
 type CtxFor<K extends keyof Operations> = Operations[K]['access'] extends 'public' ? Context : AuthedContext;
@@ -91,6 +93,11 @@ export const handlers: Handlers = {
   },
   'comparisons.cancel': comparisons.cancelComparison,
   'comparisons.vote': comparisons.voteComparison,
+  'admin.metrics': metrics,
+  'workflows.create': workflows.createWorkflow,
+  'workflows.list': workflows.listWorkflows,
+  'workflows.update': workflows.updateWorkflow,
+  'workflows.delete': workflows.deleteWorkflow,
 };
 
 type StreamingName = { [K in keyof Operations]: Operations[K]['streaming'] extends Streaming ? K : never }[keyof Operations];

@@ -10,6 +10,8 @@ import * as models from './models.js';
 import * as reports from './reports.js';
 import * as suggestions from './suggestions.js';
 import * as threads from './threads.js';
+import * as metrics from './metrics.js';
+import * as workflows from './workflows.js';
 import * as service from './service.js';
 
 /** Every operation of the service, by name. Both transports and the typed client derive from this. */
@@ -72,6 +74,11 @@ export const operations = {
   'comparisons.stream': comparisons.attachComparison,
   'comparisons.cancel': comparisons.cancelComparison,
   'comparisons.vote': comparisons.voteComparison,
+  'admin.metrics': metrics.metrics,
+  'workflows.create': workflows.createWorkflow,
+  'workflows.list': workflows.listWorkflows,
+  'workflows.update': workflows.updateWorkflow,
+  'workflows.delete': workflows.deleteWorkflow,
 } as const satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;
@@ -90,3 +97,5 @@ export { Thread } from './threads.js';
 export { ConfigProblem, ConfigState, ConfigVersion } from './config.js';
 export { Artifact, Dataset, Upload } from './datasets.js';
 export { Comparison, ComparisonEvent, ComparisonResponse, ComparisonSummary, LeaderboardEntry } from './comparisons.js';
+export { Metrics } from './metrics.js';
+export { Workflow } from './workflows.js';

@@ -11,6 +11,7 @@ import { buildTurns } from './context.js';
 import { generate } from './generate.js';
 import { groundingFor } from './grounding.js';
 import { agentDatasets } from '../agents/tools.js';
+import { applyWorkflow, requestedWorkflow } from '../workflows/apply.js';
 
 export interface ChatInput {
   thread_id?: string | undefined;
@@ -62,10 +63,12 @@ function chooseDynamic(ctx: AuthedContext, input: ChatInput, history: { role: st
  * Stores the user's message and an assistant message that is `streaming` from the first moment,
  * then starts generating in the background. Watching (streaming, waiting) is separate from this.
  */
-export function startChat(ctx: AuthedContext, input: ChatInput): StartedChat {
+export function startChat(ctx: AuthedContext, request: ChatInput): StartedChat {
   const { repos, runtime } = ctx;
-  assertDatasets(ctx, input.dataset_ids);
-  const thread = input.thread_id ? ownThread(ctx, input.thread_id) : newThread(ctx, { title: titleFrom(input.message) });
+  const workflow = requestedWorkflow(ctx, request.workflow_id);
+  assertDatasets(ctx, request.dataset_ids);
+  const thread = request.thread_id ? ownThread(ctx, request.thread_id) : newThread(ctx, { title: titleFrom(request.message) });
+  const { input, systemPrompt } = applyWorkflow(ctx, thread, request, workflow);
   const datasetIds = input.dataset_ids ?? repos.threads.datasetIds(thread.id);
   const history = repos.messages.history(thread.id);
   const { candidates, routing } = input.model_endpoint_override
@@ -83,7 +86,7 @@ export function startChat(ctx: AuthedContext, input: ChatInput): StartedChat {
     repos.threads.touch(thread.id, now);
   });
 
-  const turns = buildTurns(thread.system_prompt, [...history, { role: 'user', content: input.message }], first.model.capabilities.context_tokens);
+  const turns = buildTurns(systemPrompt, [...history, { role: 'user', content: input.message }], first.model.capabilities.context_tokens);
   const ground = () => groundingFor(ctx, datasetIds, input.message);
   const limits = ctx.config().agents;
   const agent = input.agentic

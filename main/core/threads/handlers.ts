@@ -4,6 +4,7 @@ import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
 import { newId } from '../ids.js';
 import { messageView, threadView } from './views.js';
+import { requestedWorkflow } from '../workflows/apply.js';
 
 type Settings = {
   dataset_ids?: string[] | undefined;
@@ -33,6 +34,7 @@ export function viewThread(ctx: AuthedContext, row: ThreadRow) {
 
 export function newThread(ctx: AuthedContext, input: Settings & { title?: string | undefined }): ThreadRow {
   assertDatasets(ctx, input.dataset_ids);
+  requestedWorkflow(ctx, input.workflow_id);
   const id = newId('thr');
   ctx.repos.threads.insert({
     id,
@@ -65,6 +67,7 @@ export function getThread(ctx: AuthedContext, input: { id: string }) {
 export function updateThread(ctx: AuthedContext, input: Settings & { id: string; title?: string | undefined }) {
   ownThread(ctx, input.id);
   assertDatasets(ctx, input.dataset_ids);
+  requestedWorkflow(ctx, input.workflow_id);
   ctx.repos.threads.update(input.id, input, isoNow(ctx));
   return viewThread(ctx, ownThread(ctx, input.id));
 }

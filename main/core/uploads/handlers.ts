@@ -87,6 +87,7 @@ export function createUpload(ctx: AuthedContext, input: { kb_id: string; files: 
         size: file.size,
         part_size: partBytes,
         upload_id: id,
+        user_id: ctx.caller.user.id,
         status: tooLarge ? 'failed' : 'pending',
         now: now.toISOString(),
       });
@@ -176,7 +177,7 @@ export async function storeFile(ctx: AuthedContext, kbId: string, file: { key: s
   const maxBytes = uploads.max_file_mb * MB;
   const id = newId('art');
   const now = isoNow(ctx);
-  ctx.repos.artifacts.insert({ id, kb_id: kbId, key: file.key, filename: file.filename, declared_mime_type: file.mime_type, size: 0, part_size: maxBytes, upload_id: null, status: 'uploading', now });
+  ctx.repos.artifacts.insert({ id, kb_id: kbId, key: file.key, filename: file.filename, declared_mime_type: file.mime_type, size: 0, part_size: maxBytes, upload_id: null, user_id: ctx.caller.user.id, status: 'uploading', now });
   try {
     const stored = await ctx.runtime.blobs.put(file.stream, maxBytes);
     ctx.repos.artifacts.setSize(id, stored.size);

@@ -6,6 +6,7 @@ import { m060_reports } from './060-reports.js';
 import { m050_retrieval } from './050-retrieval.js';
 import { m070_comparisons } from './070-comparisons.js';
 import { m080_thoughts } from './080-thoughts.js';
+import { m090_admin } from './090-admin.js';
 
 export interface Migration {
   /** Strictly increasing, numbered in tens so a fix can slot in between. */
@@ -15,6 +16,16 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [m010_identity, m020_config, m030_chat, m040_datasets, m050_retrieval, m060_reports, m070_comparisons, m080_thoughts];
+export const MIGRATIONS: readonly Migration[] = [
+  m010_identity,
+  m020_config,
+  m030_chat,
+  m040_datasets,
+  m050_retrieval,
+  m060_reports,
+  m070_comparisons,
+  m080_thoughts,
+  m090_admin,
+];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -45,8 +45,8 @@ export function createArtifactsRepo(db: Db) {
   const inKb = db.prepare<[string], ArtifactRow>('SELECT * FROM artifacts WHERE kb_id = ? ORDER BY seq');
   const withStatus = db.prepare<[string], ArtifactRow>('SELECT * FROM artifacts WHERE status = ? ORDER BY seq');
   const insert = db.prepare(
-    `INSERT INTO artifacts (id, kb_id, key, filename, declared_mime_type, size, part_size, upload_id, status, created_at, updated_at)
-     VALUES (@id, @kb_id, @key, @filename, @declared_mime_type, @size, @part_size, @upload_id, @status, @now, @now)`,
+    `INSERT INTO artifacts (id, kb_id, key, filename, declared_mime_type, size, part_size, upload_id, user_id, status, created_at, updated_at)
+     VALUES (@id, @kb_id, @key, @filename, @declared_mime_type, @size, @part_size, @upload_id, @user_id, @status, @now, @now)`,
   );
   const setStatus = db.prepare(
     `UPDATE artifacts SET status = @status, progress = @progress, error_code = @error_code, error_detail = @error_detail, updated_at = @now WHERE id = @id`,
@@ -90,7 +90,7 @@ export function createArtifactsRepo(db: Db) {
       if (after === undefined) return undefined;
       return toPage(pageOf.all({ kb_id: kbId, after, status: status ?? null, limit: limit + 1 }), limit);
     },
-    insert: (row: { id: string; kb_id: string; key: string; filename: string; declared_mime_type: string | null; size: number; part_size: number; upload_id: string | null; status: ArtifactStatus; now: string }) =>
+    insert: (row: { id: string; kb_id: string; key: string; filename: string; declared_mime_type: string | null; size: number; part_size: number; upload_id: string | null; user_id: string | null; status: ArtifactStatus; now: string }) =>
       insert.run(row),
     setStatus: (id: string, status: ArtifactStatus, now: string, error?: { code: string; detail: string }, progress = 0) =>
       setStatus.run({ id, status, progress, error_code: error?.code ?? null, error_detail: error?.detail ?? null, now }),

@@ -13,6 +13,8 @@ import { createThreadsRepo } from './threads.js';
 import { createThoughtsRepo } from './thoughts.js';
 import { createUsageRepo } from './usage.js';
 import { createUsersRepo } from './users.js';
+import { createMetricsRepo } from './metrics.js';
+import { createWorkflowsRepo } from './workflows.js';
 
 /** Every repository over one connection; the only place SQL lives. */
 export function createRepositories(db: Db) {
@@ -32,6 +34,8 @@ export function createRepositories(db: Db) {
     reports: createReportsRepo(db),
     comparisons: createComparisonsRepo(db),
     thoughts: createThoughtsRepo(db),
+    metrics: createMetricsRepo(db),
+    workflows: createWorkflowsRepo(db),
     /** Runs `fn` in one transaction (nested calls become savepoints). */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
   };

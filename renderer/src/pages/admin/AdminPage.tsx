@@ -2,18 +2,40 @@ import { useHashRoute } from '../../app/routes.js';
 import type { Me } from '../../app/session.js';
 import { Page } from '../../ui/Page.js';
 import { ConfigPane } from './ConfigPane.js';
+import { TrialTokens } from './TrialTokens.js';
+import { Usage } from './Usage.js';
 import { Users } from './Users.js';
+import { Workflows } from './Workflows.js';
 
 const TABS = [
   { id: 'users', label: 'Users', href: '#/admin' },
+  { id: 'trial', label: 'Trial tokens', href: '#/admin/trial' },
+  { id: 'usage', label: 'Usage', href: '#/admin/usage' },
+  { id: 'workflows', label: 'Workflows', href: '#/admin/workflows' },
   { id: 'config', label: 'Configuration', href: '#/admin/config' },
 ] as const;
 
 type TabId = (typeof TABS)[number]['id'];
 
-/** `#/admin/config` → the configuration; anything else under `#/admin` → users. */
+/** `#/admin/<tab>` → that tab; anything else under `#/admin` → users. */
 function tabOf(hash: string): TabId {
-  return /^#\/admin\/config\b/.test(hash) ? 'config' : 'users';
+  const segment = /^#\/admin\/([a-z]+)\b/.exec(hash)?.[1];
+  return TABS.find((t) => t.id === segment)?.id ?? 'users';
+}
+
+function TabContent({ tab, me }: { tab: TabId; me: Me }) {
+  switch (tab) {
+    case 'config':
+      return <ConfigPane />;
+    case 'usage':
+      return <Usage />;
+    case 'workflows':
+      return <Workflows />;
+    case 'trial':
+      return <TrialTokens />;
+    default:
+      return <Users me={me} />;
+  }
 }
 
 /** Super admins only: the shell shows everyone else a refusal instead, and the server refuses them too. */
@@ -21,7 +43,7 @@ export function AdminPage({ me }: { me: Me }) {
   const { hash } = useHashRoute();
   const tab = tabOf(hash);
   return (
-    <Page title="Admin" description={`Who can use Parley in ${me.user.organization.name}, and how it behaves for everyone on this machine.`}>
+    <Page title="Admin" description={`Who can use Parley in ${me.user.organization.name}, how much they use it, and how it behaves for everyone on this machine.`}>
       <nav aria-label="Admin sections" className="subnav">
         <ul>
           {TABS.map((t) => (
@@ -33,7 +55,7 @@ export function AdminPage({ me }: { me: Me }) {
           ))}
         </ul>
       </nav>
-      {tab === 'config' ? <ConfigPane /> : <Users me={me} />}
+      <TabContent tab={tab} me={me} />
     </Page>
   );
 }
