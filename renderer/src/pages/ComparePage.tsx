@@ -7,6 +7,7 @@ import { EmptyState } from '../ui/EmptyState.js';
 import { CompareIcon } from '../ui/icons.js';
 import { Loadable } from '../ui/Loadable.js';
 import { Page } from '../ui/Page.js';
+import { SubNav } from '../ui/SubNav.js';
 import { useLoader } from '../ui/useLoader.js';
 import { compareHref, compareViewFromHash, type CompareView } from './compare/compare-hash.js';
 import { CompareForm } from './compare/CompareForm.js';
@@ -23,18 +24,12 @@ const VIEWS: Array<{ tab: CompareView['tab']; label: string }> = [
 
 function ViewNav({ current }: { current: CompareView['tab'] }) {
   return (
-    <nav className="compare-views" aria-label="Compare views">
-      {VIEWS.map((v) => (
-        <a
-          key={v.tab}
-          className="compare-view-link"
-          href={compareHref(v.tab === 'compare' ? { tab: 'compare', comparisonId: null } : { tab: v.tab })}
-          aria-current={v.tab === current ? 'page' : undefined}
-        >
-          {v.label}
-        </a>
-      ))}
-    </nav>
+    <SubNav
+      label="Compare views"
+      className="compare-views"
+      current={current}
+      items={VIEWS.map((v) => ({ id: v.tab, label: v.label, href: compareHref(v.tab === 'compare' ? { tab: 'compare', comparisonId: null } : { tab: v.tab }) }))}
+    />
   );
 }
 

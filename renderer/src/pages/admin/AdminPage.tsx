@@ -1,6 +1,7 @@
 import { useHashRoute } from '../../app/routes.js';
 import type { Me } from '../../app/session.js';
 import { Page } from '../../ui/Page.js';
+import { SubNav } from '../../ui/SubNav.js';
 import { ConfigPane } from './ConfigPane.js';
 import { TrialTokens } from './TrialTokens.js';
 import { Usage } from './Usage.js';
@@ -44,17 +45,7 @@ export function AdminPage({ me }: { me: Me }) {
   const tab = tabOf(hash);
   return (
     <Page title="Admin" description={`Who can use Parley in ${me.user.organization.name}, how much they use it, and how it behaves for everyone on this machine.`}>
-      <nav aria-label="Admin sections" className="subnav">
-        <ul>
-          {TABS.map((t) => (
-            <li key={t.id}>
-              <a href={t.href} className="subnav-link" aria-current={t.id === tab ? 'page' : undefined}>
-                {t.label}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <SubNav label="Admin sections" items={TABS} current={tab} />
       <TabContent tab={tab} me={me} />
     </Page>
   );
