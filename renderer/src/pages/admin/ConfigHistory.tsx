@@ -6,7 +6,7 @@ import { ConfirmDialog } from '../../ui/Dialog.js';
 import { Loadable } from '../../ui/Loadable.js';
 import { Section } from '../../ui/Page.js';
 import { Time } from '../../ui/Time.js';
-import { errorText } from '../../ui/error-text.js';
+import { useAction } from '../../ui/useAction.js';
 import { useLoader } from '../../ui/useLoader.js';
 import { SOURCE_LABELS, type ConfigState } from './config-state.js';
 
@@ -23,22 +23,11 @@ export interface ConfigHistoryProps {
 export function ConfigHistory({ current, dirty, onRestored }: ConfigHistoryProps) {
   const history = useLoader(() => client.call('admin.config.history', {}));
   const [restoring, setRestoring] = useState<Version | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  async function restore(version: Version) {
-    setBusy(true);
-    setError(null);
-    try {
-      const state = await client.call('admin.config.rollback', { version: version.version });
-      setRestoring(null);
-      onRestored(state);
-    } catch (failure) {
-      setError(errorText(failure));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const restore = useAction(async (version: Version) => {
+    const state = await client.call('admin.config.rollback', { version: version.version });
+    setRestoring(null);
+    onRestored(state);
+  });
 
   return (
     <Section title="History" description="Every configuration that was in force. Restoring one saves it again as the newest version.">
@@ -74,12 +63,12 @@ export function ConfigHistory({ current, dirty, onRestored }: ConfigHistoryProps
         open={restoring !== null}
         title={`Restore version ${restoring?.version ?? ''}?`}
         confirmLabel="Restore"
-        busy={busy}
-        error={error}
-        onConfirm={() => restoring && void restore(restoring)}
+        busy={restore.busy}
+        error={restore.error}
+        onConfirm={() => restoring && void restore.run(restoring)}
         onCancel={() => {
           setRestoring(null);
-          setError(null);
+          restore.reset();
         }}
       >
         <p>
