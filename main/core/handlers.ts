@@ -11,6 +11,7 @@ import * as comparisons from './comparisons/handlers.js';
 import * as datasets from './datasets/handlers.js';
 import * as uploads from './uploads/handlers.js';
 import * as reports from './reports/handlers.js';
+import * as retrieval from './retrieval/handlers.js';
 import * as suggestions from './suggestions/handlers.js';
 import * as models from './models/handlers.js';
 import * as overrides from './models/overrides.js';
@@ -82,6 +83,7 @@ export const handlers: Handlers = {
   'uploads.complete': uploads.completeUpload,
   'reports.create': reports.createReport,
   'reports.get': reports.getReport,
+  'search.query': retrieval.searchDatasets,
   'suggestions.prompts': suggestions.suggestedPrompts,
   'suggestions.datasets': suggestions.suggestedDatasets,
   'comparisons.create': comparisons.createComparison,

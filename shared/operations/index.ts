@@ -8,6 +8,7 @@ import * as datasets from './datasets.js';
 import * as identity from './identity.js';
 import * as models from './models.js';
 import * as reports from './reports.js';
+import * as search from './search.js';
 import * as suggestions from './suggestions.js';
 import * as threads from './threads.js';
 import * as metrics from './metrics.js';
@@ -65,6 +66,7 @@ export const operations = {
   'uploads.complete': datasets.completeUpload,
   'reports.create': reports.createReport,
   'reports.get': reports.getReport,
+  'search.query': search.search,
   'suggestions.prompts': suggestions.suggestedPrompts,
   'suggestions.datasets': suggestions.suggestedDatasets,
   'comparisons.create': comparisons.createComparison,

@@ -2,7 +2,8 @@ import type { Citation } from '../../../shared/events.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ChunkLocation } from '../ingest/types.js';
 import type { Passage, ToolSpec } from '../providers/types.js';
-import { searchHybrid, type Embedder } from '../retrieval/search.js';
+import { retrieve } from '../retrieval/retrieve.js';
+import type { Embedder } from '../retrieval/search.js';
 import { describeLocation } from '../chat/grounding.js';
 
 /** A dataset attached to the conversation, as the agent's tools see it. */
@@ -189,7 +190,7 @@ async function searchDatasets(env: ToolEnv, book: PassageBook, args: Record<stri
   if (datasets.length === 0) return failed('No dataset is attached to this conversation: there is nothing to search.');
   const limit = typeof args.limit === 'number' && Number.isInteger(args.limit) ? Math.min(Math.max(args.limit, 1), MAX_SEARCH_LIMIT) : SEARCH_LIMIT;
   const byKb = new Map(datasets.map((d) => [d.kb_id, d]));
-  const hits = await searchHybrid(env.repos, { kb_ids: [...byKb.keys()], text: query, limit }, env.embed);
+  const { hits } = await retrieve(env, datasets, query, limit);
   const citations: Citation[] = [];
   const lines: Array<{ dataset: AgentDataset; line: string }> = [];
   const found: number[] = [];

@@ -1,7 +1,7 @@
 import type { Citation } from '../../../shared/events.js';
 import type { Context } from '../context.js';
 import type { ChatTurn, Passage } from '../providers/types.js';
-import { searchHybrid } from '../retrieval/search.js';
+import { retrieve } from '../retrieval/retrieve.js';
 
 export interface Grounding {
   passages: Passage[];
@@ -22,14 +22,16 @@ function where(location: Passage['location']): string {
  */
 export async function groundingFor(ctx: Context, datasetIds: string[], message: string): Promise<Grounding> {
   if (datasetIds.length === 0) return { passages: [], citations: [] };
-  const kbToDataset = new Map(datasetIds.map((id) => [ctx.repos.datasets.get(id)?.kb_id ?? '', id]));
-  const query = { kb_ids: [...kbToDataset.keys()].filter(Boolean), text: message, limit: PASSAGES_PER_ANSWER };
-  const hits = await searchHybrid(ctx.repos, query, ctx.runtime.embedding()?.embed);
+  const datasets = datasetIds.flatMap((id) => {
+    const kb = ctx.repos.datasets.get(id)?.kb_id;
+    return kb ? [{ id, kb_id: kb }] : [];
+  });
+  const { hits } = await retrieve({ repos: ctx.repos, embed: ctx.runtime.embedding()?.embed }, datasets, message, PASSAGES_PER_ANSWER);
   const passages = hits.map((hit, i): Passage => ({ index: i + 1, artifact_key: hit.artifact_key, text: hit.text, snippet: hit.snippet, location: hit.location }));
   const citations = hits.map(
     (hit, i): Citation => ({
       index: i + 1,
-      dataset_id: kbToDataset.get(hit.kb_id) ?? '',
+      dataset_id: hit.dataset_id,
       artifact_id: hit.artifact_id,
       artifact_key: hit.artifact_key,
       snippet: hit.snippet,

@@ -434,11 +434,27 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  * keyword ranking alone. Scores are the fused RRF scores (or bm25 when keyword-only).
  */
 export async function searchHybrid(source: RetrievalSource, query: SearchQuery, embed?: Embedder, options: HybridOptions = {}): Promise<SearchHit[]> {
-  const limit = clampLimit(query.limit);
-  if (limit === 0) return [];
+  return (await searchRanked(source, query, embed, options)).hits;
+}
+
+/** Whether hybrid ranking can run here: an embedder, and chunks embedded into a loaded vector index. */
+export function vectorsReady(source: RetrievalSource, log?: RetrievalLog): boolean {
   const { db, chunks } = sourceOf(source);
+  return chunks.vectorIndex() !== undefined && loadVectorExtension(db, log) && chunks.hasVectorTable();
+}
+
+/** {@link searchHybrid}, saying which ranking it used (keyword when vectors could not take part). */
+export async function searchRanked(
+  source: RetrievalSource,
+  query: SearchQuery,
+  embed?: Embedder,
+  options: HybridOptions = {},
+): Promise<{ hits: SearchHit[]; mode: 'keyword' | 'hybrid' }> {
+  const limit = clampLimit(query.limit);
+  if (limit === 0) return { hits: [], mode: embed ? 'hybrid' : 'keyword' };
+  const { chunks } = sourceOf(source);
   const info = embed ? chunks.vectorIndex() : undefined;
-  if (!embed || !info || !loadVectorExtension(db, options.log) || !chunks.hasVectorTable()) return searchKeyword(source, query, options);
+  if (!embed || !info || !vectorsReady(source, options.log)) return { hits: searchKeyword(source, query, options), mode: 'keyword' };
   const log = options.log ?? ((line: string) => console.warn(line));
 
   const candidates = Math.max(limit, clampLimit(options.candidates ?? Math.max(limit * 3, 30)));
@@ -464,9 +480,9 @@ export async function searchHybrid(source: RetrievalSource, query: SearchQuery, 
     }
   }
   // No vector ranking to fuse (the embedding failed or does not fit): the keyword ranking as it is.
-  if (!vectorRanked) return hydrate(chunks, keyword.ranked, snippetTerms(keyword.plan), keyword.o.snippetTokens, limit);
+  if (!vectorRanked) return { hits: hydrate(chunks, keyword.ranked, snippetTerms(keyword.plan), keyword.o.snippetTokens, limit), mode: 'keyword' };
   const fused = reciprocalRankFusion([keyword.ranked.map((r) => r.id), nearest], options.rrfK ?? 60);
-  return hydrate(chunks, fused, snippetTerms(keyword.plan), keyword.o.snippetTokens, limit);
+  return { hits: hydrate(chunks, fused, snippetTerms(keyword.plan), keyword.o.snippetTokens, limit), mode: 'hybrid' };
 }
 
 export interface IndexEmbeddingsOptions {

@@ -1,0 +1,28 @@
+import type { ParsedInputOf } from '../../../shared/operations/define.js';
+import type { search as searchOperation } from '../../../shared/operations/search.js';
+import type { AuthedContext } from '../context.js';
+import { assertDatasets } from '../threads/handlers.js';
+import { retrieve } from './retrieve.js';
+
+/** `POST /search`: the datasets' best passages for a question, over the one retrieval function. */
+export async function searchDatasets(ctx: AuthedContext, input: ParsedInputOf<typeof searchOperation>) {
+  const started = performance.now();
+  const ids = [...new Set(input.dataset_ids)];
+  assertDatasets(ctx, ids);
+  const datasets = ids.map((id) => ({ id, kb_id: ctx.repos.datasets.get(id)?.kb_id ?? '' })).filter((d) => d.kb_id !== '');
+  const { hits, mode } = await retrieve({ repos: ctx.repos, embed: ctx.runtime.embedding()?.embed }, datasets, input.query, input.limit, input.mode);
+  return {
+    data: hits.map((hit) => ({
+      chunk_id: hit.chunk_id,
+      dataset_id: hit.dataset_id,
+      kb_id: hit.kb_id,
+      artifact_id: hit.artifact_id,
+      artifact_key: hit.artifact_key,
+      score: hit.score,
+      snippet: hit.snippet,
+      location: hit.location,
+    })),
+    mode,
+    took_ms: Math.round((performance.now() - started) * 100) / 100,
+  };
+}

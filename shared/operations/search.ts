@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { modelText, prefixedId } from './common.js';
+import { defineOperation } from './define.js';
+
+/** Where a passage sits in its file: the page (PDF), section (headings), rows (CSV) and character offsets. */
+export const PassageLocation = z.object({
+  page: z.number().int().optional(),
+  page_end: z.number().int().optional(),
+  section: z.string().optional(),
+  row_start: z.number().int().optional(),
+  row_end: z.number().int().optional(),
+  start: z.number().int(),
+  end: z.number().int(),
+});
+
+export const SearchResult = z.object({
+  chunk_id: z.number().int(),
+  dataset_id: z.string(),
+  kb_id: z.string(),
+  artifact_id: z.string(),
+  artifact_key: z.string(),
+  /** Higher is better; comparable within one answer only (bm25, or the fused rank score in hybrid mode). */
+  score: z.number(),
+  /** The most relevant part of the passage. */
+  snippet: z.string(),
+  location: PassageLocation,
+});
+
+export const SearchMode = z.enum(['auto', 'keyword', 'hybrid']);
+
+export const search = defineOperation({
+  name: 'search.query',
+  summary:
+    'Searches datasets for the passages most relevant to a question, best first. `auto` is hybrid (keyword and vector ranking fused) when an embedding model is configured and keyword otherwise; `hybrid` without one is a conflict. The same retrieval serves chat, agents and comparisons.',
+  tag: 'Search',
+  access: 'user',
+  http: { method: 'POST', path: '/search', status: 200 },
+  input: z.object({
+    query: modelText(4000),
+    dataset_ids: z.array(prefixedId('ds')).min(1).max(50),
+    limit: z.coerce.number().int().min(1).max(50).default(10),
+    mode: SearchMode.default('auto'),
+  }),
+  output: z.object({
+    data: z.array(SearchResult),
+    /** The ranking actually used. */
+    mode: z.enum(['keyword', 'hybrid']),
+    took_ms: z.number(),
+  }),
+});
