@@ -23,6 +23,8 @@ export const SearchResult = z.object({
   score: z.number(),
   /** The most relevant part of the passage. */
   snippet: z.string(),
+  /** The whole passage, for a reader to open. */
+  text: z.string(),
   location: PassageLocation,
 });
 

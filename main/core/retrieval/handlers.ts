@@ -20,6 +20,7 @@ export async function searchDatasets(ctx: AuthedContext, input: ParsedInputOf<ty
       artifact_key: hit.artifact_key,
       score: hit.score,
       snippet: hit.snippet,
+      text: hit.text,
       location: hit.location,
     })),
     mode,

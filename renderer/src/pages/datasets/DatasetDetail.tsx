@@ -10,6 +10,7 @@ import { Page, Section } from '../../ui/Page.js';
 import { statusLabel } from './ArtifactStatus.js';
 import { ArtifactTable } from './ArtifactTable.js';
 import { DeleteDatasetDialog } from './DeleteDatasetDialog.js';
+import { DatasetSearch } from './DatasetSearch.js';
 import { DropZone } from './DropZone.js';
 import { errorText } from '../../ui/error-text.js';
 import { followArtifacts, followUpload, reportUploadError } from './follow-uploads.js';
@@ -122,6 +123,8 @@ export function DatasetDetail({ dataset }: { dataset: Dataset }) {
           </div>
         ) : null}
       </Section>
+
+      <DatasetSearch datasetId={dataset.id} />
 
       <DeleteDatasetDialog dataset={dataset} open={deleting} onClose={() => setDeleting(false)} />
     </Page>

@@ -1,0 +1,59 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+
+const suite = e2eSuite();
+let page: Page;
+let dataset: { id: string; kb_id: string };
+
+const FILES: Record<string, string> = {
+  'handbook.md':
+    `# Handbook\n\n## Allowances\n\nEvery employee receives a one-time home-office allowance of EUR 1,200 for a desk, a chair and a screen.\n\n## Parking\n\n${'Park behind the building; the front is for visitors and deliveries. '.repeat(30)}`,
+  'notes.txt': 'Quarterly notes: revenue grew, the team shipped the new importer, and support tickets went down.',
+};
+
+beforeAll(async () => {
+  const created = await suite.served.api('/datasets', { method: 'POST', body: { name: 'Handbook' } });
+  dataset = (await created.json()) as { id: string; kb_id: string };
+  const form = new FormData();
+  for (const [key, text] of Object.entries(FILES)) form.append('file', new Blob([text], { type: key.endsWith('.md') ? 'text/markdown' : 'text/plain' }), key);
+  const upload = await fetch(`${suite.served.url}/api/knowledge-bases/${dataset.kb_id}/artifacts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${suite.served.apiKey}` },
+    body: form,
+  });
+  expect(upload.status).toBe(201);
+  page = await suite.open();
+  await signIn(page, suite.served.apiKey);
+  await page.goto(`${suite.served.url}/#/datasets/${dataset.id}`);
+  await visible(page.getByRole('heading', { level: 1, name: 'Handbook' }));
+  // Every file ready before searching it.
+  for (const key of Object.keys(FILES)) await visible(page.getByRole('row', { name: new RegExp(key.replace('.', '\\.')) }).getByText('Ready'), 20_000);
+});
+
+describe('search inside a dataset', () => {
+  it('finds the passage that answers a question, says where it is, and opens it whole', async () => {
+    const search = page.getByRole('search');
+    await search.getByLabel('Question or keywords').fill('home-office allowance');
+    await search.getByRole('button', { name: 'Search' }).click();
+    const results = page.locator('.dataset-search-results > li');
+    await visible(results.first());
+    const first = results.first();
+    expect(await first.locator('summary').textContent()).toMatch(/handbook\.md · § Handbook > Allowances/);
+    // The matched words are marked in the snippet.
+    expect(await first.locator('mark').first().textContent()).toMatch(/home|office|allowance/i);
+    await first.locator('summary').click();
+    const passage = await visible(first.locator('blockquote'));
+    expect(await passage.textContent()).toMatch(/home-office allowance of EUR 1,200 for a desk, a chair and a screen/);
+    await visible(page.getByRole('status').filter({ hasText: /passage.* · keyword search/ }));
+    expect(await inspectPage(page, 'dataset-search')).toEqual([]);
+    expect(pageProblems(page)).toEqual([]);
+  });
+
+  it('says so when nothing matches', async () => {
+    const search = page.getByRole('search');
+    await search.getByLabel('Question or keywords').fill('zeppelin');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await visible(page.getByText('No passage matches “zeppelin”', { exact: false }));
+  });
+});
