@@ -10,12 +10,16 @@ export function summarize(samples: number[]): { p50: number; p95: number; p99: n
   return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
 }
 
-export function printRows(title: string, rows: Array<Record<string, string | number>>): void {
-  const first = rows[0];
-  if (!first) return;
-  const keys = Object.keys(first);
+/**
+ * A Markdown table of `rows`. Columns are every key any row has, in the order first met; a row
+ * without a column leaves its cell empty (rows of one table may measure different things).
+ */
+export function printRows(title: string, rows: Array<Record<string, string | number | undefined>>): void {
+  if (rows.length === 0) return;
+  const keys = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  const cell = (value: string | number | undefined) => (value === undefined ? '' : String(value));
   process.stdout.write(`\n${title}\n| ${keys.join(' | ')} |\n| ${keys.map(() => '---').join(' | ')} |\n`);
-  for (const row of rows) process.stdout.write(`| ${keys.map((k) => String(row[k])).join(' | ')} |\n`);
+  for (const row of rows) process.stdout.write(`| ${keys.map((k) => cell(row[k])).join(' | ')} |\n`);
 }
 
 /** Deterministic PRNG (mulberry32), so every run measures the same inputs. */
