@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../../main/db/migrations/index.js';
+
+/**
+ * SHA-256 of every shipped migration's SQL. Databases in the field have run these exact statements:
+ * editing one would leave them different from a new database built from the edited text. A change
+ * goes into a new migration instead. A new migration is added here when it ships.
+ */
+const SHIPPED: Record<number, string> = {
+  10: 'dd7de10db3d23ad13c882d843026bff2b3fdca39a6e10c51e744de8325884127',
+  20: '1e58c37955bc4136e3ee2d83e0573fdf2c5116515d16dc3651c8e68a11c736d1',
+  30: 'bae45e305e6cfba4d155135f3c433de9e3e7ff77b3f4e3dbf0856a4b0200bd1f',
+  40: '5c09f8966b26b2b8fa0c11166692d8d735276305b886b91962cdda587676a9c0',
+  50: '5866491c76a75b145e5de68df510a830d56aded1ceeb13a8f716fb0af72ddb61',
+  60: '15e86799e157ced1d35d9d5e93d75091cc7b7218bd09cfa2c7c9bb35a3a0ca17',
+  70: '5a938d503408ecc1bfad96a5a73885e1c35b444263b86a7ff5f737701c5490f0',
+  80: 'cd2a5da2ea8c49c49cfdbe4b51c7880577957420200c0609d75e3c3d08545434',
+  90: '8d7172297ec63e4cad8c6a3022d96f25dfb4bebb1efffd44feee37d6715682cb',
+};
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe('shipped migrations', () => {
+  it('are never edited: each one hashes to what it shipped as', () => {
+    const edited = MIGRATIONS.filter((m) => SHIPPED[m.version] !== undefined && SHIPPED[m.version] !== sha256(m.sql)).map((m) => `${m.version} (${m.name})`);
+    expect(edited, 'these shipped migrations were edited: put the change in a new migration').toEqual([]);
+  });
+
+  it('are never removed or renumbered', () => {
+    const versions = new Set(MIGRATIONS.map((m) => m.version));
+    expect(Object.keys(SHIPPED).map(Number).filter((v) => !versions.has(v))).toEqual([]);
+  });
+
+  it('are all in the lock (a new migration is added when it ships)', () => {
+    const unlocked = MIGRATIONS.filter((m) => SHIPPED[m.version] === undefined).map((m) => `${m.version}: '${sha256(m.sql)}'`);
+    expect(unlocked, 'add these lines to SHIPPED in this file').toEqual([]);
+  });
+});
