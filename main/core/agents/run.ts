@@ -117,7 +117,7 @@ async function* plannedAnswer(
     model: candidate.model.model,
     endpoint_url: candidate.endpoint_url,
     api_key: candidate.api_key,
-    messages: passages.length > 0 && !extractive ? withPassages(turns, passages) : turns,
+    messages: passages.length > 0 && !extractive ? withPassages(turns, passages, candidate.model.capabilities.context_tokens) : turns,
     passages,
     has_datasets: hasDatasets,
     signal,

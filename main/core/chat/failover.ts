@@ -70,7 +70,7 @@ export async function* answerWithFailover(runtime: Runtime, candidates: Resolved
         model: candidate.model.model,
         endpoint_url: candidate.endpoint_url,
         api_key: candidate.api_key,
-        messages: request.passages.length > 0 && candidate.model.provider !== 'extractive' ? withPassages(request.turns, request.passages) : request.turns,
+        messages: request.passages.length > 0 && candidate.model.provider !== 'extractive' ? withPassages(request.turns, request.passages, candidate.model.capabilities.context_tokens) : request.turns,
         passages: request.passages,
         has_datasets: request.hasDatasets,
         signal: request.signal,
