@@ -136,7 +136,7 @@ export class McpServerConnection {
     this.client = client;
     client.onclose = () => {
       if (this.generation !== generation || this.state === 'stopped' || this.state === 'disabled') return;
-      this.fail(generation, `The server stopped${this.stderrNote()}.`);
+      this.fail(generation, `The server stopped.${this.stderrNote()}`);
     };
     try {
       await this.bounded('Starting the server', (signal) => client.connect(transport, { signal, timeout: this.timeoutMs * 2 }));
