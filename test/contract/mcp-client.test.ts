@@ -144,7 +144,8 @@ describe('Parley as an MCP client: servers declared in [[mcp.servers]]', () => {
   }, 60_000);
 
   it('a server that cannot start is reported with its output, and the answer goes on without its tools', async () => {
-    await setConfig(h, base, [fixtureServer('broken', { timeout_seconds: 60 }, ['--fail-start']), fixtureServer('fixture', { timeout_seconds: 60 })]);
+    // A changed entry is a new server (the one that crashed above may still be in its back-off).
+    await setConfig(h, base, [fixtureServer('broken', { timeout_seconds: 60 }, ['--fail-start']), fixtureServer('fixture', { timeout_seconds: 59 })]);
     const { message } = await askWith('mcp__fixture__weather', { city: 'Bergen' });
     expect(message.status).toBe('complete');
     expect(message.thoughts[2]?.content).toBe('weather (MCP server fixture) returned:\nWeather in Bergen: light rain, 12 °C.');
@@ -189,7 +190,7 @@ describe('Parley as an MCP client: servers declared in [[mcp.servers]]', () => {
   it('refuses a configuration that gives both command and url, or two servers one name', async () => {
     const state = await h.json<{ version: number }>('/admin/config', 'GET');
     const both = await h.json<{ errors: Array<{ path: string; message: string }> }>('/admin/config', 'PUT', {
-      toml: `${base}\n[[mcp.servers]]\nname = "x"\ncommand = "node"\nurl = "http://127.0.0.1:9/mcp"\n\n[[mcp.servers]]\nname = "X"\nurl = "http://127.0.0.1:9/mcp"\n`,
+      toml: `${base.replace('servers = []\n', '')}\n[[mcp.servers]]\nname = "x"\ncommand = "node"\nurl = "http://127.0.0.1:9/mcp"\n\n[[mcp.servers]]\nname = "X"\nurl = "http://127.0.0.1:9/mcp"\n`,
       base_version: state.body.version,
     });
     expect(both.status).toBe(422);

@@ -20,6 +20,8 @@ export function fixtureServer(name: string, extra: Record<string, unknown> = {},
 /** Replaces the configuration with `base` plus `tables` (PUT /admin/config, as a super admin would). */
 export async function setConfig(h: Harness, base: string, tables: string[]): Promise<void> {
   const state = await h.json<{ version: number }>('/admin/config', 'GET');
-  const res = await h.json('/admin/config', 'PUT', { toml: `${base}\n${tables.join('\n\n')}\n`, base_version: state.body.version });
+  // The template says `servers = []`; tables replace that line, as its comment tells people to.
+  const text = tables.length > 0 ? base.replace(/^servers = \[\]\n/m, '') : base;
+  const res = await h.json('/admin/config', 'PUT', { toml: `${text}\n${tables.join('\n\n')}\n`, base_version: state.body.version });
   if (res.status !== 200) throw new Error(`config refused: ${JSON.stringify(res.body)}`);
 }

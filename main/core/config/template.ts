@@ -82,9 +82,11 @@ time_budget_seconds = 60
 max_calls_per_answer = 8
 # Bytes of MCP tool results one answer may show the model; a longer result is cut.
 max_result_bytes_per_answer = 65536
-# Declare each server as its own [[mcp.servers]] table. A program Parley starts (stdio) gets only
+# The servers: none by default. To declare some, replace the line \`servers = []\` below with one
+# [[mcp.servers]] table per server, as in the examples. A program Parley starts (stdio) gets only
 # the environment given here (plus PATH when env does not set it). Servers start when an agent
 # first needs them, restart with back-off after a failure, and stop when removed from this file.
+servers = []
 #
 # [[mcp.servers]]
 # name = "files"                 # letters, digits, _ and -; tools are offered as mcp__files__<tool>
