@@ -19,6 +19,8 @@ import { IngestQueue } from './core/ingest/queue.js';
 import { embeddingModel } from './core/retrieval/embedder.js';
 import { BlobStore } from './core/storage/blob-store.js';
 import { uploadSigningKey } from './core/uploads/signing-key.js';
+import { McpClients } from './core/mcp/clients.js';
+import { realTimers } from './core/mcp/timers.js';
 
 export interface BootOptions {
   dataDir: string;
@@ -36,6 +38,12 @@ export interface BootOptions {
   mode?: 'desktop' | 'served' | undefined;
   /** Follow hand edits of parley.toml while running (on by default; its stat is polled). */
   watchConfigFile?: boolean | undefined;
+  /**
+   * Recover what the last run left unfinished (answers marked interrupted, file processing resumed).
+   * On by default; off for a process that joins a data directory another Parley may be using (the
+   * MCP stdio entry), which must not take over that one's answers and files.
+   */
+  recover?: boolean | undefined;
 }
 
 export interface Core {
@@ -82,7 +90,8 @@ export function bootCore(options: BootOptions): Core {
     // restart. The desktop app restarts its server itself when these change (desktop/app.ts).
     if (mode === 'served') live.pinUntilRestart(['server.host', 'server.port']);
     const config = () => live.config();
-    const interrupted = repos.messages.markInterrupted(INTERRUPTED.detail, now);
+    const recover = options.recover ?? true;
+    const interrupted = recover ? repos.messages.markInterrupted(INTERRUPTED.detail, now) : 0;
     if (interrupted > 0) options.warn?.(`${interrupted} answer(s) were being written when Parley last stopped; their text so far is kept, marked interrupted.`);
     const blobs = new BlobStore(options.dataDir);
     const secrets = options.secretBox ?? keyFileSecretBox(options.dataDir);
@@ -106,12 +115,13 @@ export function bootCore(options: BootOptions): Core {
       },
       liveConfig: live,
       mode,
+      mcp: new McpClients(live, { timers: realTimers, clientInfo: { name: 'Parley', version: options.appVersion }, warn: (m) => options.warn?.(m) }),
       serverProblem: () => serverProblem,
       setServerProblem: (problem) => {
         serverProblem = problem;
       },
     };
-    const resumed = runtime.ingest.resume();
+    const resumed = recover ? runtime.ingest.resume() : 0;
     if (resumed > 0) options.warn?.(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
     const service = createService({ repos, config, appVersion: options.appVersion, runtime, ...(options.now ? { now: options.now } : {}) });
     const desktopCaller = (): Caller => {
@@ -125,6 +135,7 @@ export function bootCore(options: BootOptions): Core {
       if (!db.open) return;
       unwatch();
       runtime.ingest.stop();
+      void runtime.mcp?.close();
       service.shutdown();
       db.close();
     };

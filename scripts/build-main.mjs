@@ -7,7 +7,8 @@ const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: tr
 await build({
   ...common,
   // The parse worker is its own entry: parsing runs in a worker thread, found beside serve.js.
-  entryPoints: { serve: 'main/serve.ts', electron: 'main/electron.ts', 'parse-worker': 'main/core/ingest/parse-worker.ts' },
+  // mcp: the stdio MCP server (`npm run mcp`, the `parley-mcp` bin); its shebang lets clients run it directly.
+  entryPoints: { serve: 'main/serve.ts', electron: 'main/electron.ts', 'parse-worker': 'main/core/ingest/parse-worker.ts', mcp: 'main/mcp.ts' },
   outdir: 'dist/main',
   format: 'esm',
   packages: 'external',

@@ -86,6 +86,64 @@ export const AgentsConfig = z.strictObject({
   time_budget_seconds: z.number().int().min(1).max(3600).default(60),
 });
 
+/** A server name: it becomes part of tool names (`mcp__<name>__<tool>`), so letters, digits, `_` and `-` only. */
+const McpName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/, 'must be 1–32 letters, digits, "_" or "-" (it becomes part of tool names)');
+
+/**
+ * One MCP server whose tools agentic answers may use: a program Parley starts (stdio: `command`,
+ * `args`, `env`) or a Streamable HTTP endpoint (`url`, `headers`). Only super admins can declare
+ * one (the TOML is theirs), so nothing else can make Parley run a program.
+ */
+export const McpServerConfig = z
+  .strictObject({
+    name: McpName,
+    /** stdio: the program to start (found on PATH, or an absolute path). */
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).default([]),
+    /** The program's whole environment (plus PATH when this does not set it): nothing else of Parley's leaks in. */
+    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), z.string()).default({}),
+    /** Streamable HTTP: the server's endpoint. */
+    url: z.url({ protocol: /^https?$/ }).optional(),
+    /** Sent with every HTTP request (e.g. Authorization). */
+    headers: z.record(z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a header name'), z.string()).default({}),
+    enabled: z.boolean().default(true),
+    /** Offer only these of the server's tools (their names as the server gives them); all when absent. */
+    tools: z.array(z.string().min(1)).optional(),
+    /** One tool call (and the server's start) may take at most this long. */
+    timeout_seconds: z.number().int().min(1).max(600).default(30),
+  })
+  .superRefine((server, ctx) => {
+    if ((server.command === undefined) === (server.url === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'give either command (a program to start) or url (a Streamable HTTP endpoint), not both' });
+    }
+    if (server.url !== undefined && (server.args.length > 0 || Object.keys(server.env).length > 0)) {
+      ctx.addIssue({ code: 'custom', path: ['args'], message: 'args and env apply to a command, not to a url' });
+    }
+    if (server.command !== undefined && Object.keys(server.headers).length > 0) {
+      ctx.addIssue({ code: 'custom', path: ['headers'], message: 'headers apply to a url, not to a command' });
+    }
+  });
+
+/** MCP (Model Context Protocol): servers whose tools agents may call, and what one answer may spend on them. */
+export const McpConfig = z
+  .strictObject({
+    /** Calls to MCP tools one answer may make (they count towards [agents] max_steps too). */
+    max_calls_per_answer: z.number().int().min(0).max(50).default(8),
+    /** Bytes of MCP tool results one answer may put in front of the model; a longer result is cut. */
+    max_result_bytes_per_answer: z.number().int().min(1024).max(1_048_576).default(65_536),
+    servers: z.array(McpServerConfig).default([]),
+  })
+  .superRefine((mcp, ctx) => {
+    const seen = new Set<string>();
+    mcp.servers.forEach((server, i) => {
+      const key = server.name.toLowerCase();
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['servers', i, 'name'], message: `another server is already called ${JSON.stringify(server.name)}` });
+      seen.add(key);
+    });
+  });
+
+export type McpServerConfig = z.output<typeof McpServerConfig>;
+
 export const ConfigSchema = z.strictObject({
   server: ServerConfig.prefault({}),
   auth: AuthConfig.prefault({}),
@@ -95,6 +153,7 @@ export const ConfigSchema = z.strictObject({
   uploads: UploadsConfig.prefault({}),
   retrieval: RetrievalConfig.prefault({}),
   agents: AgentsConfig.prefault({}),
+  mcp: McpConfig.prefault({}),
 });
 
 export type Config = z.output<typeof ConfigSchema>;

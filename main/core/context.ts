@@ -9,6 +9,7 @@ import type { EmbeddingModel } from './retrieval/embedder.js';
 import type { IngestQueue } from './ingest/queue.js';
 import type { BlobStore } from './storage/blob-store.js';
 import type { LiveConfig } from './config/live.js';
+import type { McpClients } from './mcp/clients.js';
 
 /** How a caller proved who they are. The desktop renderer over IPC acts as the desktop profile. */
 export type CredentialKind = 'ipc' | 'api_key' | 'user_token' | 'access_token';
@@ -47,6 +48,8 @@ export interface Runtime {
    * from it at start-up follow it with `liveConfig.onChange`.
    */
   liveConfig: LiveConfig;
+  /** The MCP servers of `[[mcp.servers]]`, whose tools agents may call; absent where none can run (some tests). */
+  mcp?: McpClients | undefined;
   /** `served`: headless (`serve.ts`), the HTTP server is the app; `desktop`: the Electron app. */
   mode: 'desktop' | 'served';
   /** Why the HTTP server is not listening although the configuration asks for it, or null. */

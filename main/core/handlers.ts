@@ -20,6 +20,8 @@ import * as threads from './threads/handlers.js';
 import { metrics } from './metrics/metrics.js';
 import * as workflows from './workflows/handlers.js';
 import type { Sequenced } from '../../shared/events.js';
+import * as mcp from './mcp/handlers.js';
+import { readPassage } from './retrieval/passage.js';
 
 type CtxFor<K extends keyof Operations> = Operations[K]['access'] extends 'public' ? Context : AuthedContext;
 
@@ -100,6 +102,9 @@ export const handlers: Handlers = {
   'workflows.list': workflows.listWorkflows,
   'workflows.update': workflows.updateWorkflow,
   'workflows.delete': workflows.deleteWorkflow,
+  'mcp.servers.list': mcp.listMcpServers,
+  'mcp.servers.connect': mcp.connectMcpServer,
+  'passages.get': readPassage,
 };
 
 type StreamingName = { [K in keyof Operations]: Operations[K]['streaming'] extends Streaming ? K : never }[keyof Operations];

@@ -14,6 +14,7 @@ import * as threads from './threads.js';
 import * as metrics from './metrics.js';
 import * as workflows from './workflows.js';
 import * as service from './service.js';
+import * as mcp from './mcp.js';
 
 /** Every operation of the service, by name. Both transports and the typed client derive from this. */
 export const operations = {
@@ -81,6 +82,9 @@ export const operations = {
   'workflows.list': workflows.listWorkflows,
   'workflows.update': workflows.updateWorkflow,
   'workflows.delete': workflows.deleteWorkflow,
+  'mcp.servers.list': mcp.listMcpServers,
+  'mcp.servers.connect': mcp.connectMcpServer,
+  'passages.get': mcp.readPassage,
 } as const satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;
@@ -101,3 +105,4 @@ export { Artifact, Dataset, Upload } from './datasets.js';
 export { Comparison, ComparisonEvent, ComparisonResponse, ComparisonSummary, LeaderboardEntry } from './comparisons.js';
 export { Metrics } from './metrics.js';
 export { Workflow } from './workflows.js';
+export { McpServer, McpTool } from './mcp.js';

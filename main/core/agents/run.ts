@@ -8,6 +8,7 @@ import { nativeAgent, nativePlan } from './native.js';
 import { plannedSteps } from './planner.js';
 import { PassageBook, datasetOfCall, runTool, type ToolEnv } from './tools.js';
 import type { AgentEvent, AgentLimits, Toolbox } from './types.js';
+import { McpAnswerTools, type McpAnswerLimits } from '../mcp/answer-tools.js';
 
 export interface AgentRequest {
   /** The conversation as the model sees it, the question last. */
@@ -18,6 +19,8 @@ export interface AgentRequest {
   signal: AbortSignal;
   /** Try the next candidate when one fails before its first output (dynamic mode). */
   failOver: boolean;
+  /** What one answer may spend on MCP servers' tools (offered to tool-calling models only). */
+  mcp?: McpAnswerLimits | undefined;
 }
 
 /** Thrown by an attempt; says whether the model had produced anything (then no other may take over). */
@@ -55,7 +58,12 @@ async function* attempt(events: AsyncIterable<AgentEvent>, onOutput: () => void)
 export async function* runAgent(runtime: Runtime, candidates: ResolvedModel[], request: AgentRequest): AsyncGenerator<AgentEvent> {
   const { env, limits, signal } = request;
   const book = new PassageBook();
-  const tools: Toolbox = { run: (name, args) => runTool(env, book, name, args), datasetOf: (name, args) => datasetOfCall(env, book, name, args) };
+  // MCP servers' tools, opened (and their servers started, lazily) for the first tool-calling model.
+  let external: McpAnswerTools | null = null;
+  const tools: Toolbox = {
+    run: (name, args) => (external?.owns(name) ? external.run(name, args, signal) : runTool(env, book, name, args)),
+    datasetOf: (name, args) => (external?.owns(name) ? external.datasetOf() : datasetOfCall(env, book, name, args)),
+  };
   const skipped: Skip[] = [];
   let planned = false;
   for (const [index, candidate] of candidates.entries()) {
@@ -72,8 +80,11 @@ export async function* runAgent(runtime: Runtime, candidates: ResolvedModel[], r
     try {
       if (provider.agentTurn) {
         const turn = provider.agentTurn.bind(provider);
-        const plan = nativePlan(env.datasets, limits.maxSteps);
-        yield* attempt(nativeAgent({ turn, request: common, turns: request.turns, datasets: env.datasets, tools, book, limits, plan }), succeeded);
+        if (!external && runtime.mcp && request.mcp) external = await McpAnswerTools.open(runtime.mcp, request.mcp, env.datasets.length === 1 ? (env.datasets[0]?.id ?? null) : null);
+        if (signal.aborted) return;
+        const offered = external?.specs ?? [];
+        const plan = nativePlan(env.datasets, limits.maxSteps, offered);
+        yield* attempt(nativeAgent({ turn, request: common, turns: request.turns, datasets: env.datasets, tools, book, limits, plan, external: offered }), succeeded);
       } else {
         // The planned steps do not depend on the model: they run once, whoever answers after them.
         if (!planned) yield* plannedSteps(request.question, env.datasets, tools, limits, signal);

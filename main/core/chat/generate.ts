@@ -13,6 +13,7 @@ import { newId } from '../ids.js';
 import { runAgent } from '../agents/run.js';
 import type { ToolEnv } from '../agents/tools.js';
 import type { AgentEvent } from '../agents/types.js';
+import type { McpAnswerLimits } from '../mcp/answer-tools.js';
 
 export const INTERRUPTED = { code: 'unavailable' as const, detail: 'Parley stopped while this answer was being written; the text so far is kept.' };
 
@@ -30,7 +31,7 @@ export interface GenerationPlan {
   /** Retrieval over the attached datasets: the passages to draw on and their citations. */
   ground: () => Promise<Grounding>;
   /** Set for `agentic: true`: an agent answers, with tools over the datasets, within these bounds. */
-  agent?: { question: string; env: ToolEnv; maxSteps: number; timeBudgetMs: number } | undefined;
+  agent?: { question: string; env: ToolEnv; maxSteps: number; timeBudgetMs: number; mcp?: McpAnswerLimits | undefined } | undefined;
 }
 
 interface Deps {
@@ -105,6 +106,7 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
           limits: { maxSteps: plan.agent.maxSteps, deadline: performance.now() + plan.agent.timeBudgetMs, now: () => performance.now() },
           signal: run.signal,
           failOver: plan.routing.mode === 'dynamic',
+          mcp: plan.agent.mcp,
         })
       : groundedAnswer(plan, runtime, run.signal);
     for await (const event of events) {

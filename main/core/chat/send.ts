@@ -95,6 +95,7 @@ export function startChat(ctx: AuthedContext, request: ChatInput): StartedChat {
         env: { repos, embed: runtime.embedding()?.embed, datasets: agentDatasets(repos, datasetIds) },
         maxSteps: limits.max_steps,
         timeBudgetMs: limits.time_budget_seconds * 1000,
+        mcp: { maxCalls: ctx.config().mcp.max_calls_per_answer, maxBytes: ctx.config().mcp.max_result_bytes_per_answer },
       }
     : undefined;
   const run = runtime.hub.start(messageId);

@@ -79,4 +79,30 @@ embedding_model = ""
 max_steps = 6
 # Seconds one answer's tool calls may take before the agent must answer with what it has.
 time_budget_seconds = 60
+
+[mcp]
+# MCP (Model Context Protocol) servers whose tools agentic answers may call, next to Parley's own.
+# Calls to MCP tools one answer may make (they count towards [agents] max_steps too).
+max_calls_per_answer = 8
+# Bytes of MCP tool results one answer may show the model; a longer result is cut.
+max_result_bytes_per_answer = 65536
+# The servers: none by default. To declare some, replace the line \`servers = []\` below with one
+# [[mcp.servers]] table per server, as in the examples. A program Parley starts (stdio) gets only
+# the environment given here (plus PATH when env does not set it). Servers start when an agent
+# first needs them, restart with back-off after a failure, and stop when removed from this file.
+servers = []
+#
+# [[mcp.servers]]
+# name = "files"                 # letters, digits, _ and -; tools are offered as mcp__files__<tool>
+# command = "npx"                # or an absolute path
+# args = ["-y", "@modelcontextprotocol/server-filesystem", "/home/me/notes"]
+# env = { }                      # e.g. { API_TOKEN = "…" }
+# enabled = true
+# tools = ["read_file", "search_files"]   # optional allow-list; all of the server's tools when absent
+# timeout_seconds = 30           # one call (and the server's start) may take at most this long
+#
+# [[mcp.servers]]
+# name = "tickets"
+# url = "http://127.0.0.1:8931/mcp"        # Streamable HTTP
+# headers = { Authorization = "Bearer …" }
 `;

@@ -15,6 +15,7 @@ import { problemBody, toErrorPayload } from './problem.js';
 import { registerOpenAiFacade } from './openai-facade.js';
 import { sendSse } from './sse.js';
 import { registerUploadRoutes } from './uploads.js';
+import { registerMcpRoutes } from '../mcp/http.js';
 
 export interface HttpAppOptions {
   service: Service;
@@ -35,7 +36,7 @@ const RENDERER_CSP =
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-function bearerToken(request: FastifyRequest): string | undefined {
+export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
   const match = BEARER.exec(header);
@@ -77,7 +78,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     return sendProblem(reply, payload.status, problemBody(payload));
   });
   app.setNotFoundHandler((request, reply) => {
-    if (options.rendererDir && request.method === 'GET' && !/^\/(api|v1)\//.test(request.url) && request.headers.accept?.includes('text/html')) {
+    if (options.rendererDir && request.method === 'GET' && !/^\/(api|v1|mcp)(\/|$)/.test(request.url) && request.headers.accept?.includes('text/html')) {
       reply.header('Content-Security-Policy', RENDERER_CSP);
       return reply.sendFile('index.html');
     }
@@ -116,6 +117,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   for (const op of Object.values(operations) as Operation[]) registerOperation(app, service, op, bodyLimit);
   registerOpenAiFacade(app, service, bodyLimit);
   registerUploadRoutes(app, service, (request) => service.authenticate(bearerToken(request)));
+  registerMcpRoutes(app, { service, version: options.appVersion, authenticate: (request) => service.authenticate(bearerToken(request)), bodyLimit });
 
   if (options.rendererDir && existsSync(join(options.rendererDir, 'index.html'))) {
     await app.register(fastifyStatic, {
