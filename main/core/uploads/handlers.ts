@@ -7,6 +7,7 @@ import { artifactView } from '../datasets/views.js';
 import { orgKb } from '../datasets/handlers.js';
 import { newId } from '../ids.js';
 import { TooManyBytes } from '../storage/blob-store.js';
+import { storageError } from '../storage/disk-full.js';
 import { signPart, verifyPart, type PartGrant } from './signing.js';
 
 const MB = 1024 * 1024;
@@ -124,7 +125,7 @@ export async function receivePart(ctx: Context, grant: PartGrant, signature: str
     size = await ctx.runtime.blobs.putPart(artifact.id, grant.part, body, expected);
   } catch (error) {
     if (error instanceof TooManyBytes) throw new ServiceError('payload_too_large', `Part ${grant.part} must be exactly ${expected} bytes; more were sent.`);
-    throw error;
+    throw storageError(error);
   }
   if (size !== expected) throw new ServiceError('invalid_argument', `Part ${grant.part} must be exactly ${expected} bytes; ${size} were sent.`);
   const now = isoNow(ctx);
@@ -154,7 +155,14 @@ export async function completeUpload(ctx: AuthedContext, input: { upload_id: str
       await ctx.runtime.blobs.dropParts(artifact.id);
       continue;
     }
-    const stored = await ctx.runtime.blobs.assemble(artifact.id, partCount(artifact), maxBytes);
+    let stored: { sha256: string; size: number };
+    try {
+      stored = await ctx.runtime.blobs.assemble(artifact.id, partCount(artifact), maxBytes);
+    } catch (error) {
+      // The parts stay (the upload can be completed again once there is room); the artifact waits as it was.
+      ctx.repos.artifacts.setUploadStatus(input.upload_id, 'open', isoNow(ctx));
+      throw storageError(error);
+    }
     ctx.repos.artifacts.clearParts(artifact.id);
     ctx.repos.artifacts.setStored(artifact.id, stored.sha256, null, isoNow(ctx));
     ctx.repos.artifacts.setStatus(artifact.id, 'processing', isoNow(ctx));
@@ -178,17 +186,21 @@ export async function storeFile(ctx: AuthedContext, kbId: string, file: { key: s
   const id = newId('art');
   const now = isoNow(ctx);
   ctx.repos.artifacts.insert({ id, kb_id: kbId, key: file.key, filename: file.filename, declared_mime_type: file.mime_type, size: 0, part_size: maxBytes, upload_id: null, user_id: ctx.caller.user.id, status: 'uploading', now });
+  let stored: { sha256: string; size: number };
   try {
-    const stored = await ctx.runtime.blobs.put(file.stream, maxBytes);
-    ctx.repos.artifacts.setSize(id, stored.size);
-    ctx.repos.artifacts.setStored(id, stored.sha256, null, isoNow(ctx));
-    ctx.repos.artifacts.setStatus(id, 'processing', isoNow(ctx));
-    ctx.runtime.ingest.enqueue(id);
+    stored = await ctx.runtime.blobs.put(file.stream, maxBytes);
   } catch (error) {
-    if (!(error instanceof TooManyBytes)) throw error;
-    file.stream.resume();
-    ctx.repos.artifacts.setStatus(id, 'failed', isoNow(ctx), { code: 'too_large', detail: `The file is larger than the limit of ${uploads.max_file_mb} MB.` });
+    // Nothing half-written survives: the row goes (its key is free again), the temp file went with the failed write.
+    ctx.repos.artifacts.delete(id);
+    if (error instanceof TooManyBytes) {
+      throw new ServiceError('payload_too_large', `${JSON.stringify(file.filename)} is larger than the limit of ${uploads.max_file_mb} MB ([uploads] max_file_mb); it was not stored.`);
+    }
+    throw storageError(error);
   }
+  ctx.repos.artifacts.setSize(id, stored.size);
+  ctx.repos.artifacts.setStored(id, stored.sha256, null, isoNow(ctx));
+  ctx.repos.artifacts.setStatus(id, 'processing', isoNow(ctx));
+  ctx.runtime.ingest.enqueue(id);
   const row = ctx.repos.artifacts.get(id);
   if (!row) throw new Error(`artifact ${id} vanished`);
   return artifactView(row);
