@@ -51,7 +51,7 @@ export function McpServers() {
                 </a>
               }
             >
-              <p>Add a [[mcp.servers]] table to the configuration, for example:</p>
+              <p>In the configuration, replace <code>servers = []</code> with one [[mcp.servers]] table per server, for example:</p>
               <pre className="mcp-example">{EXAMPLE}</pre>
             </EmptyState>
           ) : (
@@ -65,6 +65,12 @@ export function McpServers() {
       </Loadable>
     </Section>
   );
+}
+
+function toolsNote(state: McpServer['state']): string {
+  if (state === 'ready') return 'The allow-list leaves no tool of this server.';
+  if (state === 'disabled') return 'Set enabled = true in the configuration to offer its tools.';
+  return 'Its tools are listed once it has started.';
 }
 
 function ServerCard({ server, onChanged }: { server: McpServer; onChanged: () => void }) {
@@ -126,7 +132,7 @@ function ServerCard({ server, onChanged }: { server: McpServer; onChanged: () =>
       </dl>
       {connect.error ? <Alert tone="error">{connect.error}</Alert> : null}
       {server.last_error ? (
-        <Alert tone={server.state === 'failed' ? 'error' : 'warning'} title="Last error">
+        <Alert tone={server.state === 'failed' ? 'error' : 'warning'} title={server.state === 'failed' ? 'Last error' : 'Warning'}>
           <p className="mcp-error-text">{server.last_error.message}</p>
           <p className="muted">
             <Time iso={server.last_error.at} />
@@ -159,7 +165,7 @@ function ServerCard({ server, onChanged }: { server: McpServer; onChanged: () =>
           </table>
         </div>
       ) : (
-        <p className="muted">{server.state === 'ready' ? 'The allow-list leaves no tool of this server.' : 'Its tools are listed once it has started.'}</p>
+        <p className="muted">{toolsNote(server.state)}</p>
       )}
       {server.hidden_tools.length > 0 ? (
         <p className="muted mcp-hidden">
