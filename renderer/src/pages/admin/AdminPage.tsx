@@ -3,6 +3,7 @@ import type { Me } from '../../app/session.js';
 import { Page } from '../../ui/Page.js';
 import { SubNav } from '../../ui/SubNav.js';
 import { ConfigPane } from './ConfigPane.js';
+import { McpServers } from './McpServers.js';
 import { TrialTokens } from './TrialTokens.js';
 import { Usage } from './Usage.js';
 import { Users } from './Users.js';
@@ -13,6 +14,7 @@ const TABS = [
   { id: 'trial', label: 'Trial tokens', href: '#/admin/trial' },
   { id: 'usage', label: 'Usage', href: '#/admin/usage' },
   { id: 'workflows', label: 'Workflows', href: '#/admin/workflows' },
+  { id: 'mcp', label: 'MCP', href: '#/admin/mcp' },
   { id: 'config', label: 'Configuration', href: '#/admin/config' },
 ] as const;
 
@@ -32,6 +34,8 @@ function TabContent({ tab, me }: { tab: TabId; me: Me }) {
       return <Usage />;
     case 'workflows':
       return <Workflows />;
+    case 'mcp':
+      return <McpServers />;
     case 'trial':
       return <TrialTokens />;
     default:
