@@ -19,6 +19,7 @@ import { IngestQueue } from './core/ingest/queue.js';
 import { embeddingModel } from './core/retrieval/embedder.js';
 import { BlobStore } from './core/storage/blob-store.js';
 import { uploadSigningKey } from './core/uploads/signing-key.js';
+import { ModelDownloads, type DownloadsOptions } from './core/local-models/downloads/runner.js';
 
 export interface BootOptions {
   dataDir: string;
@@ -36,6 +37,8 @@ export interface BootOptions {
   mode?: 'desktop' | 'served' | undefined;
   /** Follow hand edits of parley.toml while running (on by default; its stat is polled). */
   watchConfigFile?: boolean | undefined;
+  /** Model downloads' network side: tests make the back-off 0 (and may swap fetch). */
+  downloads?: Pick<DownloadsOptions, 'backoffMs' | 'maxRetries' | 'fetch'> | undefined;
 }
 
 export interface Core {
@@ -99,6 +102,7 @@ export function bootCore(options: BootOptions): Core {
       hub: new StreamHub(),
       blobs,
       ingest: new IngestQueue({ repos, blobs, config, embedding, warn: (m) => options.warn?.(m) }),
+      downloads: new ModelDownloads({ repo: repos.modelDownloads, dataDir: options.dataDir, now: () => options.now?.() ?? new Date(), warn: (m) => options.warn?.(m), ...options.downloads }),
       signingKey: uploadSigningKey(repos),
       baseUrl: () => baseUrl,
       setBaseUrl: (url) => {
@@ -113,6 +117,8 @@ export function bootCore(options: BootOptions): Core {
     };
     const resumed = runtime.ingest.resume();
     if (resumed > 0) options.warn?.(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
+    const downloading = runtime.downloads.resume();
+    if (downloading > 0) options.warn?.(`Resuming ${downloading} model download(s) interrupted when Parley last stopped.`);
     const service = createService({ repos, config, appVersion: options.appVersion, runtime, ...(options.now ? { now: options.now } : {}) });
     const desktopCaller = (): Caller => {
       const user = repos.users.get(owner.userId);
@@ -125,6 +131,7 @@ export function bootCore(options: BootOptions): Core {
       if (!db.open) return;
       unwatch();
       runtime.ingest.stop();
+      void runtime.downloads.stop();
       service.shutdown();
       db.close();
     };
