@@ -55,8 +55,9 @@ describe('a fresh install leads to a model', () => {
     await page.getByRole('link', { name: /Download a local model/ }).click();
     await visible(localModels());
     const catalogue = localModels().getByRole('list', { name: 'Recommended models' });
-    await visible(catalogue.getByText('Qwen2.5 0.5B Instruct'));
-    await visible(catalogue.getByText('nomic-embed-text v1.5'));
+    await visible(catalogue.locator('strong', { hasText: 'Qwen2.5 0.5B Instruct' }));
+    await visible(catalogue.getByRole('button', { name: 'Download Qwen2.5 0.5B Instruct' }));
+    await visible(catalogue.locator('strong', { hasText: 'nomic-embed-text v1.5' }));
     await visible(localModels().getByText(/This machine has .* of memory/));
     await visible(catalogue.getByText(/needs about .* of memory/).first());
     expect(await catalogue.getByRole('link', { name: 'Apache-2.0' }).count()).toBeGreaterThan(0);
