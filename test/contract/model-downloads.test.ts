@@ -224,6 +224,32 @@ describe('model downloads', () => {
   });
 });
 
+describe('disk problems', () => {
+  it('fail the download with the reason when the models folder cannot be written', async () => {
+    const other = await startTestHttp({ downloads: { backoffMs: () => 0 } });
+    try {
+      // A file where the models folder should be: nothing can be placed in it.
+      writeFileSync(join(other.core.dataDir, 'models'), 'not a folder');
+      const url = files.add('/files/nowhere.gguf', { bytes: ggufBytes(20_000) });
+      const res = await other.api('/models/downloads', { method: 'POST', body: JSON.stringify({ url }) });
+      const { id } = (await res.json()) as Download;
+      const done = await vi.waitFor(
+        async () => {
+          const d = (await (await other.api(`/models/downloads/${id}`)).json()) as Download;
+          if (d.status === 'downloading' || d.status === 'queued' || d.status === 'verifying') throw new Error(d.status);
+          return d;
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+      expect(done.status).toBe('failed');
+      expect(done.error).toMatch(/the models folder could not be written/);
+      expect(readdirSync(join(other.core.dataDir, 'downloads'))).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('a download across a restart (served mode)', () => {
   it('resumes from the bytes already on disk when Parley starts again on the same data directory', async () => {
     const bytes = ggufBytes(400_000);
