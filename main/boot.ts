@@ -21,6 +21,7 @@ import { BlobStore } from './core/storage/blob-store.js';
 import { uploadSigningKey } from './core/uploads/signing-key.js';
 import { McpClients } from './core/mcp/clients.js';
 import { realTimers } from './core/mcp/timers.js';
+import { ModelDownloads, type DownloadsOptions } from './core/local-models/downloads/runner.js';
 
 export interface BootOptions {
   dataDir: string;
@@ -44,6 +45,8 @@ export interface BootOptions {
    * MCP stdio entry), which must not take over that one's answers and files.
    */
   recover?: boolean | undefined;
+  /** Model downloads' network side: tests make the back-off 0 (and may swap fetch). */
+  downloads?: Pick<DownloadsOptions, 'backoffMs' | 'maxRetries' | 'fetch'> | undefined;
 }
 
 export interface Core {
@@ -108,6 +111,7 @@ export function bootCore(options: BootOptions): Core {
       hub: new StreamHub(),
       blobs,
       ingest: new IngestQueue({ repos, blobs, config, embedding, warn: (m) => options.warn?.(m) }),
+      downloads: new ModelDownloads({ repo: repos.modelDownloads, dataDir: options.dataDir, now: () => options.now?.() ?? new Date(), warn: (m) => options.warn?.(m), ...options.downloads }),
       signingKey: uploadSigningKey(repos),
       baseUrl: () => baseUrl,
       setBaseUrl: (url) => {
@@ -123,6 +127,8 @@ export function bootCore(options: BootOptions): Core {
     };
     const resumed = recover ? runtime.ingest.resume() : 0;
     if (resumed > 0) options.warn?.(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
+    const downloading = recover ? runtime.downloads.resume() : 0;
+    if (downloading > 0) options.warn?.(`Resuming ${downloading} model download(s) interrupted when Parley last stopped.`);
     const service = createService({ repos, config, appVersion: options.appVersion, runtime, ...(options.now ? { now: options.now } : {}) });
     const desktopCaller = (): Caller => {
       const user = repos.users.get(owner.userId);
@@ -136,6 +142,7 @@ export function bootCore(options: BootOptions): Core {
       unwatch();
       runtime.ingest.stop();
       void runtime.mcp?.close();
+      void runtime.downloads.stop();
       service.shutdown();
       db.close();
     };

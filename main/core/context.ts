@@ -10,6 +10,7 @@ import type { IngestQueue } from './ingest/queue.js';
 import type { BlobStore } from './storage/blob-store.js';
 import type { LiveConfig } from './config/live.js';
 import type { McpClients } from './mcp/clients.js';
+import type { ModelDownloads } from './local-models/downloads/runner.js';
 
 /** How a caller proved who they are. The desktop renderer over IPC acts as the desktop profile. */
 export type CredentialKind = 'ipc' | 'api_key' | 'user_token' | 'access_token';
@@ -38,6 +39,8 @@ export interface Runtime {
   hub: StreamHub;
   blobs: BlobStore;
   ingest: IngestQueue;
+  /** Model files being downloaded into `<data-dir>/models/`. */
+  downloads: ModelDownloads;
   /** Signs upload URLs; kept in the database so URLs survive a restart. */
   signingKey: Buffer;
   /** `http://127.0.0.1:<port>` once the HTTP server listens (absolute upload URLs); null without one. */

@@ -7,6 +7,7 @@ import * as comparisons from './comparisons.js';
 import * as datasets from './datasets.js';
 import * as identity from './identity.js';
 import * as models from './models.js';
+import * as modelDownloads from './model-downloads.js';
 import * as reports from './reports.js';
 import * as search from './search.js';
 import * as suggestions from './suggestions.js';
@@ -50,6 +51,11 @@ export const operations = {
   'models.create': models.createModel,
   'models.delete': models.deleteModel,
   'models.test': models.testModel,
+  'models.catalog': modelDownloads.modelCatalog,
+  'models.downloads.create': modelDownloads.createDownload,
+  'models.downloads.list': modelDownloads.listDownloads,
+  'models.downloads.get': modelDownloads.getDownload,
+  'models.downloads.cancel': modelDownloads.cancelDownload,
   'overrides.list': models.listOverrides,
   'overrides.put': models.putOverride,
   'overrides.delete': models.deleteOverride,
@@ -99,6 +105,7 @@ export { AdminUser } from './admin.js';
 export { AgentThought } from './agents.js';
 export { ApiKey, Organization, User } from './identity.js';
 export { Model, ModelOverride } from './models.js';
+export { CatalogModel, ModelDownload } from './model-downloads.js';
 export { Thread } from './threads.js';
 export { ConfigProblem, ConfigState, ConfigVersion } from './config.js';
 export { Artifact, Dataset, Upload } from './datasets.js';

@@ -39,7 +39,7 @@ describe('agentic answers with the built-in extractive model (deterministic plan
     expect(found?.content).toMatch(/^\d+ in Village:\n\[1\] lighthouse\.md/);
     expect(read?.content).toBe('read_passage {"passage":1}');
     expect(message.thoughts[4]?.content).toContain('The lighthouse lamp is lit at dusk by the keeper');
-    expect(message.thoughts.at(-1)?.content).toMatch(/^Answer by quoting the (\d )?most relevant passages?: \[1\]/);
+    expect(message.thoughts.at(-1)?.content).toMatch(/^Answer by quoting the sentences that hold the most of the question's terms, from passages? \[1\]/);
     expect(message.content).toMatch(/^From your datasets:\n\n> .*dusk.* \[1\]/);
     expect(message.citations[0]).toMatchObject({ index: 1, dataset_id: village.id, artifact_key: 'lighthouse.md' });
   });
