@@ -1,3 +1,4 @@
+import { QuotaExhausted } from '../auth/quota.js';
 import type { Routing } from '../../../shared/events.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import type { Runtime } from '../context.js';
@@ -86,6 +87,8 @@ export async function* answerWithFailover(runtime: Runtime, candidates: Resolved
       if (!firstToken && !request.signal.aborted) runtime.health.recordSuccess(candidate.model.id, performance.now() - started);
       return;
     } catch (error) {
+      // A spent trial quota is the caller's limit, not the model's failure: no failover, no health mark.
+      if (error instanceof QuotaExhausted) throw new AnswerFailed(error.code, error.message);
       runtime.health.recordFailure(candidate.model.id);
       const code: ErrorCode = error instanceof ProviderError ? error.code : 'upstream_error';
       const detail = error instanceof Error ? error.message : String(error);
