@@ -1,4 +1,5 @@
 import { QuotaExhausted } from '../auth/quota.js';
+import { redactSecrets } from '../secrets/redact.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import type { Runtime } from '../context.js';
 import type { ResolvedModel } from '../models/catalog.js';
@@ -89,8 +90,9 @@ export async function* runAgent(runtime: Runtime, candidates: ResolvedModel[], r
       if (failure.failure instanceof QuotaExhausted) throw new AnswerFailed(failure.failure.code, failure.message);
       runtime.health.recordFailure(candidate.model.id);
       const code: ErrorCode = failure.failure instanceof ProviderError ? failure.failure.code : 'upstream_error';
-      if (failure.produced || last) throw new AnswerFailed(code, failure.message);
-      skipped.push({ model_id: candidate.model.id, code, detail: failure.message });
+      const detail = redactSecrets(failure.message, [candidate.api_key]);
+      if (failure.produced || last) throw new AnswerFailed(code, detail);
+      skipped.push({ model_id: candidate.model.id, code, detail });
     }
   }
 }

@@ -1,4 +1,5 @@
 import { QuotaExhausted } from '../auth/quota.js';
+import { redactSecrets } from '../secrets/redact.js';
 import type { Routing } from '../../../shared/events.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import type { Runtime } from '../context.js';
@@ -16,7 +17,8 @@ export class AnswerFailed extends Error {
     readonly code: ErrorCode,
     detail: string,
   ) {
-    super(detail);
+    // Stored on the message and shown to whoever asked: never a credential an upstream echoed.
+    super(redactSecrets(detail));
     this.name = 'AnswerFailed';
   }
 }
@@ -91,7 +93,7 @@ export async function* answerWithFailover(runtime: Runtime, candidates: Resolved
       if (error instanceof QuotaExhausted) throw new AnswerFailed(error.code, error.message);
       runtime.health.recordFailure(candidate.model.id);
       const code: ErrorCode = error instanceof ProviderError ? error.code : 'upstream_error';
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = redactSecrets(error instanceof Error ? error.message : String(error), [candidate.api_key]);
       if (firstToken || last) throw new AnswerFailed(code, detail);
       skipped.push({ model_id: candidate.model.id, code, detail });
     }
