@@ -25,7 +25,7 @@ export async function call<T = Record<string, unknown>>(api: Api, path: string, 
 let counter = 0;
 
 /** A user of the owner's organization with `role`, created through the API, with their first key. */
-export async function person(api: Api, role: 'member' | 'admin' | 'super_admin', name = role): Promise<Person> {
+export async function person(api: Api, role: 'member' | 'admin' | 'super_admin', name: string = role): Promise<Person> {
   const email = `${name}-${++counter}-${Date.now()}@example.com`;
   const res = await call<{ user: { id: string; organization: { id: string } }; api_key: { key: string } }>(api, '/admin/users', { body: { email, name, role } });
   if (res.status !== 201) throw new Error(`could not create ${role}: ${JSON.stringify(res.body)}`);
