@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../shared/config.js';
@@ -14,6 +13,8 @@ import { StreamHub } from './core/chat/hub.js';
 import { INTERRUPTED } from './core/chat/generate.js';
 import { createProviders } from './core/providers/index.js';
 import { HealthTracker } from './core/routing/health.js';
+import { hmacHasher, loadCredentialKey } from './core/auth/credential-hash.js';
+import { ensurePrivateFile, securePrivateDir } from './core/storage/private-files.js';
 import { keyFileSecretBox, type SecretBox } from './core/secrets/secret-box.js';
 import { IngestQueue } from './core/ingest/queue.js';
 import { embeddingModel } from './core/retrieval/embedder.js';
@@ -71,12 +72,16 @@ function defaultOwnerName(): string {
 
 /** Opens the data directory: database, owner, configuration and the service over them. */
 export function bootCore(options: BootOptions): Core {
-  mkdirSync(options.dataDir, { recursive: true });
-  const db = openDatabase(join(options.dataDir, 'parley.db'), { nativeBinding: options.nativeBinding });
+  const tightened = securePrivateDir(options.dataDir);
+  if (tightened) options.warn?.(tightened);
+  const dbFile = join(options.dataDir, 'parley.db');
+  ensurePrivateFile(dbFile);
+  const db = openDatabase(dbFile, { nativeBinding: options.nativeBinding });
   try {
     const repos = createRepositories(db);
     const now = new Date().toISOString();
-    const owner = ensureOwner(repos, { name: defaultOwnerName(), adminApiKey: options.adminApiKey, now });
+    const credentials = hmacHasher(loadCredentialKey(options.dataDir));
+    const owner = ensureOwner(repos, { name: defaultOwnerName(), adminApiKey: options.adminApiKey, now, hasher: credentials });
     if (!owner.created && options.adminApiKey) {
       options.warn?.('PARLEY_ADMIN_API_KEY is ignored: the data directory already has an owner.');
     }
@@ -106,6 +111,7 @@ export function bootCore(options: BootOptions): Core {
     const runtime: Runtime = {
       health,
       secrets,
+      credentials,
       embedding,
       providers: createProviders(),
       hub: new StreamHub(),

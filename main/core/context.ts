@@ -5,6 +5,7 @@ import type { StreamHub } from './chat/hub.js';
 import type { Providers } from './providers/index.js';
 import type { ModelHealth } from './routing/types.js';
 import type { SecretBox } from './secrets/secret-box.js';
+import type { CredentialHasher } from './auth/credential-hash.js';
 import type { EmbeddingModel } from './retrieval/embedder.js';
 import type { IngestQueue } from './ingest/queue.js';
 import type { BlobStore } from './storage/blob-store.js';
@@ -18,6 +19,11 @@ export type CredentialKind = 'ipc' | 'api_key' | 'user_token' | 'access_token';
 export interface Caller {
   user: UserRecord;
   via: CredentialKind;
+  /**
+   * Set for trial users: the user token that bounds everything they do. Its expiry ends every
+   * credential they hold; its quota counts their model calls (auth/quota.ts).
+   */
+  trialTokenId?: string;
 }
 
 /** Observed model health, fed by every model call; the router reads it. */
@@ -33,6 +39,8 @@ export interface HealthRecorder {
 export interface Runtime {
   health: HealthRecorder;
   secrets: SecretBox;
+  /** Hashes API keys and tokens under this installation's credential key (auth/credential-hash.ts). */
+  credentials: CredentialHasher;
   /** The configured embedding model, if any (hybrid search). */
   embedding: () => EmbeddingModel | undefined;
   providers: Providers;

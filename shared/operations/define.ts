@@ -34,6 +34,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    * otherwise; `always` only streams.
    */
   readonly streaming?: Streaming | undefined;
+  /**
+   * The operation is there to call models (chat, comparisons). A trial user's quota counts model
+   * calls — each one spends a unit as it is made, whatever operation makes it — and once it is
+   * spent these are refused (429) before anything starts; reading pages spends nothing.
+   */
+  readonly callsModels?: true | undefined;
 }
 
 export interface Streaming {

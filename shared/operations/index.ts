@@ -29,6 +29,9 @@ export const operations = {
   'admin.users.create': admin.createUser,
   'admin.users.update': admin.updateUser,
   'admin.userTokens.create': admin.createUserToken,
+  'admin.users.apiKeys.list': admin.listUserApiKeys,
+  'admin.users.apiKeys.create': admin.createUserApiKey,
+  'admin.users.apiKeys.delete': admin.deleteUserApiKey,
   'admin.config.get': config.getConfig,
   'admin.config.put': config.putConfig,
   'admin.config.patch': config.patchConfig,
@@ -101,7 +104,7 @@ export function isOperationName(name: unknown): name is OperationName {
 }
 
 export * from './define.js';
-export { AdminUser } from './admin.js';
+export { AdminUser, TrialStatus } from './admin.js';
 export { AgentThought } from './agents.js';
 export { ApiKey, Organization, User } from './identity.js';
 export { Model, ModelOverride } from './models.js';

@@ -1,3 +1,5 @@
+import { QuotaExhausted } from '../auth/quota.js';
+import { redactSecrets } from '../secrets/redact.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import type { Runtime } from '../context.js';
 import type { ResolvedModel } from '../models/catalog.js';
@@ -97,10 +99,13 @@ export async function* runAgent(runtime: Runtime, candidates: ResolvedModel[], r
       return;
     } catch (error) {
       const failure = error instanceof AttemptFailed ? error : new AttemptFailed(error, false);
+      // A spent trial quota is the caller's limit, not the model's failure: no failover, no health mark.
+      if (failure.failure instanceof QuotaExhausted) throw new AnswerFailed(failure.failure.code, failure.message);
       runtime.health.recordFailure(candidate.model.id);
       const code: ErrorCode = failure.failure instanceof ProviderError ? failure.failure.code : 'upstream_error';
-      if (failure.produced || last) throw new AnswerFailed(code, failure.message);
-      skipped.push({ model_id: candidate.model.id, code, detail: failure.message });
+      const detail = redactSecrets(failure.message, [candidate.api_key]);
+      if (failure.produced || last) throw new AnswerFailed(code, detail);
+      skipped.push({ model_id: candidate.model.id, code, detail });
     }
   }
 }

@@ -4,7 +4,7 @@ import type { ArtifactRow } from '../../db/repositories/artifacts.js';
 import type { AuthedContext, Context } from '../context.js';
 import { isoNow } from '../context.js';
 import { artifactView } from '../datasets/views.js';
-import { orgKb } from '../datasets/handlers.js';
+import { mayWrite, orgKb } from '../datasets/handlers.js';
 import { newId } from '../ids.js';
 import { TooManyBytes } from '../storage/blob-store.js';
 import { storageError } from '../storage/disk-full.js';
@@ -33,10 +33,19 @@ function partUrls(ctx: Context, uploadId: string, a: ArtifactRow, expires: numbe
   });
 }
 
-function uploadView(ctx: AuthedContext, uploadId: string) {
+/**
+ * An upload of the caller's, or not_found: another user's upload does not exist for them (not even
+ * for an admin), so its status, its signed part URLs and its completion stay with its owner.
+ */
+function ownUpload(ctx: AuthedContext, uploadId: string) {
   const upload = ctx.repos.artifacts.getUpload(uploadId);
-  if (!upload) throw new ServiceError('not_found', `No upload ${uploadId}.`);
+  if (!upload || upload.user_id !== ctx.caller.user.id) throw new ServiceError('not_found', `No upload ${uploadId} of yours.`);
   orgKb(ctx, upload.kb_id);
+  return upload;
+}
+
+function uploadView(ctx: AuthedContext, uploadId: string) {
+  const upload = ownUpload(ctx, uploadId);
   const artifacts = ctx.repos.artifacts.ofUpload(uploadId);
   const expires = Math.floor(Date.parse(upload.expires_at) / 1000);
   const status = upload.status === 'open' && Date.parse(upload.expires_at) <= ctx.now().getTime() ? 'expired' : upload.status;
@@ -55,7 +64,7 @@ function uploadView(ctx: AuthedContext, uploadId: string) {
  * created `failed` (too_large) with no URLs, so the others go ahead.
  */
 export function createUpload(ctx: AuthedContext, input: { kb_id: string; files: UploadFile[] }) {
-  orgKb(ctx, input.kb_id);
+  mayWrite(ctx, orgKb(ctx, input.kb_id));
   const { uploads } = ctx.config();
   const maxBytes = uploads.max_file_mb * MB;
   const partBytes = Math.floor(uploads.part_size_mb * MB);
@@ -176,7 +185,12 @@ export async function completeUpload(ctx: AuthedContext, input: { upload_id: str
  * defaults to the file name.
  */
 export async function storeFile(ctx: AuthedContext, kbId: string, file: { key: string; filename: string; mime_type: string | null; stream: Readable }) {
-  orgKb(ctx, kbId);
+  try {
+    mayWrite(ctx, orgKb(ctx, kbId));
+  } catch (error) {
+    file.stream.resume();
+    throw error;
+  }
   if (ctx.repos.artifacts.getByKey(kbId, file.key)) {
     file.stream.resume();
     throw new ServiceError('conflict', `An artifact with the key ${JSON.stringify(file.key)} already exists here; delete it first or choose another key.`);
