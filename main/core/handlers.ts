@@ -57,6 +57,9 @@ export const handlers: Handlers = {
   'threads.suggestions': threads.threadSuggestions,
   'chat.send': chat.sendChat,
   'chat.cancel': chat.cancelChat,
+  'chat.regenerate': chat.regenerateChat,
+  'chat.edit': chat.editChat,
+  'chat.continue': chat.continueChat,
   'chat.stream': () => {
     throw new Error('chat.stream only streams');
   },
@@ -113,6 +116,9 @@ export type StreamHandlers = {
 export const streamHandlers: StreamHandlers = {
   'chat.send': chat.streamChat,
   'chat.stream': chat.attachChat,
+  'chat.regenerate': chat.streamRegenerate,
+  'chat.edit': chat.streamEdit,
+  'chat.continue': chat.streamContinue,
   'comparisons.create': comparisons.streamComparison,
   'comparisons.stream': comparisons.attachComparison,
 };

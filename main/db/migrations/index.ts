@@ -7,6 +7,7 @@ import { m050_retrieval } from './050-retrieval.js';
 import { m070_comparisons } from './070-comparisons.js';
 import { m080_thoughts } from './080-thoughts.js';
 import { m090_admin } from './090-admin.js';
+import { m120_message_branches } from './120-message-branches.js';
 
 export interface Migration {
   /** Strictly increasing, numbered in tens so a fix can slot in between. */
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m070_comparisons,
   m080_thoughts,
   m090_admin,
+  m120_message_branches,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
