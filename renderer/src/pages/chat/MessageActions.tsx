@@ -17,7 +17,7 @@ function RegenerateMenu({ message }: { message: Message }) {
         Regenerate
       </button>
       <details className="msg-menu" ref={popover}>
-        <summary className={`msg-action msg-menu-toggle${busy ? ' is-disabled' : ''}`} aria-label="Regenerate with another model" aria-disabled={busy || undefined} onClick={(event) => busy && event.preventDefault()}>
+        <summary className={`msg-action msg-menu-toggle${busy ? ' is-disabled' : ''}`} aria-label="Regenerate with…" aria-disabled={busy || undefined} onClick={(event) => busy && event.preventDefault()}>
           ▾
         </summary>
         <div className="msg-menu-list" role="group" aria-label="Answer again with">
