@@ -32,7 +32,7 @@ const PLAIN: Plugins = [rehypeSanitize];
 function CodeBlock({ children, node: _node, ...rest }: ComponentProps<'pre'> & { node?: unknown }) {
   const pre = useRef<HTMLPreElement>(null);
   return (
-    <div className="code-block">
+    <div className="md-code">
       <CopyButton className="code-copy" text={() => pre.current?.textContent ?? ''} label="Copy code" />
       <pre ref={pre} {...rest}>
         {children}

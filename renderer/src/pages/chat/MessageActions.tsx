@@ -36,18 +36,12 @@ function RegenerateMenu({ message }: { message: Message }) {
   );
 }
 
-/** The actions under an answer: copy, regenerate (with any model), continue when it stopped early. */
+/** The actions under an answer: copy, regenerate (with any model). Continue sits with the note of an answer that stopped early. */
 export function AnswerActions({ message }: { message: Message }) {
-  const { busy, continueAnswer } = useChatActions();
   if (message.status === 'streaming') return null;
   return (
     <div className="msg-actions" role="group" aria-label="Answer actions">
       {message.content ? <CopyButton text={() => message.content} label="Copy answer" /> : null}
-      {canContinue(message) ? (
-        <button type="button" className="msg-action" disabled={busy} onClick={() => continueAnswer(message.id)}>
-          Continue
-        </button>
-      ) : null}
       <RegenerateMenu message={message} />
     </div>
   );
