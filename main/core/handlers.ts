@@ -66,6 +66,7 @@ export const handlers: Handlers = {
   'messages.thoughts': agents.messageThoughts,
   'models.list': models.listModels,
   'models.create': models.createModel,
+  'models.update': models.updateModel,
   'models.delete': models.deleteModel,
   'models.test': models.testModel,
   'overrides.list': overrides.listOverrides,

@@ -49,6 +49,7 @@ export const operations = {
   'messages.thoughts': agents.messageThoughts,
   'models.list': models.listModels,
   'models.create': models.createModel,
+  'models.update': models.updateModel,
   'models.delete': models.deleteModel,
   'models.test': models.testModel,
   'overrides.list': models.listOverrides,
