@@ -17,6 +17,7 @@ import type { Model } from './chat/types.js';
 import { useConversation } from './chat/useConversation.js';
 import { ChatActionsContext, type ChatActions } from './chat/actions.js';
 import { WorkflowPicker } from './chat/WorkflowPicker.js';
+import { takeChatWithDatasets } from './chat/chat-with.js';
 import { useThreads } from './chat/useThreads.js';
 
 /** What the pickers offer: models, this workspace's endpoint overrides and the datasets. */
@@ -41,7 +42,7 @@ export function ChatPage({ me }: { me: Me }) {
   /** Agent mode: answers plan, search and read the datasets first, and show those steps. */
   const [agentic, setAgentic] = useState(false);
   /** The datasets of a chat not started yet; a thread keeps its own. */
-  const [newChatDatasets, setNewChatDatasets] = useState<string[]>([]);
+  const [newChatDatasets, setNewChatDatasets] = useState<string[]>(takeChatWithDatasets);
   const [threadDatasets, setThreadDatasets] = useState<string[]>([]);
   /** The workflow the next message goes with; a thread remembers its own. */
   const [workflow, setWorkflow] = useState<string | null>(null);
