@@ -35,6 +35,12 @@ export const Usage = z.object({ input_tokens: z.number().int(), output_tokens: z
 export const Message = z.object({
   id: z.string(),
   thread_id: z.string(),
+  /**
+   * The message this one follows in its branch (null for the first). Editing a question or
+   * regenerating an answer adds a message whose parent is earlier than the newest one; the thread
+   * lists every message, oldest first, and a model sees only the branch it continues.
+   */
+  parent_id: z.string().nullable(),
   role: z.enum(['user', 'assistant']),
   content: z.string(),
   status: MessageStatus,

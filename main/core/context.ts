@@ -33,6 +33,10 @@ export interface HealthRecorder {
   tryAcquire(modelId: string): boolean;
   recordSuccess(modelId: string, latencyMs: number): void;
   recordFailure(modelId: string): void;
+  /** A connection test's outcome: a failure holds the model unavailable until a test passes. */
+  recordTest(modelId: string, ok: boolean, latencyMs: number): void;
+  /** Drops what is known about a model (removed, or edited to call something else). */
+  forget(modelId: string): void;
 }
 
 /** Long-lived parts of the running service that are not stored in the database. */

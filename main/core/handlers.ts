@@ -64,12 +64,16 @@ export const handlers: Handlers = {
   'threads.suggestions': threads.threadSuggestions,
   'chat.send': chat.sendChat,
   'chat.cancel': chat.cancelChat,
+  'chat.regenerate': chat.regenerateChat,
+  'chat.edit': chat.editChat,
+  'chat.continue': chat.continueChat,
   'chat.stream': () => {
     throw new Error('chat.stream only streams');
   },
   'messages.thoughts': agents.messageThoughts,
   'models.list': models.listModels,
   'models.create': models.createModel,
+  'models.update': models.updateModel,
   'models.delete': models.deleteModel,
   'models.test': models.testModel,
   'models.catalog': modelDownloads.modelCatalog,
@@ -129,6 +133,9 @@ export type StreamHandlers = {
 export const streamHandlers: StreamHandlers = {
   'chat.send': chat.streamChat,
   'chat.stream': chat.attachChat,
+  'chat.regenerate': chat.streamRegenerate,
+  'chat.edit': chat.streamEdit,
+  'chat.continue': chat.streamContinue,
   'comparisons.create': comparisons.streamComparison,
   'comparisons.stream': comparisons.attachComparison,
 };

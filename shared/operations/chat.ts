@@ -50,3 +50,49 @@ export const attachChat = defineOperation({
   output: z.null(),
   streaming: { mode: 'always', event: ChatEvent },
 });
+
+/** How a regenerated, edited or continued answer is asked for: streamed or not, and by which model. */
+const AnswerOptions = {
+  stream: z.boolean().default(false),
+  model_endpoint_override: sendChat.input.shape.model_endpoint_override,
+};
+const AnswerOutput = sendChat.output;
+
+export const regenerateChat = defineOperation({
+  name: 'chat.regenerate',
+  summary:
+    'Answers the question of an earlier answer again, as a new answer after the thread\'s newest message; the old answer is kept. ' +
+    'Any model may answer (`model_endpoint_override`), otherwise the router picks one. The new answer sees only the messages before its question.',
+  tag: 'Chat',
+  access: 'user',
+  http: { method: 'POST', path: '/chat/{message_id}/regenerate', status: 200 },
+  input: z.object({ message_id: prefixedId('msg'), ...AnswerOptions, agentic: z.boolean().default(false) }),
+  output: AnswerOutput,
+  streaming: { mode: 'optional', event: ChatEvent },
+});
+
+export const editChat = defineOperation({
+  name: 'chat.edit',
+  summary:
+    'Sends an edited version of one of your messages: a new message with the new text, following what the old one followed, and its answer. ' +
+    'The old message and its answers are kept (a branch); later messages continue from the newest.',
+  tag: 'Chat',
+  access: 'user',
+  http: { method: 'POST', path: '/chat/{message_id}/edit', status: 200 },
+  input: z.object({ message_id: prefixedId('msg'), message: MessageText, ...AnswerOptions, agentic: z.boolean().default(false) }),
+  output: AnswerOutput,
+  streaming: { mode: 'optional', event: ChatEvent },
+});
+
+export const continueChat = defineOperation({
+  name: 'chat.continue',
+  summary:
+    'Goes on with an answer that stopped early (`error`, `cancelled` or `interrupted`): the same message streams again, its kept text first, ' +
+    'and the model (the router\'s choice, or `model_endpoint_override`) continues from it. `409 conflict` for an answer that is complete or still being written.',
+  tag: 'Chat',
+  access: 'user',
+  http: { method: 'POST', path: '/chat/{message_id}/continue', status: 200 },
+  input: z.object({ message_id: prefixedId('msg'), ...AnswerOptions }),
+  output: AnswerOutput,
+  streaming: { mode: 'optional', event: ChatEvent },
+});

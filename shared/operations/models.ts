@@ -60,6 +60,25 @@ export const createModel = defineOperation({
   output: Model,
 });
 
+export const updateModel = defineOperation({
+  name: 'models.update',
+  summary:
+    'Edits a registered model: its name, endpoint, API key (`null` removes it; left out, it is kept), provider model id and capabilities. ' +
+    'What is known of its health is reset: test it again to see whether it answers. Built-in models cannot be edited.',
+  tag: 'Models',
+  access: 'admin',
+  http: { method: 'PATCH', path: '/models/{id}', status: 200 },
+  input: z.object({
+    id: prefixedId('mdl'),
+    name: displayText(100).optional(),
+    endpoint_url: HttpUrl.nullable().optional(),
+    api_key: ApiKeySecret.nullable().optional(),
+    model: z.string().trim().min(1).max(200).optional(),
+    capabilities: Capabilities.partial().optional(),
+  }),
+  output: Model,
+});
+
 export const deleteModel = defineOperation({
   name: 'models.delete',
   summary: 'Removes a registered model; built-in models cannot be removed. Messages it wrote keep its id.',

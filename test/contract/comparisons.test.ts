@@ -322,4 +322,23 @@ describe('GET /api/comparisons/leaderboard', () => {
     // The organization's leaderboard: another user of it sees the same.
     expect((await h.json<{ data: LeaderboardEntry[] }>('/comparisons/leaderboard', 'GET', undefined, other)).body.data).toEqual(body.data);
   });
+
+  it('an answer that errored is left out: it cannot win, and a tie or a win ranks only the answers that completed', async () => {
+    // A separate organization's users would share nothing; here the fresh models show the effect alone.
+    const good = await h.addModel('Good', 'fixed:Fine answer.');
+    const better = await h.addModel('Better', 'fixed:Finer answer.');
+    const dead = await h.addModel('Dead', 'status:503');
+    const tie = await compare({ prompt: 'Tie with a dead one', model_ids: [good, better, dead] });
+    expect(byModel(tie.body, dead)?.status).toBe('error');
+    const refused = await h.json<{ code: string }>(`/comparisons/${tie.body.id}/votes`, 'POST', { winner_response_id: byModel(tie.body, dead)?.id });
+    expect(refused).toMatchObject({ status: 400, body: { code: 'invalid_argument' } });
+    expect((await h.json(`/comparisons/${tie.body.id}/votes`, 'POST', { outcome: 'tie' })).status).toBe(201);
+    const win = await compare({ prompt: 'Win over a dead one', model_ids: [better, dead] });
+    expect((await h.json(`/comparisons/${win.body.id}/votes`, 'POST', { winner_response_id: byModel(win.body, better)?.id })).status).toBe(201);
+
+    const { body } = await h.json<{ data: LeaderboardEntry[] }>('/comparisons/leaderboard', 'GET');
+    expect(body.data.find((e) => e.model_id === dead)).toBeUndefined();
+    expect(body.data.find((e) => e.model_id === good)).toMatchObject({ votes: 1, ties: 1, wins: 0, losses: 0 });
+    expect(body.data.find((e) => e.model_id === better)).toMatchObject({ votes: 2, ties: 1, wins: 1, losses: 0 });
+  });
 });

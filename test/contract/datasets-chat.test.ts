@@ -48,7 +48,16 @@ describe('chat over datasets', () => {
     expect(res.body.message.content).toMatch(/^2 messages: system: Answer from the passages below, user: What does sourdough need\?$/);
     const sent = h.upstream.requests.at(-1)?.body as { messages: Array<{ role: string; content: string }> };
     expect(sent.messages[0]?.content).toMatch(/\[1\] bakery\.md/);
-    expect(res.body.message.citations[0]?.artifact_key).toBe('bakery.md');
+    // The answer cites none of them, so it lists none: searched is not cited.
+    expect(res.body.message.citations).toEqual([]);
+  });
+
+  it('an answer lists only the passages it cites, whatever was searched', async () => {
+    const citing = await h.addModel('Citing', 'fixed:Feed the starter [1].');
+    const res = await h.json<{ message: Msg }>('/chat', 'POST', { message: 'What does sourdough need?', dataset_ids: [dataset.id], model_endpoint_override: citing });
+    expect(res.body.message.citations.map((c) => [c.index, c.artifact_key])).toEqual([[1, 'bakery.md']]);
+    const stored = await h.json<{ data: Msg[] }>(`/threads/${(res.body as unknown as { thread_id: string }).thread_id}/messages`, 'GET');
+    expect(stored.body.data.at(-1)?.citations.map((c) => c.index)).toEqual([1]);
   });
 
   it('an unknown dataset is refused with 404', async () => {
@@ -108,7 +117,8 @@ describe('hybrid search with an embedding model', () => {
       expect(core.repos.chunks.vectorIndex()).toMatchObject({ model: 'text-embedding-hash', dimensions: 64 });
       expect(upstream.requests.filter((r) => r.path === '/v1/embeddings').length).toBeGreaterThan(0);
 
-      const answer = (await core.service.invoke('chat.send', { message: 'pruning apple trees in winter', dataset_ids: [ds.id] }, me)) as { message: Msg };
+      const answer = (await core.service.invoke('chat.send', { message: 'pruning apple trees in winter', dataset_ids: [ds.id], model_endpoint_override: 'mdl_extractive' }, me)) as { message: Msg };
+      expect(answer.message.content, 'the built-in model answers, citing').toMatch(/\[1\]/);
       expect(answer.message.citations[0]?.artifact_key).toBe('orchard.md');
       // The question was embedded too: the vector ranking took part.
       expect(upstream.requests.filter((r) => r.path === '/v1/embeddings').at(-1)?.body).toMatchObject({ input: ['pruning apple trees in winter'] });

@@ -74,6 +74,38 @@ describe('models', () => {
     expect(ko.body.detail).toMatch(/503/);
   });
 
+  it('a model that fails its test is unavailable and not routed to until it is fixed (PATCH) and passes', async () => {
+    const dead = await h.addModel('Dead but best', 'status:503', { capabilities: { quality: 10, strengths: ['general'] } });
+    expect((await h.json<{ ok: boolean }>(`/models/${dead}/test`, 'POST', {})).body.ok).toBe(false);
+    const listed = await h.json<{ data: Array<{ id: string; status: string }> }>('/models', 'GET');
+    expect(listed.body.data.find((m) => m.id === dead)?.status).toBe('unavailable');
+    const before = h.upstream.requests.length;
+    const routed = await h.json<{ message: { model_id: string } }>('/chat', 'POST', { message: 'who answers?' });
+    expect(routed.body.message.model_id).not.toBe(dead);
+    expect(h.upstream.requests.slice(before).some((r) => r.model === 'status:503')).toBe(false);
+
+    const edited = await h.json<{ id: string; name: string; model: string; status: string; has_api_key: boolean }>(`/models/${dead}`, 'PATCH', { name: 'Fixed', model: 'echo' });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ id: dead, name: 'Fixed', model: 'echo', status: 'available', has_api_key: true });
+    expect((await h.json<{ ok: boolean }>(`/models/${dead}/test`, 'POST', {})).body.ok).toBe(true);
+    const back = await h.json<{ message: { model_id: string; content: string } }>('/chat', 'POST', { message: 'and now?' });
+    expect(back.body.message).toMatchObject({ model_id: dead, content: 'You said: and now?' });
+  });
+
+  it('PATCH /models/{id}: the key can be replaced or removed; errors name their field; built-in models are not editable', async () => {
+    const id = await h.addModel('Keyed', 'echo');
+    const cleared = await h.json<{ has_api_key: boolean }>(`/models/${id}`, 'PATCH', { api_key: null });
+    expect(cleared.body.has_api_key).toBe(false);
+    const noEndpoint = await h.json<{ code: string; errors: Array<{ path: string }> }>(`/models/${id}`, 'PATCH', { endpoint_url: null });
+    expect(noEndpoint).toMatchObject({ status: 400, body: { code: 'invalid_argument' } });
+    expect(noEndpoint.body.errors[0]?.path).toBe('endpoint_url');
+    const badUrl = await h.json<{ errors: Array<{ path: string }> }>(`/models/${id}`, 'PATCH', { endpoint_url: 'ftp://x' });
+    expect(badUrl.status).toBe(400);
+    expect(badUrl.body.errors[0]?.path).toBe('endpoint_url');
+    expect((await h.json<{ code: string }>('/models/mdl_extractive', 'PATCH', { name: 'Mine' })).status).toBe(409);
+    expect((await h.json<{ code: string }>('/models/mdl_nope', 'PATCH', { name: 'Mine' })).status).toBe(404);
+  });
+
   it('answers through the Anthropic provider with its official SDK', async () => {
     const claude = await h.json<{ id: string }>('/models', 'POST', { name: 'Claude', provider: 'anthropic', endpoint_url: h.upstream.anthropicBaseUrl, api_key: 'ak-1', model: 'echo' });
     const answer = await h.json<{ message: { content: string; status: string; model_id: string } }>('/chat', 'POST', { message: 'bonjour', model_endpoint_override: claude.body.id });

@@ -123,7 +123,10 @@ describe('chat in the browser', () => {
     await newChat();
     await ask('Fail please', 'Failing');
     const error = await visible(lastAnswer().getByRole('alert'));
-    expect(await error.textContent()).toMatch(/The answer stopped with an error\. \S/);
+    // A plain sentence and what to do, not the transport's words; the detail is one click away.
+    expect(await error.locator('.answer-problem-text').textContent()).toBe('The model stopped answering before it was done. What it wrote so far is kept.');
+    await visible(error.getByRole('button', { name: 'Retry' }));
+    await visible(error.getByRole('button', { name: 'Continue' }));
     expect(await answerText()).toBe('w1 w2 w3');
     expect(await composer().isDisabled()).toBe(false);
     expect(await inspectPage(page, 'chat-error')).toEqual([]);
@@ -185,6 +188,7 @@ describe('chat in the browser', () => {
     const message = (i: number) => ({
       id: `msg_big${i}`,
       thread_id: 'thr_big',
+      parent_id: i === 0 ? null : `msg_big${i - 1}`,
       role: i % 2 === 0 ? 'user' : 'assistant',
       content: i % 2 === 0 ? `Question ${i}` : `Answer ${i}`,
       status: 'complete',

@@ -88,8 +88,14 @@ describe('datasets', () => {
     await visible(row('broken.pdf').getByText('Could not be read'));
   });
 
-  it('removes a failed file', async () => {
+  it('removes a failed file after a confirmation; Cancel keeps it', async () => {
     await page.getByRole('button', { name: 'Remove broken.pdf' }).click();
+    const dialog = await visible(page.getByRole('dialog', { name: 'Remove this file?' }));
+    expect(await inspectPage(page, 'dataset-remove-confirm')).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await visible(row('broken.pdf'));
+    await page.getByRole('button', { name: 'Remove broken.pdf' }).click();
+    await page.getByRole('dialog', { name: 'Remove this file?' }).getByRole('button', { name: 'Remove file' }).click();
     await row('broken.pdf').waitFor({ state: 'detached' });
     await visible(row('notes.txt'));
   });
@@ -105,7 +111,15 @@ describe('datasets', () => {
     await zone.dispatchEvent('drop', { dataTransfer });
     await visible(row('dropped.md').getByText('Ready'), 20_000);
     await page.getByRole('button', { name: 'Remove dropped.md' }).click();
+    await page.getByRole('dialog', { name: 'Remove this file?' }).getByRole('button', { name: 'Remove file' }).click();
     await row('dropped.md').waitFor({ state: 'detached' });
+  });
+
+  it('"Chat with this dataset" opens a new chat with the dataset chosen', async () => {
+    await page.getByRole('button', { name: 'Chat with this dataset' }).click();
+    await visible(page.getByRole('heading', { name: 'What would you like to know?' }));
+    await visible(page.getByText('Datasets Company handbook'));
+    await page.goBack();
   });
 
   it('lists the dataset as a card', async () => {

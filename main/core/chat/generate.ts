@@ -10,6 +10,7 @@ import { AnswerFailed, answerWithFailover } from './failover.js';
 import { messageView } from '../threads/views.js';
 import type { AbortReason, RunHandle } from './hub.js';
 import { newId } from '../ids.js';
+import { citedOnly } from '../../../shared/citations.js';
 import { runAgent } from '../agents/run.js';
 import type { ToolEnv } from '../agents/tools.js';
 import type { AgentEvent } from '../agents/types.js';
@@ -32,6 +33,8 @@ export interface GenerationPlan {
   ground: () => Promise<Grounding>;
   /** Set for `agentic: true`: an agent answers, with tools over the datasets, within these bounds. */
   agent?: { question: string; env: ToolEnv; maxSteps: number; timeBudgetMs: number; mcp?: McpAnswerLimits | undefined } | undefined;
+  /** The text an answer that is continued already has: kept, sent first, and added to. */
+  prefix?: string | undefined;
 }
 
 interface Deps {
@@ -48,8 +51,10 @@ interface Deps {
 export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle): Promise<void> {
   const { repos, runtime } = deps;
   const iso = () => deps.now().toISOString();
-  let content = '';
-  let saved = '';
+  let content = plan.prefix ?? '';
+  let saved = content;
+  // The stream rebuilds the whole message, so a continued answer's kept text comes first.
+  if (content) run.emit({ event: 'delta', data: { content } });
   const citations: Citation[] = [];
   let usage: { input_tokens: number; output_tokens: number } | null = null;
   const routing: Routing = { ...plan.routing, skipped: [...plan.routing.skipped] };
@@ -69,7 +74,8 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
     repos.messages.finish(plan.messageId, {
       content,
       status,
-      citations: JSON.stringify(citations),
+      // Only the passages the answer cites are its sources; the rest were searched, not used.
+      citations: JSON.stringify(citedOnly(citations, content)),
       thoughts: '[]', // thoughts live in their own table (migration 080)
       input_tokens: counted.input_tokens,
       output_tokens: counted.output_tokens,

@@ -2,21 +2,12 @@ import type { SequencedEvent } from '../../../shared/events.js';
 import { ServiceError } from '../../../shared/errors.js';
 import type { MessageRow } from '../../db/repositories/messages.js';
 import type { AuthedContext } from '../context.js';
-import { ownThread } from '../threads/handlers.js';
 import { messageView } from '../threads/views.js';
-import { startChat, type ChatInput } from './send.js';
+import { startChat, type ChatInput, type StartedChat } from './send.js';
+import { startContinue, startEdit, startRegenerate } from './branching.js';
+import { ownMessage } from './owned.js';
 
-/** A message in one of the caller's threads; anyone else's is not found. */
-export function ownMessage(ctx: AuthedContext, id: string): MessageRow {
-  const row = ctx.repos.messages.get(id);
-  if (!row) throw new ServiceError('not_found', `No message ${id}.`);
-  try {
-    ownThread(ctx, row.thread_id);
-  } catch {
-    throw new ServiceError('not_found', `No message ${id}.`);
-  }
-  return row;
-}
+export { ownMessage };
 
 function reload(ctx: AuthedContext, id: string) {
   const row = ctx.repos.messages.get(id);
@@ -25,17 +16,28 @@ function reload(ctx: AuthedContext, id: string) {
 }
 
 /** Non-streaming: waits for the end of the answer, whatever it is, and answers the stored message. */
-export async function sendChat(ctx: AuthedContext, input: ChatInput) {
-  const started = startChat(ctx, input);
+async function answered(ctx: AuthedContext, started: StartedChat) {
   await ctx.runtime.hub.finished(started.message_id);
   return { thread_id: started.thread_id, user_message_id: started.user_message_id, message: reload(ctx, started.message_id) };
 }
 
-/** Streaming: the live events of the new answer. */
-export function streamChat(ctx: AuthedContext, input: ChatInput): AsyncIterable<SequencedEvent> {
-  const started = startChat(ctx, input);
+/** Streaming: the live events of the answer. */
+function live(ctx: AuthedContext, started: StartedChat): AsyncIterable<SequencedEvent> {
   return ctx.runtime.hub.subscribe(started.message_id) ?? replayStored(ctx, ctx.repos.messages.get(started.message_id));
 }
+
+export const sendChat = (ctx: AuthedContext, input: ChatInput) => answered(ctx, startChat(ctx, input));
+export const streamChat = (ctx: AuthedContext, input: ChatInput) => live(ctx, startChat(ctx, input));
+
+type Regenerate = Parameters<typeof startRegenerate>[1];
+type Edit = Parameters<typeof startEdit>[1];
+type Continue = Parameters<typeof startContinue>[1];
+export const regenerateChat = (ctx: AuthedContext, input: Regenerate) => answered(ctx, startRegenerate(ctx, input));
+export const streamRegenerate = (ctx: AuthedContext, input: Regenerate) => live(ctx, startRegenerate(ctx, input));
+export const editChat = (ctx: AuthedContext, input: Edit) => answered(ctx, startEdit(ctx, input));
+export const streamEdit = (ctx: AuthedContext, input: Edit) => live(ctx, startEdit(ctx, input));
+export const continueChat = (ctx: AuthedContext, input: Continue) => answered(ctx, startContinue(ctx, input));
+export const streamContinue = (ctx: AuthedContext, input: Continue) => live(ctx, startContinue(ctx, input));
 
 export async function cancelChat(ctx: AuthedContext, input: { message_id: string }) {
   const row = ownMessage(ctx, input.message_id);
@@ -59,10 +61,9 @@ export function attachChat(ctx: AuthedContext, input: { message_id: string; last
 async function* replayStored(ctx: AuthedContext, row: MessageRow | undefined): AsyncIterable<SequencedEvent> {
   if (!row) return;
   const message = messageView(row, ctx.repos.thoughts.ofMessage(row.id));
-  const user = ctx.repos.messages.history(row.thread_id).filter((m) => m.role === 'user' && m.seq < row.seq).at(-1);
   let id = 0;
   const routing = message.routing ?? { mode: 'dynamic' as const, model_id: message.model_id ?? '', reason: '', skipped: [] };
-  yield { id: id++, event: 'message.created', data: { thread_id: row.thread_id, user_message_id: user?.id ?? '', message_id: row.id, routing } };
+  yield { id: id++, event: 'message.created', data: { thread_id: row.thread_id, user_message_id: row.parent_id ?? '', message_id: row.id, routing } };
   for (const thought of message.thoughts) yield { id: id++, event: 'thought', data: thought };
   if (message.content) yield { id: id++, event: 'delta', data: { content: message.content } };
   for (const citation of message.citations) yield { id: id++, event: 'citation', data: citation };

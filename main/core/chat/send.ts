@@ -12,6 +12,10 @@ import { generate } from './generate.js';
 import { groundingFor } from './grounding.js';
 import { agentDatasets } from '../agents/tools.js';
 import { applyWorkflow, requestedWorkflow } from '../workflows/apply.js';
+import type { Workflow } from '../../../shared/operations/workflows.js';
+import type { MessageRow } from '../../db/repositories/messages.js';
+import type { ThreadRow } from '../../db/repositories/threads.js';
+import { branchTo } from './branch.js';
 
 export interface ChatInput {
   thread_id?: string | undefined;
@@ -59,18 +63,45 @@ function chooseDynamic(ctx: AuthedContext, input: ChatInput, history: { role: st
   };
 }
 
+/** The message an answer responds to: one already stored, or a new one to store with the answer. */
+export type Question = { kind: 'stored'; row: MessageRow } | { kind: 'new'; parent_id: string | null };
+
+/** What an answer continues from: the branch before its question, and maybe a partial answer to go on with. */
+export interface AnswerSpec {
+  thread: ThreadRow;
+  request: ChatInput;
+  workflow: Workflow | null;
+  /** The branch before the question, oldest first: what the model sees of the thread. */
+  branch: MessageRow[];
+  question: Question;
+  /** An ended, unfinished answer that the model goes on with, in place. */
+  continued?: MessageRow | undefined;
+}
+
+/** What the model is asked when it goes on with its own partial answer. */
+export const CONTINUE_PROMPT = 'Your answer above was cut off. Continue it exactly where it stopped, without repeating any of it.';
+
 /**
  * Stores the user's message and an assistant message that is `streaming` from the first moment,
  * then starts generating in the background. Watching (streaming, waiting) is separate from this.
  */
 export function startChat(ctx: AuthedContext, request: ChatInput): StartedChat {
-  const { repos, runtime } = ctx;
   const workflow = requestedWorkflow(ctx, request.workflow_id);
   assertDatasets(ctx, request.dataset_ids);
   const thread = request.thread_id ? ownThread(ctx, request.thread_id) : newThread(ctx, { title: titleFrom(request.message) });
-  const { input, systemPrompt } = applyWorkflow(ctx, thread, request, workflow);
+  // A new message follows the thread's newest, whichever branch that is on.
+  const newest = ctx.repos.messages.newest(thread.id);
+  const branch = branchTo(ctx.repos.messages.history(thread.id), newest?.id ?? null);
+  return startAnswer(ctx, { thread, request, workflow, branch, question: { kind: 'new', parent_id: newest?.id ?? null } });
+}
+
+/** Chooses the model, stores the question (if new) and the answer, and starts generating. */
+export function startAnswer(ctx: AuthedContext, spec: AnswerSpec): StartedChat {
+  const { repos, runtime } = ctx;
+  const { thread, continued } = spec;
+  const { input, systemPrompt } = applyWorkflow(ctx, thread, spec.request, spec.workflow);
   const datasetIds = input.dataset_ids ?? repos.threads.datasetIds(thread.id);
-  const history = repos.messages.history(thread.id);
+  const history = spec.branch.map((m) => ({ role: m.role, content: m.content }));
   const { candidates, routing } = input.model_endpoint_override
     ? chooseOverride(ctx, input.model_endpoint_override)
     : chooseDynamic(ctx, input, history, datasetIds.length);
@@ -78,29 +109,46 @@ export function startChat(ctx: AuthedContext, request: ChatInput): StartedChat {
   if (!first) throw new ServiceError('unavailable', 'No model is available to answer.');
 
   const now = isoNow(ctx);
-  const userMessageId = newId('msg');
-  const messageId = newId('msg');
+  const userMessageId = spec.question.kind === 'stored' ? spec.question.row.id : newId('msg');
+  const messageId = continued?.id ?? newId('msg');
   repos.transaction(() => {
-    repos.messages.insert({ id: userMessageId, thread_id: thread.id, role: 'user', content: input.message, status: 'complete', model_id: null, routing: null, now });
-    repos.messages.insert({ id: messageId, thread_id: thread.id, role: 'assistant', content: '', status: 'streaming', model_id: first.model.id, routing: JSON.stringify(routing), now });
+    if (spec.question.kind === 'new') {
+      repos.messages.insert({ id: userMessageId, thread_id: thread.id, parent_id: spec.question.parent_id, role: 'user', content: input.message, status: 'complete', model_id: null, routing: null, now });
+    }
+    if (continued) {
+      if (!repos.messages.resume(continued.id, first.model.id, JSON.stringify(routing), now)) {
+        throw new ServiceError('conflict', 'This answer is being written or is complete; only an answer that stopped early can be continued.');
+      }
+    } else {
+      repos.messages.insert({ id: messageId, thread_id: thread.id, parent_id: userMessageId, role: 'assistant', content: '', status: 'streaming', model_id: first.model.id, routing: JSON.stringify(routing), now });
+    }
     repos.threads.touch(thread.id, now);
   });
 
-  const turns = buildTurns(systemPrompt, [...history, { role: 'user', content: input.message }], first.model.capabilities.context_tokens);
+  const going: Array<{ role: 'user' | 'assistant'; content: string }> = continued
+    ? [
+        { role: 'assistant', content: continued.content },
+        { role: 'user', content: CONTINUE_PROMPT },
+      ]
+    : [];
+  const turns = buildTurns(systemPrompt, [...history, { role: 'user', content: input.message }, ...going], first.model.capabilities.context_tokens);
   const ground = () => groundingFor(ctx, datasetIds, input.message);
   const limits = ctx.config().agents;
-  const agent = input.agentic
-    ? {
-        question: input.message,
-        env: { repos, embed: runtime.embedding()?.embed, datasets: agentDatasets(repos, datasetIds) },
-        maxSteps: limits.max_steps,
-        timeBudgetMs: limits.time_budget_seconds * 1000,
-        mcp: { maxCalls: ctx.config().mcp.max_calls_per_answer, maxBytes: ctx.config().mcp.max_result_bytes_per_answer },
-      }
-    : undefined;
+  // An answer that is continued goes on as plain text: an agent would start its plan over.
+  const agent =
+    input.agentic && !continued
+      ? {
+          question: input.message,
+          env: { repos, embed: runtime.embedding()?.embed, datasets: agentDatasets(repos, datasetIds) },
+          maxSteps: limits.max_steps,
+          timeBudgetMs: limits.time_budget_seconds * 1000,
+          mcp: { maxCalls: ctx.config().mcp.max_calls_per_answer, maxBytes: ctx.config().mcp.max_result_bytes_per_answer },
+        }
+      : undefined;
   const run = runtime.hub.start(messageId);
   run.emit({ event: 'message.created', data: { thread_id: thread.id, user_message_id: userMessageId, message_id: messageId, routing } });
-  generate({ repos, runtime, now: ctx.now }, { messageId, userId: ctx.caller.user.id, candidates, routing, turns, datasetIds, ground, agent }, run).catch((error: unknown) => {
+  const plan = { messageId, userId: ctx.caller.user.id, candidates, routing, turns, datasetIds, ground, agent, prefix: continued?.content ?? '' };
+  generate({ repos, runtime, now: ctx.now }, plan, run).catch((error: unknown) => {
     // generate() stores every failure itself; reaching here means the store failed too.
     process.stderr.write(`chat generation for ${messageId} failed: ${String(error)}\n`);
     run.end();

@@ -150,6 +150,12 @@ export function voteComparison(ctx: AuthedContext, input: { id: string; winner_r
       { path: 'winner_response_id', message: 'not an answer of this comparison' },
     ]);
   }
+  const winner = responses.find((r) => r.id === input.winner_response_id);
+  if (winner && winner.status !== 'complete') {
+    throw new ServiceError('invalid_argument', `winner_response_id: ${winner.id} did not complete (${winner.status}); only a complete answer can win.`, [
+      { path: 'winner_response_id', message: 'not a complete answer' },
+    ]);
+  }
   const vote = {
     id: newId('vot'),
     comparison_id: row.id,

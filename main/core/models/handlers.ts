@@ -16,6 +16,15 @@ type CreateModel = {
   capabilities?: Partial<Capabilities> | undefined;
 };
 
+type UpdateModel = {
+  id: string;
+  name?: string | undefined;
+  endpoint_url?: string | null | undefined;
+  api_key?: string | null | undefined;
+  model?: string | undefined;
+  capabilities?: Partial<Capabilities> | undefined;
+};
+
 export function listModels(ctx: AuthedContext) {
   return { data: allModels(ctx) };
 }
@@ -39,6 +48,29 @@ export function createModel(ctx: AuthedContext, input: CreateModel) {
   const row = ctx.repos.models.get(id);
   if (!row) throw new Error(`model ${id} vanished after insert`);
   return modelView(ctx, row);
+}
+
+export function updateModel(ctx: AuthedContext, input: UpdateModel) {
+  const found = findModel(ctx, input.id);
+  if (!found) throw new ServiceError('not_found', `No model ${input.id}.`);
+  const row = found.row;
+  if (!row) throw new ServiceError('conflict', 'Built-in models cannot be edited.');
+  const endpoint = input.endpoint_url === undefined ? row.endpoint_url : input.endpoint_url;
+  if (row.provider === 'openai_compatible' && !endpoint) {
+    throw new ServiceError('invalid_argument', 'An OpenAI-compatible model needs an endpoint URL.', [{ path: 'endpoint_url', message: 'is required for openai_compatible models' }]);
+  }
+  const capabilities = input.capabilities ? Capabilities.parse({ ...JSON.parse(row.capabilities), ...input.capabilities }) : JSON.parse(row.capabilities);
+  ctx.repos.models.update({
+    id: row.id,
+    name: input.name ?? row.name,
+    endpoint_url: endpoint,
+    model: input.model ?? row.model,
+    capabilities: JSON.stringify(capabilities),
+    api_key_secret: input.api_key === undefined ? row.api_key_secret : input.api_key === null ? null : ctx.runtime.secrets.seal(input.api_key),
+  });
+  // Another endpoint or model is another thing to call: what was observed of the old one does not apply.
+  ctx.runtime.health.forget(row.id);
+  return modelView(ctx, ctx.repos.models.get(row.id) as NonNullable<ReturnType<typeof ctx.repos.models.get>>);
 }
 
 export function deleteModel(ctx: AuthedContext, input: { id: string }): null {
@@ -69,9 +101,12 @@ export async function testModel(ctx: AuthedContext, input: { id: string }) {
     });
     for await (const event of stream) if (event.type === 'delta') break;
     const latency_ms = Math.round(performance.now() - started);
+    // The test's outcome is health: a model that fails it is shown unavailable and not routed to until one passes.
+    ctx.runtime.health.recordTest(resolved.model.id, !signal.aborted, latency_ms);
     return { ok: !signal.aborted, latency_ms, detail: signal.aborted ? `No answer within ${TEST_TIMEOUT_MS / 1000} s.` : `Answered in ${latency_ms} ms.` };
   } catch (error) {
-    const detail = redactSecrets(error instanceof Error ? error.message : String(error), [resolved.api_key]);
-    return { ok: false, latency_ms: Math.round(performance.now() - started), detail };
+    const latency_ms = Math.round(performance.now() - started);
+    ctx.runtime.health.recordTest(resolved.model.id, false, latency_ms);
+    return { ok: false, latency_ms, detail: redactSecrets(error instanceof Error ? error.message : String(error), [resolved.api_key]) };
   }
 }

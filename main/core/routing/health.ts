@@ -13,6 +13,11 @@ interface ModelState {
   opened_at: number | null;
   /** When the half-open trial was let through (clock ms); null when no trial is in flight. */
   trial_started_at: number | null;
+  /**
+   * Its connection test failed: held open (no cooldown, no trial) until a test passes or an answer
+   * it was asked for by name succeeds. A model known not to answer is not offered to the router.
+   */
+  test_failed: boolean;
 }
 
 /**
@@ -46,7 +51,20 @@ export class HealthTracker {
   health(modelId: string): ModelHealth {
     const s = this.models.get(modelId);
     if (!s) return { latency_ewma_ms: null, error_rate: 0, circuit: 'closed' };
-    return { latency_ewma_ms: s.latency_ewma_ms, error_rate: s.error_rate, circuit: this.circuitOf(s, this.now()) };
+    return { latency_ewma_ms: s.latency_ewma_ms, error_rate: s.error_rate, circuit: s.test_failed ? 'open' : this.circuitOf(s, this.now()) };
+  }
+
+  /** The outcome of an explicit connection test: a failure holds the circuit open until a pass. */
+  recordTest(modelId: string, ok: boolean, latencyMs: number): void {
+    if (ok) {
+      this.recordSuccess(modelId, latencyMs);
+      return;
+    }
+    const s = this.state(modelId);
+    s.test_failed = true;
+    s.error_rate = EWMA_ALPHA + (1 - EWMA_ALPHA) * s.error_rate;
+    s.opened_at ??= this.now();
+    s.trial_started_at = null;
   }
 
   /**
@@ -56,6 +74,7 @@ export class HealthTracker {
    */
   tryAcquire(modelId: string): boolean {
     const s = this.models.get(modelId);
+    if (s?.test_failed) return false;
     if (!s || s.opened_at === null) return true;
     const now = this.now();
     if (this.circuitOf(s, now) !== 'half_open') return false;
@@ -73,6 +92,7 @@ export class HealthTracker {
     s.consecutive_failures = 0;
     s.opened_at = null;
     s.trial_started_at = null;
+    s.test_failed = false;
   }
 
   /** A call that failed before its first token. */
@@ -109,7 +129,7 @@ export class HealthTracker {
   private state(modelId: string): ModelState {
     let s = this.models.get(modelId);
     if (!s) {
-      s = { latency_ewma_ms: null, error_rate: 0, consecutive_failures: 0, opened_at: null, trial_started_at: null };
+      s = { latency_ewma_ms: null, error_rate: 0, consecutive_failures: 0, opened_at: null, trial_started_at: null, test_failed: false };
       this.models.set(modelId, s);
     }
     return s;

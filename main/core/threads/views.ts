@@ -23,6 +23,7 @@ export function messageView(row: MessageRow, thoughts: readonly ThoughtRow[] = [
   return {
     id: row.id,
     thread_id: row.thread_id,
+    parent_id: row.parent_id,
     role: row.role,
     content: row.content,
     status: row.status,

@@ -8,6 +8,7 @@ import { m070_comparisons } from './070-comparisons.js';
 import { m080_thoughts } from './080-thoughts.js';
 import { m090_admin } from './090-admin.js';
 import { m110_model_downloads } from './110-model-downloads.js';
+import { m120_message_branches } from './120-message-branches.js';
 import { m150_hardening } from './150-hardening.js';
 
 export interface Migration {
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m080_thoughts,
   m090_admin,
   m110_model_downloads,
+  m120_message_branches,
   m150_hardening,
 ];
 

@@ -93,7 +93,7 @@ export function createComparisonsRepo(db: Db) {
      FROM comparison_votes v
      JOIN comparisons c ON c.id = v.comparison_id
      JOIN comparison_responses r ON r.comparison_id = v.comparison_id
-     WHERE c.organization_id = ?
+     WHERE c.organization_id = ? AND r.status = 'complete'
      ORDER BY v.created_at, v.id, r.position`,
   );
 
@@ -119,7 +119,10 @@ export function createComparisonsRepo(db: Db) {
     markInterrupted: (comparisonId: string, detail: string, now: string) => interrupt.run(detail, now, comparisonId).changes,
     vote: (comparisonId: string, userId: string) => voteOf.get(comparisonId, userId),
     insertVote: (row: VoteRow) => insertVote.run(row),
-    /** Every voted comparison of an organization, each answer a row, oldest vote first. */
+    /**
+     * Every voted comparison of an organization, each complete answer a row, oldest vote first. An answer
+     * that failed or was stopped is no answer to rank: it neither wins, loses nor ties.
+     */
     votedResponses: (organizationId: string) => voted.all(organizationId),
   };
 }

@@ -5,6 +5,8 @@ export interface MessageRow {
   seq: number;
   id: string;
   thread_id: string;
+  /** The message this one follows in its branch; null for a thread's first message. */
+  parent_id: string | null;
   role: 'user' | 'assistant';
   content: string;
   status: 'streaming' | 'complete' | 'error' | 'cancelled' | 'interrupted';
@@ -30,8 +32,14 @@ export function createMessagesRepo(db: Db) {
   const pageOf = db.prepare<[string, number, number], MessageRow>('SELECT * FROM messages WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   const history = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE thread_id = ? ORDER BY seq');
   const insert = db.prepare(
-    `INSERT INTO messages (id, thread_id, role, content, status, model_id, routing, created_at, updated_at)
-     VALUES (@id, @thread_id, @role, @content, @status, @model_id, @routing, @now, @now)`,
+    `INSERT INTO messages (id, thread_id, parent_id, role, content, status, model_id, routing, created_at, updated_at)
+     VALUES (@id, @thread_id, @parent_id, @role, @content, @status, @model_id, @routing, @now, @now)`,
+  );
+  const newest = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE thread_id = ? ORDER BY seq DESC LIMIT 1');
+  // Only an answer that has ended without completing may be taken up again.
+  const resume = db.prepare(
+    `UPDATE messages SET status = 'streaming', model_id = ?, routing = ?, error_code = NULL, error_detail = NULL, updated_at = ?
+     WHERE id = ? AND role = 'assistant' AND status IN ('error', 'cancelled', 'interrupted')`,
   );
   const flush = db.prepare("UPDATE messages SET content = ?, updated_at = ? WHERE id = ? AND status = 'streaming'");
   const setModel = db.prepare('UPDATE messages SET model_id = ?, routing = ?, updated_at = ? WHERE id = ?');
@@ -53,8 +61,21 @@ export function createMessagesRepo(db: Db) {
       return toPage(pageOf.all(threadId, after, limit + 1), limit);
     },
     history: (threadId: string) => history.all(threadId),
-    insert: (row: { id: string; thread_id: string; role: 'user' | 'assistant'; content: string; status: MessageRow['status']; model_id: string | null; routing: string | null; now: string }) =>
-      insert.run(row),
+    /** The thread's newest message, whatever its branch: what a new message follows. */
+    newest: (threadId: string) => newest.get(threadId),
+    insert: (row: {
+      id: string;
+      thread_id: string;
+      parent_id: string | null;
+      role: 'user' | 'assistant';
+      content: string;
+      status: MessageRow['status'];
+      model_id: string | null;
+      routing: string | null;
+      now: string;
+    }) => insert.run(row),
+    /** An ended, unfinished answer streams again (to be continued); false if it is not one. */
+    resume: (id: string, modelId: string, routing: string, now: string) => resume.run(modelId, routing, now, id).changes > 0,
     /** Saves the text streamed so far; a finished message is never overwritten by a late flush. */
     flush: (id: string, content: string, now: string) => flush.run(content, now, id).changes > 0,
     setModel: (id: string, modelId: string, routing: string, now: string) => setModel.run(modelId, routing, now, id),

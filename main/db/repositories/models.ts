@@ -33,6 +33,9 @@ export function createModelsRepo(db: Db) {
      VALUES (@id, @organization_id, @name, @kind, @provider, @model, @endpoint_url, @base_model, @capabilities, @api_key_secret, @created_by, @created_at)`,
   );
   const remove = db.prepare('DELETE FROM models WHERE id = ?');
+  const update = db.prepare(
+    `UPDATE models SET name = @name, endpoint_url = @endpoint_url, api_key_secret = @api_key_secret, model = @model, capabilities = @capabilities WHERE id = @id`,
+  );
   const removeOverridesOf = db.prepare('DELETE FROM model_overrides WHERE model_id = ?');
 
   const overridesOf = db.prepare<[string], OverrideRow>('SELECT * FROM model_overrides WHERE workspace_id = ? ORDER BY created_at, id');
@@ -53,6 +56,7 @@ export function createModelsRepo(db: Db) {
     get: (id: string) => byId.get(id),
     insert: (row: Omit<ModelRow, 'api_key_secret' | 'organization_id'> & { organization_id: string; api_key_secret: Buffer | null; created_by: string }) => insert.run(row),
     /** Removes the model and every workspace override of it, together. */
+    update: (row: Pick<ModelRow, 'id' | 'name' | 'endpoint_url' | 'model' | 'capabilities'> & { api_key_secret: Buffer | null }) => update.run(row).changes > 0,
     delete: (id: string) => db.transaction(() => (removeOverridesOf.run(id), remove.run(id).changes > 0))(),
 
     listOverrides: (workspaceId: string) => overridesOf.all(workspaceId),

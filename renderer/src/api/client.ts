@@ -5,7 +5,7 @@ import { operations, type InputOf, type OperationName, type Operations, type Out
 import type { StreamOptions, Transport } from './transport.js';
 
 /** The operations that stream chat events. */
-export type ChatStreamOperation = 'chat.send' | 'chat.stream';
+export type ChatStreamOperation = 'chat.send' | 'chat.stream' | 'chat.regenerate' | 'chat.edit' | 'chat.continue';
 
 export type ChatStreamSignal = { type: 'event'; event: SequencedEvent } | { type: 'end' } | { type: 'error'; error: ServiceError };
 

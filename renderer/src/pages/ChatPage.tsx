@@ -15,17 +15,21 @@ import { ModelPicker } from './chat/ModelPicker.js';
 import { ThreadList } from './chat/ThreadList.js';
 import type { Model } from './chat/types.js';
 import { useConversation } from './chat/useConversation.js';
+import { ChatActionsContext, type ChatActions } from './chat/actions.js';
+import { WorkflowPicker } from './chat/WorkflowPicker.js';
+import { takeChatWithDatasets } from './chat/chat-with.js';
 import { useThreads } from './chat/useThreads.js';
 
 /** What the pickers offer: models, this workspace's endpoint overrides and the datasets. */
 function usePickerData(me: Me) {
   return useLoader(async () => {
-    const [models, overrides, datasets] = await Promise.all([
+    const [models, overrides, datasets, workflows] = await Promise.all([
       client.call('models.list', {}),
       client.call('overrides.list', { workspace_id: me.workspace.id }).catch(() => ({ data: [] })),
       client.call('datasets.list', { limit: 200 }).catch(() => ({ data: [], next_cursor: null })),
+      client.call('workflows.list', {}).catch(() => ({ data: [] })),
     ]);
-    return { models: models.data, overrides: overrides.data, datasets: datasets.data };
+    return { models: models.data, overrides: overrides.data, datasets: datasets.data, workflows: workflows.data };
   });
 }
 
@@ -38,8 +42,12 @@ export function ChatPage({ me }: { me: Me }) {
   /** Agent mode: answers plan, search and read the datasets first, and show those steps. */
   const [agentic, setAgentic] = useState(false);
   /** The datasets of a chat not started yet; a thread keeps its own. */
-  const [newChatDatasets, setNewChatDatasets] = useState<string[]>([]);
+  const [newChatDatasets, setNewChatDatasets] = useState<string[]>(takeChatWithDatasets);
   const [threadDatasets, setThreadDatasets] = useState<string[]>([]);
+  /** The workflow the next message goes with; a thread remembers its own. */
+  const [workflow, setWorkflow] = useState<string | null>(null);
+  /** Counts the messages sent, so that open popovers close on send. */
+  const [sent, setSent] = useState(0);
 
   /** The datasets a new chat was started with: they become the new thread's own. */
   const startedWith = useRef<string[]>([]);
@@ -85,7 +93,9 @@ export function ChatPage({ me }: { me: Me }) {
     let cancelled = false;
     client.call('threads.get', { id: threadId }).then(
       (thread) => {
-        if (!cancelled) setThreadDatasets(thread.dataset_ids);
+        if (cancelled) return;
+        setThreadDatasets(thread.dataset_ids);
+        setWorkflow(thread.workflow_id);
       },
       () => undefined,
     );
@@ -104,11 +114,29 @@ export function ChatPage({ me }: { me: Me }) {
 
   const send = (text: string, datasets: string[] = datasetIds) => {
     if (!threadId) startedWith.current = datasets;
-    conversation.send({ message: text, modelOverride: model, agentic, datasetIds: threadId ? undefined : datasets });
+    conversation.send({ message: text, modelOverride: model, agentic, datasetIds: threadId ? undefined : datasets, workflowId: workflow });
+    setSent((n) => n + 1);
     if (!threadId) setNewChatDatasets([]);
   };
 
-  const data = pickers.state.status === 'ready' ? pickers.state.data : { models: [], overrides: [], datasets: [] };
+  const data = pickers.state.status === 'ready' ? pickers.state.data : { models: [], overrides: [], datasets: [], workflows: [] };
+  const { regenerate, edit, continueAnswer } = conversation;
+  const actions = useMemo<ChatActions>(
+    () => ({
+      busy: generating,
+      models: data.models,
+      regenerate: (answerId, chosen) => {
+        regenerate(answerId, chosen ?? model);
+        setSent((n) => n + 1);
+      },
+      continueAnswer: (answerId) => continueAnswer(answerId, model),
+      edit: (messageId, text) => {
+        edit(messageId, text, model, agentic);
+        setSent((n) => n + 1);
+      },
+    }),
+    [generating, data.models, regenerate, continueAnswer, edit, model, agentic],
+  );
   const showHome = !threadId && state.status !== 'ready';
 
   return (
@@ -143,7 +171,9 @@ export function ChatPage({ me }: { me: Me }) {
             </Alert>
           </div>
         ) : state.status === 'ready' ? (
-          <MessageList messages={state.messages} models={models} />
+          <ChatActionsContext.Provider value={actions}>
+            <MessageList messages={state.messages} models={models} />
+          </ChatActionsContext.Provider>
         ) : null}
         <Composer
           generating={generating}
@@ -153,7 +183,8 @@ export function ChatPage({ me }: { me: Me }) {
             <>
               <ModelPicker models={data.models} overrides={data.overrides} value={model} onChange={setModel} disabled={generating} />
               <AgentToggle value={agentic} onChange={setAgentic} disabled={generating} />
-              <DatasetPicker datasets={data.datasets} value={datasetIds} onChange={setDatasets} disabled={generating} />
+              <DatasetPicker datasets={data.datasets} value={datasetIds} onChange={setDatasets} disabled={generating} closeWhen={sent} />
+              <WorkflowPicker workflows={data.workflows} value={workflow} onChange={setWorkflow} disabled={generating} />
             </>
           }
         />

@@ -55,6 +55,13 @@ function NotEnoughModels({ me, count }: { me: Me; count: number }) {
   );
 }
 
+/** What a loaded comparison asked: the form's refill (a blind one's models are known once voted). */
+function refillOf(state: ReturnType<typeof useComparison>['state']) {
+  if (state.status !== 'ready' || !state.comparison || state.streaming) return null;
+  const c = state.comparison;
+  return { id: c.id, prompt: c.prompt, model_ids: c.responses.map((r) => r.model_id).filter((m): m is string => m !== null), dataset_ids: c.dataset_ids, blind: c.blind };
+}
+
 function CompareTab({ me, comparisonId }: { me: Me; comparisonId: string | null }) {
   const pickers = useLoader(async () => {
     const [models, datasets] = await Promise.all([
@@ -77,7 +84,7 @@ function CompareTab({ me, comparisonId }: { me: Me; comparisonId: string | null 
           <NotEnoughModels me={me} count={models.length} />
         ) : (
           <div className="compare-workspace">
-            <CompareForm models={models} datasets={datasets} streaming={streaming} onCompare={start} onStop={onStop} />
+            <CompareForm models={models} datasets={datasets} streaming={streaming} onCompare={start} onStop={onStop} refill={refillOf(state)} />
             {state.status === 'loading' ? (
               <p className="loading" role="status">
                 Loading the comparison…

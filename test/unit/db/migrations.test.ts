@@ -15,6 +15,9 @@ afterEach(() => dirs.splice(0).forEach((remove) => remove()));
 
 const tables = (db: Database.Database) =>
   (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+/** Every table's and index's definition: what a migration changes, columns included. */
+const schema = (db: Database.Database) =>
+  (db.prepare('SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name').all() as { sql: string }[]).map((r) => r.sql).join('\n');
 
 describe('migrations', () => {
   it('are numbered in strictly increasing tens', () => {
@@ -36,11 +39,40 @@ describe('migrations', () => {
   it.each(MIGRATIONS.map((m, i) => [m.version, m.name, i] as const))('migration %i (%s) applies on its predecessors', (version, _name, index) => {
     const file = fresh();
     const before = openDatabase(file, { migrations: MIGRATIONS.slice(0, index) });
-    const tablesBefore = tables(before);
+    const schemaBefore = schema(before);
     before.close();
     const after = openDatabase(file, { migrations: MIGRATIONS.slice(0, index + 1) });
     expect(after.pragma('user_version', { simple: true })).toBe(version);
-    expect(tables(after).length).toBeGreaterThan(tablesBefore.length);
+    // A new table, index or column: the schema is not what it was.
+    expect(schema(after)).not.toBe(schemaBefore);
+    after.close();
+  });
+
+  it('120: the messages of an existing thread become one straight branch, each following the one before', () => {
+    const file = fresh();
+    const index = MIGRATIONS.findIndex((m) => m.version === 120);
+    const before = openDatabase(file, { migrations: MIGRATIONS.slice(0, index) });
+    const t = '2024-05-05T00:00:00.000Z';
+    before.exec(`
+      INSERT INTO organizations VALUES ('org_1', 'Org', '${t}');
+      INSERT INTO workspaces VALUES ('wsp_1', 'org_1', 'Home', '${t}');
+      INSERT INTO users (id, organization_id, workspace_id, email, name, role, created_at, updated_at) VALUES ('usr_1', 'org_1', 'wsp_1', 'a@b.c', 'A', 'member', '${t}', '${t}');
+      INSERT INTO threads (id, user_id, workspace_id, title, created_at, updated_at) VALUES ('thr_1', 'usr_1', 'wsp_1', 'T', '${t}', '${t}'), ('thr_2', 'usr_1', 'wsp_1', 'U', '${t}', '${t}');
+      INSERT INTO messages (id, thread_id, role, content, status, created_at, updated_at) VALUES
+        ('msg_1', 'thr_1', 'user', 'q', 'complete', '${t}', '${t}'),
+        ('msg_x', 'thr_2', 'user', 'other', 'complete', '${t}', '${t}'),
+        ('msg_2', 'thr_1', 'assistant', 'a', 'complete', '${t}', '${t}'),
+        ('msg_3', 'thr_1', 'user', 'q2', 'complete', '${t}', '${t}');
+    `);
+    before.close();
+    const after = openDatabase(file);
+    const parents = after.prepare('SELECT id, parent_id FROM messages ORDER BY seq').all();
+    expect(parents).toEqual([
+      { id: 'msg_1', parent_id: null },
+      { id: 'msg_x', parent_id: null },
+      { id: 'msg_2', parent_id: 'msg_1' },
+      { id: 'msg_3', parent_id: 'msg_2' },
+    ]);
     after.close();
   });
 

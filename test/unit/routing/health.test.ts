@@ -158,3 +158,17 @@ describe('HealthTracker: circuit breaker', () => {
     expect(h.health('m')).toEqual({ latency_ewma_ms: null, error_rate: 0, circuit: 'closed' });
   });
 });
+
+describe('HealthTracker: connection tests', () => {
+  it('a failed test holds the circuit open past any cooldown, with no trial, until a test passes', () => {
+    const { h, advance } = tracker(3, 30);
+    h.recordTest('m', false, 10);
+    expect(h.health('m').circuit).toBe('open');
+    advance(10 * 60_000);
+    expect(h.health('m').circuit).toBe('open');
+    expect(h.tryAcquire('m')).toBe(false);
+    h.recordTest('m', true, 12);
+    expect(h.health('m').circuit).toBe('closed');
+    expect(h.tryAcquire('m')).toBe(true);
+  });
+});

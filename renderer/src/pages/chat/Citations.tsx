@@ -1,29 +1,83 @@
+import { useEffect, useRef, type ToggleEvent } from 'react';
 import type { Message } from './types.js';
 
-function locationText(location: Record<string, string | number>): string {
-  return Object.entries(location)
-    .map(([key, value]) => `${key} ${value}`)
-    .join(', ');
+type Citation = Message['citations'][number];
+
+/**
+ * Where a passage is, as a person says it: "page 4", "pages 4–5", "rows 12–18", "§ Allowances".
+ * Character offsets are how the index finds it, not something a reader can use: never shown.
+ */
+export function humanLocation(location: Citation['location']): string {
+  const parts: string[] = [];
+  const page = location.page;
+  const pageEnd = location.page_end;
+  if (page !== undefined) parts.push(pageEnd !== undefined && pageEnd !== page ? `pages ${page}–${pageEnd}` : `page ${page}`);
+  const rowStart = location.row_start;
+  const rowEnd = location.row_end;
+  if (rowStart !== undefined) parts.push(rowEnd !== undefined && rowEnd !== rowStart ? `rows ${rowStart}–${rowEnd}` : `row ${rowStart}`);
+  if (typeof location.section === 'string' && location.section) parts.push(`§ ${location.section.split(' > ').at(-1) ?? location.section}`);
+  return parts.join(', ');
 }
 
-/** The passages an answer used, each openable to its snippet. */
-export function Citations({ citations }: { citations: Message['citations'] }) {
+export const citationAnchor = (messageId: string, index: number) => `source-${messageId}-${index}`;
+
+/**
+ * The passages an answer cites (and only those), each openable to the passage, highlighted, with
+ * where it is in its file. `open` is the one an inline [n] asked for: it opens and takes focus.
+ */
+export function Citations({
+  messageId = 'answer',
+  citations,
+  open = null,
+  onToggle,
+}: {
+  messageId?: string;
+  citations: Citation[];
+  open?: number | null;
+  onToggle?: (index: number | null) => void;
+}) {
+  const list = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    if (open === null) return;
+    const summary = list.current?.querySelector<HTMLElement>(`#${CSS.escape(citationAnchor(messageId, open))} summary`);
+    summary?.focus({ preventScroll: true });
+    summary?.scrollIntoView({ block: 'nearest' });
+  }, [open, messageId]);
   if (citations.length === 0) return null;
   return (
     <div className="citations">
       <p className="citations-title">Sources</p>
-      <ol className="citations-list">
-        {citations.map((c) => (
-          <li key={`${c.index}-${c.artifact_id}`}>
-            <details className="citation">
-              <summary>
-                <span className="citation-index">[{c.index}]</span> <span className="citation-key">{c.artifact_key}</span>
-                {Object.keys(c.location).length > 0 ? <span className="citation-location"> · {locationText(c.location)}</span> : null}
-              </summary>
-              <blockquote className="citation-snippet">{c.snippet}</blockquote>
-            </details>
-          </li>
-        ))}
+      <ol className="citations-list" ref={list}>
+        {citations.map((c) => {
+          const where = humanLocation(c.location);
+          return (
+            <li key={`${c.index}-${c.artifact_id}`} id={citationAnchor(messageId, c.index)}>
+              <details
+                className="citation"
+                {...(onToggle
+                  ? {
+                      open: open === c.index,
+                      onToggle: (event: ToggleEvent<HTMLDetailsElement>) => {
+                        const isOpen = event.currentTarget.open;
+                        if (isOpen !== (open === c.index)) onToggle(isOpen ? c.index : null);
+                      },
+                    }
+                  : {})}
+              >
+                <summary>
+                  <span className="citation-index">[{c.index}]</span> <span className="citation-key">{c.artifact_key}</span>
+                  {where ? <span className="citation-location"> · {where}</span> : null}
+                </summary>
+                <div className="citation-viewer">
+                  {where ? <p className="citation-where">{`${c.artifact_key}, ${where}`}</p> : null}
+                  <blockquote className="citation-snippet">
+                    <mark>{c.snippet}</mark>
+                  </blockquote>
+                </div>
+              </details>
+            </li>
+          );
+        })}
       </ol>
     </div>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { Button } from '../../ui/Button.js';
 
 export interface ComposerProps {
@@ -29,6 +29,14 @@ export function Composer({ generating, onSend, onStop, tools }: ComposerProps) {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [generating, onStop]);
+
+  // The text area grows with its text (up to the CSS max-height, then it scrolls).
+  useLayoutEffect(() => {
+    const el = area.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${el.scrollHeight + 2}px`;
+  }, [text]);
 
   const submit = () => {
     if (generating || text.trim() === '') return;

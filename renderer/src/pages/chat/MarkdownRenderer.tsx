@@ -1,6 +1,9 @@
-import { useEffect, useState } from 'react';
-import ReactMarkdown, { type Options } from 'react-markdown';
+import { useEffect, useMemo, useRef, useState, type ComponentProps, type ReactNode } from 'react';
+import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
+import remarkGfm from 'remark-gfm';
+import { CopyButton } from '../../ui/CopyButton.js';
+import { CITE_HREF, remarkCiteLinks } from './remark-cite-links.js';
 
 type Plugins = NonNullable<Options['rehypePlugins']>;
 
@@ -25,15 +28,79 @@ function loadHighlighter(): Promise<Plugins> {
 
 const PLAIN: Plugins = [rehypeSanitize];
 
+/** A code block with its own Copy button (the code's text, as shown). */
+function CodeBlock({ children, node: _node, ...rest }: ComponentProps<'pre'> & { node?: unknown }) {
+  const pre = useRef<HTMLPreElement>(null);
+  return (
+    <div className="md-code">
+      <CopyButton className="code-copy" text={() => pre.current?.textContent ?? ''} label="Copy code" />
+      <pre ref={pre} {...rest}>
+        {children}
+      </pre>
+    </div>
+  );
+}
+
+/** A wide table scrolls on its own, not the whole answer. */
+function Table({ children, node: _node, ...rest }: ComponentProps<'table'> & { node?: unknown }) {
+  return (
+    <div className="table-scroll" tabIndex={0} role="region" aria-label="Table">
+      <table {...rest}>{children}</table>
+    </div>
+  );
+}
+
+export interface MarkdownRendererProps {
+  text: string;
+  /** The source numbers the answer may link to, and what opens one. */
+  cited?: ReadonlySet<number> | undefined;
+  onCite?: ((index: number) => void) | undefined;
+  /** The file name of each source, for the links' accessible names. */
+  sourceName?: ((index: number) => string | undefined) | undefined;
+}
+
 /**
- * An answer's Markdown: sanitised (no raw HTML, no script URLs), with code highlighted once the
- * highlighter is here. Half-written Markdown mid-stream renders as well as it parses.
+ * An answer's Markdown (GitHub-flavoured: tables, task lists, strikethrough): sanitised (no raw
+ * HTML, no script URLs), with code highlighted once the highlighter is here, a Copy button on each
+ * code block, and every cited `[n]` a link to its source. Half-written Markdown mid-stream renders
+ * as well as it parses.
  */
-export function MarkdownRenderer({ text }: { text: string }) {
+export function MarkdownRenderer({ text, cited, onCite, sourceName }: MarkdownRendererProps) {
   const needsHighlighter = NAMED_FENCE.test(text);
   const [plugins, setPlugins] = useState<Plugins>(highlighted ?? PLAIN);
   useEffect(() => {
     if (needsHighlighter && plugins === PLAIN) void loadHighlighter().then(setPlugins);
   }, [needsHighlighter, plugins]);
-  return <ReactMarkdown rehypePlugins={plugins}>{text}</ReactMarkdown>;
+  const citedKey = [...(cited ?? [])].join(',');
+  // Keyed by the numbers, not the set's identity: a new set with the same numbers keeps the parse.
+  const remarkPlugins = useMemo<NonNullable<Options['remarkPlugins']>>(() => [remarkGfm, [remarkCiteLinks, { cited: cited ?? new Set() }]], [citedKey]);
+  const components = useMemo<Components>(
+    () => ({
+      pre: CodeBlock,
+      table: Table,
+      a({ href, children, node: _node, ...rest }): ReactNode {
+        const cite = href ? CITE_HREF.exec(href) : null;
+        if (cite && onCite) {
+          const n = Number(cite[1]);
+          const name = sourceName?.(n);
+          return (
+            <button type="button" className="cite-link" aria-label={`Source ${n}${name ? `: ${name}` : ''}`} onClick={() => onCite(n)}>
+              {children}
+            </button>
+          );
+        }
+        return (
+          <a href={href} target="_blank" rel="noreferrer noopener" {...rest}>
+            {children}
+          </a>
+        );
+      },
+    }),
+    [onCite, sourceName],
+  );
+  return (
+    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={plugins} components={components}>
+      {text}
+    </ReactMarkdown>
+  );
 }

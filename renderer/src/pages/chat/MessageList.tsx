@@ -58,9 +58,10 @@ export function MessageList({ messages, models }: { messages: Message[]; models:
       <div className="message-canvas" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => {
           const message = messages[item.index] as Message;
+          const before = messages[item.index - 1];
           return (
             <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="message-row" style={{ transform: `translateY(${item.start}px)` }}>
-              <MessageView message={message} models={models} />
+              <MessageView message={message} models={models} branched={before !== undefined && message.parent_id !== before.id} />
             </div>
           );
         })}

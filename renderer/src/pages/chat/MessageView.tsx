@@ -1,4 +1,10 @@
-import { memo } from 'react';
+import { memo, useMemo, useState } from 'react';
+import { citedOnly } from '../../../../shared/citations.js';
+import { Button } from '../../ui/Button.js';
+import { useChatActions } from './actions.js';
+import { EditMessage } from './EditMessage.js';
+import { errorSentence } from './error-sentence.js';
+import { AnswerActions, QuestionActions, canContinue } from './MessageActions.js';
 import { Citations } from './Citations.js';
 import { Markdown } from './Markdown.js';
 import type { Message, Model } from './types.js';
@@ -46,24 +52,67 @@ function Thoughts({ thoughts, streaming }: { thoughts: Message['thoughts']; stre
   );
 }
 
-const STATUS_NOTE: Partial<Record<Message['status'], string>> = {
-  cancelled: 'Stopped.',
-  interrupted: 'Interrupted when the app stopped.',
-};
+/** A failed or unfinished answer: one plain sentence, Retry and (with text kept) Continue; the detail on request. */
+function AnswerProblem({ message }: { message: Message }) {
+  const { busy, regenerate, continueAnswer } = useChatActions();
+  const failed = message.status === 'error';
+  return (
+    <div className={failed ? 'answer-error' : 'answer-note'} role={failed ? 'alert' : undefined}>
+      <p className="answer-problem-text">{errorSentence(message)}</p>
+      <div className="answer-problem-actions">
+        {canContinue(message) ? (
+          <Button size="sm" variant="secondary" disabled={busy} onClick={() => continueAnswer(message.id)}>
+            Continue
+          </Button>
+        ) : null}
+        {failed ? (
+          <Button size="sm" variant={canContinue(message) ? 'ghost' : 'secondary'} disabled={busy} onClick={() => regenerate(message.id, null)}>
+            Retry
+          </Button>
+        ) : null}
+        {failed && message.error?.detail ? (
+          <details className="answer-problem-detail">
+            <summary>Details</summary>
+            <p>{message.error.detail}</p>
+          </details>
+        ) : null}
+      </div>
+    </div>
+  );
+}
 
-/** One message: the user's as a bubble, an answer as Markdown with where it came from under it. */
-export const MessageView = memo(function MessageView({ message, models }: { message: Message; models: Map<string, Model> }) {
-  if (message.role === 'user') {
-    return (
-      <article className="message message-user" aria-label="You said">
-        <div className="bubble">{message.content}</div>
-      </article>
-    );
-  }
+/** The user's message: its text, or the form that edits it, and its actions. */
+function Question({ message, branched }: { message: Message; branched: boolean }) {
+  const [editing, setEditing] = useState(false);
+  return (
+    <article className="message message-user" aria-label="You said">
+      {branched ? <p className="branch-note">Edited version</p> : null}
+      {editing ? (
+        <EditMessage message={message} onDone={() => setEditing(false)} />
+      ) : (
+        <>
+          <div className="bubble">{message.content}</div>
+          <QuestionActions message={message} onEdit={() => setEditing(true)} />
+        </>
+      )}
+    </article>
+  );
+}
+
+/**
+ * One message: the user's as a bubble, an answer as Markdown with where it came from under it.
+ * `branched`: it does not follow the message shown before it (an edited question, a regenerated answer).
+ */
+export const MessageView = memo(function MessageView({ message, models, branched = false }: { message: Message; models: Map<string, Model>; branched?: boolean }) {
+  const [openSource, setOpenSource] = useState<number | null>(null);
+  const cited = useMemo(() => citedOnly(message.citations, message.content), [message.citations, message.content]);
+  if (message.role === 'user') return <Question message={message} branched={branched} />;
   const streaming = message.status === 'streaming';
+  const stopped = message.status === 'error' || message.status === 'cancelled' || message.status === 'interrupted';
   return (
     <article className="message message-assistant" aria-label="Answer" aria-busy={streaming || undefined}>
       <div className="answer">
+        {branched ? <p className="branch-note">Another answer to the question above it</p> : null}
         {message.content === '' && streaming ? (
           <p className="typing" aria-label="Writing">
             <span />
@@ -71,17 +120,13 @@ export const MessageView = memo(function MessageView({ message, models }: { mess
             <span />
           </p>
         ) : (
-          <Markdown text={message.content} />
+          <Markdown text={message.content} citations={cited} onCite={setOpenSource} />
         )}
         {message.thoughts.length > 0 ? <Thoughts thoughts={message.thoughts} streaming={streaming} /> : null}
-        {message.error ? (
-          <div className="answer-error" role="alert">
-            <strong>The answer stopped with an error.</strong> {message.error.detail}
-          </div>
-        ) : null}
-        {STATUS_NOTE[message.status] ? <p className="answer-status">{STATUS_NOTE[message.status]}</p> : null}
-        <Citations citations={message.citations} />
+        {stopped ? <AnswerProblem message={message} /> : null}
+        <Citations messageId={message.id} citations={cited} open={openSource} onToggle={setOpenSource} />
         <RoutingNote message={message} models={models} />
+        <AnswerActions message={message} />
       </div>
     </article>
   );

@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '../../ui/Button.js';
 import { Skeleton } from '../../ui/Skeleton.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { PlusIcon } from '../../ui/icons.js';
 import { useAction } from '../../ui/useAction.js';
 import { threadHref } from './chat-hash.js';
+import { groupThreads } from './thread-groups.js';
 import type { Thread } from './types.js';
 
 export interface ThreadListProps {
@@ -79,9 +80,10 @@ function ThreadRow({ thread, selected, locked, onRename, onAskDelete }: { thread
   );
 }
 
-/** The user's threads, newest first, with search, rename and delete. */
+/** The user's threads, newest first in date groups (Today, Yesterday, …), with search, rename and delete. */
 export function ThreadList({ threads, error, selected, query, onQuery, onRename, onDelete, locked }: ThreadListProps) {
   const [deleting, setDeleting] = useState<Thread | null>(null);
+  const groupId = useId();
   const remove = useAction(async (thread: Thread) => {
     await onDelete(thread.id);
     setDeleting(null);
@@ -98,11 +100,20 @@ export function ThreadList({ threads, error, selected, query, onQuery, onRename,
       ) : threads.length === 0 ? (
         <p className="muted thread-empty">{query ? 'No thread has this in its title.' : 'No conversations yet. Ask something to start one.'}</p>
       ) : (
-        <ul className="thread-list">
-          {threads.map((t) => (
-            <ThreadRow key={t.id} thread={t} selected={t.id === selected} locked={locked} onRename={(title) => onRename(t.id, title)} onAskDelete={() => setDeleting(t)} />
+        <div className="thread-groups">
+          {groupThreads(threads, new Date()).map(({ group, threads: inGroup }) => (
+            <section key={group} className="thread-group" aria-labelledby={`${groupId}-${group.replace(/\W/g, '')}`}>
+              <h2 className="thread-group-title" id={`${groupId}-${group.replace(/\W/g, '')}`}>
+                {group}
+              </h2>
+              <ul className="thread-list">
+                {inGroup.map((t) => (
+                  <ThreadRow key={t.id} thread={t} selected={t.id === selected} locked={locked} onRename={(title) => onRename(t.id, title)} onAskDelete={() => setDeleting(t)} />
+                ))}
+              </ul>
+            </section>
           ))}
-        </ul>
+        </div>
       )}
       <ConfirmDialog
         open={deleting !== null}

@@ -7,9 +7,9 @@ export type Model = OutputOf<Operations['models.list']>['data'][number];
 export type ModelOverride = OutputOf<Operations['overrides.list']>['data'][number];
 
 /** An empty answer being written, before the service has said its id. */
-export function draftAnswer(threadId: string, id: string): Message {
+export function draftAnswer(threadId: string, id: string, parentId: string | null = null): Message {
   const now = new Date().toISOString();
-  return { id, thread_id: threadId, role: 'assistant', content: '', status: 'streaming', model_id: null, routing: null, citations: [], thoughts: [], usage: null, error: null, created_at: now, updated_at: now };
+  return { id, thread_id: threadId, parent_id: parentId, role: 'assistant', content: '', status: 'streaming', model_id: null, routing: null, citations: [], thoughts: [], usage: null, error: null, created_at: now, updated_at: now };
 }
 
 /** One chat event applied to the answer it belongs to: the same fold for a live stream and a replay. */

@@ -19,6 +19,8 @@ export interface SendOptions {
   /** Answer with an agent that shows its steps. */
   agentic?: boolean;
   datasetIds?: string[];
+  /** A workflow (GET /workflows) the message is sent with; the thread remembers it. */
+  workflowId?: string | null;
 }
 
 type Open = (onSignal: (signal: ChatStreamSignal) => void) => () => void;
@@ -165,14 +167,14 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
   }, [threadId, follow]);
 
   const send = useCallback(
-    ({ message, modelOverride, agentic, datasetIds }: SendOptions) => {
+    ({ message, modelOverride, agentic, datasetIds, workflowId }: SendOptions) => {
       const draftUser = `draft-user-${Date.now()}`;
       const draftAnswerId = `draft-answer-${Date.now()}`;
       const now = new Date().toISOString();
-      const userMessage: Message = { ...draftAnswer(threadId ?? '', draftUser), role: 'user', content: message, status: 'complete', created_at: now };
       setState((s) => {
         const messages = s.status === 'ready' ? s.messages : [];
-        return { status: 'ready', generating: true, messages: [...messages, userMessage, draftAnswer(threadId ?? '', draftAnswerId)] };
+        const userMessage: Message = { ...draftAnswer(threadId ?? '', draftUser, messages.at(-1)?.id ?? null), role: 'user', content: message, status: 'complete', created_at: now };
+        return { status: 'ready', generating: true, messages: [...messages, userMessage, draftAnswer(threadId ?? '', draftAnswerId, draftUser)] };
       });
       const input = {
         message,
@@ -181,13 +183,14 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
         ...(modelOverride ? { model_endpoint_override: modelOverride } : {}),
         ...(agentic ? { agentic: true } : {}),
         ...(datasetIds && datasetIds.length > 0 ? { dataset_ids: datasetIds } : {}),
+        ...(workflowId ? { workflow_id: workflowId } : {}),
       };
       follow(
         draftAnswerId,
         threadId,
         (onSignal) => client.streamChat('chat.send', input, {}, onSignal),
         (created) => {
-          setState((s) => (s.status === 'ready' ? { ...s, messages: s.messages.map((m) => (m.id === draftUser ? { ...m, id: created.user_message_id, thread_id: created.thread_id } : m)) } : s));
+          setState((s) => (s.status === 'ready' ? { ...s, messages: s.messages.map((m) => (m.id === draftUser ? { ...m, id: created.user_message_id, thread_id: created.thread_id } : m.parent_id === draftUser ? { ...m, parent_id: created.user_message_id } : m)) } : s));
           if (created.thread_id !== threadId) {
             startedHere.current = created.thread_id;
             onThreadStarted(created.thread_id);
@@ -196,6 +199,62 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
       );
     },
     [threadId, follow, onThreadStarted],
+  );
+
+  /** A new answer to an earlier answer's question, added after the newest message; the old one stays. */
+  const regenerate = useCallback(
+    (answerId: string, modelOverride: string | null) => {
+      if (!threadId) return;
+      const draftId = `draft-answer-${Date.now()}`;
+      setState((s) => {
+        if (s.status !== 'ready') return s;
+        const question = s.messages.find((m) => m.id === answerId)?.parent_id ?? null;
+        return { ...s, messages: [...s.messages, draftAnswer(threadId, draftId, question)] };
+      });
+      const input = { message_id: answerId, stream: true, ...(modelOverride ? { model_endpoint_override: modelOverride } : {}) };
+      follow(draftId, threadId, (onSignal) => client.streamChat('chat.regenerate', input, {}, onSignal));
+    },
+    [threadId, follow],
+  );
+
+  /** A new version of one of the user's messages, and its answer, added after the newest message. */
+  const edit = useCallback(
+    (messageId: string, text: string, modelOverride: string | null, agentic: boolean) => {
+      if (!threadId) return;
+      const draftUser = `draft-user-${Date.now()}`;
+      const draftId = `draft-answer-${Date.now()}`;
+      setState((s) => {
+        if (s.status !== 'ready') return s;
+        const parent = s.messages.find((m) => m.id === messageId)?.parent_id ?? null;
+        const question: Message = { ...draftAnswer(threadId, draftUser, parent), role: 'user', content: text, status: 'complete' };
+        return { ...s, messages: [...s.messages, question, draftAnswer(threadId, draftId, draftUser)] };
+      });
+      const input = { message_id: messageId, message: text, stream: true, ...(modelOverride ? { model_endpoint_override: modelOverride } : {}), ...(agentic ? { agentic: true } : {}) };
+      follow(
+        draftId,
+        threadId,
+        (onSignal) => client.streamChat('chat.edit', input, {}, onSignal),
+        (created) =>
+          setState((s) =>
+            s.status === 'ready'
+              ? { ...s, messages: s.messages.map((m) => (m.id === draftUser ? { ...m, id: created.user_message_id } : m.parent_id === draftUser ? { ...m, parent_id: created.user_message_id } : m)) }
+              : s,
+          ),
+      );
+    },
+    [threadId, follow],
+  );
+
+  /** The answer that stopped early streams again in place: its kept text first, then the rest. */
+  const continueAnswer = useCallback(
+    (answerId: string, modelOverride: string | null) => {
+      if (!threadId) return;
+      // The stream rebuilds the whole message (kept text first), so the view starts it empty.
+      updateAnswer(answerId, (m) => ({ ...m, status: 'streaming', content: '', citations: [], error: null }));
+      const input = { message_id: answerId, stream: true, ...(modelOverride ? { model_endpoint_override: modelOverride } : {}) };
+      follow(answerId, threadId, (onSignal) => client.streamChat('chat.continue', input, {}, onSignal));
+    },
+    [threadId, follow, updateAnswer],
   );
 
   /** Stops the answer; the text written so far stays, marked cancelled. */
@@ -214,5 +273,5 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
     }
   }, [updateAnswer]);
 
-  return { state, send, stop };
+  return { state, send, stop, regenerate, edit, continueAnswer };
 }

@@ -11,13 +11,15 @@ export interface CompareFormProps {
   streaming: boolean;
   onCompare: (request: CompareRequest) => void;
   onStop: () => void;
+  /** A comparison reopened from the history: the form takes its prompt, models, datasets and mode. */
+  refill?: { id: string; prompt: string; model_ids: string[]; dataset_ids: string[]; blind: boolean } | null;
 }
 
 /**
  * The prompt, the models to ask (2–8) and how: with datasets, blind. While answers stream the
  * form is locked and Stop (or Esc) ends them.
  */
-export function CompareForm({ models, datasets, streaming, onCompare, onStop }: CompareFormProps) {
+export function CompareForm({ models, datasets, streaming, onCompare, onStop, refill = null }: CompareFormProps) {
   const id = useId();
   const [prompt, setPrompt] = useState('');
   // Two models to start with, registered ones before the built-in one: that is what people compare.
@@ -30,6 +32,18 @@ export function CompareForm({ models, datasets, streaming, onCompare, onStop }: 
   );
   const [datasetIds, setDatasetIds] = useState<string[]>([]);
   const [blind, setBlind] = useState(false);
+
+  // Reopening a comparison fills the form with what it asked, so it can be asked again or changed.
+  const refilled = refill?.id ?? null;
+  useEffect(() => {
+    if (!refill) return;
+    setPrompt(refill.prompt);
+    const known = refill.model_ids.filter((m) => models.some((x) => x.id === m));
+    if (known.length > 0) setChosen(known.slice(0, COMPARISON_MAX_MODELS));
+    setDatasetIds(refill.dataset_ids.filter((d) => datasets.some((x) => x.id === d)));
+    setBlind(refill.blind);
+    // Only when another comparison is opened: later edits to the form are the user's.
+  }, [refilled]);
 
   // Esc stops, wherever focus is: the prompt is disabled meanwhile, so focus may be anywhere.
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { memo, useState, type CSSProperties } from 'react';
+import { memo, useEffect, useRef, useState, type CSSProperties } from 'react';
 import { Button } from '../../ui/Button.js';
 import { Citations } from '../chat/Citations.js';
 import { Markdown } from '../chat/Markdown.js';
@@ -75,11 +75,34 @@ const ResponseColumn = memo(function ResponseColumn({ response, winner }: { resp
 /** Every answer in its own column, side by side; on narrow screens they scroll sideways. */
 export function ResponseColumns({ comparison }: { comparison: Comparison }) {
   const winner = comparison.vote?.winner_response_id ?? null;
+  const grid = useRef<HTMLDivElement>(null);
+  const [hidden, setHidden] = useState(false);
+  // Columns past the edge are easy to miss: say so, and how to reach them, while some are out of view.
+  useEffect(() => {
+    const el = grid.current;
+    if (!el) return;
+    const check = () => setHidden(el.scrollWidth - el.clientWidth - el.scrollLeft > 4);
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(el);
+    el.addEventListener('scroll', check, { passive: true });
+    return () => {
+      observer.disconnect();
+      el.removeEventListener('scroll', check);
+    };
+  }, [comparison.responses.length]);
   return (
-    <div className="compare-grid" style={{ '--columns': comparison.responses.length } as CSSProperties}>
-      {comparison.responses.map((r) => (
-        <ResponseColumn key={r.id} response={r} winner={r.id === winner} />
-      ))}
+    <div className="compare-grid-wrap">
+      {hidden ? (
+        <p className="compare-scroll-hint" role="note">
+          {comparison.responses.length} answers — scroll sideways (or Shift + wheel) to see them all →
+        </p>
+      ) : null}
+      <div ref={grid} className={`compare-grid${hidden ? ' has-more' : ''}`} style={{ '--columns': comparison.responses.length } as CSSProperties} tabIndex={0} role="region" aria-label="Answers side by side">
+        {comparison.responses.map((r) => (
+          <ResponseColumn key={r.id} response={r} winner={r.id === winner} />
+        ))}
+      </div>
     </div>
   );
 }
@@ -120,15 +143,22 @@ export function VoteBar({ comparison, onVote }: { comparison: Comparison; onVote
       setBusy(null);
     }
   };
+  const left = comparison.responses.filter((r) => r.status !== 'complete').length;
   return (
     <div className="vote-bar" role="group" aria-label="Vote">
-      <p className="vote-question">Which answer is better?{comparison.blind ? ' Voting reveals the models.' : ''}</p>
+      <p className="vote-question">
+        Which answer is better?{comparison.blind ? ' Voting reveals the models.' : ''}
+        {left > 0 ? ` ${left === 1 ? 'One answer' : `${left} answers`} did not complete and ${left === 1 ? 'is' : 'are'} left out of the vote.` : ''}
+      </p>
       <div className="vote-buttons">
-        {comparison.responses.map((r) => (
-          <Button key={r.id} variant="secondary" busy={busy === r.id} disabled={busy !== null} onClick={() => void cast(r.id, { winner_response_id: r.id })}>
-            {r.label} is better
-          </Button>
-        ))}
+        {/* An answer that failed or was stopped is no answer: it cannot win (nor is it ranked). */}
+        {comparison.responses
+          .filter((r) => r.status === 'complete')
+          .map((r) => (
+            <Button key={r.id} variant="secondary" busy={busy === r.id} disabled={busy !== null} onClick={() => void cast(r.id, { winner_response_id: r.id })}>
+              {r.label} is better
+            </Button>
+          ))}
         <Button variant="ghost" busy={busy === 'tie'} disabled={busy !== null} onClick={() => void cast('tie', { outcome: 'tie' })}>
           Tie
         </Button>

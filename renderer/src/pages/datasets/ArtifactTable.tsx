@@ -13,6 +13,11 @@ export interface ArtifactTableProps {
   onRemove: (artifact: Artifact) => void;
 }
 
+/** Failures that retrying cannot fix: the same bytes would fail the same way; upload another file instead. */
+const FINAL_FAILURES = new Set(['mime_mismatch', 'unsupported_media_type', 'too_large']);
+
+export const canRetry = (a: Artifact) => a.status === 'failed' && !FINAL_FAILURES.has(a.error?.code ?? '');
+
 export function ArtifactTable({ items, filtered, busyKey, onRetry, onRemove }: ArtifactTableProps) {
   if (items.length === 0) {
     return (
@@ -59,7 +64,7 @@ export function ArtifactTable({ items, filtered, busyKey, onRetry, onRemove }: A
                 <Time iso={a.updated_at} />
               </td>
               <td className="cell-actions">
-                {a.status === 'failed' ? (
+                {canRetry(a) ? (
                   <Button size="sm" variant="ghost" busy={busyKey === a.key} onClick={() => onRetry(a)}>
                     Retry<span className="visually-hidden"> {a.key}</span>
                   </Button>

@@ -18,6 +18,8 @@ import { datasetHref } from './selection.js';
 import { uploadFiles, type FileUpload } from './upload.js';
 import { UploadList } from './UploadList.js';
 import { useArtifacts, type StatusFilter } from './useArtifacts.js';
+import { ConfirmDialog } from '../../ui/Dialog.js';
+import { chatWithDataset } from '../chat/chat-with.js';
 
 type Dataset = OutputOf<Operations['datasets.get']>;
 
@@ -26,6 +28,8 @@ const FILTERS: StatusFilter[] = ['all', 'pending', 'uploading', 'processing', 'r
 /** One dataset: add files, follow them to ready, retry or remove failures, delete it all. */
 export function DatasetDetail({ dataset }: { dataset: Dataset }) {
   const [filter, setFilter] = useState<StatusFilter>('all');
+  /** The file whose removal waits for confirmation. */
+  const [removing, setRemoving] = useState<Artifact | null>(null);
   const [uploads, setUploads] = useState<FileUpload[]>([]);
   const [uploading, setUploading] = useState(false);
   const [uploadError, setUploadError] = useState<string | null>(null);
@@ -77,6 +81,9 @@ export function DatasetDetail({ dataset }: { dataset: Dataset }) {
           <a className="btn btn-secondary btn-md" href={datasetHref(null)}>
             All datasets
           </a>
+          <Button variant="primary" onClick={() => chatWithDataset(dataset.id)}>
+            Chat with this dataset
+          </Button>
           <Button variant="danger" onClick={() => setDeleting(true)}>
             Delete dataset
           </Button>
@@ -112,7 +119,7 @@ export function DatasetDetail({ dataset }: { dataset: Dataset }) {
             filtered={filter !== 'all'}
             busyKey={busyKey}
             onRetry={(a) => void act(a, 'artifacts.retry')}
-            onRemove={(a) => void act(a, 'artifacts.delete')}
+            onRemove={(a) => setRemoving(a)}
           />
         )}
         {artifacts.nextCursor ? (
@@ -127,6 +134,23 @@ export function DatasetDetail({ dataset }: { dataset: Dataset }) {
       <DatasetSearch datasetId={dataset.id} />
 
       <DeleteDatasetDialog dataset={dataset} open={deleting} onClose={() => setDeleting(false)} />
+      <ConfirmDialog
+        open={removing !== null}
+        title="Remove this file?"
+        confirmLabel="Remove file"
+        tone="danger"
+        busy={removing !== null && busyKey === removing.key}
+        error={null}
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => {
+          if (!removing) return;
+          void act(removing, 'artifacts.delete').then(() => setRemoving(null));
+        }}
+      >
+        <p>
+          <strong>{removing?.key}</strong> and its passages leave this dataset; answers stop citing it. This cannot be undone.
+        </p>
+      </ConfirmDialog>
     </Page>
   );
 }
