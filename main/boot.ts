@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../shared/config.js';
@@ -14,6 +13,8 @@ import { StreamHub } from './core/chat/hub.js';
 import { INTERRUPTED } from './core/chat/generate.js';
 import { createProviders } from './core/providers/index.js';
 import { HealthTracker } from './core/routing/health.js';
+import { hmacHasher, loadCredentialKey } from './core/auth/credential-hash.js';
+import { ensurePrivateFile, securePrivateDir } from './core/storage/private-files.js';
 import { keyFileSecretBox, type SecretBox } from './core/secrets/secret-box.js';
 import { IngestQueue } from './core/ingest/queue.js';
 import { embeddingModel } from './core/retrieval/embedder.js';
@@ -21,6 +22,7 @@ import { BlobStore } from './core/storage/blob-store.js';
 import { uploadSigningKey } from './core/uploads/signing-key.js';
 import { McpClients } from './core/mcp/clients.js';
 import { realTimers } from './core/mcp/timers.js';
+import { ModelDownloads, type DownloadsOptions } from './core/local-models/downloads/runner.js';
 
 export interface BootOptions {
   dataDir: string;
@@ -44,6 +46,8 @@ export interface BootOptions {
    * MCP stdio entry), which must not take over that one's answers and files.
    */
   recover?: boolean | undefined;
+  /** Model downloads' network side: tests make the back-off 0 (and may swap fetch). */
+  downloads?: Pick<DownloadsOptions, 'backoffMs' | 'maxRetries' | 'fetch'> | undefined;
 }
 
 export interface Core {
@@ -68,12 +72,16 @@ function defaultOwnerName(): string {
 
 /** Opens the data directory: database, owner, configuration and the service over them. */
 export function bootCore(options: BootOptions): Core {
-  mkdirSync(options.dataDir, { recursive: true });
-  const db = openDatabase(join(options.dataDir, 'parley.db'), { nativeBinding: options.nativeBinding });
+  const tightened = securePrivateDir(options.dataDir);
+  if (tightened) options.warn?.(tightened);
+  const dbFile = join(options.dataDir, 'parley.db');
+  ensurePrivateFile(dbFile);
+  const db = openDatabase(dbFile, { nativeBinding: options.nativeBinding });
   try {
     const repos = createRepositories(db);
     const now = new Date().toISOString();
-    const owner = ensureOwner(repos, { name: defaultOwnerName(), adminApiKey: options.adminApiKey, now });
+    const credentials = hmacHasher(loadCredentialKey(options.dataDir));
+    const owner = ensureOwner(repos, { name: defaultOwnerName(), adminApiKey: options.adminApiKey, now, hasher: credentials });
     if (!owner.created && options.adminApiKey) {
       options.warn?.('PARLEY_ADMIN_API_KEY is ignored: the data directory already has an owner.');
     }
@@ -103,11 +111,13 @@ export function bootCore(options: BootOptions): Core {
     const runtime: Runtime = {
       health,
       secrets,
+      credentials,
       embedding,
       providers: createProviders(),
       hub: new StreamHub(),
       blobs,
       ingest: new IngestQueue({ repos, blobs, config, embedding, warn: (m) => options.warn?.(m) }),
+      downloads: new ModelDownloads({ repo: repos.modelDownloads, dataDir: options.dataDir, now: () => options.now?.() ?? new Date(), warn: (m) => options.warn?.(m), ...options.downloads }),
       signingKey: uploadSigningKey(repos),
       baseUrl: () => baseUrl,
       setBaseUrl: (url) => {
@@ -123,6 +133,8 @@ export function bootCore(options: BootOptions): Core {
     };
     const resumed = recover ? runtime.ingest.resume() : 0;
     if (resumed > 0) options.warn?.(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
+    const downloading = recover ? runtime.downloads.resume() : 0;
+    if (downloading > 0) options.warn?.(`Resuming ${downloading} model download(s) interrupted when Parley last stopped.`);
     const service = createService({ repos, config, appVersion: options.appVersion, runtime, ...(options.now ? { now: options.now } : {}) });
     const desktopCaller = (): Caller => {
       const user = repos.users.get(owner.userId);
@@ -136,6 +148,7 @@ export function bootCore(options: BootOptions): Core {
       unwatch();
       runtime.ingest.stop();
       void runtime.mcp?.close();
+      void runtime.downloads.stop();
       service.shutdown();
       db.close();
     };

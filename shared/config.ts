@@ -61,6 +61,11 @@ export const UploadsConfig = z.strictObject({
   url_ttl_seconds: z.number().int().min(60).max(7 * 24 * 3600).default(3600),
   /** Parsing one file may take at most this long. */
   parse_timeout_seconds: z.number().int().min(1).max(3600).default(120),
+  /**
+   * Memory one file's parser may use, in megabytes (its process is killed over it and the file
+   * fails as too_large): bounds what a small hostile file (a zip bomb) can make the app allocate.
+   */
+  parse_memory_mb: z.number().int().min(128).max(16_384).default(512),
 });
 
 /** Search over datasets. */

@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   internal: 500,
   upstream_error: 502,
   unavailable: 503,
+  insufficient_storage: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -51,6 +52,7 @@ const TITLES: Record<ErrorCode, string> = {
   internal: 'Internal error',
   upstream_error: 'Upstream error',
   unavailable: 'Service unavailable',
+  insufficient_storage: 'Insufficient storage',
 };
 
 export class ServiceError extends Error {

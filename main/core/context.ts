@@ -5,11 +5,13 @@ import type { StreamHub } from './chat/hub.js';
 import type { Providers } from './providers/index.js';
 import type { ModelHealth } from './routing/types.js';
 import type { SecretBox } from './secrets/secret-box.js';
+import type { CredentialHasher } from './auth/credential-hash.js';
 import type { EmbeddingModel } from './retrieval/embedder.js';
 import type { IngestQueue } from './ingest/queue.js';
 import type { BlobStore } from './storage/blob-store.js';
 import type { LiveConfig } from './config/live.js';
 import type { McpClients } from './mcp/clients.js';
+import type { ModelDownloads } from './local-models/downloads/runner.js';
 
 /** How a caller proved who they are. The desktop renderer over IPC acts as the desktop profile. */
 export type CredentialKind = 'ipc' | 'api_key' | 'user_token' | 'access_token';
@@ -17,6 +19,11 @@ export type CredentialKind = 'ipc' | 'api_key' | 'user_token' | 'access_token';
 export interface Caller {
   user: UserRecord;
   via: CredentialKind;
+  /**
+   * Set for trial users: the user token that bounds everything they do. Its expiry ends every
+   * credential they hold; its quota counts their model calls (auth/quota.ts).
+   */
+  trialTokenId?: string;
 }
 
 /** Observed model health, fed by every model call; the router reads it. */
@@ -32,12 +39,16 @@ export interface HealthRecorder {
 export interface Runtime {
   health: HealthRecorder;
   secrets: SecretBox;
+  /** Hashes API keys and tokens under this installation's credential key (auth/credential-hash.ts). */
+  credentials: CredentialHasher;
   /** The configured embedding model, if any (hybrid search). */
   embedding: () => EmbeddingModel | undefined;
   providers: Providers;
   hub: StreamHub;
   blobs: BlobStore;
   ingest: IngestQueue;
+  /** Model files being downloaded into `<data-dir>/models/`. */
+  downloads: ModelDownloads;
   /** Signs upload URLs; kept in the database so URLs survive a restart. */
   signingKey: Buffer;
   /** `http://127.0.0.1:<port>` once the HTTP server listens (absolute upload URLs); null without one. */

@@ -15,6 +15,7 @@ import * as retrieval from './retrieval/handlers.js';
 import * as suggestions from './suggestions/handlers.js';
 import * as models from './models/handlers.js';
 import * as overrides from './models/overrides.js';
+import * as modelDownloads from './local-models/downloads/handlers.js';
 import * as status from './service/status.js';
 import * as threads from './threads/handlers.js';
 import { metrics } from './metrics/metrics.js';
@@ -44,6 +45,9 @@ export const handlers: Handlers = {
   'admin.users.create': adminUsers.createUser,
   'admin.users.update': adminUsers.updateUser,
   'admin.userTokens.create': adminUsers.createUserToken,
+  'admin.users.apiKeys.list': apiKeys.listUserApiKeys,
+  'admin.users.apiKeys.create': apiKeys.createUserApiKey,
+  'admin.users.apiKeys.delete': apiKeys.deleteUserApiKey,
   'admin.config.get': adminConfig.getConfig,
   'admin.config.put': adminConfig.putConfig,
   'admin.config.patch': adminConfig.patchConfig,
@@ -68,6 +72,11 @@ export const handlers: Handlers = {
   'models.create': models.createModel,
   'models.delete': models.deleteModel,
   'models.test': models.testModel,
+  'models.catalog': modelDownloads.modelCatalog,
+  'models.downloads.create': modelDownloads.createDownload,
+  'models.downloads.list': modelDownloads.listDownloads,
+  'models.downloads.get': modelDownloads.getDownload,
+  'models.downloads.cancel': modelDownloads.cancelDownload,
   'overrides.list': overrides.listOverrides,
   'overrides.put': overrides.putOverride,
   'overrides.delete': overrides.deleteOverride,

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -23,11 +23,10 @@ export function newSecret(prefix: 'pk' | 'ut' | 'at'): string {
   return `${prefix}_${base62(32)}`;
 }
 
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
-
-/** What is shown to recognise a key later: its kind and first characters. */
+/**
+ * What is shown to recognise a key later: its kind and four characters (`pk_AbCd`). Enough to tell
+ * a handful of keys apart, too little to help anyone guess one.
+ */
 export function secretPrefix(secret: string): string {
-  return secret.slice(0, 10);
+  return secret.slice(0, 7);
 }

@@ -4,6 +4,7 @@ import { ServiceError, type FieldError } from '../../shared/errors.js';
 import { isOperationName, operations, type Access, type OperationName } from '../../shared/operations/index.js';
 import type { Repositories } from '../db/repositories/index.js';
 import { authenticate } from './auth/authenticate.js';
+import { ensureQuotaLeft, meteredRuntime } from './auth/quota.js';
 import type { Sequenced } from '../../shared/events.js';
 import { ChatCompletionRequest } from '../../shared/openai.js';
 import { startCompletion } from './chat/completions.js';
@@ -47,7 +48,8 @@ export function createService(options: ServiceOptions) {
     authorize(op.access, caller, name);
     const parsed = op.input.safeParse(rawInput ?? {});
     if (!parsed.success) throw new ServiceError('invalid_argument', describe(parsed.error), fieldErrors(parsed.error));
-    return { name, op, input: parsed.data as unknown, ctx: { ...base, caller } as Context };
+    if (op.callsModels) ensureQuotaLeft(base.repos, caller);
+    return { name, op, input: parsed.data as unknown, ctx: { ...base, caller, runtime: meteredRuntime(base.runtime, base.repos, caller) } as Context };
   }
 
   return {
@@ -59,7 +61,8 @@ export function createService(options: ServiceOptions) {
     completion(rawBody: unknown, caller: Caller, signal: AbortSignal) {
       const parsed = ChatCompletionRequest.safeParse(rawBody);
       if (!parsed.success) throw new ServiceError('invalid_argument', describe(parsed.error), fieldErrors(parsed.error));
-      return startCompletion({ ...base, caller }, parsed.data, signal);
+      ensureQuotaLeft(base.repos, caller);
+      return startCompletion({ ...base, caller, runtime: meteredRuntime(base.runtime, base.repos, caller) }, parsed.data, signal);
     },
 
     /** Models as the facade lists them. */

@@ -1,9 +1,23 @@
 import { z } from 'zod';
-import { Role, Timestamp, displayText, list, prefixedId } from './common.js';
+import { NoContent, Role, Timestamp, displayText, list, prefixedId } from './common.js';
 import { defineOperation } from './define.js';
 import { ApiKey, User } from './identity.js';
 
-export const AdminUser = User.extend({ created_at: Timestamp, disabled: z.boolean() });
+/** A trial user's user token as administration sees it: when it ends and what is left of its quota. */
+export const TrialStatus = z.object({
+  expires_at: Timestamp,
+  expired: z.boolean(),
+  quota: z.number().int().nullable().describe('Model calls the token may make; null: no quota.'),
+  used: z.number().int(),
+  remaining: z.number().int().nullable(),
+});
+
+export const AdminUser = User.extend({
+  created_at: Timestamp,
+  disabled: z.boolean(),
+  /** Set for trial users (their latest user token); null for everyone else. */
+  trial: TrialStatus.nullable(),
+});
 
 const Email = z.string().trim().toLowerCase().email().max(254);
 const Name = displayText(200);
@@ -52,7 +66,39 @@ export const createUserToken = defineOperation({
   input: z.object({
     email: Email.optional(),
     expires_in: z.number().int().min(60).max(90 * 24 * 3600).describe('Seconds until the token expires.'),
-    quota: z.number().int().min(1).max(1_000_000).optional().describe('Requests the token may make.'),
+    quota: z.number().int().min(1).max(1_000_000).optional().describe('Model calls the token may make (chat answers, agent steps, comparison answers, /v1 completions); reading pages is free.'),
   }),
   output: z.object({ token: z.string(), expires_at: Timestamp, quota: z.number().nullable(), user: AdminUser }),
+});
+
+const UserKeyPath = z.object({ id: prefixedId('usr') });
+
+export const listUserApiKeys = defineOperation({
+  name: 'admin.users.apiKeys.list',
+  summary: 'A user’s API keys that are not revoked (never the keys themselves).',
+  tag: 'Administration',
+  access: 'super_admin',
+  http: { method: 'GET', path: '/admin/users/{id}/api-keys', status: 200 },
+  input: UserKeyPath,
+  output: list(ApiKey),
+});
+
+export const createUserApiKey = defineOperation({
+  name: 'admin.users.apiKeys.create',
+  summary: 'Issues a new API key for a user, shown once. Trial users cannot hold keys (403).',
+  tag: 'Administration',
+  access: 'super_admin',
+  http: { method: 'POST', path: '/admin/users/{id}/api-keys', status: 201 },
+  input: UserKeyPath.extend({ name: displayText(100) }),
+  output: ApiKey.extend({ key: z.string() }),
+});
+
+export const deleteUserApiKey = defineOperation({
+  name: 'admin.users.apiKeys.delete',
+  summary: 'Revokes one of a user’s API keys at once.',
+  tag: 'Administration',
+  access: 'super_admin',
+  http: { method: 'DELETE', path: '/admin/users/{id}/api-keys/{key_id}', status: 204 },
+  input: UserKeyPath.extend({ key_id: prefixedId('key') }),
+  output: NoContent,
 });

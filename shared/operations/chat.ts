@@ -12,6 +12,7 @@ export const sendChat = defineOperation({
     'workspace endpoint override answers. Streams as SSE with `stream: true` or `Accept: text/event-stream`.',
   tag: 'Chat',
   access: 'user',
+  callsModels: true,
   http: { method: 'POST', path: '/chat', status: 200 },
   input: z.object({
     thread_id: prefixedId('thr').optional(),

@@ -96,6 +96,7 @@ export const createComparison = defineOperation({
     'vote is cast. Streams as SSE with `stream: true` or `Accept: text/event-stream`; every event names its `response_id`.',
   tag: 'Comparisons',
   access: 'user',
+  callsModels: true,
   http: { method: 'POST', path: '/comparisons', status: 201 },
   input: z.object({
     prompt: Prompt,

@@ -23,7 +23,7 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
     /** Path under `/api`, with `{param}` placeholders filled from input fields of the same name. */
     readonly path: string;
     /** Status of a successful answer; 204 answers no body. */
-    readonly status: 200 | 201 | 204;
+    readonly status: 200 | 201 | 202 | 204;
   };
   /** Path params, query and body are merged into one object and parsed by this schema. */
   readonly input: I;
@@ -34,6 +34,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    * otherwise; `always` only streams.
    */
   readonly streaming?: Streaming | undefined;
+  /**
+   * The operation is there to call models (chat, comparisons). A trial user's quota counts model
+   * calls — each one spends a unit as it is made, whatever operation makes it — and once it is
+   * spent these are refused (429) before anything starts; reading pages spends nothing.
+   */
+  readonly callsModels?: true | undefined;
 }
 
 export interface Streaming {

@@ -7,6 +7,7 @@ import * as comparisons from './comparisons.js';
 import * as datasets from './datasets.js';
 import * as identity from './identity.js';
 import * as models from './models.js';
+import * as modelDownloads from './model-downloads.js';
 import * as reports from './reports.js';
 import * as search from './search.js';
 import * as suggestions from './suggestions.js';
@@ -28,6 +29,9 @@ export const operations = {
   'admin.users.create': admin.createUser,
   'admin.users.update': admin.updateUser,
   'admin.userTokens.create': admin.createUserToken,
+  'admin.users.apiKeys.list': admin.listUserApiKeys,
+  'admin.users.apiKeys.create': admin.createUserApiKey,
+  'admin.users.apiKeys.delete': admin.deleteUserApiKey,
   'admin.config.get': config.getConfig,
   'admin.config.put': config.putConfig,
   'admin.config.patch': config.patchConfig,
@@ -50,6 +54,11 @@ export const operations = {
   'models.create': models.createModel,
   'models.delete': models.deleteModel,
   'models.test': models.testModel,
+  'models.catalog': modelDownloads.modelCatalog,
+  'models.downloads.create': modelDownloads.createDownload,
+  'models.downloads.list': modelDownloads.listDownloads,
+  'models.downloads.get': modelDownloads.getDownload,
+  'models.downloads.cancel': modelDownloads.cancelDownload,
   'overrides.list': models.listOverrides,
   'overrides.put': models.putOverride,
   'overrides.delete': models.deleteOverride,
@@ -95,10 +104,11 @@ export function isOperationName(name: unknown): name is OperationName {
 }
 
 export * from './define.js';
-export { AdminUser } from './admin.js';
+export { AdminUser, TrialStatus } from './admin.js';
 export { AgentThought } from './agents.js';
 export { ApiKey, Organization, User } from './identity.js';
 export { Model, ModelOverride } from './models.js';
+export { CatalogModel, ModelDownload } from './model-downloads.js';
 export { Thread } from './threads.js';
 export { ConfigProblem, ConfigState, ConfigVersion } from './config.js';
 export { Artifact, Dataset, Upload } from './datasets.js';

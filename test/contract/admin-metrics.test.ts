@@ -42,7 +42,9 @@ beforeAll(async () => {
 
   // The member: one chat of one message, one file announced through the signed-upload route.
   expect((await h.json('/chat', 'POST', { message: 'hello', model_endpoint_override: modelId }, memberKey)).status).toBe(200);
-  const upload = await h.json('/uploads', 'POST', { kb_id: ds.body.kb_id, files: [{ key: 'notes.md', filename: 'notes.md', size: 12 }] }, memberKey);
+  // Into a dataset of their own: only a dataset's owner (or an admin) uploads into it.
+  const own = await h.json<{ kb_id: string }>('/datasets', 'POST', { name: 'Mia notes' }, memberKey);
+  const upload = await h.json('/uploads', 'POST', { kb_id: own.body.kb_id, files: [{ key: 'notes.md', filename: 'notes.md', size: 12 }] }, memberKey);
   expect(upload.status).toBe(201);
 });
 afterAll(() => h.close());

@@ -39,7 +39,7 @@ describe('agentic answers with the built-in extractive model (deterministic plan
     expect(found?.content).toMatch(/^\d+ in Village:\n\[1\] lighthouse\.md/);
     expect(read?.content).toBe('read_passage {"passage":1}');
     expect(message.thoughts[4]?.content).toContain('The lighthouse lamp is lit at dusk by the keeper');
-    expect(message.thoughts.at(-1)?.content).toMatch(/^Answer by quoting the (\d )?most relevant passages?: \[1\]/);
+    expect(message.thoughts.at(-1)?.content).toMatch(/^Answer by quoting the sentences that hold the most of the question's terms, from passages? \[1\]/);
     expect(message.content).toMatch(/^From your datasets:\n\n> .*dusk.* \[1\]/);
     expect(message.citations[0]).toMatchObject({ index: 1, dataset_id: village.id, artifact_key: 'lighthouse.md' });
   });
@@ -246,21 +246,22 @@ describe('GET /messages/{id}/thoughts and deletion', () => {
     expect((await thoughtsOf('nope')).status).toBe(400);
   });
 
-  it('deleting a dataset deletes the thoughts that belong to it; the others stay', async () => {
+  it('deleting any dataset an agentic call drew on deletes all the call’s thoughts; other calls keep theirs', async () => {
     const harbour = await dataset('Harbour', { 'ferry.md': '# Ferry\n\nThe ferry to the island leaves the harbour at seven, and the lighthouse keeper rides it on Sundays.\n' });
     const res = await chat({ message: 'lighthouse keeper ferry', dataset_ids: [village.id, harbour.id], agentic: true, model_endpoint_override: 'mdl_extractive' });
+    const other = await chat({ message: 'lighthouse lamp', dataset_ids: [village.id], agentic: true, model_endpoint_override: 'mdl_extractive' });
     const before = (await thoughtsOf(res.body.message.id)).body.data;
-    const ofHarbour = before.filter((t) => t.dataset_id === harbour.id);
-    expect(ofHarbour.length).toBeGreaterThan(0);
-    // What the agent read in the harbour dataset (the question's own words belong to the message).
-    expect(ofHarbour.some((t) => t.content.includes('island'))).toBe(true);
+    expect(before.some((t) => t.dataset_id === harbour.id && t.content.includes('island'))).toBe(true);
+    // Steps that concern only the village (or no dataset) are still the call's: they go too.
+    expect(before.some((t) => t.dataset_id !== harbour.id)).toBe(true);
+    const otherBefore = (await thoughtsOf(other.body.message.id)).body.data;
+    expect(otherBefore.length).toBeGreaterThan(0);
 
     expect((await h.api(`/datasets/${harbour.id}`, { method: 'DELETE' })).status).toBe(204);
-    const after = (await thoughtsOf(res.body.message.id)).body.data;
-    expect(after.map((t) => t.id)).toEqual(before.filter((t) => t.dataset_id !== harbour.id).map((t) => t.id));
-    expect(after.some((t) => t.content.includes('island'))).toBe(false);
+    expect((await thoughtsOf(res.body.message.id)).body.data).toEqual([]);
     const page = await h.json<{ data: Msg[] }>(`/threads/${res.body.thread_id}/messages`, 'GET');
-    expect(page.body.data.at(-1)?.thoughts.map((t) => t.id)).toEqual(after.map((t) => t.id));
+    expect(page.body.data.at(-1)?.thoughts).toEqual([]);
+    expect((await thoughtsOf(other.body.message.id)).body.data).toEqual(otherBefore);
   });
 
   it('deleting a thread deletes its messages’ thoughts', async () => {

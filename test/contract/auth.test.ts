@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSecret, newId, newSecret } from '../../main/core/ids.js';
+import { legacySha256 } from '../../main/core/auth/credential-hash.js';
+import { newId, newSecret } from '../../main/core/ids.js';
 import { API_VERSION } from '../../shared/api-version.js';
 import { TEST_ADMIN_KEY, startTestHttp } from '../support/core.js';
 import { request as httpRequest } from 'node:http';
@@ -73,7 +74,8 @@ describe('authentication', () => {
   it('a deprecated access token still works, flagged with Deprecation and a Link', async () => {
     const token = newSecret('at');
     const owner = h.core.desktopCaller().user;
-    h.core.repos.credentials.insertAccessToken({ id: newId('atk'), user_id: owner.id, secret_hash: hashSecret(token), created_at: new Date().toISOString() });
+    // Stored as installs before migration 150 did (bare SHA-256): accepted once the old way, then rehashed.
+    h.core.repos.credentials.insertAccessToken({ id: newId('atk'), user_id: owner.id, secret_hash: legacySha256(token), hash_kind: 'sha256', created_at: new Date().toISOString() });
     const res = await h.api('/me', { token });
     expect(res.status).toBe(200);
     expect(res.headers.get('deprecation')).toBe('true');
@@ -83,26 +85,28 @@ describe('authentication', () => {
     expect((await h.api('/me')).headers.get('deprecation')).toBeNull();
   });
 
-  it('a user token onboards a trial user, expires and spends its quota', async () => {
+  it('a user token onboards a trial user; its quota counts model calls, never page reads', async () => {
     const res = await h.api('/admin/user-tokens', { method: 'POST', body: JSON.stringify({ email: 'Trial@Example.com', expires_in: 3600, quota: 2 }) });
     expect(res.status).toBe(201);
     const { token, user } = (await res.json()) as { token: string; user: { role: string; email: string } };
     expect(token).toMatch(/^ut_/);
     expect(user).toMatchObject({ role: 'trial', email: 'trial@example.com' });
-    expect((await h.api('/me', { token })).status).toBe(200);
-    expect((await h.api('/me', { token })).status).toBe(200);
-    const spent = await h.api('/me', { token });
+    for (let i = 0; i < 5; i++) expect((await h.api('/me', { token })).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await h.api('/chat', { method: 'POST', token, body: JSON.stringify({ message: 'hello' }) })).status).toBe(200);
+    const spent = await h.api('/chat', { method: 'POST', token, body: JSON.stringify({ message: 'hello' }) });
     expect(spent.status).toBe(429);
     expect(await problem(spent)).toMatchObject({ code: 'rate_limited' });
+    // Reading stays open once the quota is spent.
+    expect((await h.api('/threads', { token })).status).toBe(200);
     // A trial user is not an admin.
     const admin = await h.api('/admin/users', { token });
-    expect(admin.status).not.toBe(200);
+    expect(admin.status).toBe(403);
   });
 
   it('an expired user token → 401', async () => {
     const res = await h.api('/admin/user-tokens', { method: 'POST', body: JSON.stringify({ expires_in: 60 }) });
     const { token } = (await res.json()) as { token: string };
-    const row = h.core.repos.credentials.findUserToken(hashSecret(token));
+    const row = h.core.repos.credentials.findUserToken(h.core.runtime.credentials.hash(token), 'hmac_sha256');
     expect(row).toBeDefined();
     h.core.db.prepare('UPDATE user_tokens SET expires_at = ? WHERE id = ?').run('2000-01-01T00:00:00.000Z', row?.id);
     const expired = await h.api('/me', { token });

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hashSecret, newId, newSecret } from '../../main/core/ids.js';
+import { newId, newSecret } from '../../main/core/ids.js';
 import { CONFIG_FILE } from '../../main/core/config/load.js';
 import { CONFIG_TEMPLATE } from '../../main/core/config/template.js';
 import { startTestHttp, tempDir } from '../support/core.js';
@@ -45,7 +45,7 @@ describe('[auth] allow_access_tokens = false', () => {
   it('refuses access tokens with 401 unauthenticated', async () => {
     const h = await withConfig(CONFIG_TEMPLATE.replace('allow_access_tokens = true', 'allow_access_tokens = false'));
     const token = newSecret('at');
-    h.core.repos.credentials.insertAccessToken({ id: newId('atk'), user_id: h.core.desktopCaller().user.id, secret_hash: hashSecret(token), created_at: new Date().toISOString() });
+    h.core.repos.credentials.insertAccessToken({ id: newId('atk'), user_id: h.core.desktopCaller().user.id, secret_hash: h.core.runtime.credentials.hash(token), hash_kind: 'hmac_sha256', created_at: new Date().toISOString() });
     const res = await h.api('/me', { token });
     expect(res.status).toBe(401);
     expect(((await res.json()) as { code: string }).code).toBe('unauthenticated');

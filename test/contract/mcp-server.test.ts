@@ -49,7 +49,7 @@ function outsider(): string {
   const repos = h.core.repos;
   repos.users.createOrganization({ id: 'org_Other1', name: 'Other', workspace_id: 'wsp_Other1', workspace_name: 'Other', now });
   repos.users.insert({ id: 'usr_Other1', organization_id: 'org_Other1', workspace_id: 'wsp_Other1', email: 'other@example.com', name: 'Other', role: 'member', now });
-  return issueApiKey(repos, 'usr_Other1', 'mcp', now).key;
+  return issueApiKey(repos, h.core.runtime.credentials, 'usr_Other1', 'mcp', now).key;
 }
 
 beforeAll(async () => {

@@ -17,8 +17,13 @@ afterAll(async () => {
   rmSync(verticalDir, { recursive: true, force: true });
 });
 
-/** The home screen of `served`, signed in as its owner, in a fresh profile. */
+/**
+ * The home screen of `served`, signed in as its owner, in a fresh profile. A generative model is
+ * registered first: with only the built-in extractive model there are no general prompts to lay out.
+ */
 async function home(served: Served): Promise<Page> {
+  const model = await served.api('/models', { body: { name: 'Writer', provider: 'openai_compatible', endpoint_url: 'http://127.0.0.1:9/v1', model: 'writer' } });
+  expect(model.status).toBe(201);
   const page = await (await suite.newContext()).newPage();
   await page.goto(`${served.url}/#/chat`);
   await signIn(page, served.apiKey);

@@ -1,10 +1,11 @@
 import { ServiceError } from '../../../shared/errors.js';
 import type { Role } from '../../../shared/operations/common.js';
+import type { UserRecord } from '../../db/repositories/users.js';
 import { issueApiKey } from '../auth/api-keys.js';
 import { adminUserView } from '../auth/views.js';
 import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
-import { hashSecret, newId, newSecret } from '../ids.js';
+import { newId, newSecret } from '../ids.js';
 
 function insertUser(ctx: AuthedContext, input: { email: string; name: string; role: Role }, now: string) {
   const { repos, caller } = ctx;
@@ -16,15 +17,37 @@ function insertUser(ctx: AuthedContext, input: { email: string; name: string; ro
   return user;
 }
 
+/** A user as administration shows them; a trial user with their token's expiry and what is left of its quota. */
+function viewWithTrial(ctx: AuthedContext, user: UserRecord) {
+  const token = user.role === 'trial' ? ctx.repos.credentials.latestUserToken(user.id) : undefined;
+  const trial = token
+    ? {
+        expires_at: token.expires_at,
+        expired: token.expires_at <= isoNow(ctx),
+        quota: token.quota,
+        used: token.used,
+        remaining: token.quota === null ? null : Math.max(0, token.quota - token.used),
+      }
+    : null;
+  return { ...adminUserView(user), trial };
+}
+
 export function listUsers(ctx: AuthedContext) {
-  return { data: ctx.repos.users.listByOrganization(ctx.caller.user.organization_id).map(adminUserView) };
+  return { data: ctx.repos.users.listByOrganization(ctx.caller.user.organization_id).map((u) => viewWithTrial(ctx, u)) };
 }
 
 export function createUser(ctx: AuthedContext, input: { email: string; name: string; role: Role }) {
+  if (input.role === 'trial') {
+    // A trial is bounded by its user token (expiry, quota); a user created here comes with an
+    // unbounded API key instead.
+    throw new ServiceError('invalid_argument', 'Trial users are onboarded with a user token (POST /admin/user-tokens), not created with an API key.', [
+      { path: 'role', message: 'use POST /admin/user-tokens for trial users' },
+    ]);
+  }
   const now = isoNow(ctx);
   return ctx.repos.transaction(() => {
     const user = insertUser(ctx, input, now);
-    return { user: adminUserView(user), api_key: issueApiKey(ctx.repos, user.id, 'First key', now) };
+    return { user: viewWithTrial(ctx, user), api_key: issueApiKey(ctx.repos, ctx.runtime.credentials, user.id, 'First key', now) };
   });
 }
 
@@ -38,7 +61,7 @@ export function updateUser(ctx: AuthedContext, input: { id: string; name?: strin
   repos.users.update(input.id, input, isoNow(ctx));
   const updated = repos.users.get(input.id);
   if (!updated) throw new ServiceError('not_found', `No user ${input.id}.`);
-  return adminUserView(updated);
+  return viewWithTrial(ctx, updated);
 }
 
 export function createUserToken(ctx: AuthedContext, input: { email?: string | undefined; expires_in: number; quota?: number | undefined }) {
@@ -52,12 +75,13 @@ export function createUserToken(ctx: AuthedContext, input: { email?: string | un
     ctx.repos.credentials.insertUserToken({
       id: newId('utk'),
       user_id: user.id,
-      secret_hash: hashSecret(token),
+      secret_hash: ctx.runtime.credentials.hash(token),
+      hash_kind: 'hmac_sha256',
       expires_at: expiresAt,
       quota: input.quota ?? null,
       created_by: ctx.caller.user.id,
       created_at: nowIso,
     });
-    return { token, expires_at: expiresAt, quota: input.quota ?? null, user: adminUserView(user) };
+    return { token, expires_at: expiresAt, quota: input.quota ?? null, user: viewWithTrial(ctx, user) };
   });
 }

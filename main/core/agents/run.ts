@@ -1,8 +1,12 @@
+import { QuotaExhausted } from '../auth/quota.js';
+import { redactSecrets } from '../secrets/redact.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import type { Runtime } from '../context.js';
 import type { ResolvedModel } from '../models/catalog.js';
 import { AnswerFailed, untilAborted, type Skip } from '../chat/failover.js';
 import { withPassages } from '../chat/grounding.js';
+import { quoteSentences } from '../providers/extractive-quotes.js';
+import { questionOf } from '../providers/extractive.js';
 import { ProviderError, type ChatTurn, type ProviderEvent } from '../providers/types.js';
 import { nativeAgent, nativePlan } from './native.js';
 import { plannedSteps } from './planner.js';
@@ -95,10 +99,13 @@ export async function* runAgent(runtime: Runtime, candidates: ResolvedModel[], r
       return;
     } catch (error) {
       const failure = error instanceof AttemptFailed ? error : new AttemptFailed(error, false);
+      // A spent trial quota is the caller's limit, not the model's failure: no failover, no health mark.
+      if (failure.failure instanceof QuotaExhausted) throw new AnswerFailed(failure.failure.code, failure.message);
       runtime.health.recordFailure(candidate.model.id);
       const code: ErrorCode = failure.failure instanceof ProviderError ? failure.failure.code : 'upstream_error';
-      if (failure.produced || last) throw new AnswerFailed(code, failure.message);
-      skipped.push({ model_id: candidate.model.id, code, detail: failure.message });
+      const detail = redactSecrets(failure.message, [candidate.api_key]);
+      if (failure.produced || last) throw new AnswerFailed(code, detail);
+      skipped.push({ model_id: candidate.model.id, code, detail });
     }
   }
 }
@@ -112,23 +119,26 @@ async function* plannedAnswer(
   stream: (request: Parameters<Runtime['providers']['extractive']['stream']>[0]) => AsyncIterable<ProviderEvent>,
   signal: AbortSignal,
 ): AsyncGenerator<AgentEvent> {
-  const passages = book.passages;
   const extractive = candidate.model.provider === 'extractive';
-  const refs = (n: number) => passages.slice(0, n).map((p) => `[${p.index}]`).join(', ');
-  const datasets = new Set(book.citations.slice(0, extractive ? 3 : passages.length).map((c) => c.dataset_id));
+  // The extractive model quotes what the read steps returned (a passage with its neighbours), not
+  // just the passage the search found.
+  const passages = extractive ? book.passagesAsRead : book.passages;
+  const refs = (indexes: number[]) => indexes.map((i) => `[${i}]`).join(', ');
+  const quoted = extractive ? [...new Set(quoteSentences(questionOf(turns), passages).map((q) => q.index))] : [];
+  const datasets = new Set(book.citations.filter((c) => (extractive ? quoted.includes(c.index) : true)).map((c) => c.dataset_id));
   const content = !hasDatasets
     ? 'Nothing to draw on: saying so.'
     : passages.length === 0
       ? 'Nothing relevant was found: saying so.'
       : extractive
-        ? `Answer by quoting the ${Math.min(3, passages.length) === 1 ? 'most relevant passage' : `${Math.min(3, passages.length)} most relevant passages`}: ${refs(3)}.`
-        : `Answer with ${candidate.model.name} from the passages found: ${refs(passages.length)}.`;
+        ? `Answer by quoting the sentences that hold the most of the question's terms, from ${quoted.length === 1 ? 'passage' : 'passages'} ${refs(quoted)}.`
+        : `Answer with ${candidate.model.name} from the passages found: ${refs(passages.map((p) => p.index))}.`;
   yield { type: 'thought', kind: 'answer', content, dataset_id: datasets.size === 1 && passages.length > 0 ? ([...datasets][0] ?? null) : null };
   const events = stream({
     model: candidate.model.model,
     endpoint_url: candidate.endpoint_url,
     api_key: candidate.api_key,
-    messages: passages.length > 0 && !extractive ? withPassages(turns, passages) : turns,
+    messages: passages.length > 0 && !extractive ? withPassages(turns, passages, candidate.model.capabilities.context_tokens) : turns,
     passages,
     has_datasets: hasDatasets,
     signal,

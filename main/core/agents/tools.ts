@@ -116,6 +116,8 @@ interface BookEntry {
 export class PassageBook {
   private readonly byChunk = new Map<number, BookEntry>();
   private readonly entries: BookEntry[] = [];
+  /** What read_passage returned for a passage: its text with its neighbours. */
+  private readonly reads = new Map<number, string>();
 
   add(hit: { chunk_id: number; artifact_id: string; artifact_key: string; text: string; snippet: string; location: ChunkLocation }, datasetId: string): { entry: BookEntry; added: boolean } {
     const known = this.byChunk.get(hit.chunk_id);
@@ -144,6 +146,18 @@ export class PassageBook {
 
   get passages(): Passage[] {
     return this.entries.map((e) => e.passage);
+  }
+
+  noteRead(index: number, text: string): void {
+    this.reads.set(index, text);
+  }
+
+  /** The passages with, for those read in full, the text the read returned (what an extractive answer quotes from). */
+  get passagesAsRead(): Passage[] {
+    return this.entries.map((e) => {
+      const read = this.reads.get(e.passage.index);
+      return read === undefined ? e.passage : { ...e.passage, text: read };
+    });
   }
 
   get citations(): Citation[] {
@@ -220,6 +234,7 @@ function readPassage(env: ToolEnv, book: PassageBook, args: Record<string, unkno
   if (!entry) return failed(`There is no passage ${JSON.stringify(args.passage ?? null)}: search_datasets numbers the passages it finds, from 1.`);
   const around = env.repos.chunks.around(entry.chunk_id, READ_RADIUS);
   const text = around.length > 0 ? around.map((c) => c.text).join('\n') : entry.passage.text;
+  book.noteRead(index, text);
   const where = describeLocation(entry.passage.location);
   const head = `[${index}] ${entry.passage.artifact_key}${where ? ` (${where})` : ''}`;
   const datasetId = entry.citation.dataset_id;

@@ -1,6 +1,7 @@
 import type { Repositories } from '../../db/repositories/index.js';
 import { issueApiKey } from './api-keys.js';
 import { newId } from '../ids.js';
+import type { CredentialHasher } from './credential-hash.js';
 
 const DESKTOP_USER = 'desktop_user_id';
 export const ADMIN_KEY_SHAPE = /^pk_[A-Za-z0-9_-]{16,200}$/;
@@ -10,6 +11,8 @@ export interface OwnerOptions {
   /** Seeds the owner's API key on an empty data directory (PARLEY_ADMIN_API_KEY). */
   adminApiKey?: string | undefined;
   now: string;
+  /** Hashes the seeded key as every credential is stored. */
+  hasher: CredentialHasher;
 }
 
 /**
@@ -36,7 +39,7 @@ export function ensureOwner(repos: Repositories, options: OwnerOptions): { userI
       role: 'super_admin',
       now: options.now,
     });
-    if (options.adminApiKey) issueApiKey(repos, userId, 'Admin key (PARLEY_ADMIN_API_KEY)', options.now, options.adminApiKey);
+    if (options.adminApiKey) issueApiKey(repos, options.hasher, userId, 'Admin key (PARLEY_ADMIN_API_KEY)', options.now, options.adminApiKey);
     repos.settings.set(DESKTOP_USER, userId);
     return { userId, created: true };
   });

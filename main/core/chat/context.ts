@@ -4,7 +4,8 @@ import { REPLY_RESERVE_TOKENS, messageTokens } from '../tokens.js';
 /**
  * The conversation as a model sees it: the thread's system prompt, then every earlier message with
  * text (whichever model wrote it, partial answers included), oldest turns dropped first when the
- * model's context cannot hold them all. The newest user message is always kept.
+ * model's context cannot hold them all. The newest user message is always kept, cut to what the
+ * context holds when it alone is longer.
  */
 export function buildTurns(systemPrompt: string | null, history: Array<{ role: 'user' | 'assistant'; content: string }>, contextTokens: number): ChatTurn[] {
   const turns: ChatTurn[] = history.filter((m) => m.content.length > 0).map((m) => ({ role: m.role, content: m.content }));
@@ -16,6 +17,10 @@ export function buildTurns(systemPrompt: string | null, history: Array<{ role: '
     if (!turn) continue;
     const cost = messageTokens(turn.content);
     if (kept.length > 0 && cost > budget) break;
+    if (kept.length === 0 && cost > budget) {
+      kept.unshift({ ...turn, content: `${turn.content.slice(0, Math.max(256, budget * 4 - 32))}…` });
+      break;
+    }
     budget -= cost;
     kept.unshift(turn);
   }

@@ -1,3 +1,5 @@
+import { QuotaExhausted } from '../auth/quota.js';
+import { redactSecrets } from '../secrets/redact.js';
 import type { Routing } from '../../../shared/events.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import type { Runtime } from '../context.js';
@@ -15,7 +17,8 @@ export class AnswerFailed extends Error {
     readonly code: ErrorCode,
     detail: string,
   ) {
-    super(detail);
+    // Stored on the message and shown to whoever asked: never a credential an upstream echoed.
+    super(redactSecrets(detail));
     this.name = 'AnswerFailed';
   }
 }
@@ -70,7 +73,7 @@ export async function* answerWithFailover(runtime: Runtime, candidates: Resolved
         model: candidate.model.model,
         endpoint_url: candidate.endpoint_url,
         api_key: candidate.api_key,
-        messages: request.passages.length > 0 && candidate.model.provider !== 'extractive' ? withPassages(request.turns, request.passages) : request.turns,
+        messages: request.passages.length > 0 && candidate.model.provider !== 'extractive' ? withPassages(request.turns, request.passages, candidate.model.capabilities.context_tokens) : request.turns,
         passages: request.passages,
         has_datasets: request.hasDatasets,
         signal: request.signal,
@@ -86,9 +89,11 @@ export async function* answerWithFailover(runtime: Runtime, candidates: Resolved
       if (!firstToken && !request.signal.aborted) runtime.health.recordSuccess(candidate.model.id, performance.now() - started);
       return;
     } catch (error) {
+      // A spent trial quota is the caller's limit, not the model's failure: no failover, no health mark.
+      if (error instanceof QuotaExhausted) throw new AnswerFailed(error.code, error.message);
       runtime.health.recordFailure(candidate.model.id);
       const code: ErrorCode = error instanceof ProviderError ? error.code : 'upstream_error';
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = redactSecrets(error instanceof Error ? error.message : String(error), [candidate.api_key]);
       if (firstToken || last) throw new AnswerFailed(code, detail);
       skipped.push({ model_id: candidate.model.id, code, detail });
     }

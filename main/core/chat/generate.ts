@@ -83,10 +83,13 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
   run.onShutdown(() => store('interrupted', INTERRUPTED));
 
   let step = 0;
+  // Every thought of the call belongs to each dataset it draws on (deleting one deletes them all).
+  const linked = plan.agent && repos.db.open ? repos.thoughts.linkCall(plan.messageId, plan.datasetIds) : 0;
   // Each step is stored as it happens, so an answer that fails or is cancelled keeps the steps it took.
   const think = (thought: Extract<AgentEvent, { type: 'thought' }>) => {
     const row = { id: newId('th'), message_id: plan.messageId, dataset_id: thought.dataset_id, step: ++step, kind: thought.kind, content: thought.content, created_at: iso() };
-    if (repos.db.open) {
+    // A dataset of the call was deleted while the agent ran: its thoughts went, later ones follow.
+    if (repos.db.open && repos.thoughts.linkedCount(plan.messageId) === linked) {
       try {
         repos.thoughts.insert(row);
       } catch (error) {

@@ -2,6 +2,7 @@ import type { Citation } from '../../../shared/events.js';
 import type { Context } from '../context.js';
 import type { ChatTurn, Passage } from '../providers/types.js';
 import { retrieve } from '../retrieval/retrieve.js';
+import { estimateTokens, messageTokens, REPLY_RESERVE_TOKENS } from '../tokens.js';
 
 export interface Grounding {
   passages: Passage[];
@@ -41,16 +42,28 @@ export async function groundingFor(ctx: Context, datasetIds: string[], message: 
   return { passages, citations };
 }
 
-/** Generative models get the passages as numbered context, with the instruction to cite them. */
-export function withPassages(turns: ChatTurn[], passages: Passage[]): ChatTurn[] {
+const INSTRUCTION = 'Answer from the passages below when they are relevant, and cite each passage you use as [n]. If they do not answer the question, say so.\n\n';
+
+/**
+ * Generative models get the passages as numbered context, with the instruction to cite them. The
+ * passages are cut to what the model's context (`contextTokens`) holds after the conversation and
+ * the room kept for the reply: a giant passage is shortened, the ones after it are left out.
+ */
+export function withPassages(turns: ChatTurn[], passages: Passage[], contextTokens = Number.POSITIVE_INFINITY): ChatTurn[] {
   if (passages.length === 0) return turns;
-  const context = passages.map((p) => `[${p.index}] ${p.artifact_key}${where(p.location) ? ` (${where(p.location)})` : ''}\n${p.text}`).join('\n\n');
-  const instruction: ChatTurn = {
-    role: 'system',
-    content:
-      'Answer from the passages below when they are relevant, and cite each passage you use as [n]. ' +
-      `If they do not answer the question, say so.\n\n${context}`,
-  };
+  let budget = contextTokens - REPLY_RESERVE_TOKENS - messageTokens(INSTRUCTION) - turns.reduce((n, t) => n + messageTokens(t.content), 0);
+  const parts: string[] = [];
+  for (const p of passages) {
+    const head = `[${p.index}] ${p.artifact_key}${where(p.location) ? ` (${where(p.location)})` : ''}\n`;
+    // Characters left for this passage's text, at the estimate's four characters a token.
+    const room = Math.floor(budget * 4) - head.length - 2;
+    if (room < 80) break;
+    const text = p.text.length > room ? `${p.text.slice(0, room - 1)}…` : p.text;
+    parts.push(head + text);
+    budget -= estimateTokens(head + text) + 1;
+  }
+  if (parts.length === 0) return turns;
+  const instruction: ChatTurn = { role: 'system', content: INSTRUCTION + parts.join('\n\n') };
   const firstNonSystem = turns.findIndex((t) => t.role !== 'system');
   return firstNonSystem < 0 ? [...turns, instruction] : [...turns.slice(0, firstNonSystem), instruction, ...turns.slice(firstNonSystem)];
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files.js';
 import { mkdirSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DEFAULT_CONFIG, type Config } from '../../../shared/config.js';
@@ -21,10 +22,11 @@ export interface LoadedConfig {
 
 /** Writes a file so that a reader sees the old or the new content, never half of one. */
 export function writeFileAtomic(file: string, content: string): void {
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
   const temp = join(dirname(file), `.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    writeFileSync(temp, content, { flush: true });
+    // 0600: the configuration may name MCP servers' environment (tokens); only its user reads it.
+    writeFileSync(temp, content, { flush: true, mode: PRIVATE_FILE_MODE });
     renameSync(temp, file);
   } catch (error) {
     rmSync(temp, { force: true });

@@ -63,6 +63,10 @@ part_size_mb = 8
 url_ttl_seconds = 3600
 # Parsing one file may take at most this long, in seconds.
 parse_timeout_seconds = 120
+# Memory the parser of one file may use, in megabytes. Files are parsed in a separate process that
+# is stopped when it crosses this (the file fails as too_large), so a hostile file cannot exhaust
+# the machine's memory.
+parse_memory_mb = 512
 
 [retrieval]
 # A registered OpenAI-compatible model id (mdl_…) whose model is an embeddings model. Set, files

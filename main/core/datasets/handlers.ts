@@ -27,10 +27,16 @@ export function artifactByKey(ctx: AuthedContext, kbId: string, key: string): Ar
   return row;
 }
 
-/** Only the dataset's owner or an admin may delete it or its files. */
-function mayDelete(ctx: AuthedContext, dataset: DatasetRow): void {
+/**
+ * Datasets are shared for reading within the organization (everyone may list, open, search and chat
+ * with them), but only the dataset's owner or an admin writes to it: rename, upload, retry, delete
+ * files, delete it.
+ */
+export function mayWrite(ctx: AuthedContext, dataset: DatasetRow): void {
   const admin = ctx.caller.user.role === 'admin' || ctx.caller.user.role === 'super_admin';
-  if (!admin && dataset.owner_id !== ctx.caller.user.id) throw new ServiceError('forbidden', 'Only its owner or an admin may delete this dataset or its files.');
+  if (!admin && dataset.owner_id !== ctx.caller.user.id) {
+    throw new ServiceError('forbidden', `Only its owner or an admin may change the dataset ${JSON.stringify(dataset.name)}; you may read it and chat with it.`);
+  }
 }
 
 export function createDataset(ctx: AuthedContext, input: { name: string; description?: string | undefined }) {
@@ -58,7 +64,7 @@ export function getDataset(ctx: AuthedContext, input: { id: string }) {
 }
 
 export function updateDataset(ctx: AuthedContext, input: { id: string; name?: string | undefined; description?: string | null | undefined }) {
-  orgDataset(ctx, input.id);
+  mayWrite(ctx, orgDataset(ctx, input.id));
   ctx.repos.datasets.update(input.id, input, isoNow(ctx));
   return datasetView(orgDataset(ctx, input.id));
 }
@@ -69,7 +75,7 @@ export function updateDataset(ctx: AuthedContext, input: { id: string; name?: st
  */
 export async function deleteDataset(ctx: AuthedContext, input: { id: string }): Promise<null> {
   const dataset = orgDataset(ctx, input.id);
-  mayDelete(ctx, dataset);
+  mayWrite(ctx, dataset);
   const { repos, runtime } = ctx;
   const artifacts = repos.artifacts.inKb(dataset.kb_id);
   const shas = repos.artifacts.shasOfKbs([dataset.kb_id]);
@@ -92,7 +98,7 @@ export function getArtifact(ctx: AuthedContext, input: { kb_id: string; key: str
 
 export async function deleteArtifact(ctx: AuthedContext, input: { kb_id: string; key: string }): Promise<null> {
   const artifact = artifactByKey(ctx, input.kb_id, input.key);
-  mayDelete(ctx, orgKb(ctx, input.kb_id));
+  mayWrite(ctx, orgKb(ctx, input.kb_id));
   ctx.repos.artifacts.delete(artifact.id);
   await ctx.runtime.blobs.dropParts(artifact.id);
   if (artifact.sha256 && ctx.repos.artifacts.shaUsers(artifact.sha256) === 0) await ctx.runtime.blobs.remove(artifact.sha256);
@@ -101,6 +107,7 @@ export async function deleteArtifact(ctx: AuthedContext, input: { kb_id: string;
 
 export function retryArtifact(ctx: AuthedContext, input: { kb_id: string; key: string }) {
   const artifact = artifactByKey(ctx, input.kb_id, input.key);
+  mayWrite(ctx, orgKb(ctx, input.kb_id));
   if (artifact.status !== 'failed') throw new ServiceError('conflict', `Only a failed artifact can be retried; this one is ${artifact.status}.`);
   if (!artifact.sha256) throw new ServiceError('conflict', 'This file never finished uploading; upload it again.');
   ctx.repos.artifacts.setStatus(artifact.id, 'processing', isoNow(ctx));

@@ -3,7 +3,8 @@
  * by construction: the text is the blocks' texts joined by a blank line (a single newline between
  * consecutive table rows), and `text.slice(block.start, block.end) === block.text`.
  */
-import type { Block, ParsedDocument, TableData } from './types.js';
+import { PARSE_LIMITS } from './limits.js';
+import { IngestError, type Block, type ParsedDocument, type TableData } from './types.js';
 
 export type BlockKind = Block['kind'];
 
@@ -27,6 +28,9 @@ export class DocumentBuilder {
   add(kind: BlockKind, rawText: string, extras: BlockExtras = {}): Block | null {
     const text = rawText.trim();
     if (text === '') return null;
+    if (this.blocks.length >= PARSE_LIMITS.blocks) {
+      throw new IngestError('too_large', `The document has more than ${PARSE_LIMITS.blocks} paragraphs, rows or other blocks; it was not indexed.`);
+    }
     let section = this.section;
     if (kind === 'heading') {
       const level = Math.min(6, Math.max(1, extras.level ?? 1));

@@ -14,6 +14,10 @@
  * - Every chunk's location gives offsets into the document's text: the chunk text is its prefix
  *   followed by exactly `text.slice(start, end)`. PDF chunks carry their first page (and last).
  *
+ * - Every chunk has a hard maximum size whatever the format: a table row longer than the target
+ *   (a 90 MB CSV cell) is split like a long section, and the section path and the column header
+ *   repeated in each chunk are cut short when they are long (a million-column header).
+ *
  * Pure and deterministic; linear in the size of the text.
  */
 import { documentText, oneLine } from './builder.js';
@@ -41,6 +45,18 @@ interface Unit {
 const SENTENCE_END = /[.!?\u2026\u3002]["'\u201d\u2019)\]]*(?=\s)/g;
 const SENTENCE_GAP = /[.!?\u2026\u3002]["'\u201d\u2019)\]]*\s+/;
 const LINE_KINDS = new Set<Block['kind']>(['list', 'code', 'table']);
+/** Longest section path printed before a chunk's text. */
+const MAX_PREFIX_CHARS = 200;
+/** Longest column header repeated in the chunks of a table. */
+const MAX_HEADER_CHARS = 400;
+
+function shortened(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = max - 1;
+  const c = text.charCodeAt(cut - 1);
+  if (c >= 0xd800 && c <= 0xdbff) cut--;
+  return `${text.slice(0, cut)}…`;
+}
 
 function samePath(a: string[], b: string[]): boolean {
   if (a === b) return true;
@@ -97,10 +113,10 @@ export function chunkDocument(doc: ParsedDocument, options: ChunkOptions = {}): 
   const blocks = doc.blocks;
   const paged = blocks.some((b) => b.page !== undefined);
   const lineFirstDoc = doc.metadata.format === 'json';
-  const header = doc.table && doc.table.columns.length > 0 ? `Columns: ${doc.table.columns.join(', ')}\n` : '';
+  const header = doc.table && doc.table.columns.length > 0 ? `${shortened(`Columns: ${doc.table.columns.join(', ')}`, MAX_HEADER_CHARS)}\n` : '';
   const chunks: Chunk[] = [];
 
-  const prefixOf = (path: string[]) => (path.length > 0 ? `${path.join(' > ')}: ` : '');
+  const prefixOf = (path: string[]) => (path.length > 0 ? `${shortened(path.join(' > '), MAX_PREFIX_CHARS)}: ` : '');
   const isSpace = (i: number) => {
     const c = text.charCodeAt(i);
     return c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 11 || c === 0xa0;
@@ -183,8 +199,7 @@ export function chunkDocument(doc: ParsedDocument, options: ChunkOptions = {}): 
     return cut;
   };
 
-  const emitSplit = (start: number, end: number, path: string[]) => {
-    const prefix = prefixOf(path);
+  const emitSplit = (start: number, end: number, path: string[], prefix = prefixOf(path), extra: Partial<ChunkLocation> = {}) => {
     const maxBody = Math.max(50, target - prefix.length);
     const ov = Math.min(overlap, Math.floor(maxBody / 4));
     let pos = start;
@@ -192,24 +207,27 @@ export function chunkDocument(doc: ParsedDocument, options: ChunkOptions = {}): 
       while (pos < end && isSpace(pos)) pos++;
       if (pos >= end) break;
       if (end - pos <= maxBody) {
-        emit(pos, end, path, prefix);
+        emit(pos, end, path, prefix, extra);
         break;
       }
       let cut = findCut(pos, pos + maxBody, maxBody);
       const next = overlapStart(pos, cut, ov);
       while (cut > pos + 1 && isSpace(cut - 1)) cut--;
-      emit(pos, cut, path, prefix);
+      emit(pos, cut, path, prefix, extra);
       pos = next;
     }
   };
 
   const emitRows = (unit: Unit) => {
     const prefix = prefixOf(unit.path) + header;
+    const rowOf = (k: number) => (blocks[k] as Block).row ?? k - unit.first + 1;
     let first = unit.first;
     const flush = (last: number) => {
       const a = blocks[first] as Block;
       const b = blocks[last] as Block;
-      emit(a.start, b.end, unit.path, prefix, { row_start: a.row ?? first - unit.first + 1, row_end: b.row ?? last - unit.first + 1 });
+      // One row longer than a chunk (a giant cell) is split like a long section, each piece naming its row.
+      if (first === last && prefix.length + b.end - a.start > target) emitSplit(a.start, b.end, unit.path, prefix, { row_start: rowOf(first), row_end: rowOf(first) });
+      else emit(a.start, b.end, unit.path, prefix, { row_start: rowOf(first), row_end: rowOf(last) });
     };
     for (let k = unit.first + 1; k < unit.end; k++) {
       const size = prefix.length + (blocks[k] as Block).end - (blocks[first] as Block).start;

@@ -1,42 +1,77 @@
 /**
- * Worker thread entry: parses one file at a time for `parse.ts`, which terminates it when a parse
- * runs over its time limit. Built as its own bundle (dist/main/parse-worker.js).
+ * Parser process entry: parses one file at a time for `parse.ts`, which kills this process when a
+ * parse runs over its time or memory limit. A separate process (not a worker thread) so that
+ * everything a parser allocates, inside the V8 heap or outside it (inflated buffers), is bounded
+ * and given back to the system when it ends. Built as its own bundle (dist/main/parse-worker.js).
  */
-import { parentPort } from 'node:worker_threads';
+import { readFile } from 'node:fs/promises';
+import { chunkDocument } from './chunk.js';
 import { runParser } from './parsers/index.js';
-import { loadPdfjs } from './parsers/pdf.js';
-import { IngestError } from './types.js';
+import { IngestError, type Chunk } from './types.js';
 import type { ParseRequest, WorkerMessage } from './worker-protocol.js';
 
-const port = parentPort;
-if (!port) throw new Error('parse-worker.ts runs in a worker thread (see parse.ts).');
+if (!process.send) throw new Error('parse-worker.ts runs as a child process with an IPC channel (see parse.ts).');
 
-function send(message: WorkerMessage): void {
-  port?.postMessage(message);
+/** Text per `chunks` message: each message stays small for the main process to take in. */
+const BATCH_CHARS = 256 * 1024;
+
+function send(message: WorkerMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.connected || !process.send) return resolve();
+    process.send(message, undefined, undefined, () => resolve());
+  });
 }
 
 function spin(): void {
-  // Busy, not waiting: only terminating the thread ends this.
+  // Busy, not waiting: only killing the process ends this.
   for (let i = 0; i >= 0; i = (i + 1) % 1_000_000) {
     /* spin */
   }
 }
 
-port.on('message', (request: ParseRequest) => {
-  if (request.hang) spin();
-  const bytes = Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength);
-  runParser(bytes, request.mime).then(
-    (doc) => send({ type: 'result', id: request.id, ok: true, doc }),
-    (error: unknown) => {
-      const failure = error instanceof IngestError ? error : new IngestError('parse_error', `The file could not be read (${error instanceof Error ? error.message : String(error)}).`);
-      send({ type: 'result', id: request.id, ok: false, code: failure.code, detail: failure.message });
-    },
-  );
-});
+function balloon(): void {
+  // Native memory, touched so it is resident: what inflating a zip bomb does.
+  const held: Buffer[] = [];
+  for (;;) held.push(Buffer.alloc(16 * 1024 * 1024, 1));
+}
 
-// Ready at once: a text file need not wait for pdf.js. It loads in the background meanwhile (a
-// PDF parse awaits the same load), so it rarely counts against a PDF's time limit either.
-send({ type: 'ready' });
-loadPdfjs().catch(() => {
-  // a PDF parse will report the failure
-});
+async function sendChunks(id: number, chunks: Chunk[]): Promise<void> {
+  let batch: Chunk[] = [];
+  let chars = 0;
+  for (const chunk of chunks) {
+    batch.push(chunk);
+    chars += chunk.text.length;
+    if (chars >= BATCH_CHARS) {
+      await send({ type: 'chunks', id, chunks: batch });
+      batch = [];
+      chars = 0;
+    }
+  }
+  if (batch.length > 0) await send({ type: 'chunks', id, chunks: batch });
+}
+
+async function handle(request: ParseRequest): Promise<void> {
+  if (request.hang) spin();
+  if (request.balloon) balloon();
+  try {
+    const bytes = request.path !== undefined ? await readFile(request.path) : Buffer.from(request.bytes?.buffer ?? new ArrayBuffer(0), request.bytes?.byteOffset, request.bytes?.byteLength);
+    const doc = await runParser(bytes, request.mime);
+    if (request.mode === 'document') return await send({ type: 'result', id: request.id, ok: true, doc });
+    const chunks = chunkDocument(doc);
+    if (chunks.length === 0) throw new IngestError('empty', 'The file has no text to search.');
+    await sendChunks(request.id, chunks);
+    // The chunks carry the text; the document itself goes back without it.
+    await send({ type: 'result', id: request.id, ok: true, doc: { blocks: [], metadata: doc.metadata } });
+  } catch (error) {
+    const failure = error instanceof IngestError ? error : new IngestError('parse_error', `The file could not be read (${error instanceof Error ? error.message : String(error)}).`);
+    await send({ type: 'result', id: request.id, ok: false, code: failure.code, detail: failure.message });
+  }
+}
+
+process.on('message', (request: ParseRequest) => void handle(request));
+// The app went away (crashed, killed): no one is left to answer.
+process.on('disconnect', () => process.exit(0));
+
+// pdf.js loads with the first PDF, not before: it adds a lot of resident memory, and a process
+// that reads only text files stays well under its ceiling.
+void send({ type: 'ready' });

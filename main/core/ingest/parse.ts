@@ -1,18 +1,23 @@
 /**
- * `parseDocument`: bytes → blocks, in a worker thread with a size and a time limit. A parser that
- * runs over its time (a pathological PDF, a catastrophic regex) is terminated with its thread, so
- * the pipeline and the API never stall; a parser that crashes or runs out of memory takes only its
- * thread down. Workers are kept warm between files and closed when idle.
+ * `parseDocument` / `parseAndChunk`: bytes → blocks (→ chunks), in a child process with a size, a
+ * time and a memory limit. A parser that runs over its time (a pathological PDF) or its memory (a
+ * zip bomb, millions of paragraphs) is killed with its process, so the pipeline and the API never
+ * stall and the app's own memory never grows with a hostile file; a parser that crashes takes only
+ * its process down. Memory is bounded twice: V8's heap by `--max-old-space-size`, and everything
+ * else (inflated buffers live outside the heap) by a watchdog that reads the child's resident size
+ * (Linux: /proc/<pid>/status, elsewhere the child's own report) and kills it over the ceiling.
+ * Processes are kept warm between files and closed when idle.
  *
- * The worker script is `parse-worker.js` beside this module once bundled (dist/main/), else — run
- * from source under vitest or tsx — `parse-worker-dev.mjs`, which loads `parse-worker.ts` through
- * tsx. `PARLEY_PARSE_WORKER` (a path) overrides both.
+ * The script is `parse-worker.js` beside this module once bundled (dist/main/), else — run from
+ * source under vitest or tsx — `parse-worker-dev.mjs`, which loads `parse-worker.ts` through tsx.
+ * `PARLEY_PARSE_WORKER` (a path) overrides both.
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { parserFor } from './parsers/index.js';
-import { IngestError, type ParsedDocument } from './types.js';
+import { IngestError, type Chunk, type ParsedDocument } from './types.js';
 import type { ParseRequest, WorkerMessage } from './worker-protocol.js';
 
 export interface ParseInput {
@@ -24,46 +29,79 @@ export interface ParseInput {
 export interface ParseLimits {
   maxBytes: number;
   timeoutMs: number;
+  /** Resident memory the parser process may use, in MB (`[uploads] parse_memory_mb`). */
+  memoryMb?: number;
 }
 
 /**
- * Test hook: with `PARLEY_INGEST_TEST_HOOKS=1` in the environment, this type makes the worker spin
- * forever, as a parser stuck on a pathological file would (the timeout must end it).
+ * Test hooks: with `PARLEY_INGEST_TEST_HOOKS=1` in the environment, these types make the parser
+ * spin forever (the timeout must end it) or allocate memory outside the V8 heap without end (the
+ * memory ceiling must end it), as a parser stuck on a hostile file would.
  */
 export const TEST_HANG_MIME = 'application/x-parley-test-hang';
+export const TEST_BALLOON_MIME = 'application/x-parley-test-balloon';
 
-const MAX_WORKERS = 2;
+export const DEFAULT_PARSE_MEMORY_MB = 512;
+const MAX_PROCESSES = 2;
 const IDLE_CLOSE_MS = 30_000;
 const START_TIMEOUT_MS = 60_000;
-/** Heap of one worker: a runaway parse fails on its own instead of taking the app down. */
-const WORKER_HEAP_MB = 4096;
+const WATCH_INTERVAL_MS = 50;
+const STDERR_KEEP = 4096;
 
-function workerScript(): URL {
+function workerScript(): string {
   // An explicit location wins: a packaged app whose worker sits elsewhere (outside an asar), benchmarks of the build.
   const override = process.env.PARLEY_PARSE_WORKER;
-  if (override) return pathToFileURL(override);
-  const built = new URL('./parse-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(built))) return built;
-  return new URL('./parse-worker-dev.mjs', import.meta.url);
+  if (override) return override;
+  const built = fileURLToPath(new URL('./parse-worker.js', import.meta.url));
+  if (existsSync(built)) return built;
+  return fileURLToPath(new URL('./parse-worker-dev.mjs', import.meta.url));
 }
 
-class ParserWorker {
-  readonly worker: Worker;
+/** Resident set size of a process in bytes (Linux), or null where /proc cannot say. */
+async function residentBytes(pid: number): Promise<number | null> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+type Outcome = WorkerMessage | { type: 'timeout' } | { type: 'memory'; rss: number } | { type: 'crash'; error: Error };
+
+class ParserProcess {
+  readonly child: ChildProcess;
   readonly ready: Promise<void>;
+  readonly memoryMb: number;
   busy = false;
   dead = false;
   idleTimer: NodeJS.Timeout | null = null;
+  /** Highest resident size seen during the last job. */
+  peakRss = 0;
+  private stderr = '';
 
-  constructor() {
+  constructor(memoryMb: number) {
+    this.memoryMb = memoryMb;
     const script = workerScript();
-    if (!existsSync(fileURLToPath(script))) throw new Error(`the parser worker script is missing (${fileURLToPath(script)})`);
-    this.worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-    this.worker.unref();
-    this.worker.on('exit', () => {
+    if (!existsSync(script)) throw new Error(`the parser script is missing (${script})`);
+    this.child = fork(script, [], {
+      // The heap ceiling; the watchdog bounds the rest. Electron runs the script as plain Node.
+      execArgv: [`--max-old-space-size=${memoryMb}`],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    this.child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+      this.stderr = (this.stderr + text).slice(-STDERR_KEEP);
+    });
+    this.child.unref();
+    this.child.channel?.unref();
+    this.child.on('exit', () => {
       this.dead = true;
     });
     // Errors are reported to the job that is running (see run); this keeps one with no job from being unhandled.
-    this.worker.on('error', () => {
+    this.child.on('error', () => {
       this.dead = true;
     });
     this.ready = new Promise<void>((resolve, reject) => {
@@ -75,87 +113,119 @@ class ParserWorker {
       };
       const fail = (error: Error) => {
         cleanup();
-        this.dead = true;
-        void this.worker.terminate();
+        this.kill();
         reject(error);
       };
       const onError = (error: Error) => fail(error);
-      const onExit = (code: number) => fail(new Error(`it exited with code ${code}`));
+      const onExit = (code: number | null, signal: string | null) => fail(new Error(`it exited (${signal ?? `code ${code}`}) ${this.stderr.trim().split('\n').pop() ?? ''}`.trim()));
       const cleanup = () => {
         clearTimeout(timer);
-        this.worker.off('message', onMessage);
-        this.worker.off('error', onError);
-        this.worker.off('exit', onExit);
+        this.child.off('message', onMessage);
+        this.child.off('error', onError);
+        this.child.off('exit', onExit);
       };
-      this.worker.on('message', onMessage);
-      this.worker.on('error', onError);
-      this.worker.on('exit', onExit);
+      this.child.on('message', onMessage);
+      this.child.on('error', onError);
+      this.child.on('exit', onExit);
     });
     // A failed start is reported to whoever waits for `ready`.
     this.ready.catch(() => undefined);
   }
 
-  /** Runs one request; resolves with the worker's answer or how the run ended. */
-  run(request: ParseRequest, timeoutMs: number, transfer: ArrayBuffer[]): Promise<WorkerMessage | { type: 'timeout' } | { type: 'crash'; error: Error }> {
+  kill(): void {
+    this.dead = true;
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+
+  /** Whether the process died of V8's heap limit (it prints this before aborting). */
+  get heapExhausted(): boolean {
+    return /heap out of memory|Reached heap limit/i.test(this.stderr);
+  }
+
+  /** Runs one request; resolves with the answer, or how the run ended. Chunks stream into `onChunks`. */
+  run(request: ParseRequest, timeoutMs: number, onChunks: (chunks: Chunk[]) => void): Promise<Outcome> {
+    this.peakRss = 0;
+    this.stderr = '';
+    const ceiling = this.memoryMb * 1024 * 1024;
     return new Promise((resolve) => {
-      const finish = (outcome: WorkerMessage | { type: 'timeout' } | { type: 'crash'; error: Error }) => {
+      let done = false;
+      const finish = (outcome: Outcome) => {
+        if (done) return;
+        done = true;
         clearTimeout(timer);
-        this.worker.off('message', onMessage);
-        this.worker.off('error', onError);
-        this.worker.off('exit', onExit);
+        clearInterval(watchdog);
+        this.child.off('message', onMessage);
+        this.child.off('error', onError);
+        this.child.off('exit', onExit);
         resolve(outcome);
       };
       const onMessage = (message: WorkerMessage) => {
-        if (message.type === 'result' && message.id === request.id) finish(message);
+        if (message.type === 'chunks' && message.id === request.id) onChunks(message.chunks);
+        else if (message.type === 'result' && message.id === request.id) finish(message);
       };
       const onError = (error: Error) => finish({ type: 'crash', error });
-      const onExit = (code: number) => finish({ type: 'crash', error: new Error(`the parser stopped (exit code ${code})`) });
+      const onExit = (code: number | null, signal: string | null) => finish({ type: 'crash', error: new Error(`the parser stopped (${signal ?? `exit code ${code}`})`) });
       const timer = setTimeout(() => finish({ type: 'timeout' }), timeoutMs);
-      this.worker.on('message', onMessage);
-      this.worker.on('error', onError);
-      this.worker.on('exit', onExit);
-      this.worker.postMessage(request, transfer);
+      let reading = false;
+      const watchdog = setInterval(() => {
+        const pid = this.child.pid;
+        if (reading || pid === undefined) return;
+        reading = true;
+        void residentBytes(pid).then((rss) => {
+          reading = false;
+          if (rss === null || done) return;
+          this.peakRss = Math.max(this.peakRss, rss);
+          if (rss > ceiling) {
+            this.kill();
+            finish({ type: 'memory', rss });
+          }
+        });
+      }, WATCH_INTERVAL_MS);
+      this.child.on('message', onMessage);
+      this.child.on('error', onError);
+      this.child.on('exit', onExit);
+      this.child.send(request);
     });
   }
 }
 
-const workers: ParserWorker[] = [];
+const processes: ParserProcess[] = [];
 const waiting: (() => void)[] = [];
 let nextId = 1;
 
-function retire(slot: ParserWorker): void {
-  slot.dead = true;
+function retire(slot: ParserProcess): void {
   if (slot.idleTimer) clearTimeout(slot.idleTimer);
-  const at = workers.indexOf(slot);
-  if (at !== -1) workers.splice(at, 1);
-  void slot.worker.terminate().catch(() => undefined);
+  const at = processes.indexOf(slot);
+  if (at !== -1) processes.splice(at, 1);
+  slot.kill();
   waiting.shift()?.();
 }
 
-async function acquire(): Promise<ParserWorker> {
+async function acquire(memoryMb: number): Promise<ParserProcess> {
   for (;;) {
-    // Workers that died while idle (killed, crashed) leave their place to new ones.
-    for (const slot of workers.filter((w) => w.dead && !w.busy)) retire(slot);
-    const idle = workers.find((w) => !w.busy && !w.dead);
+    // Processes that died while idle, or run with another ceiling, leave their place to new ones.
+    for (const slot of processes.filter((p) => !p.busy && (p.dead || p.memoryMb !== memoryMb))) retire(slot);
+    const idle = processes.find((p) => !p.busy && !p.dead);
     if (idle) {
       idle.busy = true;
       if (idle.idleTimer) clearTimeout(idle.idleTimer);
       idle.idleTimer = null;
       return idle;
     }
-    if (workers.length < MAX_WORKERS) {
-      const slot = new ParserWorker();
+    if (processes.length < MAX_PROCESSES) {
+      const slot = new ParserProcess(memoryMb);
       slot.busy = true;
-      workers.push(slot);
+      processes.push(slot);
       return slot;
     }
     await new Promise<void>((resolve) => waiting.push(resolve));
   }
 }
 
-function release(slot: ParserWorker): void {
+function release(slot: ParserProcess): void {
   slot.busy = false;
-  if (slot.dead) {
+  // A process that grew close to its ceiling gives its memory back by ending; the next file gets a fresh one.
+  if (slot.dead || slot.peakRss > slot.memoryMb * 1024 * 1024 * 0.8) {
     retire(slot);
     return;
   }
@@ -170,23 +240,16 @@ function seconds(ms: number): string {
   return String(Number((ms / 1000).toFixed(ms < 1000 ? 3 : 1)));
 }
 
-/**
- * Parses a file into blocks. Rejects only with an `IngestError`: `too_large` over `maxBytes`,
- * `unsupported_media_type` for a type no parser reads, `parse_error` for a corrupt file, a parser
- * that took longer than `timeoutMs` or crashed, `empty` for a file without text.
- */
-export async function parseDocument(input: ParseInput, limits: ParseLimits): Promise<ParsedDocument> {
-  const { bytes, mime, filename } = input;
-  if (bytes.length > limits.maxBytes) {
-    throw new IngestError('too_large', `The file is ${bytes.length} bytes, over the limit of ${limits.maxBytes} bytes.`);
-  }
-  const hang = mime === TEST_HANG_MIME && process.env.PARLEY_INGEST_TEST_HOOKS === '1';
-  if (!hang && !parserFor(mime)) throw new IngestError('unsupported_media_type', `${mime || 'This type'} files cannot be read.`);
-  if (bytes.length === 0) throw new IngestError('empty', 'The file is empty.');
+function testHook(mime: string): 'hang' | 'balloon' | null {
+  if (process.env.PARLEY_INGEST_TEST_HOOKS !== '1') return null;
+  return mime === TEST_HANG_MIME ? 'hang' : mime === TEST_BALLOON_MIME ? 'balloon' : null;
+}
 
-  let slot: ParserWorker;
+async function runInProcess(request: Omit<ParseRequest, 'id'>, limits: ParseLimits, onChunks: (chunks: Chunk[]) => void): Promise<ParsedDocument> {
+  const memoryMb = limits.memoryMb ?? DEFAULT_PARSE_MEMORY_MB;
+  let slot: ParserProcess;
   try {
-    slot = await acquire();
+    slot = await acquire(memoryMb);
   } catch (error) {
     throw new IngestError('parse_error', `The parser could not start: ${error instanceof Error ? error.message : String(error)}.`);
   }
@@ -196,32 +259,71 @@ export async function parseDocument(input: ParseInput, limits: ParseLimits): Pro
     retire(slot);
     throw new IngestError('parse_error', `The parser could not start: ${error instanceof Error ? error.message : String(error)}.`);
   }
-  // One copy into a buffer of its own, moved (not cloned) to the worker.
-  const copy = new Uint8Array(bytes.byteLength);
-  copy.set(bytes);
-  const request: ParseRequest = { id: nextId++, bytes: copy, mime, filename };
-  if (hang) request.hang = true;
-  const outcome = await slot.run(request, Math.max(1, limits.timeoutMs), [copy.buffer]);
+  const outcome = await slot.run({ ...request, id: nextId++ }, Math.max(1, limits.timeoutMs), onChunks);
   if (outcome.type === 'result') {
     release(slot);
     if (outcome.ok) return outcome.doc;
     throw new IngestError(outcome.code, outcome.detail);
   }
+  const heap = slot.heapExhausted;
   retire(slot);
   if (outcome.type === 'timeout') throw new IngestError('parse_error', `Parsing took longer than ${seconds(limits.timeoutMs)} s and was stopped.`);
+  if (outcome.type === 'memory' || heap) {
+    throw new IngestError('too_large', `Parsing needed more than ${memoryMb} MB of memory and was stopped ([uploads] parse_memory_mb).`);
+  }
   const reason = outcome.type === 'crash' ? outcome.error : new Error('no answer');
-  const oom = 'code' in reason && reason.code === 'ERR_WORKER_OUT_OF_MEMORY';
-  throw new IngestError('parse_error', oom ? 'Parsing ran out of memory and was stopped.' : `The parser failed: ${reason.message}.`);
+  throw new IngestError('parse_error', `The parser failed: ${reason.message}.`);
 }
 
-/** Stops every parser worker (shutdown, tests). Parses in progress fail with `parse_error`. */
+function precheck(size: number, mime: string, maxBytes: number): void {
+  if (size > maxBytes) throw new IngestError('too_large', `The file is ${size} bytes, over the limit of ${maxBytes} bytes.`);
+  if (!testHook(mime) && !parserFor(mime)) throw new IngestError('unsupported_media_type', `${mime || 'This type'} files cannot be read.`);
+  if (size === 0) throw new IngestError('empty', 'The file is empty.');
+}
+
+function hooks(mime: string): Pick<ParseRequest, 'hang' | 'balloon'> {
+  const hook = testHook(mime);
+  return hook === 'hang' ? { hang: true } : hook === 'balloon' ? { balloon: true } : {};
+}
+
+/**
+ * Parses a file into blocks. Rejects only with an `IngestError`: `too_large` over `maxBytes` or
+ * the memory ceiling (or a structural limit, see limits.ts), `unsupported_media_type` for a type no
+ * parser reads, `parse_error` for a corrupt file, a parser that took longer than `timeoutMs` or
+ * crashed, `empty` for a file without text.
+ */
+export async function parseDocument(input: ParseInput, limits: ParseLimits): Promise<ParsedDocument> {
+  const { bytes, mime, filename } = input;
+  precheck(bytes.length, mime, limits.maxBytes);
+  return runInProcess({ bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), mime, filename, mode: 'document', ...hooks(mime) }, limits, () => undefined);
+}
+
+/**
+ * The ingest path: the parser process reads the stored file itself, parses and chunks it, and
+ * answers the chunks in small batches, so neither the bytes nor one giant message ever sit in the
+ * main process. Same failures as `parseDocument`.
+ */
+export async function parseAndChunk(input: { path: string; size: number; mime: string; filename: string }, limits: ParseLimits): Promise<{ metadata: ParsedDocument['metadata']; chunks: Chunk[] }> {
+  precheck(input.size, input.mime, limits.maxBytes);
+  const chunks: Chunk[] = [];
+  const doc = await runInProcess({ path: input.path, mime: input.mime, filename: input.filename, mode: 'chunks', ...hooks(input.mime) }, limits, (batch) => {
+    for (const chunk of batch) chunks.push(chunk);
+  });
+  return { metadata: doc.metadata, chunks };
+}
+
+/** Stops every parser process (shutdown, tests). Parses in progress fail with `parse_error`. */
 export async function closeParserWorkers(): Promise<void> {
-  const all = workers.splice(0);
+  const all = processes.splice(0);
   await Promise.all(
     all.map(async (slot) => {
-      slot.dead = true;
       if (slot.idleTimer) clearTimeout(slot.idleTimer);
-      await slot.worker.terminate().catch(() => undefined);
+      const exited = new Promise<void>((resolve) => {
+        if (slot.child.exitCode !== null || slot.child.signalCode !== null) resolve();
+        else slot.child.once('exit', () => resolve());
+      });
+      slot.kill();
+      await exited;
     }),
   );
 }

@@ -2,9 +2,8 @@ import { ServiceError } from '../../../shared/errors.js';
 import type { Config } from '../../../shared/config.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import { chunkDocument } from './chunk.js';
 import { detectMime } from './mime.js';
-import { parseDocument } from './parse.js';
+import { parseAndChunk } from './parse.js';
 import { IngestError } from './types.js';
 import type { EmbeddingModel } from '../retrieval/embedder.js';
 import { indexEmbeddings } from '../retrieval/search.js';
@@ -29,7 +28,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
 
 /**
  * Turns one stored file into searchable chunks: detect its real type, check it is allowed, parse
- * (in a worker, with size and time limits), chunk, index. Every failure ends as `failed` with a
+ * (in a child process, with size, time and memory limits), chunk, index. Every failure ends as `failed` with a
  * code and a detail on the artifact; nothing here throws to the caller.
  */
 export async function processArtifact(deps: IngestDeps, artifactId: string): Promise<void> {
@@ -41,8 +40,9 @@ export async function processArtifact(deps: IngestDeps, artifactId: string): Pro
   try {
     if (artifact.size === 0) throw new IngestError('empty', 'The file is empty.');
     if (artifact.size > uploads.max_file_mb * MB) throw new IngestError('too_large', `The file is larger than the limit of ${uploads.max_file_mb} MB.`);
-    const bytes = await readAll(blobs.read(artifact.sha256));
-    const detected = detectMime({ bytes: bytes.subarray(0, SNIFF_BYTES), filename: artifact.filename, declared: artifact.declared_mime_type });
+    // Only the head of the file is read here; the parser process reads the rest itself.
+    const head = await readAll(blobs.read(artifact.sha256, { end: SNIFF_BYTES - 1 }));
+    const detected = detectMime({ bytes: head, filename: artifact.filename, declared: artifact.declared_mime_type });
     if (detected.mismatch) {
       throw new IngestError('mime_mismatch', detected.detail ?? `Declared as ${artifact.declared_mime_type}, but the content is ${detected.mime}.`);
     }
@@ -51,9 +51,12 @@ export async function processArtifact(deps: IngestDeps, artifactId: string): Pro
     }
     repos.artifacts.setStored(artifact.id, artifact.sha256, detected.mime, now());
     repos.artifacts.setProgress(artifact.id, 0.1, now());
-    const doc = await parseDocument({ bytes, mime: detected.mime, filename: artifact.filename }, { maxBytes: uploads.max_file_mb * MB, timeoutMs: uploads.parse_timeout_seconds * 1000 });
+    const doc = await parseAndChunk(
+      { path: blobs.pathOf(artifact.sha256), size: artifact.size, mime: detected.mime, filename: artifact.filename },
+      { maxBytes: uploads.max_file_mb * MB, timeoutMs: uploads.parse_timeout_seconds * 1000, memoryMb: uploads.parse_memory_mb },
+    );
     repos.artifacts.setProgress(artifact.id, 0.6, now());
-    const chunks = chunkDocument(doc);
+    const { chunks } = doc;
     if (chunks.length === 0) throw new IngestError('empty', 'The file has no text to search.');
     // The artifact may have been deleted meanwhile: index only while it still exists.
     repos.transaction(() => {

@@ -1,16 +1,24 @@
-/** Messages between `parse.ts` and `parse-worker.ts`. */
-import type { IngestErrorCode, ParsedDocument } from './types.js';
+/** Messages between `parse.ts` and `parse-worker.ts` (a child process, over its IPC channel). */
+import type { Chunk, IngestErrorCode, ParsedDocument } from './types.js';
 
 export interface ParseRequest {
   id: number;
-  bytes: Uint8Array;
+  /** The file's bytes (small files, tests), or… */
+  bytes?: Uint8Array;
+  /** …the stored file to read (the ingest queue: the bytes never pass through the main process). */
+  path?: string;
   mime: string;
   filename: string;
+  /** `document`: answer the parsed document; `chunks`: chunk it too and answer the chunks in batches. */
+  mode: 'document' | 'chunks';
   /** Test hook: spin forever, like a parser stuck on a pathological file. */
   hang?: boolean;
+  /** Test hook: allocate memory outside the V8 heap until killed, like a zip bomb inflating. */
+  balloon?: boolean;
 }
 
 export type WorkerMessage =
   | { type: 'ready' }
+  | { type: 'chunks'; id: number; chunks: Chunk[] }
   | { type: 'result'; id: number; ok: true; doc: ParsedDocument }
   | { type: 'result'; id: number; ok: false; code: IngestErrorCode; detail: string };

@@ -4,6 +4,7 @@ import type { Model } from '../../../shared/operations/models.js';
 import type { ModelRow, OverrideRow } from '../../db/repositories/models.js';
 import type { ModelHealth } from '../routing/types.js';
 import type { AuthedContext, Context } from '../context.js';
+import { endpointForAdmin, endpointForMember, sameOrigin } from '../secrets/redact.js';
 
 /** The model that ships with Parley and works offline. */
 export const EXTRACTIVE_MODEL_ID = 'mdl_extractive';
@@ -37,6 +38,12 @@ function statusOf(health: ModelHealth): Model['status'] {
   return health.circuit === 'half_open' || health.error_rate > 0.5 ? 'degraded' : 'available';
 }
 
+/** Admins see an endpoint whole but for its credentials; everyone else its origin at most. */
+export function endpointView(ctx: Context, url: string | null): string | null {
+  const role = ctx.caller?.user.role;
+  return role === 'admin' || role === 'super_admin' ? endpointForAdmin(url) : endpointForMember(url);
+}
+
 export function modelView(ctx: Context, row: ModelRow): Model {
   return {
     id: row.id,
@@ -44,7 +51,7 @@ export function modelView(ctx: Context, row: ModelRow): Model {
     kind: row.kind,
     provider: row.provider,
     model: row.model,
-    endpoint_url: row.endpoint_url,
+    endpoint_url: endpointView(ctx, row.endpoint_url),
     base_model: row.base_model,
     capabilities: Capabilities.parse(JSON.parse(row.capabilities)),
     status: statusOf(ctx.runtime.health.health(row.id)),
@@ -53,19 +60,22 @@ export function modelView(ctx: Context, row: ModelRow): Model {
   };
 }
 
-/** Every model that can answer: the built-in ones first, then the registered ones. */
-export function allModels(ctx: Context): Model[] {
+/**
+ * Every model that can answer for the caller: the built-in ones first, then the ones registered in
+ * the caller's organization (another organization's models do not exist for them).
+ */
+export function allModels(ctx: AuthedContext): Model[] {
   return [
     ...BUILTIN.map((m) => ({ ...m, status: statusOf(ctx.runtime.health.health(m.id)) })),
-    ...ctx.repos.models.list().map((row) => modelView(ctx, row)),
+    ...ctx.repos.models.list(ctx.caller.user.organization_id).map((row) => modelView(ctx, row)),
   ];
 }
 
-export function findModel(ctx: Context, id: string): { model: Model; row: ModelRow | null } | undefined {
+export function findModel(ctx: AuthedContext, id: string): { model: Model; row: ModelRow | null } | undefined {
   const builtin = BUILTIN.find((m) => m.id === id);
   if (builtin) return { model: { ...builtin, status: statusOf(ctx.runtime.health.health(id)) }, row: null };
   const row = ctx.repos.models.get(id);
-  return row ? { model: modelView(ctx, row), row } : undefined;
+  return row && row.organization_id === ctx.caller.user.organization_id ? { model: modelView(ctx, row), row } : undefined;
 }
 
 const openSecret = (ctx: Context, sealed: Buffer | null) => (sealed ? ctx.runtime.secrets.open(sealed) : null);
@@ -90,10 +100,13 @@ export function resolveOverride(ctx: AuthedContext, overrideId: string): Resolve
 
 function withOverride(ctx: Context, model: Model, row: ModelRow | null, override: OverrideRow): ResolvedModel {
   if (model.provider === 'extractive') throw new ServiceError('invalid_argument', 'The built-in model has no endpoint to override.');
+  // The model's own key was given for the model's own endpoint: an override elsewhere (another
+  // scheme, host or port) never inherits it, or an admin could send a stored key anywhere.
+  const inherited = row && sameOrigin(override.endpoint_url, row.endpoint_url) ? openSecret(ctx, row.api_key_secret) : null;
   return {
     model,
     endpoint_url: override.endpoint_url,
-    api_key: openSecret(ctx, override.api_key_secret) ?? openSecret(ctx, row?.api_key_secret ?? null),
+    api_key: openSecret(ctx, override.api_key_secret) ?? inherited,
     override_id: override.id,
   };
 }

@@ -4,6 +4,7 @@ import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
 import { newId } from '../ids.js';
 import { allModels, findModel, modelView, resolveModel } from './catalog.js';
+import { redactSecrets } from '../secrets/redact.js';
 
 type CreateModel = {
   name: string;
@@ -23,6 +24,7 @@ export function createModel(ctx: AuthedContext, input: CreateModel) {
   const id = newId('mdl');
   ctx.repos.models.insert({
     id,
+    organization_id: ctx.caller.user.organization_id,
     name: input.name,
     kind: input.base_model ? 'fine_tuned' : 'third_party',
     provider: input.provider,
@@ -69,6 +71,7 @@ export async function testModel(ctx: AuthedContext, input: { id: string }) {
     const latency_ms = Math.round(performance.now() - started);
     return { ok: !signal.aborted, latency_ms, detail: signal.aborted ? `No answer within ${TEST_TIMEOUT_MS / 1000} s.` : `Answered in ${latency_ms} ms.` };
   } catch (error) {
-    return { ok: false, latency_ms: Math.round(performance.now() - started), detail: error instanceof Error ? error.message : String(error) };
+    const detail = redactSecrets(error instanceof Error ? error.message : String(error), [resolved.api_key]);
+    return { ok: false, latency_ms: Math.round(performance.now() - started), detail };
   }
 }

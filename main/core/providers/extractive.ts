@@ -1,5 +1,6 @@
 import type { Provider, ProviderEvent, ProviderRequest } from './types.js';
 import { estimateTokens } from '../tokens.js';
+import { quoteSentences } from './extractive-quotes.js';
 
 export const NO_DATASET_ANSWER =
   'I am the built-in extractive model: I answer only from the passages of the datasets attached to a conversation, and none is attached here. ' +
@@ -13,14 +14,20 @@ export function wordPieces(text: string): string[] {
 export const NOTHING_FOUND_ANSWER =
   'I found nothing in the attached datasets that answers this. Try other words, attach another dataset, or choose a generative model.';
 
-/** How many passages the extractive answer quotes. */
-const QUOTED = 3;
+/** The question an answer is for: the last thing the user said. */
+export function questionOf(messages: ProviderRequest['messages']): string {
+  return messages.findLast((m) => m.role === 'user')?.content ?? '';
+}
 
-/** The answer made of the passages themselves, each quoted with its citation marker. */
-export function extractiveAnswer(request: Pick<ProviderRequest, 'passages' | 'has_datasets'>): string {
+/**
+ * The answer made of the datasets' own sentences: those holding the most of the question's terms,
+ * whole, each with its citation marker.
+ */
+export function extractiveAnswer(request: Pick<ProviderRequest, 'passages' | 'has_datasets' | 'messages'>): string {
   if (!request.has_datasets) return NO_DATASET_ANSWER;
   if (request.passages.length === 0) return NOTHING_FOUND_ANSWER;
-  const quoted = request.passages.slice(0, QUOTED).map((p) => `> ${p.snippet.replace(/\s+/g, ' ').trim()} [${p.index}]`);
+  const quoted = quoteSentences(questionOf(request.messages), request.passages).map((q) => `> ${q.text} [${q.index}]`);
+  if (quoted.length === 0) return NOTHING_FOUND_ANSWER;
   return `From your datasets:\n\n${quoted.join('\n\n')}`;
 }
 

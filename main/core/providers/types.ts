@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../../../shared/errors.js';
 import type { ChunkLocation } from '../ingest/types.js';
+import { redactSecrets } from '../secrets/redact.js';
 
 export interface ChatTurn {
   role: 'system' | 'user' | 'assistant';
@@ -41,7 +42,8 @@ export class ProviderError extends Error {
     detail: string,
     readonly status?: number,
   ) {
-    super(detail);
+    // Upstream text echoes what it was sent (keys, Authorization headers, URLs with ?key=).
+    super(redactSecrets(detail));
     this.name = 'ProviderError';
   }
 }

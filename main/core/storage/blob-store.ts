@@ -4,6 +4,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files.js';
 
 /** Thrown when a stream carries more bytes than allowed. */
 export class TooManyBytes extends Error {
@@ -39,7 +40,7 @@ export class BlobStore {
   }
 
   private async tempFile(): Promise<string> {
-    await mkdir(this.temp, { recursive: true });
+    await mkdir(this.temp, { recursive: true, mode: PRIVATE_DIR_MODE });
     return join(this.temp, randomBytes(12).toString('hex'));
   }
 
@@ -59,7 +60,7 @@ export class BlobStore {
             yield chunk;
           }
         },
-        createWriteStream(file),
+        createWriteStream(file, { mode: PRIVATE_FILE_MODE }),
       );
       return { file, size, sha256: hash.digest('hex') };
     } catch (error) {
@@ -76,7 +77,7 @@ export class BlobStore {
       () => false,
     );
     if (exists) return void (await rm(file, { force: true }));
-    await mkdir(join(this.blobs, sha256.slice(0, 2)), { recursive: true });
+    await mkdir(join(this.blobs, sha256.slice(0, 2)), { recursive: true, mode: PRIVATE_DIR_MODE });
     await rename(file, target);
   }
 
@@ -91,7 +92,7 @@ export class BlobStore {
   async putPart(artifactId: string, part: number, source: Readable, limit: number): Promise<number> {
     const { file, size } = await this.capture(source, limit);
     const target = this.partPath(artifactId, part);
-    await mkdir(join(this.parts, artifactId), { recursive: true });
+    await mkdir(join(this.parts, artifactId), { recursive: true, mode: PRIVATE_DIR_MODE });
     await rename(file, target);
     return size;
   }

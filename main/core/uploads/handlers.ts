@@ -4,9 +4,10 @@ import type { ArtifactRow } from '../../db/repositories/artifacts.js';
 import type { AuthedContext, Context } from '../context.js';
 import { isoNow } from '../context.js';
 import { artifactView } from '../datasets/views.js';
-import { orgKb } from '../datasets/handlers.js';
+import { mayWrite, orgKb } from '../datasets/handlers.js';
 import { newId } from '../ids.js';
 import { TooManyBytes } from '../storage/blob-store.js';
+import { storageError } from '../storage/disk-full.js';
 import { signPart, verifyPart, type PartGrant } from './signing.js';
 
 const MB = 1024 * 1024;
@@ -32,10 +33,19 @@ function partUrls(ctx: Context, uploadId: string, a: ArtifactRow, expires: numbe
   });
 }
 
-function uploadView(ctx: AuthedContext, uploadId: string) {
+/**
+ * An upload of the caller's, or not_found: another user's upload does not exist for them (not even
+ * for an admin), so its status, its signed part URLs and its completion stay with its owner.
+ */
+function ownUpload(ctx: AuthedContext, uploadId: string) {
   const upload = ctx.repos.artifacts.getUpload(uploadId);
-  if (!upload) throw new ServiceError('not_found', `No upload ${uploadId}.`);
+  if (!upload || upload.user_id !== ctx.caller.user.id) throw new ServiceError('not_found', `No upload ${uploadId} of yours.`);
   orgKb(ctx, upload.kb_id);
+  return upload;
+}
+
+function uploadView(ctx: AuthedContext, uploadId: string) {
+  const upload = ownUpload(ctx, uploadId);
   const artifacts = ctx.repos.artifacts.ofUpload(uploadId);
   const expires = Math.floor(Date.parse(upload.expires_at) / 1000);
   const status = upload.status === 'open' && Date.parse(upload.expires_at) <= ctx.now().getTime() ? 'expired' : upload.status;
@@ -54,7 +64,7 @@ function uploadView(ctx: AuthedContext, uploadId: string) {
  * created `failed` (too_large) with no URLs, so the others go ahead.
  */
 export function createUpload(ctx: AuthedContext, input: { kb_id: string; files: UploadFile[] }) {
-  orgKb(ctx, input.kb_id);
+  mayWrite(ctx, orgKb(ctx, input.kb_id));
   const { uploads } = ctx.config();
   const maxBytes = uploads.max_file_mb * MB;
   const partBytes = Math.floor(uploads.part_size_mb * MB);
@@ -124,7 +134,7 @@ export async function receivePart(ctx: Context, grant: PartGrant, signature: str
     size = await ctx.runtime.blobs.putPart(artifact.id, grant.part, body, expected);
   } catch (error) {
     if (error instanceof TooManyBytes) throw new ServiceError('payload_too_large', `Part ${grant.part} must be exactly ${expected} bytes; more were sent.`);
-    throw error;
+    throw storageError(error);
   }
   if (size !== expected) throw new ServiceError('invalid_argument', `Part ${grant.part} must be exactly ${expected} bytes; ${size} were sent.`);
   const now = isoNow(ctx);
@@ -154,7 +164,14 @@ export async function completeUpload(ctx: AuthedContext, input: { upload_id: str
       await ctx.runtime.blobs.dropParts(artifact.id);
       continue;
     }
-    const stored = await ctx.runtime.blobs.assemble(artifact.id, partCount(artifact), maxBytes);
+    let stored: { sha256: string; size: number };
+    try {
+      stored = await ctx.runtime.blobs.assemble(artifact.id, partCount(artifact), maxBytes);
+    } catch (error) {
+      // The parts stay (the upload can be completed again once there is room); the artifact waits as it was.
+      ctx.repos.artifacts.setUploadStatus(input.upload_id, 'open', isoNow(ctx));
+      throw storageError(error);
+    }
     ctx.repos.artifacts.clearParts(artifact.id);
     ctx.repos.artifacts.setStored(artifact.id, stored.sha256, null, isoNow(ctx));
     ctx.repos.artifacts.setStatus(artifact.id, 'processing', isoNow(ctx));
@@ -168,7 +185,12 @@ export async function completeUpload(ctx: AuthedContext, input: { upload_id: str
  * defaults to the file name.
  */
 export async function storeFile(ctx: AuthedContext, kbId: string, file: { key: string; filename: string; mime_type: string | null; stream: Readable }) {
-  orgKb(ctx, kbId);
+  try {
+    mayWrite(ctx, orgKb(ctx, kbId));
+  } catch (error) {
+    file.stream.resume();
+    throw error;
+  }
   if (ctx.repos.artifacts.getByKey(kbId, file.key)) {
     file.stream.resume();
     throw new ServiceError('conflict', `An artifact with the key ${JSON.stringify(file.key)} already exists here; delete it first or choose another key.`);
@@ -178,17 +200,21 @@ export async function storeFile(ctx: AuthedContext, kbId: string, file: { key: s
   const id = newId('art');
   const now = isoNow(ctx);
   ctx.repos.artifacts.insert({ id, kb_id: kbId, key: file.key, filename: file.filename, declared_mime_type: file.mime_type, size: 0, part_size: maxBytes, upload_id: null, user_id: ctx.caller.user.id, status: 'uploading', now });
+  let stored: { sha256: string; size: number };
   try {
-    const stored = await ctx.runtime.blobs.put(file.stream, maxBytes);
-    ctx.repos.artifacts.setSize(id, stored.size);
-    ctx.repos.artifacts.setStored(id, stored.sha256, null, isoNow(ctx));
-    ctx.repos.artifacts.setStatus(id, 'processing', isoNow(ctx));
-    ctx.runtime.ingest.enqueue(id);
+    stored = await ctx.runtime.blobs.put(file.stream, maxBytes);
   } catch (error) {
-    if (!(error instanceof TooManyBytes)) throw error;
-    file.stream.resume();
-    ctx.repos.artifacts.setStatus(id, 'failed', isoNow(ctx), { code: 'too_large', detail: `The file is larger than the limit of ${uploads.max_file_mb} MB.` });
+    // Nothing half-written survives: the row goes (its key is free again), the temp file went with the failed write.
+    ctx.repos.artifacts.delete(id);
+    if (error instanceof TooManyBytes) {
+      throw new ServiceError('payload_too_large', `${JSON.stringify(file.filename)} is larger than the limit of ${uploads.max_file_mb} MB ([uploads] max_file_mb); it was not stored.`);
+    }
+    throw storageError(error);
   }
+  ctx.repos.artifacts.setSize(id, stored.size);
+  ctx.repos.artifacts.setStored(id, stored.sha256, null, isoNow(ctx));
+  ctx.repos.artifacts.setStatus(id, 'processing', isoNow(ctx));
+  ctx.runtime.ingest.enqueue(id);
   const row = ctx.repos.artifacts.get(id);
   if (!row) throw new Error(`artifact ${id} vanished`);
   return artifactView(row);

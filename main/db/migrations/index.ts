@@ -7,6 +7,8 @@ import { m050_retrieval } from './050-retrieval.js';
 import { m070_comparisons } from './070-comparisons.js';
 import { m080_thoughts } from './080-thoughts.js';
 import { m090_admin } from './090-admin.js';
+import { m110_model_downloads } from './110-model-downloads.js';
+import { m150_hardening } from './150-hardening.js';
 
 export interface Migration {
   /** Strictly increasing, numbered in tens so a fix can slot in between. */
@@ -26,6 +28,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m070_comparisons,
   m080_thoughts,
   m090_admin,
+  m110_model_downloads,
+  m150_hardening,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

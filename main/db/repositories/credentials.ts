@@ -1,5 +1,7 @@
 import type { Db } from '../connection.js';
 
+export type HashKind = 'sha256' | 'hmac_sha256';
+
 export interface ApiKeyRecord {
   id: string;
   user_id: string;
@@ -17,13 +19,19 @@ export interface UserTokenRecord {
   used: number;
 }
 
-/** API keys, trial user tokens and legacy access tokens: every secret stored only as a hash. */
+type Table = 'api_keys' | 'user_tokens' | 'access_tokens';
+
+/**
+ * API keys, trial user tokens and legacy access tokens: every secret stored only as a hash, keyed
+ * (`hmac_sha256`) or, for rows from before migration 150, bare (`sha256`) until first use.
+ */
 export function createCredentialsRepo(db: Db) {
   const insertKey = db.prepare(
-    'INSERT INTO api_keys (id, user_id, name, prefix, secret_hash, created_at) VALUES (@id, @user_id, @name, @prefix, @secret_hash, @created_at)',
+    `INSERT INTO api_keys (id, user_id, name, prefix, secret_hash, hash_kind, created_at)
+     VALUES (@id, @user_id, @name, @prefix, @secret_hash, @hash_kind, @created_at)`,
   );
-  const keyByHash = db.prepare<[string], ApiKeyRecord>(
-    'SELECT id, user_id, name, prefix, created_at, last_used_at FROM api_keys WHERE secret_hash = ? AND revoked_at IS NULL',
+  const keyByHash = db.prepare<[string, HashKind], ApiKeyRecord>(
+    'SELECT id, user_id, name, prefix, created_at, last_used_at FROM api_keys WHERE secret_hash = ? AND hash_kind = ? AND revoked_at IS NULL',
   );
   const keysByUser = db.prepare<[string], ApiKeyRecord>(
     'SELECT id, user_id, name, prefix, created_at, last_used_at FROM api_keys WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at DESC, id DESC',
@@ -35,26 +43,38 @@ export function createCredentialsRepo(db: Db) {
   );
 
   const insertUserToken = db.prepare(
-    `INSERT INTO user_tokens (id, user_id, secret_hash, expires_at, quota, created_by, created_at)
-     VALUES (@id, @user_id, @secret_hash, @expires_at, @quota, @created_by, @created_at)`,
+    `INSERT INTO user_tokens (id, user_id, secret_hash, hash_kind, expires_at, quota, created_by, created_at)
+     VALUES (@id, @user_id, @secret_hash, @hash_kind, @expires_at, @quota, @created_by, @created_at)`,
   );
-  const userTokenByHash = db.prepare<[string], UserTokenRecord>(
-    'SELECT id, user_id, expires_at, quota, used FROM user_tokens WHERE secret_hash = ?',
+  const userTokenByHash = db.prepare<[string, HashKind], UserTokenRecord>(
+    'SELECT id, user_id, expires_at, quota, used FROM user_tokens WHERE secret_hash = ? AND hash_kind = ?',
   );
-  // One statement checks and spends a unit of quota, so two concurrent requests cannot both pass.
+  const userTokenById = db.prepare<[string], UserTokenRecord>('SELECT id, user_id, expires_at, quota, used FROM user_tokens WHERE id = ?');
+  // The token that bounds a trial user: the one that expires last (an admin may have issued more).
+  const latestUserToken = db.prepare<[string], UserTokenRecord>(
+    'SELECT id, user_id, expires_at, quota, used FROM user_tokens WHERE user_id = ? ORDER BY expires_at DESC, created_at DESC LIMIT 1',
+  );
+  // One statement checks and spends a unit of quota, so two concurrent calls cannot both pass.
   const spendUserToken = db.prepare('UPDATE user_tokens SET used = used + 1 WHERE id = ? AND (quota IS NULL OR used < quota)');
 
   const insertAccessToken = db.prepare(
-    'INSERT INTO access_tokens (id, user_id, secret_hash, created_at) VALUES (@id, @user_id, @secret_hash, @created_at)',
+    'INSERT INTO access_tokens (id, user_id, secret_hash, hash_kind, created_at) VALUES (@id, @user_id, @secret_hash, @hash_kind, @created_at)',
   );
-  const accessTokenByHash = db.prepare<[string], { id: string; user_id: string }>(
-    'SELECT id, user_id FROM access_tokens WHERE secret_hash = ? AND revoked_at IS NULL',
+  const accessTokenByHash = db.prepare<[string, HashKind], { id: string; user_id: string }>(
+    'SELECT id, user_id FROM access_tokens WHERE secret_hash = ? AND hash_kind = ? AND revoked_at IS NULL',
   );
 
+  const rehash = Object.fromEntries(
+    (['api_keys', 'user_tokens', 'access_tokens'] as const).map((table) => [
+      table,
+      db.prepare(`UPDATE ${table} SET secret_hash = ?, hash_kind = 'hmac_sha256' WHERE id = ? AND hash_kind = 'sha256'`),
+    ]),
+  ) as Record<Table, ReturnType<typeof db.prepare<[string, string]>>>;
+
   return {
-    insertApiKey: (row: { id: string; user_id: string; name: string; prefix: string; secret_hash: string; created_at: string }) =>
+    insertApiKey: (row: { id: string; user_id: string; name: string; prefix: string; secret_hash: string; hash_kind: HashKind; created_at: string }) =>
       insertKey.run(row),
-    findApiKey: (secretHash: string) => keyByHash.get(secretHash),
+    findApiKey: (secretHash: string, kind: HashKind) => keyByHash.get(secretHash, kind),
     listApiKeys: (userId: string) => keysByUser.all(userId),
     revokeApiKey: (id: string, userId: string, now: string) => revokeKey.run(now, id, userId).changes > 0,
     touchApiKey: (id: string, now: string) => touchKey.run(now, id, now),
@@ -63,16 +83,22 @@ export function createCredentialsRepo(db: Db) {
       id: string;
       user_id: string;
       secret_hash: string;
+      hash_kind: HashKind;
       expires_at: string;
       quota: number | null;
       created_by: string;
       created_at: string;
     }) => insertUserToken.run(row),
-    findUserToken: (secretHash: string) => userTokenByHash.get(secretHash),
+    findUserToken: (secretHash: string, kind: HashKind) => userTokenByHash.get(secretHash, kind),
+    getUserToken: (id: string) => userTokenById.get(id),
+    latestUserToken: (userId: string) => latestUserToken.get(userId),
     spendUserToken: (id: string) => spendUserToken.run(id).changes > 0,
 
-    insertAccessToken: (row: { id: string; user_id: string; secret_hash: string; created_at: string }) => insertAccessToken.run(row),
-    findAccessToken: (secretHash: string) => accessTokenByHash.get(secretHash),
+    insertAccessToken: (row: { id: string; user_id: string; secret_hash: string; hash_kind: HashKind; created_at: string }) => insertAccessToken.run(row),
+    findAccessToken: (secretHash: string, kind: HashKind) => accessTokenByHash.get(secretHash, kind),
+
+    /** Replaces a legacy bare hash by the keyed one, once its secret has been presented and matched. */
+    rehash: (table: Table, id: string, keyedHash: string) => rehash[table].run(keyedHash, id).changes > 0,
   };
 }
 

@@ -7,6 +7,7 @@ import { createDatasetsRepo } from './datasets.js';
 import { createCredentialsRepo } from './credentials.js';
 import { createMessagesRepo } from './messages.js';
 import { createModelsRepo } from './models.js';
+import { createModelDownloadsRepo } from './model-downloads.js';
 import { createReportsRepo } from './reports.js';
 import { createSettingsRepo } from './settings.js';
 import { createThreadsRepo } from './threads.js';
@@ -36,6 +37,7 @@ export function createRepositories(db: Db) {
     thoughts: createThoughtsRepo(db),
     metrics: createMetricsRepo(db),
     workflows: createWorkflowsRepo(db),
+    modelDownloads: createModelDownloadsRepo(db),
     /** Runs `fn` in one transaction (nested calls become savepoints). */
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
   };

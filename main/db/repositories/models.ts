@@ -10,6 +10,8 @@ export interface ModelRow {
   base_model: string | null;
   capabilities: string;
   api_key_secret: Buffer | null;
+  /** Null only for rows of an organization since deleted (migration 150 gave every model one). */
+  organization_id: string | null;
   created_at: string;
 }
 
@@ -24,11 +26,11 @@ export interface OverrideRow {
 }
 
 export function createModelsRepo(db: Db) {
-  const all = db.prepare<[], ModelRow>('SELECT * FROM models ORDER BY created_at, id');
+  const ofOrganization = db.prepare<[string], ModelRow>('SELECT * FROM models WHERE organization_id = ? ORDER BY created_at, id');
   const byId = db.prepare<[string], ModelRow>('SELECT * FROM models WHERE id = ?');
   const insert = db.prepare(
-    `INSERT INTO models (id, name, kind, provider, model, endpoint_url, base_model, capabilities, api_key_secret, created_by, created_at)
-     VALUES (@id, @name, @kind, @provider, @model, @endpoint_url, @base_model, @capabilities, @api_key_secret, @created_by, @created_at)`,
+    `INSERT INTO models (id, organization_id, name, kind, provider, model, endpoint_url, base_model, capabilities, api_key_secret, created_by, created_at)
+     VALUES (@id, @organization_id, @name, @kind, @provider, @model, @endpoint_url, @base_model, @capabilities, @api_key_secret, @created_by, @created_at)`,
   );
   const remove = db.prepare('DELETE FROM models WHERE id = ?');
   const removeOverridesOf = db.prepare('DELETE FROM model_overrides WHERE model_id = ?');
@@ -40,22 +42,25 @@ export function createModelsRepo(db: Db) {
     `INSERT INTO model_overrides (id, workspace_id, model_id, endpoint_url, api_key_secret, created_at, updated_at)
      VALUES (@id, @workspace_id, @model_id, @endpoint_url, @api_key_secret, @now, @now)
      ON CONFLICT (workspace_id, model_id) DO UPDATE SET endpoint_url = excluded.endpoint_url,
-       api_key_secret = coalesce(excluded.api_key_secret, model_overrides.api_key_secret), updated_at = excluded.updated_at`,
+       api_key_secret = CASE WHEN @keep_key = 1 THEN coalesce(excluded.api_key_secret, model_overrides.api_key_secret) ELSE excluded.api_key_secret END,
+       updated_at = excluded.updated_at`,
   );
   const removeOverride = db.prepare('DELETE FROM model_overrides WHERE workspace_id = ? AND model_id = ?');
 
   return {
-    list: () => all.all(),
+    /** The organization's registered models, oldest first. */
+    list: (organizationId: string) => ofOrganization.all(organizationId),
     get: (id: string) => byId.get(id),
-    insert: (row: Omit<ModelRow, 'api_key_secret'> & { api_key_secret: Buffer | null; created_by: string }) => insert.run(row),
+    insert: (row: Omit<ModelRow, 'api_key_secret' | 'organization_id'> & { organization_id: string; api_key_secret: Buffer | null; created_by: string }) => insert.run(row),
     /** Removes the model and every workspace override of it, together. */
     delete: (id: string) => db.transaction(() => (removeOverridesOf.run(id), remove.run(id).changes > 0))(),
 
     listOverrides: (workspaceId: string) => overridesOf.all(workspaceId),
     getOverride: (id: string) => overrideById.get(id),
     overrideFor: (workspaceId: string, modelId: string) => overrideFor.get(workspaceId, modelId),
-    putOverride: (row: { id: string; workspace_id: string; model_id: string; endpoint_url: string; api_key_secret: Buffer | null; now: string }) => {
-      upsertOverride.run(row);
+    /** Sets an override; `keep_key`: a missing key keeps the stored one (same origin), else it is dropped. */
+    putOverride: (row: { id: string; workspace_id: string; model_id: string; endpoint_url: string; api_key_secret: Buffer | null; keep_key: boolean; now: string }) => {
+      upsertOverride.run({ ...row, keep_key: row.keep_key ? 1 : 0 });
       return overrideFor.get(row.workspace_id, row.model_id);
     },
     deleteOverride: (workspaceId: string, modelId: string) => removeOverride.run(workspaceId, modelId).changes > 0,

@@ -22,8 +22,21 @@ export function createThoughtsRepo(db: Db) {
       ? []
       : db.prepare<string[], ThoughtRow>(`SELECT * FROM thoughts WHERE message_id IN (${ids.map(() => '?').join(',')}) ORDER BY message_id, step, rowid`).all(...ids);
 
+  const link = db.prepare('INSERT OR IGNORE INTO agent_call_datasets (message_id, dataset_id) SELECT ?, id FROM datasets WHERE id = ?');
+  const linked = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM agent_call_datasets WHERE message_id = ?');
+
   return {
     insert: (row: ThoughtRow) => void insert.run(row),
+    /**
+     * Records the datasets an agentic call draws on: each owns all the call's thoughts, so deleting
+     * any one deletes them (trigger of migration 150). Answers how many were linked (datasets
+     * deleted meanwhile are not).
+     */
+    linkCall(messageId: string, datasetIds: string[]): number {
+      return db.transaction(() => datasetIds.reduce((n, id) => n + link.run(messageId, id).changes, 0))();
+    },
+    /** How many datasets of the call still exist: fewer than were linked means one was deleted. */
+    linkedCount: (messageId: string) => linked.get(messageId)?.n ?? 0,
     /** One answer's steps, in the order they happened. */
     ofMessage: (messageId: string) => ofMessage.all(messageId),
     /** The steps of several answers (a page of a thread), grouped by message. */

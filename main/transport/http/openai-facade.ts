@@ -4,6 +4,7 @@ import type { ErrorPayload } from '../../../shared/errors.js';
 import type { Service } from '../../core/service.js';
 import { AnswerFailed } from '../../core/chat/failover.js';
 import { toErrorPayload } from './problem.js';
+import { openSse } from './sse-writer.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -81,21 +82,12 @@ async function streamCompletion(
   reply: FastifyReply,
   s: { id: string; created: number; model: string; includeUsage: boolean; completion: ReturnType<Service['completion']>; abort: AbortController },
 ) {
-  reply.hijack();
-  const res = reply.raw;
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = String(value);
-  res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive' });
   // The facade is stateless: when the client goes, the upstream call stops too.
-  const onClose = () => s.abort.abort();
-  request.raw.socket.on('close', onClose);
+  const sse = openSse(request, reply, () => s.abort.abort());
   let model = s.model;
   const chunk = (delta: object, finish: string | null, extra: object = {}) =>
     `data: ${JSON.stringify({ id: s.id, object: 'chat.completion.chunk', created: s.created, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra })}\n\n`;
-  const write = async (text: string) => {
-    if (!res.writable) return;
-    if (!res.write(text)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
-  };
+  const write = (text: string) => sse.write(text);
   let usage = { input_tokens: 0, output_tokens: 0 };
   try {
     let first = true;
@@ -118,7 +110,6 @@ async function streamCompletion(
       error instanceof AnswerFailed ? { code: error.code, title: 'Upstream error', status: 502, detail: error.message } : toErrorPayload(error).payload;
     await write(`data: ${JSON.stringify(openAiError(payload))}\n\n`);
   } finally {
-    request.raw.socket.off('close', onClose);
-    res.end();
+    sse.end();
   }
 }

@@ -1,5 +1,5 @@
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ServiceError } from '../../../shared/errors.js';
@@ -22,6 +22,17 @@ function contentDisposition(filename: string): string {
 }
 
 /**
+ * A refused body is not read to its end (a client could send gigabytes): the answer goes out at
+ * once with `Connection: close`, and the connection ends after it, which stops the client.
+ */
+function stopReading(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.raw.complete) return;
+  reply.header('Connection', 'close');
+  request.raw.unpipe();
+  request.raw.pause();
+}
+
+/**
  * The upload routes that are not JSON: parts PUT to signed URLs (raw bytes, streamed to disk, no
  * bearer token), the multipart/form-data convenience route, and files served back.
  */
@@ -41,21 +52,32 @@ export function registerUploadRoutes(app: FastifyInstance, service: Service, aut
   app.register(async (forms) => {
     await forms.register(fastifyMultipart, { limits: { files: 100, fields: 10, fileSize: Number.MAX_SAFE_INTEGER } });
     forms.post('/api/knowledge-bases/:kb_id/artifacts', async (request, reply) => {
-      const caller = authenticate(request);
+      let caller: Caller;
+      try {
+        caller = authenticate(request);
+      } catch (error) {
+        stopReading(request, reply);
+        throw error;
+      }
       const { kb_id } = parse(z.object({ kb_id: z.string().regex(/^kb_[A-Za-z0-9]+$/) }), request.params);
       if (!request.isMultipart()) throw new ServiceError('unsupported_media_type', 'Send the files as multipart/form-data, one or more `file` fields.');
       const data = [];
-      for await (const part of request.files()) {
-        if (part.fieldname !== 'file') {
-          part.file.resume();
-          continue;
+      try {
+        for await (const part of request.files()) {
+          if (part.fieldname !== 'file') {
+            part.file.resume();
+            continue;
+          }
+          const key = ArtifactKey.safeParse(part.filename);
+          if (!key.success) {
+            part.file.resume();
+            throw new ServiceError('invalid_argument', `The file name ${JSON.stringify(part.filename)} cannot be a key.`, fieldErrors(key.error));
+          }
+          data.push(await service.storeFile(caller, kb_id, { key: key.data, filename: part.filename, mime_type: part.mimetype || null, stream: part.file }));
         }
-        const key = ArtifactKey.safeParse(part.filename);
-        if (!key.success) {
-          part.file.resume();
-          throw new ServiceError('invalid_argument', `The file name ${JSON.stringify(part.filename)} cannot be a key.`, fieldErrors(key.error));
-        }
-        data.push(await service.storeFile(caller, kb_id, { key: key.data, filename: part.filename, mime_type: part.mimetype || null, stream: part.file }));
+      } catch (error) {
+        stopReading(request, reply);
+        throw error;
       }
       if (data.length === 0) throw new ServiceError('invalid_argument', 'No `file` field in the form.');
       return reply.status(201).send({ data });

@@ -68,7 +68,7 @@ describe('owner', () => {
   it('is created once; a second start keeps the same profile and ignores a new admin key', () => {
     const core = boot();
     const first = core.desktopCaller().user.id;
-    const again = ensureOwner(core.repos, { name: 'x', adminApiKey: 'pk_AnotherKeyThatIsLongEnough', now: new Date().toISOString() });
+    const again = ensureOwner(core.repos, { name: 'x', adminApiKey: 'pk_AnotherKeyThatIsLongEnough', now: new Date().toISOString(), hasher: core.runtime.credentials });
     expect(again).toEqual({ userId: first, created: false });
     expect(core.service.authenticate(TEST_ADMIN_KEY).user.id).toBe(first);
     expect(() => core.service.authenticate('pk_AnotherKeyThatIsLongEnough')).toThrow(ServiceError);
@@ -76,6 +76,6 @@ describe('owner', () => {
 
   it('refuses an admin key that does not look like an API key', () => {
     const core = boot();
-    expect(() => ensureOwner(core.repos, { name: 'x', adminApiKey: 'secret', now: '' })).toThrow(/PARLEY_ADMIN_API_KEY/);
+    expect(() => ensureOwner(core.repos, { name: 'x', adminApiKey: 'secret', now: '', hasher: core.runtime.credentials })).toThrow(/PARLEY_ADMIN_API_KEY/);
   });
 });

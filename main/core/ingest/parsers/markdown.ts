@@ -3,25 +3,15 @@
  * block quotes; inline markup reduced to its text; embedded HTML read by the HTML parser; YAML
  * front matter kept out of the text (its `title` goes to the metadata).
  */
+import { decodeHTML } from 'entities';
 import { Lexer, type MarkedToken, type Token, type Tokens } from 'marked';
 import { DocumentBuilder, oneLine } from '../builder.js';
 import { decodeTextOrThrow } from '../text.js';
 import type { ParsedDocument } from '../types.js';
 import { addHtml } from './html.js';
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
-
-function decodeEntities(text: string): string {
-  return text.includes('&')
-    ? text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*);/gi, (all, name: string) => {
-        if (name[0] === '#') {
-          const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
-          return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : all;
-        }
-        return ENTITIES[name.toLowerCase()] ?? all;
-      })
-    : text;
-}
+/** Marked leaves character references in text as written; every HTML5 one is decoded, as a browser would. */
+const decodeEntities = (text: string): string => (text.includes('&') ? decodeHTML(text) : text);
 
 /** The visible text of inline tokens. */
 function inline(tokens: Token[] | undefined, fallback = ''): string {

@@ -4,6 +4,7 @@
  * No OCR: a scanned PDF has no text and ends as `empty`.
  */
 import { DocumentBuilder } from '../builder.js';
+import { PARSE_LIMITS } from '../limits.js';
 import { IngestError, type ParsedDocument } from '../types.js';
 
 type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -131,6 +132,10 @@ export async function parsePdf(bytes: Buffer): Promise<ParsedDocument> {
     const pdf = await task.promise.catch((error: unknown) => {
       throw new IngestError('parse_error', describe(error));
     });
+    // The declared page count, before any page is read: a file claiming a million pages fails now.
+    if (pdf.numPages > PARSE_LIMITS.pdfPages) {
+      throw new IngestError('too_large', `PDF: the file declares ${pdf.numPages} pages; at most ${PARSE_LIMITS.pdfPages} are read.`);
+    }
     const builder = new DocumentBuilder();
     for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
       const page = await pdf.getPage(pageNumber);

@@ -11,6 +11,7 @@ import { SecretReveal } from '../../ui/SecretReveal.js';
 import { Time } from '../../ui/Time.js';
 import { useAction } from '../../ui/useAction.js';
 import { useLoader } from '../../ui/useLoader.js';
+import { quotaLeft } from './trial-status.js';
 
 type Issued = OutputOf<Operations['admin.userTokens.create']>;
 
@@ -45,13 +46,13 @@ export function TrialTokens() {
     event.preventDefault();
     const q = quota.trim();
     const bad = q !== '' && !(/^\d+$/.test(q) && Number(q) >= 1 && Number(q) <= 1_000_000);
-    setQuotaError(bad ? 'A whole number of requests, from 1 to 1,000,000; or empty for no limit.' : null);
+    setQuotaError(bad ? 'A whole number of model calls, from 1 to 1,000,000; or empty for no limit.' : null);
     if (!bad) void issue.run();
   }
 
   return (
     <>
-      <Section title="Issue a trial token" description="The token signs a new trial user in. It stops working when it expires or its requests run out.">
+      <Section title="Issue a trial token" description="The token signs a new trial user in. It stops working when it expires; once its model calls run out, they can still read but not ask.">
         <form className="stack-form" aria-label="Issue a trial token" onSubmit={submit} noValidate>
           <div className="form-grid">
             <TextField label="Email" type="email" autoComplete="off" value={email} onChange={(event) => setEmail(event.target.value)} hint="Optional; a placeholder address otherwise." />
@@ -62,7 +63,15 @@ export function TrialTokens() {
                 </option>
               ))}
             </SelectField>
-            <TextField label="Request quota" inputMode="numeric" autoComplete="off" value={quota} onChange={(event) => setQuota(event.target.value)} error={quotaError} hint="Optional; empty means no limit." />
+            <TextField
+              label="Model-call quota"
+              inputMode="numeric"
+              autoComplete="off"
+              value={quota}
+              onChange={(event) => setQuota(event.target.value)}
+              error={quotaError}
+              hint="Answers, agent steps and comparison answers count; reading pages is free. Empty: no limit."
+            />
           </div>
           {issue.error ? <Alert tone="error">{issue.error}</Alert> : null}
           <div>
@@ -75,7 +84,7 @@ export function TrialTokens() {
           <SecretReveal title={`Trial token for ${issued.user.email}`} secret={issued.token} onDone={() => setIssued(null)}>
             <p>
               Valid until <Time iso={issued.expires_at} />
-              {issued.quota === null ? ', without a request limit' : `, for ${new Intl.NumberFormat().format(issued.quota)} requests`}. Send it in a private
+              {issued.quota === null ? ', without a limit on model calls' : `, for ${new Intl.NumberFormat().format(issued.quota)} model calls`}. Send it in a private
               channel; whoever holds it signs in as this trial user.
             </p>
           </SecretReveal>
@@ -94,6 +103,8 @@ export function TrialTokens() {
                     <tr>
                       <th scope="col">Email</th>
                       <th scope="col">Added</th>
+                      <th scope="col">Expires</th>
+                      <th scope="col">Quota</th>
                       <th scope="col">Status</th>
                     </tr>
                   </thead>
@@ -106,7 +117,17 @@ export function TrialTokens() {
                         <td>
                           <Time iso={u.created_at} />
                         </td>
-                        <td>{u.disabled ? <span className="badge badge-danger">Disabled</span> : <span className="badge badge-success">Active</span>}</td>
+                        <td>{u.trial ? <Time iso={u.trial.expires_at} /> : '—'}</td>
+                        <td>{u.trial ? quotaLeft(u.trial) : '—'}</td>
+                        <td>
+                          {u.disabled ? (
+                            <span className="badge badge-danger">Disabled</span>
+                          ) : u.trial?.expired ? (
+                            <span className="badge badge-danger">Ended</span>
+                          ) : (
+                            <span className="badge badge-success">Active</span>
+                          )}
+                        </td>
                       </tr>
                     ))}
                   </tbody>

@@ -14,6 +14,8 @@ import { SecretReveal } from '../../ui/SecretReveal.js';
 import { Time } from '../../ui/Time.js';
 import { useLoader } from '../../ui/useLoader.js';
 import { Loadable } from '../../ui/Loadable.js';
+import { quotaLeft } from './trial-status.js';
+import { UserManager } from './UserManager.js';
 
 type UserList = OutputOf<Operations['admin.users.list']>;
 type Created = OutputOf<Operations['admin.users.create']>;
@@ -116,46 +118,87 @@ export function Users({ me }: { me: Me }) {
       </Section>
       <Section title="Users" description={`Everyone in ${me.user.organization.name}.`}>
         <Loadable state={users.state} reload={users.reload} loading="Loading users…" failed="The users could not be loaded">
-          {(list) => <UserTable users={list.data} me={me} />}
+          {(list) => <UserTable users={list.data} me={me} reload={users.reload} />}
         </Loadable>
       </Section>
     </>
   );
 }
 
-function UserTable({ users, me }: { users: UserList['data']; me: Me }) {
+function UserTable({ users, me, reload }: { users: UserList['data']; me: Me; reload: () => void }) {
+  const [selected, setSelected] = useState<string | null>(null);
+  const current = users.find((u) => u.id === selected) ?? null;
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="visually-hidden">Users of {me.user.organization.name}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
-            <th scope="col">Added</th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          {users.map((user) => (
-            <tr key={user.id}>
-              <th scope="row" className="cell-primary">
-                {user.name}
-                {user.id === me.user.id ? <span className="badge">You</span> : null}
+    <>
+      <div className="table-wrap">
+        <table className="table">
+          <caption className="visually-hidden">Users of {me.user.organization.name}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Role</th>
+              <th scope="col">Status</th>
+              <th scope="col">Added</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
               </th>
-              <td className="muted">{user.email}</td>
-              <td>{ROLE_LABELS[user.role]}</td>
-              <td>
-                <Time iso={user.created_at} />
-              </td>
-              <td>
-                {user.disabled ? <span className="badge badge-danger">Disabled</span> : <span className="badge badge-success">Active</span>}
-              </td>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {users.map((user) => (
+              <tr key={user.id} aria-current={user.id === selected ? 'true' : undefined}>
+                <th scope="row" className="cell-primary">
+                  {user.name}
+                  {user.id === me.user.id ? <span className="badge">You</span> : null}
+                  <span className="cell-secondary">{user.email}</span>
+                </th>
+                <td>{ROLE_LABELS[user.role]}</td>
+                <td>
+                  <UserStatus user={user} />
+                </td>
+                <td className="nowrap">
+                  <Time iso={user.created_at} />
+                </td>
+                <td>
+                  <div className="row-actions">
+                    <Button
+                      size="sm"
+                      aria-expanded={user.id === selected}
+                      aria-label={`Manage ${user.name}`}
+                      onClick={() => setSelected(user.id === selected ? null : user.id)}
+                    >
+                      {user.id === selected ? 'Close' : 'Manage'}
+                    </Button>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {current ? <UserManager user={current} isMe={current.id === me.user.id} onChanged={reload} onClose={() => setSelected(null)} /> : null}
+    </>
+  );
+}
+
+/** Active or disabled; for a trial user also when the token ends and what is left of its quota. */
+function UserStatus({ user }: { user: UserList['data'][number] }) {
+  const badge = user.disabled ? (
+    <span className="badge badge-danger">Disabled</span>
+  ) : user.trial?.expired ? (
+    <span className="badge badge-danger">Trial ended</span>
+  ) : (
+    <span className="badge badge-success">Active</span>
+  );
+  if (!user.trial) return badge;
+  return (
+    <>
+      {badge}
+      <span className="cell-secondary">
+        {user.trial.expired ? 'Ended ' : 'Until '}
+        <Time iso={user.trial.expires_at} />
+      </span>
+      <span className="cell-secondary">{quotaLeft(user.trial)}</span>
+    </>
   );
 }

@@ -2,23 +2,41 @@ import { client } from '../../api/index.js';
 import { Skeleton } from '../../ui/Skeleton.js';
 import { useLoader } from '../../ui/useLoader.js';
 import { Carousel } from './Carousel.js';
+import { GettingStarted } from './GettingStarted.js';
+import type { Model } from './types.js';
 
 export interface HomeProps {
   onPrompt: (prompt: string, datasetId: string | null) => void;
   onDataset: (datasetId: string) => void;
   selectedDatasets: string[];
+  /** The models chat can use, once loaded: without one that generates, Home leads to getting one. */
+  models: Model[] | null;
+  /** Admins add and download models; others are told to ask one. */
+  canManageModels: boolean;
+}
+
+/** Whether a model other than the built-in extractive one can answer. */
+export function hasGenerativeModel(models: Model[]): boolean {
+  return models.some((m) => m.provider !== 'extractive' && m.status !== 'unavailable');
 }
 
 /** The Chat page before a thread is chosen: prompts and datasets to start from. */
-export function Home({ onPrompt, onDataset, selectedDatasets }: HomeProps) {
+export function Home({ onPrompt, onDataset, selectedDatasets, models, canManageModels }: HomeProps) {
   const prompts = useLoader(() => client.call('suggestions.prompts', {}));
   const datasets = useLoader(() => client.call('suggestions.datasets', {}));
+  const onlyExtractive = models !== null && !hasGenerativeModel(models);
+  const hasDatasets = datasets.state.status === 'ready' && datasets.state.data.data.length > 0;
   return (
     <div className="chat-home">
       <div className="chat-home-intro">
         <h2>What would you like to know?</h2>
-        <p className="muted">Each message is answered by the model best suited to it, or by one you choose. Answers from your datasets cite their sources.</p>
+        <p className="muted">
+          {onlyExtractive
+            ? 'Ask about your datasets: answers quote the passages that hold what you asked, with citations.'
+            : 'Each message is answered by the model best suited to it, or by one you choose. Answers from your datasets cite their sources.'}
+        </p>
       </div>
+      {onlyExtractive ? <GettingStarted canManageModels={canManageModels} hasDatasets={hasDatasets} /> : null}
       {prompts.state.status === 'loading' ? <Skeleton shape="cards" label="Loading suggestions…" /> : null}
       {prompts.state.status === 'ready' && prompts.state.data.data.length > 0 ? (
         <Carousel label="Suggested prompts" orientation={prompts.state.data.orientation} items={prompts.state.data.data} keyOf={(p) => p.id}>

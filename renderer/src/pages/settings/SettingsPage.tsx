@@ -4,6 +4,7 @@ import type { Me } from '../../app/session.js';
 import { Page, Section } from '../../ui/Page.js';
 import { ApiKeys } from './ApiKeys.js';
 import { LocalServer } from './LocalServer.js';
+import { ModelCatalog } from './ModelCatalog.js';
 import { Models } from './Models.js';
 import { Overrides } from './Overrides.js';
 
@@ -11,6 +12,8 @@ export function SettingsPage({ me }: { me: Me }) {
   const { user, workspace } = me;
   const isAdmin = user.role === 'admin' || user.role === 'super_admin';
   const [modelsVersion, setModelsVersion] = useState(0);
+  // A finished download adds a local model: the models table reads the list again.
+  const [localVersion, setLocalVersion] = useState(0);
   return (
     <Page title="Settings" description="Your account, the models chat can use, the local server, and the keys that let tools act as you.">
       <Section title="Profile" description="Ask a super admin to change your name or role.">
@@ -37,7 +40,14 @@ export function SettingsPage({ me }: { me: Me }) {
           </div>
         </dl>
       </Section>
-      <Models isAdmin={isAdmin} onChanged={() => setModelsVersion((v) => v + 1)} />
+      <Models key={localVersion} isAdmin={isAdmin} onChanged={() => setModelsVersion((v) => v + 1)} />
+      <ModelCatalog
+        isAdmin={isAdmin}
+        onDownloaded={() => {
+          setLocalVersion((v) => v + 1);
+          setModelsVersion((v) => v + 1);
+        }}
+      />
       <Overrides workspaceId={workspace.id} workspaceName={workspace.name} isAdmin={isAdmin} modelsVersion={modelsVersion} />
       <LocalServer canEdit={user.role === 'super_admin'} />
       <ApiKeys />

@@ -1,0 +1,52 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** How a stored credential hash was made: bare SHA-256 (before migration 150) or keyed. */
+export type HashKind = 'sha256' | 'hmac_sha256';
+
+/**
+ * Hashes bearer secrets (API keys, user tokens, access tokens) for storage and lookup: HMAC-SHA-256
+ * under a per-installation key that lives in a file of its own, so a copy of the database alone
+ * cannot confirm a guessed key. Every secret has 190 bits of randomness: a slow hash would buy
+ * nothing and cost one per request.
+ */
+export interface CredentialHasher {
+  hash(secret: string): string;
+}
+
+export const CREDENTIALS_KEY_FILE = 'credentials.key';
+
+export function hmacHasher(key: Buffer): CredentialHasher {
+  return { hash: (secret) => createHmac('sha256', key).update(secret).digest('hex') };
+}
+
+/** How credentials were hashed before migration 150; only to recognise (and rehash) old rows. */
+export function legacySha256(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/**
+ * The installation's credential key, made on first start (0600). Losing it invalidates every
+ * stored key and token (as losing `secret.key` loses provider keys): it belongs in backups.
+ */
+export function loadCredentialKey(dataDir: string): Buffer {
+  const file = join(dataDir, CREDENTIALS_KEY_FILE);
+  try {
+    const key = readFileSync(file);
+    if (key.length !== 32) throw new Error(`${file} is not a 32-byte key; restore it from a backup (without it no API key or user token can be checked).`);
+    return key;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const key = randomBytes(32);
+    // 'wx': never overwrite a key another process wrote meanwhile; then read back whichever won.
+    try {
+      writeFileSync(file, key, { mode: 0o600, flag: 'wx' });
+    } catch (raced) {
+      if ((raced as NodeJS.ErrnoException).code === 'EEXIST') return loadCredentialKey(dataDir);
+      throw raced;
+    }
+    chmodSync(file, 0o600);
+    return key;
+  }
+}

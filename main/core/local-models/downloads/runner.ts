@@ -1,0 +1,376 @@
+import { mkdirSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { ServiceError } from '../../../../shared/errors.js';
+import type { ModelDownloadRow, ModelDownloadsRepo, DownloadPatch } from '../../../db/repositories/model-downloads.js';
+import { newId } from '../../ids.js';
+import { GGUF_MAGIC, describeDiskError, downloadsDir, fileNameFor, installFile, modelsDir, partPath, removeQuietly, sha256OfFile, sizeOf, startsWithGguf } from './files.js';
+import { DownloadRefused, isRetryableStatus, parseContentRange, requestRange, unsatisfiedRangeTotal, validatorOf, type Fetch } from './http.js';
+
+export interface DownloadsOptions {
+  repo: ModelDownloadsRepo;
+  dataDir: string;
+  now: () => Date;
+  fetch?: Fetch;
+  /** Pause before retry `attempt` (1, 2, …) after a network failure; tests make it 0. */
+  backoffMs?: (attempt: number) => number;
+  /** Retries in a row without progress before the download fails. */
+  maxRetries?: number;
+  /** Downloads that run at once; the others wait `queued`. */
+  concurrency?: number;
+  warn?: (message: string) => void;
+}
+
+/** 1 s, 2 s, 4 s, … up to 30 s. */
+export const defaultBackoff = (attempt: number) => Math.min(30_000, 1000 * 2 ** (attempt - 1));
+
+const FINAL = new Set(['complete', 'failed', 'cancelled']);
+/** Progress is written to the database at most this often (the part file's size is the truth). */
+const PERSIST_EVERY_BYTES = 4 << 20;
+const PERSIST_EVERY_MS = 1000;
+
+/** A failure no retry can cure: the download fails with this sentence. */
+class Fatal extends Error {}
+
+/** The server sent everything it had (or said the range is already complete). */
+type Outcome = { kind: 'done' } | { kind: 'restart'; reason: string };
+
+interface Running {
+  controller: AbortController;
+  /** Why it was stopped: the user cancelled, or the service is shutting down (resumed at the next start). */
+  stoppedBy: 'cancel' | 'shutdown' | null;
+  done: Promise<void>;
+}
+
+const abortable = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (ms <= 0 || signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+const reasonOf = (error: unknown): string => {
+  const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  const base = error instanceof Error ? error.message : String(error);
+  return cause?.code ? `${base} (${cause.code})` : cause?.message ? `${base}: ${cause.message}` : base;
+};
+
+/**
+ * Model downloads: each streams into `downloads/<id>.part`, resumes with `Range` after a network
+ * failure (with back-off) or a restart (rows not yet final are picked up by `resume()`), is checked
+ * for the GGUF magic and its SHA-256, and is then moved into `models/` without overwriting anything.
+ */
+export class ModelDownloads {
+  private readonly repo: ModelDownloadsRepo;
+  private readonly dataDir: string;
+  private readonly fetchImpl: Fetch;
+  private readonly backoff: (attempt: number) => number;
+  private readonly maxRetries: number;
+  private readonly concurrency: number;
+  private readonly running = new Map<string, Running>();
+  /** Bytes on disk of running downloads, fresher than the database. */
+  private readonly progress = new Map<string, number>();
+  private readonly queue: string[] = [];
+  private stopped = false;
+
+  constructor(private readonly options: DownloadsOptions) {
+    this.repo = options.repo;
+    this.dataDir = options.dataDir;
+    this.fetchImpl = options.fetch ?? fetch;
+    this.backoff = options.backoffMs ?? defaultBackoff;
+    this.maxRetries = options.maxRetries ?? 8;
+    this.concurrency = Math.max(1, options.concurrency ?? 2);
+  }
+
+  get modelsDir(): string {
+    return modelsDir(this.dataDir);
+  }
+
+  /** A row as callers see it: the live byte count while it runs. */
+  view(row: ModelDownloadRow): ModelDownloadRow {
+    const live = this.progress.get(row.id);
+    return live === undefined ? row : { ...row, bytes_done: live };
+  }
+
+  list(): ModelDownloadRow[] {
+    return this.repo.list().map((r) => this.view(r));
+  }
+
+  get(id: string): ModelDownloadRow {
+    const row = this.repo.get(id);
+    if (!row) throw new ServiceError('not_found', `There is no download ${id}.`);
+    return this.view(row);
+  }
+
+  /** Queues a download; answers at once. The same URL or file name twice at a time is refused. */
+  start(input: { url: string; sha256?: string | undefined; name?: string | undefined }, userId: string | null): ModelDownloadRow {
+    if (this.stopped) throw new ServiceError('unavailable', 'Parley is shutting down.');
+    const id = newId('dl');
+    const fileName = fileNameFor(input.url, input.name, `model-${id}`);
+    for (const other of this.repo.active()) {
+      if (other.url === input.url) throw new ServiceError('conflict', `This URL is already being downloaded (${other.id}).`);
+      if (other.file_name.toLowerCase() === fileName.toLowerCase()) throw new ServiceError('conflict', `A download to ${fileName} is already running (${other.id}); give this one another name.`);
+    }
+    this.repo.insert({ id, url: input.url, file_name: fileName, sha256_expected: input.sha256 ?? null, sha256_source: input.sha256 ? 'given' : null, created_by: userId, now: this.now() });
+    this.enqueue(id);
+    return this.get(id);
+  }
+
+  /** Cancels a download not yet final: it stops, and its part file is removed. */
+  cancel(id: string): ModelDownloadRow {
+    const row = this.get(id);
+    if (FINAL.has(row.status)) throw new ServiceError('conflict', `This download is already ${row.status}; there is nothing to cancel.`);
+    this.update(id, { status: 'cancelled', error: null, bytes_done: row.bytes_done });
+    const running = this.running.get(id);
+    if (running) {
+      running.stoppedBy = 'cancel';
+      running.controller.abort();
+    } else {
+      const queued = this.queue.indexOf(id);
+      if (queued >= 0) this.queue.splice(queued, 1);
+      removeQuietly(partPath(this.dataDir, id));
+    }
+    this.progress.delete(id);
+    return this.get(id);
+  }
+
+  /** Picks up every download a previous run left unfinished; answers how many. */
+  resume(): number {
+    const rows = this.repo.active();
+    for (const row of rows) {
+      const onDisk = sizeOf(partPath(this.dataDir, row.id));
+      this.update(row.id, { status: 'queued', bytes_done: onDisk, resumes: onDisk > 0 ? row.resumes + 1 : row.resumes });
+      this.enqueue(row.id);
+    }
+    return rows.length;
+  }
+
+  /** Stops every download where it stands (the part files stay): the next start resumes them. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.queue.length = 0;
+    const all = [...this.running.values()];
+    for (const r of all) {
+      r.stoppedBy ??= 'shutdown';
+      r.controller.abort();
+    }
+    await Promise.all(all.map((r) => r.done));
+  }
+
+  /** Resolves once no download runs or waits (tests, and a clean shutdown). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running.values()].map((r) => r.done));
+  }
+
+  private now(): string {
+    return this.options.now().toISOString();
+  }
+
+  private update(id: string, patch: DownloadPatch): void {
+    // After stop() the database may be closing: what is on disk is what the next start resumes from.
+    if (this.stopped && patch.status !== undefined && patch.status !== 'cancelled') return;
+    try {
+      this.repo.update(id, patch, this.now());
+    } catch (error) {
+      if (!this.stopped) throw error;
+    }
+  }
+
+  private enqueue(id: string): void {
+    if (!this.queue.includes(id)) this.queue.push(id);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (!this.stopped && this.running.size < this.concurrency && this.queue.length > 0) {
+      const id = this.queue.shift() as string;
+      const running: Running = { controller: new AbortController(), stoppedBy: null, done: Promise.resolve() };
+      this.running.set(id, running);
+      running.done = this.run(id, running).finally(() => {
+        this.running.delete(id);
+        this.progress.delete(id);
+        this.pump();
+      });
+    }
+  }
+
+  private async run(id: string, running: Running): Promise<void> {
+    const part = partPath(this.dataDir, id);
+    try {
+      await this.transfer(id, part, running.controller.signal);
+      if (running.controller.signal.aborted) throw new Error('stopped');
+      await this.verifyAndInstall(id, part, running.controller.signal);
+    } catch (error) {
+      if (running.stoppedBy === 'shutdown') return;
+      if (running.stoppedBy === 'cancel') {
+        removeQuietly(part);
+        return;
+      }
+      removeQuietly(part);
+      const reason = error instanceof Fatal ? error.message : `The download failed: ${reasonOf(error)}`;
+      this.update(id, { status: 'failed', error: reason, bytes_done: 0 });
+    }
+  }
+
+  /** Gets every byte into the part file, resuming and retrying as needed. */
+  private async transfer(id: string, part: string, signal: AbortSignal): Promise<void> {
+    try {
+      mkdirSync(downloadsDir(this.dataDir), { recursive: true });
+    } catch (error) {
+      throw new Fatal(describeDiskError(error, 'the downloads folder'));
+    }
+    let failures = 0;
+    for (;;) {
+      const before = sizeOf(part);
+      try {
+        const outcome = await this.attempt(id, part, signal);
+        if (outcome.kind === 'done') return;
+        // The server's file changed or it ignored the range: start over from the first byte.
+        removeQuietly(part);
+        this.update(id, { bytes_done: 0, validator: null, error: outcome.reason });
+        failures++;
+      } catch (error) {
+        if (signal.aborted || error instanceof Fatal) throw error;
+        if (error instanceof DownloadRefused) throw new Fatal(error.message);
+        if (sizeOf(part) > before) failures = 0;
+        failures++;
+        const reason = reasonOf(error);
+        if (failures > this.maxRetries) throw new Fatal(`The download failed after ${this.maxRetries} retries: ${reason}`);
+        this.update(id, { error: `The connection failed (${reason}); retrying.`, bytes_done: sizeOf(part) });
+      }
+      if (failures > this.maxRetries) throw new Fatal('The server kept sending a different file; the download was stopped.');
+      await abortable(this.backoff(failures), signal);
+      if (signal.aborted) throw new Error('stopped');
+      const row = this.repo.get(id);
+      if (sizeOf(part) > 0 && row) this.update(id, { resumes: row.resumes + 1 });
+    }
+  }
+
+  /** One request from the part file's end to the end of the file. */
+  private async attempt(id: string, part: string, signal: AbortSignal): Promise<Outcome> {
+    const row = this.repo.get(id);
+    if (!row) throw new Fatal('The download record is gone.');
+    const offset = sizeOf(part);
+    this.update(id, { status: 'downloading', bytes_done: offset });
+    this.progress.set(id, offset);
+    const { response, statedSha256, linkedSize } = await requestRange(this.fetchImpl, row.url, offset, offset > 0 ? row.validator : null, signal);
+
+    if (response.status === 416 && offset > 0) {
+      await response.body?.cancel();
+      const total = unsatisfiedRangeTotal(response.headers.get('content-range')) ?? row.bytes_total;
+      if (total !== null && total === offset) return { kind: 'done' };
+      return { kind: 'restart', reason: 'The server no longer has the bytes asked for; starting again.' };
+    }
+    if (isRetryableStatus(response.status)) {
+      await response.body?.cancel();
+      throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
+    }
+    if (response.status !== 200 && response.status !== 206) {
+      await response.body?.cancel();
+      throw new Fatal(`The server answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}: it does not offer this file.`);
+    }
+
+    let start = 0;
+    let total: number | null = null;
+    if (response.status === 206) {
+      const range = parseContentRange(response.headers.get('content-range'));
+      if (!range || range.start !== offset) {
+        await response.body?.cancel();
+        return { kind: 'restart', reason: 'The server answered another range than the one asked for; starting again.' };
+      }
+      start = offset;
+      total = range.total;
+    } else {
+      const length = Number(response.headers.get('content-length'));
+      total = Number.isSafeInteger(length) && response.headers.has('content-length') ? length : null;
+    }
+    total ??= linkedSize;
+
+    const patch: DownloadPatch = { bytes_total: total, validator: validatorOf(response) ?? row.validator, error: null };
+    if (row.sha256_source !== 'given' && statedSha256) {
+      patch.sha256_expected = statedSha256;
+      patch.sha256_source = 'server';
+    }
+    this.update(id, patch);
+    return this.receive(id, part, response, start, signal);
+  }
+
+  /** Streams the body into the part file from `start`, checking the GGUF magic at the head. */
+  private async receive(id: string, part: string, response: Response, start: number, signal: AbortSignal): Promise<Outcome> {
+    if (!response.body) throw new Error('the server sent no body');
+    let handle: FileHandle;
+    try {
+      handle = await open(part, start === 0 ? 'w' : 'r+');
+    } catch (error) {
+      await response.body.cancel();
+      throw new Fatal(describeDiskError(error, 'the temporary download file'));
+    }
+    let position = start;
+    let head = Buffer.alloc(0);
+    let persistedAt = position;
+    let persistedTime = performance.now();
+    try {
+      for await (const chunk of response.body) {
+        if (signal.aborted) break;
+        const bytes = Buffer.from(chunk);
+        if (position < GGUF_MAGIC.length) {
+          head = Buffer.concat([head, bytes]).subarray(0, GGUF_MAGIC.length);
+          if (head.length === GGUF_MAGIC.length && !head.equals(GGUF_MAGIC)) {
+            throw new Fatal('This is not a GGUF model file (it does not start with the GGUF magic bytes). Download the .gguf file itself, not a web page about it.');
+          }
+        }
+        try {
+          await handle.write(bytes, 0, bytes.length, position);
+        } catch (error) {
+          throw new Fatal(describeDiskError(error, 'the downloaded model'));
+        }
+        position += bytes.length;
+        this.progress.set(id, position);
+        if (position - persistedAt >= PERSIST_EVERY_BYTES || performance.now() - persistedTime >= PERSIST_EVERY_MS) {
+          this.update(id, { bytes_done: position });
+          persistedAt = position;
+          persistedTime = performance.now();
+        }
+      }
+    } finally {
+      await handle.close().catch(() => {});
+      this.update(id, { bytes_done: position });
+    }
+    if (signal.aborted) throw new Error('stopped');
+    const total = this.repo.get(id)?.bytes_total ?? null;
+    if (total !== null && position < total) throw new Error(`the connection ended after ${position} of ${total} bytes`);
+    if (position < GGUF_MAGIC.length) throw new Fatal('The server sent an empty or truncated file: it is not a GGUF model.');
+    return { kind: 'done' };
+  }
+
+  private async verifyAndInstall(id: string, part: string, signal: AbortSignal): Promise<void> {
+    this.update(id, { status: 'verifying', bytes_done: sizeOf(part) });
+    if (!(await startsWithGguf(part))) throw new Fatal('This is not a GGUF model file (it does not start with the GGUF magic bytes).');
+    const sha256 = await sha256OfFile(part, signal);
+    const row = this.repo.get(id);
+    if (!row) throw new Fatal('The download record is gone.');
+    if (row.sha256_expected && row.sha256_expected !== sha256) {
+      const from = row.sha256_source === 'given' ? 'the checksum given' : 'the checksum the server stated';
+      throw new Fatal(`Checksum mismatch: the file's SHA-256 is ${sha256}, not ${row.sha256_expected} (${from}). The file was corrupted or is not the one expected; it was removed.`);
+    }
+    // Cancelled while hashing: nothing goes into models/.
+    if (signal.aborted) throw new Error('stopped');
+    try {
+      mkdirSync(this.modelsDir, { recursive: true });
+      const installed = await installFile(part, this.modelsDir, row.file_name, sha256);
+      this.update(id, {
+        status: 'complete',
+        sha256,
+        file_name: installed.fileName,
+        bytes_done: row.bytes_total ?? sizeOf(`${this.modelsDir}/${installed.fileName}`),
+        error: null,
+      });
+    } catch (error) {
+      throw new Fatal(describeDiskError(error, 'the models folder'));
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ggufBytes, sha256, startDownloadServer, type DownloadServer } from '../fixtures/download-server.js';
+import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+
+const suite = e2eSuite();
+let page: Page;
+let files: DownloadServer;
+
+/** Screenshots and axe at a wide and a narrow window, light and dark. */
+async function inspectAtWidths(name: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const width of [1440, 420]) {
+    await page.setViewportSize({ width, height: 900 });
+    found.push(...(await inspectPage(page, `${name}-${width}`)));
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  return found;
+}
+
+beforeAll(async () => {
+  files = await startDownloadServer();
+  page = await suite.open('#/chat');
+  await signIn(page, suite.served.apiKey);
+});
+afterAll(async () => {
+  await files.close();
+});
+
+const localModels = () => page.getByRole('region', { name: 'Local models' });
+const downloads = () => localModels().getByRole('list', { name: 'Downloads' });
+
+async function downloadByUrl(url: string, sha?: string): Promise<void> {
+  const details = localModels().locator('details.download-by-url');
+  if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
+  await page.getByLabel('File URL').fill(url);
+  await page.getByLabel('SHA-256').fill(sha ?? '');
+  await details.getByRole('button', { name: 'Download', exact: true }).click();
+}
+
+describe('a fresh install leads to a model', () => {
+  it('the home screen offers no prompts the built-in model must refuse, and leads to getting a model or a dataset', async () => {
+    await visible(page.getByRole('heading', { name: 'What would you like to know?' }));
+    const lead = page.getByRole('region', { name: 'Get a model that can chat' });
+    await visible(lead);
+    await visible(lead.getByRole('link', { name: /Download a local model/ }));
+    await visible(lead.getByRole('link', { name: /Connect a model server/ }));
+    await visible(lead.getByRole('link', { name: /Create a dataset/ }));
+    expect(await page.getByRole('region', { name: 'Suggested prompts' }).count()).toBe(0);
+    expect(await page.getByText('Explain a concept').count()).toBe(0);
+    expect(await inspectAtWidths('home-fresh-install')).toEqual([]);
+  });
+
+  it('"Download a local model" opens the catalogue, which says what each model needs and whether it fits', async () => {
+    await page.getByRole('link', { name: /Download a local model/ }).click();
+    await visible(localModels());
+    const catalogue = localModels().getByRole('list', { name: 'Recommended models' });
+    await visible(catalogue.locator('strong', { hasText: 'Qwen2.5 0.5B Instruct' }));
+    await visible(catalogue.getByRole('button', { name: 'Download Qwen2.5 0.5B Instruct' }));
+    await visible(catalogue.locator('strong', { hasText: 'nomic-embed-text v1.5' }));
+    await visible(localModels().getByText(/This machine has .* of memory/));
+    await visible(catalogue.getByText(/needs about .* of memory/).first());
+    expect(await catalogue.getByRole('link', { name: 'Apache-2.0' }).count()).toBeGreaterThan(0);
+    // This machine has 24 GB: every recommended model fits, so none is marked.
+    expect(await catalogue.getByText('Too large for this machine’s memory').count()).toBe(0);
+    await page.getByRole('heading', { name: 'Local models' }).scrollIntoViewIfNeeded();
+    expect(await inspectAtWidths('settings-local-models')).toEqual([]);
+  });
+});
+
+describe('downloads in Settings → Local models', () => {
+  it('shows a running download with a progress bar, and cancels it', async () => {
+    const url = files.add('/m/held.gguf', { bytes: ggufBytes(400_000), holdAt: 100_000 });
+    await downloadByUrl(url);
+    const item = downloads().getByRole('listitem').filter({ hasText: 'held.gguf' });
+    await visible(item.getByText('Downloading'));
+    await visible(item.getByText(/98 KB of 391 KB/));
+    expect(await item.getByRole('progressbar').getAttribute('value')).toBe(String(100_000 / 400_000));
+    expect(await inspectAtWidths('settings-download-progress')).toEqual([]);
+    await item.getByRole('button', { name: /Cancel/ }).click();
+    await visible(item.getByText('Cancelled'));
+    expect(await item.getByRole('progressbar').count()).toBe(0);
+    files.release();
+  });
+
+  it('shows why a download failed: a checksum mismatch', async () => {
+    const url = files.add('/m/corrupt.gguf', { bytes: ggufBytes(50_000) });
+    await downloadByUrl(url, 'c'.repeat(64));
+    const item = downloads().getByRole('listitem').filter({ hasText: 'corrupt.gguf' });
+    await visible(item.getByText('Failed'));
+    await visible(item.getByText(/Checksum mismatch/));
+  });
+
+  it('completes a download, verified, and marks it downloaded', async () => {
+    const bytes = ggufBytes(80_000);
+    const url = files.add('/m/good.gguf', { bytes, dropAt: 30_000 });
+    await downloadByUrl(url, sha256(bytes));
+    const item = downloads().getByRole('listitem').filter({ hasText: 'good.gguf' });
+    await visible(item.getByText('Downloaded'));
+    await visible(item.getByText(new RegExp(`SHA-256 ${sha256(bytes).slice(0, 12)}… verified`)));
+    expect(await inspectAtWidths('settings-downloads-finished')).toEqual([]);
+    expect(pageProblems(page)).toEqual([]);
+  });
+});
