@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startChatHarness, type Harness } from '../support/chat.js';
+import { TEST_ADMIN_KEY } from '../support/core.js';
 import { fixtureServer, setConfig } from '../support/mcp.js';
 
 type Thought = { id: string; kind: string; content: string };
@@ -185,6 +186,20 @@ describe('Parley as an MCP client: servers declared in [[mcp.servers]]', () => {
     expect((await h.json<{ code: string }>('/mcp/servers/off/connect', 'POST', {})).body.code).toBe('conflict');
     expect((await serverNamed('off'))?.state).toBe('disabled');
     expect((await h.json<{ code: string }>('/mcp/servers/nobody/connect', 'POST', {})).body.code).toBe('not_found');
+  }, 60_000);
+
+  it('a Streamable HTTP server (here Parley’s own /mcp) is called with the configured headers; a bad header is reported', async () => {
+    const self = (headers: Record<string, string>) => `[[mcp.servers]]\nname = "self"\nurl = "${h.url}/mcp"\nheaders = { ${Object.entries(headers).map(([k, v]) => `${k} = "${v}"`).join(', ')} }`;
+    await setConfig(h, base, [self({ Authorization: `Bearer ${TEST_ADMIN_KEY}` })]);
+    const { message } = await askWith('mcp__self__list_datasets', {});
+    expect(message.thoughts[1]?.content).toBe('mcp__self__list_datasets');
+    expect(message.thoughts[2]?.content).toMatch(/^list_datasets \(MCP server self\) returned:\n/);
+    expect((await serverNamed('self'))).toMatchObject({ transport: 'http', target: `${h.url}/mcp`, state: 'ready' });
+
+    await setConfig(h, base, [self({ Authorization: 'Bearer pk_NotARealKey0000000000' })]);
+    const connected = await h.json<Server>('/mcp/servers/self/connect', 'POST', {});
+    expect(connected.body.state).toBe('failed');
+    expect(connected.body.last_error?.message).toMatch(/401/);
   }, 60_000);
 
   it('refuses a configuration that gives both command and url, or two servers one name', async () => {

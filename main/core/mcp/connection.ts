@@ -135,7 +135,8 @@ export class McpServerConnection {
     this.transport = transport;
     this.client = client;
     client.onclose = () => {
-      if (this.generation !== generation || this.state === 'stopped' || this.state === 'disabled') return;
+      // While starting, the failed start itself says why (a refused key, a program that exited).
+      if (this.generation !== generation || this.state !== 'ready') return;
       this.fail(generation, `The server stopped.${this.stderrNote()}`);
     };
     try {
@@ -188,10 +189,11 @@ export class McpServerConnection {
     this.state = 'failed';
     this.tools = [];
     this.hidden = [];
-    this.lastError = { message, at: this.iso(this.deps.timers.now()) };
+    const now = this.deps.timers.now();
+    this.lastError = { message, at: this.iso(now) };
     this.failures++;
     const wait = backoffMs(this.failures);
-    this.retryAt = this.deps.timers.now() + wait;
+    this.retryAt = now + wait;
     void this.closeQuietly();
     this.retryTimer = this.deps.timers.setTimeout(() => {
       this.retryTimer = null;
@@ -275,6 +277,8 @@ function describe(error: unknown): string {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return 'The program was not found (check command, and PATH in env).';
     if (code === 'EACCES') return 'The program may not be run (permission denied).';
+    // The SDK's words for a transport that went away under a request.
+    if (/Connection closed/i.test(error.message)) return 'The server stopped.';
     return error.message;
   }
   return String(error);

@@ -105,7 +105,7 @@ export function parleyMcpServer(options: ParleyMcpOptions): McpServer {
         'Searches every dataset you can read unless dataset_ids narrows it. read_passage reads a result with its context (by chunk_id).',
       inputSchema: {
         query: z.string().min(1).max(4000).describe('What to look for.'),
-        dataset_ids: DatasetIds.optional().describe('Only these datasets (ids from list_datasets); all yours when absent.'),
+        dataset_ids: DatasetIds.optional().describe('Only these datasets (ids from list_datasets); when absent, the 50 newest you can read.'),
         limit: z.number().int().min(1).max(50).default(10).describe('How many passages (default 10).'),
         mode: z.enum(['auto', 'keyword', 'hybrid']).default('auto').describe('auto: hybrid when an embedding model is configured, keyword otherwise.'),
       },
