@@ -41,6 +41,8 @@ async function main(): Promise<void> {
   const dataDir = resolve(values['data-dir'] ?? process.env.PARLEY_DATA_DIR ?? defaultDataDir());
   const adminApiKey = process.env.PARLEY_ADMIN_API_KEY || undefined;
   const warn = (message: string) => process.stderr.write(`warning: ${message}\n`);
+  // Bad flags are refused before any data directory is opened (or created, or tightened).
+  const portFlag = parsePort(values.port) ?? parsePort(process.env.PARLEY_PORT);
 
   let core;
   try {
@@ -50,7 +52,7 @@ async function main(): Promise<void> {
     throw error;
   }
   if (!RENDERER_DIR) warn('the renderer is not built (npm run build): only the API is served.');
-  const port = parsePort(values.port) ?? parsePort(process.env.PARLEY_PORT) ?? core.config().server.port;
+  const port = portFlag ?? core.config().server.port;
 
   let server;
   try {
