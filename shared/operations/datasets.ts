@@ -8,6 +8,11 @@ export const Dataset = z.object({
   name: z.string(),
   description: z.string().nullable(),
   artifact_count: z.number().int(),
+  /**
+   * Whether the caller may change it (rename, upload, retry or delete files, delete it): its owner
+   * and admins. Everyone in the organization may read it and chat with it.
+   */
+  can_write: z.boolean(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

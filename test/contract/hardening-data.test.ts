@@ -106,7 +106,12 @@ describe('only a dataset’s owner or an admin writes to it; the organization re
       expect((await as(intruder, `/datasets/${ds.id}`, 'DELETE')).status).toBe(403);
     }
     const after = await as<{ name: string; artifact_count: number }>(alice, `/datasets/${ds.id}`);
-    expect(after.body).toMatchObject({ name: 'Alice notes', artifact_count: 1 });
+    expect(after.body).toMatchObject({ name: 'Alice notes', artifact_count: 1, can_write: true });
+    // Clients learn up front who may write, so they need not offer what will be refused.
+    expect((await as(bob, `/datasets/${ds.id}`)).body).toMatchObject({ can_write: false });
+    expect((await as(admin, `/datasets/${ds.id}`)).body).toMatchObject({ can_write: true });
+    const listed = await as<{ data: { id: string; can_write: boolean }[] }>(tina, '/datasets');
+    expect(listed.body.data.find((d) => d.id === ds.id)?.can_write).toBe(false);
     expect((await as(alice, `/knowledge-bases/${ds.kb_id}/artifacts/planted.txt`)).status).toBe(404);
 
     // Reading is shared: the others list it, open its files, search and chat with it.

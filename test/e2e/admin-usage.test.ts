@@ -79,13 +79,16 @@ describe('Admin → Usage, Workflows, Trial tokens', () => {
     await page.getByRole('link', { name: 'Trial tokens' }).click();
     await page.getByLabel('Email').fill('trial@example.com');
     await page.getByLabel('Expires after').selectOption(String(30 * 86_400));
-    await page.getByLabel('Request quota').fill('100');
+    await page.getByLabel('Model-call quota').fill('100');
     await page.getByRole('button', { name: 'Issue token' }).click();
     const reveal = await visible(page.getByRole('region', { name: 'Trial token for trial@example.com' }));
     const token = await reveal.getByRole('textbox').inputValue();
     expect(token).toMatch(/^ut_/);
-    expect(await reveal.textContent()).toContain('100 requests');
-    await visible(page.getByRole('row', { name: /trial@example\.com/ }));
+    expect(await reveal.textContent()).toContain('100 model calls');
+    const row = await visible(page.getByRole('row', { name: /trial@example\.com/ }));
+    // Its limits, as the list shows them: when it ends, and what is left of its quota.
+    expect(await row.textContent()).toMatch(/in 30 days|100 of 100 model calls left/);
+    expect(await row.textContent()).toContain('100 of 100 model calls left');
     expect(await inspectPage(page, 'admin-trial-token')).toEqual([]);
 
     const me = (await (await suite.served.api('/me', { token })).json()) as { user: { email: string; role: string } };

@@ -35,7 +35,8 @@ describe('Settings → API keys', () => {
     expect(me.status).toBe(200);
 
     const row = await visible(page.getByRole('row', { name: /CI runner/ }));
-    expect(await row.textContent()).toContain(`${key.slice(0, 10)}…`);
+    expect(await row.textContent()).toContain(`${key.slice(0, 7)}…`);
+    expect(await row.textContent()).not.toContain(key.slice(0, 8));
 
     // Dismissed, the key is never shown again, not even after a reload.
     await reveal.getByRole('button', { name: 'I have saved the key' }).click();

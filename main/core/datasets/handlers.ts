@@ -32,12 +32,18 @@ export function artifactByKey(ctx: AuthedContext, kbId: string, key: string): Ar
  * with them), but only the dataset's owner or an admin writes to it: rename, upload, retry, delete
  * files, delete it.
  */
-export function mayWrite(ctx: AuthedContext, dataset: DatasetRow): void {
+export function canWrite(ctx: AuthedContext, dataset: DatasetRow): boolean {
   const admin = ctx.caller.user.role === 'admin' || ctx.caller.user.role === 'super_admin';
-  if (!admin && dataset.owner_id !== ctx.caller.user.id) {
+  return admin || dataset.owner_id === ctx.caller.user.id;
+}
+
+export function mayWrite(ctx: AuthedContext, dataset: DatasetRow): void {
+  if (!canWrite(ctx, dataset)) {
     throw new ServiceError('forbidden', `Only its owner or an admin may change the dataset ${JSON.stringify(dataset.name)}; you may read it and chat with it.`);
   }
 }
+
+const view = (ctx: AuthedContext, row: DatasetRow) => datasetView(row, canWrite(ctx, row));
 
 export function createDataset(ctx: AuthedContext, input: { name: string; description?: string | undefined }) {
   const id = newId('ds');
@@ -50,23 +56,23 @@ export function createDataset(ctx: AuthedContext, input: { name: string; descrip
     description: input.description ?? null,
     now: isoNow(ctx),
   });
-  return datasetView(orgDataset(ctx, id));
+  return view(ctx, orgDataset(ctx, id));
 }
 
 export function listDatasets(ctx: AuthedContext, input: { limit: number; cursor?: string | undefined }) {
   const page = ctx.repos.datasets.page(ctx.caller.user.organization_id, input.limit, input.cursor);
   if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
-  return { data: page.rows.map(datasetView), next_cursor: page.next_cursor };
+  return { data: page.rows.map((row) => view(ctx, row)), next_cursor: page.next_cursor };
 }
 
 export function getDataset(ctx: AuthedContext, input: { id: string }) {
-  return datasetView(orgDataset(ctx, input.id));
+  return view(ctx, orgDataset(ctx, input.id));
 }
 
 export function updateDataset(ctx: AuthedContext, input: { id: string; name?: string | undefined; description?: string | null | undefined }) {
   mayWrite(ctx, orgDataset(ctx, input.id));
   ctx.repos.datasets.update(input.id, input, isoNow(ctx));
-  return datasetView(orgDataset(ctx, input.id));
+  return view(ctx, orgDataset(ctx, input.id));
 }
 
 /**

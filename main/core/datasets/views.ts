@@ -2,13 +2,15 @@ import type { Artifact } from '../../../shared/operations/datasets.js';
 import type { ArtifactRow } from '../../db/repositories/artifacts.js';
 import type { DatasetRow } from '../../db/repositories/datasets.js';
 
-export function datasetView(row: DatasetRow) {
+/** A dataset as `caller` sees it; `canWrite` from `mayWrite`'s rule (owner or admin). */
+export function datasetView(row: DatasetRow, canWrite: boolean) {
   return {
     id: row.id,
     kb_id: row.kb_id,
     name: row.name,
     description: row.description,
     artifact_count: row.artifact_count,
+    can_write: canWrite,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

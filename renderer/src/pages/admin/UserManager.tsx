@@ -165,14 +165,18 @@ function KeyTable({ keys, user, onRevoked }: { keys: ApiKey[]; user: AdminUser; 
   if (keys.length === 0) return <p className="muted">No API keys: {user.name} cannot sign in until you issue one.</p>;
   return (
     <div className="table-wrap">
-      <table className="table">
+      <table className="table compact-narrow">
         <caption className="visually-hidden">API keys of {user.name}</caption>
         <thead>
           <tr>
             <th scope="col">Name</th>
             <th scope="col">Key</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
+            <th scope="col" className="hide-narrow">
+              Created
+            </th>
+            <th scope="col" className="hide-narrow">
+              Last used
+            </th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -187,13 +191,13 @@ function KeyTable({ keys, user, onRevoked }: { keys: ApiKey[]; user: AdminUser; 
               <td>
                 <code>{key.prefix}…</code>
               </td>
-              <td>
+              <td className="hide-narrow">
                 <Time iso={key.created_at} />
               </td>
-              <td>{key.last_used_at ? <Time iso={key.last_used_at} /> : <span className="muted">Never</span>}</td>
+              <td className="hide-narrow">{key.last_used_at ? <Time iso={key.last_used_at} /> : <span className="muted">Never</span>}</td>
               <td>
                 <div className="row-actions">
-                  <Button size="sm" variant="danger" onClick={() => setTarget(key)} aria-label={`Revoke the key ${key.name} (${key.prefix}…)`}>
+                  <Button size="sm" onClick={() => setTarget(key)} aria-label={`Revoke the key ${key.name} (${key.prefix}…)`}>
                     Revoke
                   </Button>
                 </div>

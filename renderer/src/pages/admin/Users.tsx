@@ -131,14 +131,18 @@ function UserTable({ users, me, reload }: { users: UserList['data']; me: Me; rel
   return (
     <>
       <div className="table-wrap">
-        <table className="table">
+        <table className="table compact-narrow">
           <caption className="visually-hidden">Users of {me.user.organization.name}</caption>
           <thead>
             <tr>
               <th scope="col">Name</th>
-              <th scope="col">Role</th>
+              <th scope="col" className="hide-narrow">
+                Role
+              </th>
               <th scope="col">Status</th>
-              <th scope="col">Added</th>
+              <th scope="col" className="hide-narrow">
+                Added
+              </th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>
@@ -151,23 +155,19 @@ function UserTable({ users, me, reload }: { users: UserList['data']; me: Me; rel
                   {user.name}
                   {user.id === me.user.id ? <span className="badge">You</span> : null}
                   <span className="cell-secondary">{user.email}</span>
+                  <span className="cell-secondary show-narrow">{ROLE_LABELS[user.role]}</span>
                 </th>
-                <td>{ROLE_LABELS[user.role]}</td>
+                <td className="hide-narrow">{ROLE_LABELS[user.role]}</td>
                 <td>
                   <UserStatus user={user} />
                 </td>
-                <td className="nowrap">
+                <td className="nowrap hide-narrow">
                   <Time iso={user.created_at} />
                 </td>
                 <td>
                   <div className="row-actions">
-                    <Button
-                      size="sm"
-                      aria-expanded={user.id === selected}
-                      aria-label={`Manage ${user.name}`}
-                      onClick={() => setSelected(user.id === selected ? null : user.id)}
-                    >
-                      {user.id === selected ? 'Close' : 'Manage'}
+                    <Button size="sm" aria-expanded={user.id === selected} onClick={() => setSelected(user.id === selected ? null : user.id)}>
+                      Manage<span className="visually-hidden"> {user.name}</span>
                     </Button>
                   </div>
                 </td>

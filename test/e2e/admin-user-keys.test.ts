@@ -1,0 +1,105 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+
+const suite = e2eSuite();
+let page: Page;
+let mia: { id: string; key: string };
+let trialToken: string;
+
+/** Screenshots and axe at the two widths people use: a desktop window and a phone. */
+async function inspectWidths(name: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const width of [1440, 420]) {
+    await page.setViewportSize({ width, height: 900 });
+    found.push(...(await inspectPage(page, `${name}-${width}`)));
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  return found;
+}
+
+beforeAll(async () => {
+  const created = (await (await suite.served.api('/admin/users', { body: { email: 'mia@example.com', name: 'Mia Wong', role: 'member' } })).json()) as {
+    user: { id: string };
+    api_key: { key: string };
+  };
+  mia = { id: created.user.id, key: created.api_key.key };
+  const issued = (await (await suite.served.api('/admin/user-tokens', { body: { email: 'tess@example.com', expires_in: 7 * 86_400, quota: 5 } })).json()) as { token: string };
+  trialToken = issued.token;
+  // Tess asks one question: 4 of 5 model calls are left; the pages she reads spend nothing.
+  await suite.served.api('/me', { token: trialToken });
+  await suite.served.api('/chat', { token: trialToken, body: { message: 'hello' } });
+
+  page = await suite.open('#/admin');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, suite.served.apiKey);
+  await visible(page.getByRole('heading', { level: 1, name: 'Admin' }));
+});
+
+describe('Admin → Users: roles, access and keys of each user', () => {
+  it('shows a trial user’s expiry and the model calls left', async () => {
+    const row = await visible(page.getByRole('row', { name: /tess@example\.com/ }));
+    const text = (await row.textContent()) ?? '';
+    expect(text).toContain('Trial');
+    expect(text).toMatch(/Until in (6|7) days/);
+    expect(text).toContain('4 of 5 model calls left');
+  });
+
+  it('lists a user’s keys, issues a new one shown once, and revokes the old one', async () => {
+    await page.getByRole('button', { name: 'Manage Mia Wong' }).click();
+    const panel = await visible(page.getByRole('region', { name: 'Manage Mia Wong' }));
+    const keys = await visible(panel.getByRole('table', { name: 'API keys of Mia Wong' }));
+    expect(await keys.getByRole('row').count()).toBe(2);
+    expect(await keys.textContent()).toContain(mia.key.slice(0, 7));
+    expect(await keys.textContent()).not.toContain(mia.key);
+
+    await panel.getByLabel('New key name').fill('Replacement laptop');
+    await panel.getByRole('button', { name: 'Issue key' }).click();
+    const reveal = await visible(page.getByRole('region', { name: 'New API key for Mia Wong' }));
+    const fresh = await reveal.getByRole('textbox').inputValue();
+    expect(fresh).toMatch(/^pk_/);
+    await visible(keys.getByRole('row', { name: /Replacement laptop/ }));
+    const me = (await (await suite.served.api('/me', { token: fresh })).json()) as { user: { id: string } };
+    expect(me.user.id).toBe(mia.id);
+    expect(await inspectWidths('admin-user-keys')).toEqual([]);
+    await reveal.getByRole('button', { name: 'I have saved the key' }).click();
+
+    await keys.getByRole('button', { name: /Revoke the key First key/ }).click();
+    const dialog = await visible(page.getByRole('dialog', { name: /Revoke “First key”/ }));
+    expect(await inspectWidths('admin-user-revoke')).toEqual([]);
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await keys.getByRole('row', { name: /First key/ }).waitFor({ state: 'detached' });
+    expect((await suite.served.api('/me', { token: mia.key })).status).toBe(401);
+    expect((await suite.served.api('/me', { token: fresh })).status).toBe(200);
+  });
+
+  it('changes a role and disables a user, whose keys stop at once; enabling brings them back', async () => {
+    const panel = page.getByRole('region', { name: 'Manage Mia Wong' });
+    await panel.getByLabel('Role', { exact: true }).selectOption('admin');
+    await panel.getByRole('button', { name: 'Save role' }).click();
+    await visible(page.getByRole('row', { name: /mia@example\.com/ }).getByRole('cell', { name: 'Admin', exact: true }));
+    const fresh = (await (await suite.served.api(`/admin/users/${mia.id}/api-keys`)).json()) as { data: unknown[] };
+    expect(fresh.data).toHaveLength(1);
+
+    await panel.getByRole('button', { name: 'Disable Mia Wong' }).click();
+    const dialog = await visible(page.getByRole('dialog', { name: 'Disable Mia Wong?' }));
+    await dialog.getByRole('button', { name: 'Disable', exact: true }).click();
+    await visible(page.getByRole('row', { name: /mia@example\.com/ }).getByText('Disabled'));
+    const users = (await (await suite.served.api('/admin/users')).json()) as { data: { id: string; role: string; disabled: boolean }[] };
+    expect(users.data.find((u) => u.id === mia.id)).toMatchObject({ role: 'admin', disabled: true });
+    expect(await inspectWidths('admin-user-disabled')).toEqual([]);
+
+    await panel.getByRole('button', { name: 'Enable Mia Wong' }).click();
+    await visible(page.getByRole('row', { name: /mia@example\.com/ }).getByText('Active'));
+  });
+
+  it('a trial user has no keys to manage, and their token shows its limits', async () => {
+    await page.getByRole('button', { name: /Manage tess/ }).click();
+    const panel = await visible(page.getByRole('region', { name: /Manage tess/ }));
+    expect(await panel.textContent()).toContain('cannot hold API keys');
+    expect(await panel.textContent()).toContain('4 of 5 model calls left');
+    expect(await panel.getByRole('button', { name: 'Issue key' }).count()).toBe(0);
+    expect(await inspectWidths('admin-user-trial')).toEqual([]);
+    expect(pageProblems(page)).toEqual([]);
+  });
+});
