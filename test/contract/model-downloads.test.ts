@@ -73,6 +73,18 @@ describe('model downloads', () => {
     expect(partFiles()).toEqual([]);
   });
 
+  it('starts over when the file changed on the server between the drop and the resume (If-Range), instead of splicing two versions', async () => {
+    const before = ggufBytes(300_000);
+    const after = ggufBytes(320_000);
+    const url = files.add('/files/changed.gguf', { bytes: before, dropAt: 100_000, replaceAfterDrop: after });
+    const done = await settled((await start({ url })).body.id);
+    expect(done).toMatchObject({ status: 'complete', bytes_total: 320_000, sha256: sha256(after) });
+    const asked = files.requests.filter((r) => r.path === '/files/changed.gguf');
+    expect(asked[1]?.range).toMatch(/^bytes=\d+-$/);
+    expect(asked[1]?.ifRange).toBe(`"${sha256(before).slice(0, 16)}"`);
+    expect(readFileSync(join(dataDir(), 'models', 'changed.gguf')).equals(after)).toBe(true);
+  });
+
   it('verifies against the SHA-256 Hugging Face states on its redirect (X-Linked-Etag) when none is given', async () => {
     const bytes = ggufBytes(200_000);
     const url = files.add('/org/repo/resolve/main/linked.gguf', { bytes, linkedSha256: sha256(bytes) });

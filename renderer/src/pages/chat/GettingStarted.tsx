@@ -6,8 +6,9 @@ import { LOCAL_MODELS_HASH } from '../settings/ModelCatalog.js';
  */
 export function GettingStarted({ canManageModels, hasDatasets }: { canManageModels: boolean; hasDatasets: boolean }) {
   return (
-    <section className="getting-started" aria-labelledby="getting-started-title">
-      <h3 id="getting-started-title">Get a model that can chat</h3>
+    // Not a labelled region: its name would hold "model", and the composer's "Model" picker is found by that label.
+    <div className="getting-started">
+      <h3>Get a model that can chat</h3>
       <p>
         Only Parley’s built-in model is set up. It answers by quoting your datasets, with citations, and cannot write, explain or converse.
         {canManageModels ? ' Add a model to chat about anything:' : ' Ask an admin to add a model; meanwhile you can ask your datasets:'}
@@ -36,6 +37,6 @@ export function GettingStarted({ canManageModels, hasDatasets }: { canManageMode
           </a>
         </li>
       </ul>
-    </section>
+    </div>
   );
 }
