@@ -9,9 +9,12 @@ const BY_STATUS: Partial<Record<number, ErrorCode>> = {
   400: 'invalid_argument',
   404: 'not_found',
   405: 'not_found',
+  408: 'request_timeout',
   413: 'payload_too_large',
+  414: 'uri_too_long',
   415: 'unsupported_media_type',
   429: 'rate_limited',
+  431: 'headers_too_large',
 };
 
 /**
