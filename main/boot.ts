@@ -19,6 +19,7 @@ import { IngestQueue } from './core/ingest/queue.js';
 import { embeddingModel } from './core/retrieval/embedder.js';
 import { BlobStore } from './core/storage/blob-store.js';
 import { uploadSigningKey } from './core/uploads/signing-key.js';
+import { UploadSweeper } from './core/uploads/cleanup.js';
 
 export interface BootOptions {
   dataDir: string;
@@ -36,6 +37,10 @@ export interface BootOptions {
   mode?: 'desktop' | 'served' | undefined;
   /** Follow hand edits of parley.toml while running (on by default; its stat is polled). */
   watchConfigFile?: boolean | undefined;
+  /** How often expired uploads are swept (default 10 minutes); tests shorten it. */
+  uploadSweepIntervalMs?: number | undefined;
+  /** Tests only (no configuration reaches it): write uploaded bytes to this device, e.g. /dev/full for a full disk. */
+  blobWriteDevice?: string | undefined;
 }
 
 export interface Core {
@@ -47,6 +52,8 @@ export interface Core {
   /** The desktop profile: who the renderer acts as over IPC. */
   desktopCaller: () => Caller;
   dataDir: string;
+  /** Resolves once the start-up cleanup of unfinished uploads is done. */
+  cleanedUp: Promise<unknown>;
   close: () => void;
 }
 
@@ -84,7 +91,7 @@ export function bootCore(options: BootOptions): Core {
     const config = () => live.config();
     const interrupted = repos.messages.markInterrupted(INTERRUPTED.detail, now);
     if (interrupted > 0) options.warn?.(`${interrupted} answer(s) were being written when Parley last stopped; their text so far is kept, marked interrupted.`);
-    const blobs = new BlobStore(options.dataDir);
+    const blobs = new BlobStore(options.dataDir, { writeDevice: options.blobWriteDevice });
     const secrets = options.secretBox ?? keyFileSecretBox(options.dataDir);
     const embedding = () => embeddingModel(repos, config, secrets);
     let baseUrl: string | null = null;
@@ -113,6 +120,8 @@ export function bootCore(options: BootOptions): Core {
     };
     const resumed = runtime.ingest.resume();
     if (resumed > 0) options.warn?.(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
+    const sweeper = new UploadSweeper({ repos, blobs, now: () => options.now?.() ?? new Date() }, options.uploadSweepIntervalMs ?? 10 * 60_000, (m) => options.warn?.(m));
+    const cleanedUp = sweeper.start();
     const service = createService({ repos, config, appVersion: options.appVersion, runtime, ...(options.now ? { now: options.now } : {}) });
     const desktopCaller = (): Caller => {
       const user = repos.users.get(owner.userId);
@@ -124,11 +133,12 @@ export function bootCore(options: BootOptions): Core {
     const close = () => {
       if (!db.open) return;
       unwatch();
+      sweeper.stop();
       runtime.ingest.stop();
       service.shutdown();
       db.close();
     };
-    return { db, repos, service, runtime, config, desktopCaller, dataDir: options.dataDir, close };
+    return { db, repos, service, runtime, config, desktopCaller, dataDir: options.dataDir, cleanedUp, close };
   } catch (error) {
     db.close();
     throw error;

@@ -174,7 +174,7 @@ describe('the HTTP layer’s own errors are problems too (raw sockets)', () => {
       fc.tuple(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'G E T', ''), token, fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/9', '')).map(([m, p, v]) => `${m} /api/${p} ${v}`),
       fc.string({ maxLength: 60 }),
     );
-    const header = fc.tuple(fc.stringMatching(/^[\x20-\x7e]{0,20}$/), fc.string({ maxLength: 40, unit: "binary-ascii" })).map(([k, v]) => `${k}: ${v}`);
+    const header = fc.tuple(fc.stringMatching(/^[\x20-\x7e]{0,20}$/), fc.string({ maxLength: 40, unit: 'binary-ascii' })).map(([k, v]) => `${k}: ${v}`);
     await fc.assert(
       fc.asyncProperty(requestLine, fc.array(header, { maxLength: 4 }), fc.boolean(), async (line, headers, withHost) => {
         const text = `${line}\r\n${withHost ? HOST : ''}${headers.join('\r\n')}${headers.length ? '\r\n' : ''}\r\n`;

@@ -1,3 +1,4 @@
+import { diskFullError, isDiskFull } from '../../core/storage/disk-full.js';
 import { ERROR_CODES, ServiceError, errorTitle, isErrorCode, type ErrorCode, type ErrorPayload } from '../../../shared/errors.js';
 
 /** The RFC 9457 body every error answers with. `type` is a stable URN per code. */
@@ -24,6 +25,8 @@ const BY_STATUS: Partial<Record<number, ErrorCode>> = {
  */
 export function toErrorPayload(error: unknown): { payload: ErrorPayload; unexpected: boolean } {
   if (error instanceof ServiceError) return { payload: error.toPayload(), unexpected: false };
+  // Whatever write hit a full disk: a clear 507, not a 500.
+  if (isDiskFull(error)) return { payload: diskFullError().toPayload(), unexpected: false };
   const status = typeof error === 'object' && error !== null && 'statusCode' in error ? Number(error.statusCode) : 500;
   const code = BY_STATUS[status];
   if (code && status < 500) {
