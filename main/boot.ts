@@ -23,6 +23,7 @@ import { uploadSigningKey } from './core/uploads/signing-key.js';
 import { McpClients } from './core/mcp/clients.js';
 import { realTimers } from './core/mcp/timers.js';
 import { ModelDownloads, type DownloadsOptions } from './core/local-models/downloads/runner.js';
+import { UploadSweeper } from './core/uploads/cleanup.js';
 
 export interface BootOptions {
   dataDir: string;
@@ -48,6 +49,10 @@ export interface BootOptions {
   recover?: boolean | undefined;
   /** Model downloads' network side: tests make the back-off 0 (and may swap fetch). */
   downloads?: Pick<DownloadsOptions, 'backoffMs' | 'maxRetries' | 'fetch'> | undefined;
+  /** How often expired uploads are swept (default 10 minutes); tests shorten it. */
+  uploadSweepIntervalMs?: number | undefined;
+  /** Tests only (no configuration reaches it): write uploaded bytes to this device, e.g. /dev/full for a full disk. */
+  blobWriteDevice?: string | undefined;
 }
 
 export interface Core {
@@ -59,6 +64,8 @@ export interface Core {
   /** The desktop profile: who the renderer acts as over IPC. */
   desktopCaller: () => Caller;
   dataDir: string;
+  /** Resolves once the start-up cleanup of unfinished uploads is done. */
+  cleanedUp: Promise<unknown>;
   close: () => void;
 }
 
@@ -101,7 +108,7 @@ export function bootCore(options: BootOptions): Core {
     const recover = options.recover ?? true;
     const interrupted = recover ? repos.messages.markInterrupted(INTERRUPTED.detail, now) : 0;
     if (interrupted > 0) options.warn?.(`${interrupted} answer(s) were being written when Parley last stopped; their text so far is kept, marked interrupted.`);
-    const blobs = new BlobStore(options.dataDir);
+    const blobs = new BlobStore(options.dataDir, { writeDevice: options.blobWriteDevice });
     const secrets = options.secretBox ?? keyFileSecretBox(options.dataDir);
     const embedding = () => embeddingModel(repos, config, secrets);
     let baseUrl: string | null = null;
@@ -135,6 +142,9 @@ export function bootCore(options: BootOptions): Core {
     if (resumed > 0) options.warn?.(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
     const downloading = recover ? runtime.downloads.resume() : 0;
     if (downloading > 0) options.warn?.(`Resuming ${downloading} model download(s) interrupted when Parley last stopped.`);
+    const sweeper = new UploadSweeper({ repos, blobs, now: () => options.now?.() ?? new Date() }, options.uploadSweepIntervalMs ?? 10 * 60_000, (m) => options.warn?.(m));
+    // A process that joins a running Parley (recover: false) leaves that one's uploads alone.
+    const cleanedUp = recover ? sweeper.start() : Promise.resolve(0);
     const service = createService({ repos, config, appVersion: options.appVersion, runtime, ...(options.now ? { now: options.now } : {}) });
     const desktopCaller = (): Caller => {
       const user = repos.users.get(owner.userId);
@@ -146,13 +156,14 @@ export function bootCore(options: BootOptions): Core {
     const close = () => {
       if (!db.open) return;
       unwatch();
+      sweeper.stop();
       runtime.ingest.stop();
       void runtime.mcp?.close();
       void runtime.downloads.stop();
       service.shutdown();
       db.close();
     };
-    return { db, repos, service, runtime, config, desktopCaller, dataDir: options.dataDir, close };
+    return { db, repos, service, runtime, config, desktopCaller, dataDir: options.dataDir, cleanedUp, close };
   } catch (error) {
     db.close();
     throw error;

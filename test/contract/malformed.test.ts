@@ -1,7 +1,8 @@
 import fc from 'fast-check';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations, pathParams, type Operation } from '../../shared/operations/index.js';
-import { startTestHttp } from '../support/core.js';
+import { startTestHttp, TEST_ADMIN_KEY } from '../support/core.js';
 
 let h: Awaited<ReturnType<typeof startTestHttp>>;
 beforeAll(async () => {
@@ -76,4 +77,120 @@ describe('malformed requests never yield a 5xx', () => {
       expect(((await res.json()) as { code: string }).code).toBe('not_found');
     }
   });
+});
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Sends `request` as raw bytes over a socket and reads the answer until the server closes or answers in full. */
+function raw(request: string | Buffer): Promise<RawResponse> {
+  const { port } = new URL(h.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    let data = Buffer.alloc(0);
+    let closed = false;
+    const parse = (): RawResponse | null => {
+      const split = data.indexOf('\r\n\r\n');
+      if (split < 0) return null;
+      const [statusLine = '', ...lines] = data.subarray(0, split).toString('latin1').split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const length = Number(headers['content-length'] ?? Number.NaN);
+      const body = data.subarray(split + 4);
+      if (Number.isFinite(length) && body.length < length) return null;
+      if (!Number.isFinite(length) && !closed) return null; // chunked or unsized: read to the close
+      return { status: Number(statusLine.split(' ')[1]), headers, body: (Number.isFinite(length) ? body.subarray(0, length) : body).toString('utf8') };
+    };
+    socket.on('data', (chunk) => {
+      data = Buffer.concat([data, chunk]);
+      const done = parse();
+      if (done) {
+        socket.destroy();
+        resolve(done);
+      }
+    });
+    socket.on('error', (error) => {
+      closed = true;
+      const done = parse();
+      if (done) resolve(done);
+      else reject(error);
+    });
+    socket.on('close', () => {
+      closed = true;
+      const done = parse();
+      if (done) resolve(done);
+      else reject(new Error(`no HTTP answer to ${JSON.stringify(request.toString().slice(0, 80))}: ${JSON.stringify(data.toString('latin1').slice(0, 200))}`));
+    });
+    // Half-close after the request: a server waiting for more (a body never sent) ends the connection.
+    socket.end(request);
+  });
+}
+
+function expectProblem(res: RawResponse, status: number, code: string) {
+  expect(res.status, res.body).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(JSON.parse(res.body)).toMatchObject({ code, status, type: `urn:parley:problem:${code}` });
+}
+
+const HOST = 'Host: 127.0.0.1\r\n';
+
+describe('the HTTP layer’s own errors are problems too (raw sockets)', () => {
+  it('bad percent-encoding in the path → 400 problem', async () => {
+    expectProblem(await raw(`GET /api/datasets/%E0%A4%A HTTP/1.1\r\n${HOST}\r\n`), 400, 'invalid_argument');
+  });
+
+  it('the Host check comes before URL decoding: a foreign host with a bad URL → 403', async () => {
+    expectProblem(await raw('GET /api/datasets/%E0%A4%A HTTP/1.1\r\nHost: evil.example\r\n\r\n'), 403, 'forbidden');
+  });
+
+  it('a path segment over the router’s limit → 414 problem', async () => {
+    expectProblem(await raw(`GET /api/datasets/${'a'.repeat(12_000)} HTTP/1.1\r\n${HOST}\r\n`), 414, 'uri_too_long');
+  });
+
+  it('an artifact key of 1,024 characters is routed, not refused as too long', async () => {
+    const key = encodeURIComponent('é'.repeat(1024));
+    const res = await raw(`GET /api/knowledge-bases/kb_nope/artifacts/${key} HTTP/1.1\r\n${HOST}Authorization: Bearer ${TEST_ADMIN_KEY}\r\n\r\n`);
+    expectProblem(res, 404, 'not_found');
+  });
+
+  it('headers too large → 431 problem', async () => {
+    expectProblem(await raw(`GET /api/health HTTP/1.1\r\n${HOST}X-Big: ${'b'.repeat(20_000)}\r\n\r\n`), 431, 'headers_too_large');
+  });
+
+  it('a request line that is not HTTP → 400 problem', async () => {
+    expectProblem(await raw('HELLO THERE\r\n\r\n'), 400, 'invalid_argument');
+  });
+
+  it('a declared body over the limit → 413 problem, answered without waiting for the body', async () => {
+    const res = await raw(`POST /api/api-keys HTTP/1.1\r\n${HOST}Authorization: Bearer ${TEST_ADMIN_KEY}\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n{"name":`);
+    expectProblem(res, 413, 'payload_too_large');
+  });
+
+  it('fuzz: arbitrary request lines and header blocks never get a 5xx or a non-problem error', async () => {
+    const token = fc.stringMatching(/^[\x21-\x7e%]{0,40}$/);
+    const requestLine = fc.oneof(
+      fc.tuple(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'G E T', ''), token, fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/9', '')).map(([m, p, v]) => `${m} /api/${p} ${v}`),
+      fc.string({ maxLength: 60 }),
+    );
+    const header = fc.tuple(fc.stringMatching(/^[\x20-\x7e]{0,20}$/), fc.string({ maxLength: 40, unit: 'binary-ascii' })).map(([k, v]) => `${k}: ${v}`);
+    await fc.assert(
+      fc.asyncProperty(requestLine, fc.array(header, { maxLength: 4 }), fc.boolean(), async (line, headers, withHost) => {
+        const text = `${line}\r\n${withHost ? HOST : ''}${headers.join('\r\n')}${headers.length ? '\r\n' : ''}\r\n`;
+        let res: RawResponse;
+        try {
+          res = await raw(text);
+        } catch {
+          return; // the server may close a connection it cannot read without answering (e.g. HTTP/0.9)
+        }
+        expect(res.status, text).toBeLessThan(500);
+        if (res.status >= 400) {
+          expect(res.headers['content-type'], text).toMatch(/^application\/problem\+json/);
+          expect(JSON.parse(res.body), text).toMatchObject({ code: expect.any(String), status: res.status });
+        }
+      }),
+      { numRuns: 150 },
+    );
+  }, 120_000);
 });

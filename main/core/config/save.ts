@@ -4,6 +4,7 @@ import type { Config } from '../../../shared/config.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ConfigVersionRecord } from '../../db/repositories/config-versions.js';
 import { writeFileAtomic } from './load.js';
+import { storageError } from '../storage/disk-full.js';
 import type { LiveConfig } from './live.js';
 import { parseConfig } from '../../../shared/config-parse.js';
 
@@ -29,7 +30,14 @@ export function commitVersion(store: ConfigStore, next: NewVersion, options: { w
   const { repos, live } = store;
   const version = repos.transaction(() => {
     const inserted = repos.configVersions.insert({ toml: next.toml, created_at: next.now, created_by: next.created_by, source: next.source });
-    if (options.writeFile) writeFileAtomic(live.file, next.toml);
+    if (options.writeFile) {
+      try {
+        writeFileAtomic(live.file, next.toml);
+      } catch (error) {
+        // A full disk is the user's to fix: 507, and the version is not stored (the transaction rolls back).
+        throw storageError(error);
+      }
+    }
     return inserted;
   });
   live.apply({ config: next.config, toml: next.toml, version });

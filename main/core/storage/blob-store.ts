@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -23,10 +23,31 @@ export class BlobStore {
   private readonly parts: string;
   private readonly temp: string;
 
-  constructor(dataDir: string) {
+  /**
+   * `writeDevice` (tests only, never from configuration): every captured stream is written to this
+   * device instead of a temp file — `/dev/full` makes the kernel answer ENOSPC, a real full disk.
+   */
+  constructor(
+    dataDir: string,
+    private readonly options: { writeDevice?: string | undefined } = {},
+  ) {
     this.blobs = join(dataDir, 'blobs');
     this.parts = join(dataDir, 'upload-parts');
     this.temp = join(dataDir, 'tmp');
+  }
+
+  /** Start-up: temp files of captures a crash interrupted. */
+  async clearTemp(): Promise<void> {
+    await rm(this.temp, { recursive: true, force: true });
+  }
+
+  /** Artifact ids that have parts waiting on disk. */
+  async partOwners(): Promise<string[]> {
+    try {
+      return (await readdir(this.parts)).filter((name) => /^art_[A-Za-z0-9]+$/.test(name));
+    } catch {
+      return [];
+    }
   }
 
   pathOf(sha256: string): string {
@@ -46,7 +67,8 @@ export class BlobStore {
 
   /** Writes a stream to a temp file, counting and hashing; refuses more than `limit` bytes. */
   private async capture(source: Readable | AsyncIterable<Buffer>, limit: number): Promise<{ file: string; size: number; sha256: string }> {
-    const file = await this.tempFile();
+    const device = this.options.writeDevice;
+    const file = device ?? (await this.tempFile());
     const hash = createHash('sha256');
     let size = 0;
     try {
@@ -64,7 +86,7 @@ export class BlobStore {
       );
       return { file, size, sha256: hash.digest('hex') };
     } catch (error) {
-      await rm(file, { force: true });
+      if (!device) await rm(file, { force: true });
       throw error;
     }
   }

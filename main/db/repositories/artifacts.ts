@@ -74,6 +74,8 @@ export function createArtifactsRepo(db: Db) {
   const clearParts = db.prepare('DELETE FROM upload_parts WHERE artifact_id = ?');
 
   const uploadById = db.prepare<[string], UploadRow>('SELECT * FROM uploads WHERE id = ?');
+  const expiredOpen = db.prepare<[string], UploadRow>("SELECT * FROM uploads WHERE status = 'open' AND expires_at <= ?");
+  const formUploading = db.prepare<[], ArtifactRow>("SELECT * FROM artifacts WHERE status = 'uploading' AND upload_id IS NULL");
   const insertUpload = db.prepare(
     "INSERT INTO uploads (id, kb_id, user_id, status, expires_at, created_at) VALUES (@id, @kb_id, @user_id, 'open', @expires_at, @now)",
   );
@@ -109,6 +111,10 @@ export function createArtifactsRepo(db: Db) {
     clearParts: (artifactId: string) => clearParts.run(artifactId),
 
     getUpload: (id: string) => uploadById.get(id),
+    /** Open uploads whose signed URLs have expired (`now` as ISO-8601). */
+    expiredOpenUploads: (now: string) => expiredOpen.all(now),
+    /** Form uploads still receiving bytes: at start-up, what a crash or a full disk left behind. */
+    formUploadsInFlight: () => formUploading.all(),
     insertUpload: (row: { id: string; kb_id: string; user_id: string; expires_at: string; now: string }) => insertUpload.run(row),
     setUploadStatus: (id: string, status: UploadRow['status'], now: string | null) => setUploadStatus.run(status, now, id),
   };

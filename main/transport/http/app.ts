@@ -9,6 +9,7 @@ import { operations, type Operation } from '../../../shared/operations/index.js'
 import type { Caller } from '../../core/context.js';
 import type { Service } from '../../core/service.js';
 import { BODY_LIMIT_CEILING, liveBodyLimit } from './body-limit.js';
+import { clientErrorHandler, FOREIGN_HOST_DETAIL, frameworkErrors } from './framework-errors.js';
 import { isLoopbackHost } from './host-guard.js';
 import { buildOpenApi } from './openapi.js';
 import { problemBody, toErrorPayload } from './problem.js';
@@ -69,7 +70,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     bodyLimit: BODY_LIMIT_CEILING,
     // While shutting down, new requests get 503 instead of hanging.
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Artifact keys may be 1,024 characters, percent-encoded up to nine bytes each.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 10_000 },
+    // The HTTP layer's own errors are problems too (framework-errors.ts).
+    frameworkErrors,
+    clientErrorHandler,
+    // A request without Host is refused by the Host check (a problem), not by Node's bare 400.
+    http: { requireHostHeader: false },
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -89,7 +96,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.addHook('onRequest', async (request, reply) => {
     reply.header(API_VERSION_HEADER, API_VERSION);
     if (!isLoopbackHost(request.headers.host)) {
-      throw new ServiceError('forbidden', 'This server answers only to loopback host names (127.0.0.1, localhost, [::1]).');
+      throw new ServiceError('forbidden', FOREIGN_HOST_DETAIL);
     }
     applyCors(request, reply, config());
   });

@@ -1,3 +1,4 @@
+import { diskFullError, isDiskFull } from '../../core/storage/disk-full.js';
 import { ERROR_CODES, ServiceError, errorTitle, isErrorCode, type ErrorCode, type ErrorPayload } from '../../../shared/errors.js';
 
 /** The RFC 9457 body every error answers with. `type` is a stable URN per code. */
@@ -9,9 +10,12 @@ const BY_STATUS: Partial<Record<number, ErrorCode>> = {
   400: 'invalid_argument',
   404: 'not_found',
   405: 'not_found',
+  408: 'request_timeout',
   413: 'payload_too_large',
+  414: 'uri_too_long',
   415: 'unsupported_media_type',
   429: 'rate_limited',
+  431: 'headers_too_large',
 };
 
 /**
@@ -21,6 +25,8 @@ const BY_STATUS: Partial<Record<number, ErrorCode>> = {
  */
 export function toErrorPayload(error: unknown): { payload: ErrorPayload; unexpected: boolean } {
   if (error instanceof ServiceError) return { payload: error.toPayload(), unexpected: false };
+  // Whatever write hit a full disk: a clear 507, not a 500.
+  if (isDiskFull(error)) return { payload: diskFullError().toPayload(), unexpected: false };
   const status = typeof error === 'object' && error !== null && 'statusCode' in error ? Number(error.statusCode) : 500;
   const code = BY_STATUS[status];
   if (code && status < 500) {
