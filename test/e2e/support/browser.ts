@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { startServed, type Served, type ServedOptions } from '../../support/served.js';
 
 const require = createRequire(import.meta.url);
@@ -15,13 +15,22 @@ const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../../../test-results/screenshots/', import.meta.url));
-export const CHROMIUM = process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium';
 export const SCHEMES = ['light', 'dark'] as const;
 
-/** Debian's Chromium, headless, with everything that would phone home turned off. */
+/**
+ * The Chromium that the e2e global setup found (test/e2e/support/global-setup.ts); without one,
+ * this throws its one-line reason, so that the file fails saying why.
+ */
+export function chromiumPath(): string {
+  const found = inject('chromium');
+  if ('problem' in found) throw new Error(found.problem);
+  return found.path;
+}
+
+/** Chromium, headless, with everything that would phone home turned off. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 }
@@ -52,6 +61,8 @@ export function e2eSuite(servedOptions: () => ServedOptions = () => ({})): E2eSu
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
+    // Asked first: without a browser the file fails with the reason before a server starts.
+    chromiumPath();
     [served, browser] = await Promise.all([startServed(servedOptions()), launchBrowser()]);
   });
   afterAll(async () => {
