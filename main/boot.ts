@@ -46,6 +46,8 @@ export interface Core {
   config: () => Config;
   /** The desktop profile: who the renderer acts as over IPC. */
   desktopCaller: () => Caller;
+  /** The owner (the desktop profile), and whether this start created it (an empty data directory). */
+  owner: { userId: string; created: boolean };
   dataDir: string;
   close: () => void;
 }
@@ -128,7 +130,7 @@ export function bootCore(options: BootOptions): Core {
       service.shutdown();
       db.close();
     };
-    return { db, repos, service, runtime, config, desktopCaller, dataDir: options.dataDir, close };
+    return { db, repos, service, runtime, config, desktopCaller, owner, dataDir: options.dataDir, close };
   } catch (error) {
     db.close();
     throw error;

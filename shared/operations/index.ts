@@ -22,6 +22,7 @@ export const operations = {
   'apiKeys.create': identity.createApiKey,
   'apiKeys.list': identity.listApiKeys,
   'apiKeys.delete': identity.deleteApiKey,
+  'signInCodes.redeem': identity.redeemSignInCode,
   'admin.users.list': admin.listUsers,
   'admin.users.create': admin.createUser,
   'admin.users.update': admin.updateUser,
