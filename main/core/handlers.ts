@@ -34,6 +34,7 @@ export type Handlers = {
 export const handlers: Handlers = {
   'service.health': status.health,
   'service.version': status.version,
+  'service.ui': status.ui,
   'identity.me': me,
   'apiKeys.create': apiKeys.createApiKey,
   'apiKeys.list': apiKeys.listApiKeys,

@@ -18,6 +18,7 @@ import * as service from './service.js';
 export const operations = {
   'service.health': service.health,
   'service.version': service.version,
+  'service.ui': service.ui,
   'identity.me': identity.me,
   'apiKeys.create': identity.createApiKey,
   'apiKeys.list': identity.listApiKeys,

@@ -140,6 +140,14 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
 }
 
 /**
+ * Waits one frame: media-query change listeners (the app's theme follows the system) have run by
+ * the time the next frame's callbacks do.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+}
+
+/**
  * The page in each colour scheme: checked with axe (contrast differs per theme) and saved as
  * `test-results/screenshots/<name>-<scheme>.png`. Answers the violations found, per scheme.
  */
@@ -148,6 +156,7 @@ export async function inspectPage(page: Page, name: string): Promise<string[]> {
   const found: string[] = [];
   for (const colorScheme of SCHEMES) {
     await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+    await settled(page);
     await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${colorScheme}.png`), fullPage: true });
     for (const violation of await seriousA11yViolations(page)) found.push(`${name} (${colorScheme}):\n${violation}`);
   }

@@ -3,6 +3,8 @@ import { ROLE_LABELS } from '../../app/roles.js';
 import type { Me } from '../../app/session.js';
 import { Page, Section } from '../../ui/Page.js';
 import { ApiKeys } from './ApiKeys.js';
+import { Appearance } from './Appearance.js';
+import { Shortcuts } from './Shortcuts.js';
 import { LocalServer } from './LocalServer.js';
 import { Models } from './Models.js';
 import { Overrides } from './Overrides.js';
@@ -12,7 +14,7 @@ export function SettingsPage({ me }: { me: Me }) {
   const isAdmin = user.role === 'admin' || user.role === 'super_admin';
   const [modelsVersion, setModelsVersion] = useState(0);
   return (
-    <Page title="Settings" description="Your account, the models chat can use, the local server, and the keys that let tools act as you.">
+    <Page title="Settings" description="Your account, how Parley looks, the models chat can use, the local server, and the keys that let tools act as you.">
       <Section title="Profile" description="Ask a super admin to change your name or role.">
         <dl className="details">
           <div>
@@ -37,6 +39,8 @@ export function SettingsPage({ me }: { me: Me }) {
           </div>
         </dl>
       </Section>
+      <Appearance />
+      <Shortcuts />
       <Models isAdmin={isAdmin} onChanged={() => setModelsVersion((v) => v + 1)} />
       <Overrides workspaceId={workspace.id} workspaceName={workspace.name} isAdmin={isAdmin} modelsVersion={modelsVersion} />
       <LocalServer canEdit={user.role === 'super_admin'} />
