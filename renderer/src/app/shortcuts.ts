@@ -17,21 +17,34 @@ function composer(): HTMLTextAreaElement | null {
   return element instanceof HTMLTextAreaElement ? element : null;
 }
 
+/** A page's heading, which each page focuses when it opens (ui/Page.tsx, ChatPage). */
+const PAGE_HEADING = '#main h1[tabindex="-1"]';
+
+/**
+ * Focuses the box, and keeps it focused when the page that has just opened puts focus on its
+ * heading right after (its effect runs after the box appeared): the person asked for the box.
+ */
+function focusAndHold(element: HTMLTextAreaElement): boolean {
+  element.focus();
+  const reclaim = (event: FocusEvent) => {
+    if (event.target instanceof Element && event.target.matches(PAGE_HEADING)) element.focus();
+  };
+  document.addEventListener('focusin', reclaim);
+  setTimeout(() => document.removeEventListener('focusin', reclaim), 1_000);
+  return document.activeElement === element;
+}
+
 /** Focuses the message box once it is there (the chat page loads on demand). Answers false if it did not come. */
 export function focusComposer(timeoutMs = 5_000): Promise<boolean> {
   const now = composer();
-  if (now) {
-    now.focus();
-    return Promise.resolve(document.activeElement === now);
-  }
+  if (now) return Promise.resolve(focusAndHold(now));
   return new Promise((resolve) => {
     const observer = new MutationObserver(() => {
       const element = composer();
       if (!element) return;
       observer.disconnect();
       clearTimeout(timer);
-      element.focus();
-      resolve(document.activeElement === element);
+      resolve(focusAndHold(element));
     });
     const timer = setTimeout(() => {
       observer.disconnect();
@@ -83,7 +96,7 @@ export function useTabToSkipLinks(firstSkipLink: () => HTMLElement | null): void
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Tab' || event.shiftKey || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
       const active = document.activeElement;
-      const atPageStart = active instanceof HTMLElement && (active.id === 'main' || (active.matches('#main h1[tabindex="-1"]') && active.closest('#main') !== null));
+      const atPageStart = active === null || active === document.body || (active instanceof HTMLElement && (active.id === 'main' || active.matches(PAGE_HEADING)));
       const link = firstSkipLink();
       if (!atPageStart || !link) return;
       event.preventDefault();

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { chooseTheme, THEMES, useTheme, type Theme } from '../../app/theme.js';
 import { connection } from '../../api/index.js';
 import { Section } from '../../ui/Page.js';
@@ -13,23 +14,27 @@ const HINTS: Record<Theme, string> = {
 export function Appearance() {
   const { choice, configured } = useTheme();
   const current = choice ?? configured;
+  const hintId = useId();
   const where = connection.kind === 'browser' ? 'this browser' : 'this computer';
   return (
     <Section title="Appearance" description={`Your theme is kept in ${where}. Parley’s default here is ${LABELS[configured].toLowerCase()} (set by an admin in the configuration).`}>
       <fieldset className="theme-picker">
         <legend className="visually-hidden">Theme</legend>
         {THEMES.map((theme) => (
-          <label key={theme} className="theme-option" data-theme-option={theme}>
-            <input type="radio" name="theme" value={theme} checked={current === theme} onChange={() => chooseTheme(theme)} />
+          <div key={theme} className="theme-option" data-theme-option={theme}>
             <span className={`theme-swatch theme-swatch-${theme}`} aria-hidden="true" />
             <span className="theme-option-text">
-              <span className="theme-option-label">
+              {/* The label covers the whole card (CSS), so a click anywhere on it picks the theme. */}
+              <label className="theme-option-label">
+                <input type="radio" name="theme" value={theme} checked={current === theme} onChange={() => chooseTheme(theme)} aria-describedby={`${hintId}-${theme}`} />
                 {LABELS[theme]}
                 {theme === configured ? <span className="theme-option-default"> · default</span> : null}
+              </label>
+              <span className="theme-option-hint" id={`${hintId}-${theme}`}>
+                {HINTS[theme]}
               </span>
-              <span className="theme-option-hint">{HINTS[theme]}</span>
             </span>
-          </label>
+          </div>
         ))}
       </fieldset>
     </Section>
