@@ -17,7 +17,7 @@ export function Appearance() {
   const hintId = useId();
   const where = connection.kind === 'browser' ? 'this browser' : 'this computer';
   return (
-    <Section title="Appearance" description={`Your theme is kept in ${where}. Parley’s default here is ${LABELS[configured].toLowerCase()} (set by an admin in the configuration).`}>
+    <Section title="Appearance" description={`Your choice is kept in ${where} and applies at once. Marked “default”: what Parley shows to whoever has not chosen ([ui] theme in the configuration).`}>
       <fieldset className="theme-picker">
         <legend className="visually-hidden">Theme</legend>
         {THEMES.map((theme) => (
@@ -28,7 +28,7 @@ export function Appearance() {
               <label className="theme-option-label">
                 <input type="radio" name="theme" value={theme} checked={current === theme} onChange={() => chooseTheme(theme)} aria-describedby={`${hintId}-${theme}`} />
                 {LABELS[theme]}
-                {theme === configured ? <span className="theme-option-default"> · default</span> : null}
+                {theme === configured ? <span className="theme-option-default">· default</span> : null}
               </label>
               <span className="theme-option-hint" id={`${hintId}-${theme}`}>
                 {HINTS[theme]}
