@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startServed } from '../support/served.js';
 import { e2eSuite, pageProblems, visible } from './support/browser.js';
 import { inspectAtWidths } from './support/widths.js';
 
@@ -36,5 +40,37 @@ describe('the first visit, through the printed sign-in link', () => {
     expect(await other.evaluate(() => localStorage.getItem('parley.apiKey'))).toBeNull();
     expect(await inspectAtWidths(other, 'first-run-link-used')).toEqual([]);
     expect(pageProblems(other)).toEqual([]);
+  });
+});
+
+describe('a later start', () => {
+  it("prints a new link; opening it where an earlier link signed in replaces and revokes the earlier link's key", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-restart-'));
+    try {
+      const context = await suite.newContext();
+      const page = await context.newPage();
+      const first = await startServed({ dataDir, adminApiKey: null });
+      await page.goto(first.signInLink ?? '');
+      await visible(page.getByRole('navigation', { name: 'Main' }));
+      const firstKey = await page.evaluate(() => localStorage.getItem('parley.apiKey'));
+      await first.stop();
+
+      // Restarted on the same port (the browser's origin, and so its storage, stays the same).
+      const port = new URL(first.url).port;
+      const second = await startServed({ dataDir, adminApiKey: null, args: ['--port', port] });
+      expect(second.url).toBe(first.url);
+      await page.goto(second.signInLink ?? '');
+      await visible(page.getByRole('navigation', { name: 'Main' }));
+      await expect.poll(() => page.evaluate(() => localStorage.getItem('parley.apiKey'))).not.toBe(firstKey);
+      const secondKey = (await page.evaluate(() => localStorage.getItem('parley.apiKey'))) ?? '';
+      await expect.poll(async () => (await second.api('/me', { token: firstKey })).status).toBe(401);
+      expect((await second.api('/me', { token: secondKey })).status).toBe(200);
+      const keys = (await (await second.api('/api-keys', { token: secondKey })).json()) as { data: { name: string }[] };
+      expect(keys.data.map((k) => k.name)).toEqual(['Browser sign-in']);
+      expect(pageProblems(page)).toEqual([]);
+      await second.stop();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { ServiceError } from '../../../shared/errors.js';
 import type { Operations, OutputOf } from '../../../shared/operations/index.js';
 import type { BrowserConnection, Connection } from '../api/index.js';
-import { takeSignInCode } from './sign-in-link.js';
+import { onSignInLink, takeSignInCode } from './sign-in-link.js';
 
 export type Me = OutputOf<Operations['identity.me']>;
 
@@ -121,6 +121,7 @@ export function createSessionStore(connection: Connection) {
   }));
 
   if (connection.kind === 'browser') {
+    onSignInLink(() => void store.getState().start());
     // A key revoked while in use (here or elsewhere) ends the session instead of failing every page.
     connection.onUnauthenticated(() => {
       if (store.getState().session.status === 'signed-in') store.getState().signOut(KEY_EXPIRED);

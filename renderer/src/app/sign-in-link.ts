@@ -12,3 +12,15 @@ export function takeSignInCode(scope: Window = window): string | null {
   scope.history.replaceState(null, '', `${scope.location.pathname}${scope.location.search}`);
   return match[1];
 }
+
+/**
+ * Calls `onLink` when a sign-in link is opened in a page that is already open (pasted into its
+ * address bar: only the fragment changes, so the page is not loaded again).
+ */
+export function onSignInLink(onLink: () => void, scope: Window = window): () => void {
+  const listener = () => {
+    if (SIGN_IN_HASH.test(scope.location.hash)) onLink();
+  };
+  scope.addEventListener('hashchange', listener);
+  return () => scope.removeEventListener('hashchange', listener);
+}
