@@ -11,6 +11,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
+          // Finds (or installs) the Chromium every e2e file drives.
+          globalSetup: ['test/e2e/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // One browser at a time on a 2-core machine.

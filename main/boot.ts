@@ -63,6 +63,8 @@ export interface Core {
   config: () => Config;
   /** The desktop profile: who the renderer acts as over IPC. */
   desktopCaller: () => Caller;
+  /** The owner (the desktop profile), and whether this start created it (an empty data directory). */
+  owner: { userId: string; created: boolean };
   dataDir: string;
   /** Resolves once the start-up cleanup of unfinished uploads is done. */
   cleanedUp: Promise<unknown>;
@@ -163,7 +165,7 @@ export function bootCore(options: BootOptions): Core {
       service.shutdown();
       db.close();
     };
-    return { db, repos, service, runtime, config, desktopCaller, dataDir: options.dataDir, cleanedUp, close };
+    return { db, repos, service, runtime, config, desktopCaller, owner, dataDir: options.dataDir, cleanedUp, close };
   } catch (error) {
     db.close();
     throw error;

@@ -2,14 +2,16 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { APP_VERSION, RENDERER_DIR } from './app-info.js';
 import { bootCore } from './boot.js';
+import { issueSignInCode } from './core/auth/sign-in-code.js';
 import { defaultDataDir } from './data-dir.js';
 import { DatabaseFromFutureError } from './db/connection.js';
 import { startHttpServer } from './transport/http/server.js';
 
-const USAGE = `Usage: npm run serve -- [--port <port>] [--data-dir <dir>]
-  --port      TCP port on 127.0.0.1 (env PARLEY_PORT; default: [server] port of the config, 4317)
-  --data-dir  where the database, config and files live (env PARLEY_DATA_DIR; default: the desktop app's, e.g. ~/.config/parley)
-Env PARLEY_ADMIN_API_KEY seeds the owner's API key on an empty data directory.`;
+const USAGE = `Usage: npm run serve -- [--port <port>] [--data-dir <dir>] [--no-sign-in-link]
+  --port             TCP port on 127.0.0.1 (env PARLEY_PORT; default: [server] port of the config, 4317)
+  --data-dir         where the database, config and files live (env PARLEY_DATA_DIR; default: the desktop app's, e.g. ~/.config/parley)
+  --no-sign-in-link  do not print a one-time link that signs a browser in as the owner
+Env PARLEY_ADMIN_API_KEY seeds the owner's API key on an empty data directory (no sign-in link is printed then).`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -25,10 +27,10 @@ function parsePort(text: string | undefined): number | undefined {
 
 /** Headless: the same core over HTTP on loopback, with the built renderer at `/`. */
 async function main(): Promise<void> {
-  let values: { port?: string | undefined; 'data-dir'?: string | undefined; help?: boolean | undefined };
+  let values: { port?: string | undefined; 'data-dir'?: string | undefined; 'no-sign-in-link'?: boolean | undefined; help?: boolean | undefined };
   try {
     ({ values } = parseArgs({
-      options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, 'no-sign-in-link': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
     }));
   } catch (error) {
@@ -63,7 +65,17 @@ async function main(): Promise<void> {
     if (code === 'EADDRINUSE') fail(`Port ${port} is already in use; choose another with --port (0 picks a free one).`);
     throw error;
   }
-  process.stdout.write(`Parley listening on ${server.url}\n`);
+  let ready = `Parley listening on ${server.url}\n`;
+  // The owner's way in from a browser. Not on the first start with PARLEY_ADMIN_API_KEY: whoever
+  // set it has the owner's key already. The code sits in the URL's fragment, which browsers never
+  // send to a server, so it stays out of logs and Referer headers.
+  const seededKey = core.owner.created && adminApiKey !== undefined;
+  if (!values['no-sign-in-link'] && !seededKey && RENDERER_DIR) {
+    const { code } = issueSignInCode(core.repos, core.owner.userId, new Date());
+    ready += `Sign in: ${server.url}/#/sign-in/${code}\n`;
+  }
+  // One write: whoever waits for the first line finds the link with it.
+  process.stdout.write(ready);
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -7,6 +7,7 @@ import { closeSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, op
 import { constants, tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openInBrowser, SIGN_IN_LINE } from './open-browser.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ELECTRON_DIR = join(ROOT, 'node_modules', 'electron');
@@ -92,9 +93,20 @@ function electronSqlite(version) {
   }
 }
 
-/** Runs the child in the foreground: signals are passed on, and its exit is ours. */
-function runForeground(command, args, env) {
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: 'inherit' });
+/**
+ * Runs the child in the foreground: signals are passed on, and its exit is ours. With `onOutput`,
+ * its stdout is passed through and also handed over as it comes.
+ */
+function runForeground(command, args, env, onOutput) {
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['inherit', onOutput ? 'pipe' : 'inherit', 'inherit'] });
+  if (onOutput) {
+    let seen = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      // Only the start of the output matters (the ready lines); later output is not kept.
+      if (seen.length < 64 * 1024) onOutput((seen += chunk.toString()));
+    });
+  }
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -109,7 +121,13 @@ function runForeground(command, args, env) {
 
 function serve(reason) {
   process.stdout.write(`${reason}; starting served mode instead.\n`);
-  runForeground(process.execPath, [join(ROOT, 'dist', 'main', 'serve.js'), ...ARGS], process.env);
+  let opened = false;
+  runForeground(process.execPath, [join(ROOT, 'dist', 'main', 'serve.js'), ...ARGS], process.env, (output) => {
+    const link = !opened && SIGN_IN_LINE.exec(output)?.[1];
+    if (!link) return;
+    opened = true;
+    if (openInBrowser(link)) process.stdout.write('Opening the sign-in link in your browser.\n');
+  });
 }
 
 function main() {

@@ -5,6 +5,7 @@ import * as adminUsers from './admin/users.js';
 import * as agents from './agents/handlers.js';
 import * as apiKeys from './auth/api-keys.js';
 import { me } from './auth/me.js';
+import { redeemSignInCode } from './auth/sign-in-code.js';
 import type { AuthedContext, Context } from './context.js';
 import * as chat from './chat/handlers.js';
 import * as comparisons from './comparisons/handlers.js';
@@ -37,10 +38,12 @@ export type Handlers = {
 export const handlers: Handlers = {
   'service.health': status.health,
   'service.version': status.version,
+  'service.ui': status.ui,
   'identity.me': me,
   'apiKeys.create': apiKeys.createApiKey,
   'apiKeys.list': apiKeys.listApiKeys,
   'apiKeys.delete': apiKeys.deleteApiKey,
+  'signInCodes.redeem': redeemSignInCode,
   'admin.users.list': adminUsers.listUsers,
   'admin.users.create': adminUsers.createUser,
   'admin.users.update': adminUsers.updateUser,

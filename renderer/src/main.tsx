@@ -1,9 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { client } from './api/index.js';
 import { App } from './app/App.js';
+import { startTheme } from './app/theme.js';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
+
+startTheme(client);
 
 createRoot(root).render(
   <StrictMode>

@@ -62,3 +62,15 @@ export const deleteApiKey = defineOperation({
   input: z.object({ id: prefixedId('key') }),
   output: NoContent,
 });
+
+export const redeemSignInCode = defineOperation({
+  name: 'signInCodes.redeem',
+  summary:
+    'Exchanges the one-time code of a sign-in link (printed by served mode) for a new API key of its user, named "Browser sign-in". ' +
+    'A code works once and for 10 minutes; a used, replaced or expired one is refused with 401.',
+  tag: 'Identity',
+  access: 'public',
+  http: { method: 'POST', path: '/sign-in-codes/redeem', status: 201 },
+  input: z.object({ code: z.string().min(1).max(200).describe('The code after `#/sign-in/` in the link.') }),
+  output: ApiKey.extend({ key: z.string() }),
+});

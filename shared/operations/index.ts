@@ -21,10 +21,12 @@ import * as mcp from './mcp.js';
 export const operations = {
   'service.health': service.health,
   'service.version': service.version,
+  'service.ui': service.ui,
   'identity.me': identity.me,
   'apiKeys.create': identity.createApiKey,
   'apiKeys.list': identity.listApiKeys,
   'apiKeys.delete': identity.deleteApiKey,
+  'signInCodes.redeem': identity.redeemSignInCode,
   'admin.users.list': admin.listUsers,
   'admin.users.create': admin.createUser,
   'admin.users.update': admin.updateUser,

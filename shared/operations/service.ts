@@ -22,3 +22,15 @@ export const version = defineOperation({
   input: Empty,
   output: z.object({ version: z.string(), api_releases: z.array(z.enum(API_RELEASES)) }),
 });
+
+export const ui = defineOperation({
+  name: 'service.ui',
+  summary: "How the app looks by default (`[ui]` of the configuration); needs no token, so the sign-in page follows it too.",
+  tag: 'Service',
+  access: 'public',
+  http: { method: 'GET', path: '/ui', status: 200 },
+  input: Empty,
+  output: z.object({
+    theme: z.enum(['system', 'light', 'dark']).describe('`[ui] theme`: the colour theme for whoever has not chosen their own in Settings.'),
+  }),
+});

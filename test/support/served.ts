@@ -12,8 +12,13 @@ const READY = /^Parley listening on (http:\/\/127\.0\.0\.1:\d+)\s*$/m;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 export interface ServedOptions {
-  /** The owner's key, seeded through PARLEY_ADMIN_API_KEY; a fresh random `pk_` key by default. */
-  adminApiKey?: string;
+  /**
+   * The owner's key, seeded through PARLEY_ADMIN_API_KEY; a fresh random `pk_` key by default;
+   * `null` starts without one, as a new user does (`apiKey` is then empty).
+   */
+  adminApiKey?: string | null;
+  /** Extra command-line arguments (`--no-sign-in-link`). */
+  args?: string[];
   /** An existing data directory, kept after `stop()`; by default a fresh temporary one, removed after. */
   dataDir?: string;
   /** Extra environment for the server. */
@@ -30,6 +35,8 @@ export interface Served {
   dataDir: string;
   /** Calls the API as `token` (the owner by default; `null` for none), JSON in and out. */
   api(path: string, init?: { method?: string; body?: unknown; token?: string | null }): Promise<Response>;
+  /** The `Sign in: …` link served mode printed with the ready line, if it printed one. */
+  signInLink: string | null;
   /** Everything the server printed so far, for failure messages. */
   output(): string;
   /** SIGTERM, then waits for the exit (SIGKILL after 10 s); answers how it exited. */
@@ -56,14 +63,15 @@ process.once('exit', () => {
  */
 export async function startServed(options: ServedOptions = {}): Promise<Served> {
   if (!existsSync(SERVE_ENTRY)) throw new Error(`${SERVE_ENTRY} does not exist: run \`npm run build\` first.`);
-  const apiKey = options.adminApiKey ?? randomApiKey();
+  const apiKey = options.adminApiKey === null ? '' : (options.adminApiKey ?? randomApiKey());
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'parley-served-'));
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, PARLEY_ADMIN_API_KEY: apiKey };
+  if (!apiKey) delete env.PARLEY_ADMIN_API_KEY;
   delete env.PARLEY_PORT;
   delete env.PARLEY_DATA_DIR;
 
-  const child = spawn(process.execPath, [SERVE_ENTRY, '--port', '0', '--data-dir', dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [SERVE_ENTRY, '--port', '0', '--data-dir', dataDir, ...(options.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let log = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
@@ -107,6 +115,9 @@ export async function startServed(options: ServedOptions = {}): Promise<Served> 
   return {
     url,
     apiKey,
+    get signInLink() {
+      return /^Sign in: (\S+)\s*$/m.exec(log)?.[1] ?? null;
+    },
     dataDir,
     output: () => log,
     api(path, init = {}) {

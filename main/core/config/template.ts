@@ -24,6 +24,7 @@ allow_access_tokens = true
 [ui]
 # Orientation of the home screen carousels: "horizontal" or "vertical".
 carousel = "horizontal"
+# The colour theme for everyone who has not picked their own in Settings → Appearance:
 # "system" follows the operating system; or "light", "dark".
 theme = "system"
 

@@ -5,6 +5,9 @@ export const health = () => ({ status: 'ok' as const });
 
 export const version = (ctx: Context) => ({ version: ctx.appVersion, api_releases: [...API_RELEASES] });
 
+/** The default look (`[ui] theme`), read on every call so a saved configuration applies at the next page load. */
+export const ui = (ctx: Context) => ({ theme: ctx.config().ui.theme });
+
 /** The effective feature flags, for every signed-in user. */
 export const features = (ctx: AuthedContext) => ctx.config().features;
 

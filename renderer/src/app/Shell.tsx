@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { lazy, Suspense, useCallback, useRef, type ComponentType } from 'react';
 import { connection } from '../api/index.js';
 import { ForbiddenPage, NotFoundPage } from '../pages/ErrorPages.js';
 import { Button } from '../ui/Button.js';
@@ -8,6 +8,7 @@ import { ChatIcon, CompareIcon, DatasetIcon, Logo, SettingsIcon, ShieldIcon, Sig
 import { initialsOf, ROLE_LABELS } from './roles.js';
 import { hrefOf, ROUTES, useHashRoute, type RouteId } from './routes.js';
 import type { Me } from './session.js';
+import { focusComposer, SHORTCUTS, useShortcuts, useTabToSkipLinks } from './shortcuts.js';
 import { useSession } from './store.js';
 import { useConnectionToasts } from './useConnectionToasts.js';
 
@@ -52,14 +53,24 @@ export function Shell({ me }: { me: Me }) {
   const { route } = useHashRoute();
   const signOut = useSession((s) => s.signOut);
   useConnectionToasts();
+  useShortcuts();
+  const skipLinks = useRef<HTMLDivElement>(null);
+  useTabToSkipLinks(useCallback(() => skipLinks.current?.querySelector('button') ?? null, []));
   const isSuperAdmin = me.user.role === 'super_admin';
   const links = ROUTES.filter((r) => !r.superAdminOnly || isSuperAdmin);
 
   return (
     <div className="shell">
-      <button type="button" className="skip-link" onClick={focusMain}>
-        Skip to content
-      </button>
+      <div className="skip-links" ref={skipLinks}>
+        {route === 'chat' ? (
+          <button type="button" className="skip-link" onClick={() => void focusComposer()} aria-keyshortcuts={SHORTCUTS.focusComposer.aria}>
+            Skip to message box
+          </button>
+        ) : null}
+        <button type="button" className="skip-link" onClick={focusMain}>
+          Skip to content
+        </button>
+      </div>
       <header className="sidebar">
         <div className="brand">
           <Logo size={26} />

@@ -1,7 +1,8 @@
 import { create } from 'zustand';
 import { ServiceError } from '../../../shared/errors.js';
 import type { Operations, OutputOf } from '../../../shared/operations/index.js';
-import type { Connection } from '../api/index.js';
+import type { BrowserConnection, Connection } from '../api/index.js';
+import { onSignInLink, takeSignInCode } from './sign-in-link.js';
 
 export type Me = OutputOf<Operations['identity.me']>;
 
@@ -23,11 +24,41 @@ export interface SessionStore {
 }
 
 export const KEY_REJECTED = 'This API key was not accepted. Check that you pasted all of it and that it has not been revoked.';
+/** The name served mode gives the key a sign-in link exchanges its code for (main/core/auth/sign-in-code.ts). */
+const SIGN_IN_KEY_NAME = 'Browser sign-in';
+
 export const KEY_EXPIRED = 'Your API key stopped working, probably because it was revoked. Sign in with another key.';
 
 function describe(error: unknown): string {
   if (error instanceof ServiceError) return error.message;
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Exchanges a sign-in link's code for a new API key and keeps that key, as signing in with a
+ * pasted one does. The key it replaces, if it was an earlier link's, is revoked, so that opening
+ * a link at every start does not pile up keys. Answers why it failed, or null.
+ */
+async function redeem(connection: BrowserConnection, code: string): Promise<string | null> {
+  let key: string;
+  try {
+    ({ key } = await connection.clientFor('').call('signInCodes.redeem', { code }));
+  } catch (error) {
+    return describe(error);
+  }
+  const previous = connection.storedToken();
+  connection.storeToken(key);
+  if (previous && previous !== key) {
+    const old = connection.clientFor(previous);
+    try {
+      const { data } = await old.call('apiKeys.list', {});
+      const mine = data.find((k) => k.name === SIGN_IN_KEY_NAME && previous.startsWith(k.prefix));
+      if (mine) await old.call('apiKeys.delete', { id: mine.id });
+    } catch {
+      // The old key was revoked already, or belongs to someone else's session: nothing to tidy.
+    }
+  }
+  return null;
 }
 
 export function createSessionStore(connection: Connection) {
@@ -36,6 +67,19 @@ export function createSessionStore(connection: Connection) {
 
     async start() {
       set({ session: { status: 'starting' } });
+      const code = connection.kind === 'browser' ? takeSignInCode() : null;
+      if (connection.kind === 'browser' && code) {
+        const problem = await redeem(connection, code);
+        if (problem === null) {
+          await store.getState().start();
+          return;
+        }
+        // A stale link in a browser that is signed in anyway changes nothing.
+        if (!connection.storedToken()) {
+          set({ session: { status: 'signed-out', notice: problem } });
+          return;
+        }
+      }
       if (connection.kind === 'browser' && !connection.storedToken()) {
         set({ session: { status: 'signed-out', notice: null } });
         return;
@@ -77,6 +121,7 @@ export function createSessionStore(connection: Connection) {
   }));
 
   if (connection.kind === 'browser') {
+    onSignInLink(() => void store.getState().start());
     // A key revoked while in use (here or elsewhere) ends the session instead of failing every page.
     connection.onUnauthenticated(() => {
       if (store.getState().session.status === 'signed-in') store.getState().signOut(KEY_EXPIRED);

@@ -12,6 +12,7 @@ import { DatasetPicker } from './chat/DatasetPicker.js';
 import { Home } from './chat/Home.js';
 import { MessageList } from './chat/MessageList.js';
 import { ModelPicker } from './chat/ModelPicker.js';
+import { ThreadDrawer } from './chat/ThreadDrawer.js';
 import { ThreadList } from './chat/ThreadList.js';
 import type { Model } from './chat/types.js';
 import { useConversation } from './chat/useConversation.js';
@@ -144,19 +145,21 @@ export function ChatPage({ me }: { me: Me }) {
       <h1 ref={heading} className="visually-hidden" tabIndex={-1}>
         Chat
       </h1>
-      <ThreadList
-        threads={threads.threads}
-        error={threads.error}
-        selected={threadId}
-        query={threads.query}
-        onQuery={threads.setQuery}
-        onRename={threads.rename}
-        onDelete={async (id) => {
-          await threads.remove(id);
-          if (id === threadId) window.location.hash = threadHref(null);
-        }}
-        locked={generating}
-      />
+      <ThreadDrawer>
+          <ThreadList
+          threads={threads.threads}
+          error={threads.error}
+          selected={threadId}
+          query={threads.query}
+          onQuery={threads.setQuery}
+          onRename={threads.rename}
+          onDelete={async (id) => {
+            await threads.remove(id);
+            if (id === threadId) window.location.hash = threadHref(null);
+          }}
+          locked={generating}
+        />
+      </ThreadDrawer>
       <div className="chat-main">
         {showHome ? (
           <Home onPrompt={(prompt, datasetId) => send(prompt, datasetId ? [datasetId] : newChatDatasets)} onDataset={(id) => setNewChatDatasets((ids) => (ids.includes(id) ? ids.filter((d) => d !== id) : [...ids, id]))} selectedDatasets={newChatDatasets} models={pickers.state.status === 'ready' ? pickers.state.data.models : null} canManageModels={me.user.role === 'admin' || me.user.role === 'super_admin'} />

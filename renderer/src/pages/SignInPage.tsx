@@ -62,7 +62,11 @@ export function SignInPage({ notice }: { notice: string | null }) {
           <h2 id="signin-help-title">Where do I get a key?</h2>
           <ul>
             <li>
-              The owner’s key is the one in <code>PARLEY_ADMIN_API_KEY</code> when this server first started.
+              The owner can sign in with the link Parley prints when it starts (<code>Sign in: http://127.0.0.1:…</code>); <code>npm start</code> opens it
+              for you. Each link works once, for 10 minutes.
+            </li>
+            <li>
+              Or with the key that was in <code>PARLEY_ADMIN_API_KEY</code> when this server first started.
             </li>
             <li>A super admin can add you under Admin → Users, which creates your first key.</li>
             <li>Once signed in, you can create more keys under Settings → API keys.</li>

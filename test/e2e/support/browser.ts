@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { startServed, type Served, type ServedOptions } from '../../support/served.js';
 
 const require = createRequire(import.meta.url);
@@ -15,13 +15,22 @@ const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../../../test-results/screenshots/', import.meta.url));
-export const CHROMIUM = process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium';
 export const SCHEMES = ['light', 'dark'] as const;
 
-/** Debian's Chromium, headless, with everything that would phone home turned off. */
+/**
+ * The Chromium that the e2e global setup found (test/e2e/support/global-setup.ts); without one,
+ * this throws its one-line reason, so that the file fails saying why.
+ */
+export function chromiumPath(): string {
+  const found = inject('chromium');
+  if ('problem' in found) throw new Error(found.problem);
+  return found.path;
+}
+
+/** Chromium, headless, with everything that would phone home turned off. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 }
@@ -52,6 +61,8 @@ export function e2eSuite(servedOptions: () => ServedOptions = () => ({})): E2eSu
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
+    // Asked first: without a browser the file fails with the reason before a server starts.
+    chromiumPath();
     [served, browser] = await Promise.all([startServed(servedOptions()), launchBrowser()]);
   });
   afterAll(async () => {
@@ -129,6 +140,14 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
 }
 
 /**
+ * Waits one frame: media-query change listeners (the app's theme follows the system) have run by
+ * the time the next frame's callbacks do.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+}
+
+/**
  * The page in each colour scheme: checked with axe (contrast differs per theme) and saved as
  * `test-results/screenshots/<name>-<scheme>.png`. Answers the violations found, per scheme.
  */
@@ -137,6 +156,7 @@ export async function inspectPage(page: Page, name: string): Promise<string[]> {
   const found: string[] = [];
   for (const colorScheme of SCHEMES) {
     await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+    await settled(page);
     await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${colorScheme}.png`), fullPage: true });
     for (const violation of await seriousA11yViolations(page)) found.push(`${name} (${colorScheme}):\n${violation}`);
   }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../support/core.js';
 
 const START = join(import.meta.dirname, '..', '..', '..', 'scripts', 'start.mjs');
@@ -19,6 +19,7 @@ function fakeProject() {
   };
   mkdirSync(join(dir, 'scripts'));
   copyFileSync(START, join(dir, 'scripts', 'start.mjs'));
+  copyFileSync(join(START, '..', 'open-browser.mjs'), join(dir, 'scripts', 'open-browser.mjs'));
   write('package.json', JSON.stringify({ name: 'parley', main: 'dist/main/electron.js', type: 'module' }));
   write('dist/main/electron.js', '');
   // Served mode stand-in: reports what it was given, exits 7 (or 0 on SIGTERM when asked to wait).
@@ -67,6 +68,29 @@ describe('scripts/start.mjs', () => {
     // The failed fetch's own noise stays hidden.
     expect(result.stderr).not.toContain('ENOTFOUND');
     expect(result.code).toBe(7);
+  });
+
+  it("opens served mode's sign-in link in the default browser, once, and passes the output through", async () => {
+    project = fakeProject();
+    const link = 'http://127.0.0.1:4317/#/sign-in/abc_DEF-123';
+    project.write('dist/main/serve.js', `console.log('Parley listening on http://127.0.0.1:4317\\nSign in: ${link}'); console.log('Sign in: ${link}');`);
+    // xdg-open stand-in on the PATH: records what it was asked to open.
+    const opened = join(project.dir, 'opened.txt');
+    project.write('bin/xdg-open', `#!/bin/sh\necho "$@" >> ${opened}\n`, true);
+    const result = await run(project.dir, [], { PATH: `${join(project.dir, 'bin')}:${process.env.PATH ?? ''}`, DISPLAY: ':0', BROWSER: undefined });
+    expect(result.stdout).toContain(`Sign in: ${link}`);
+    expect(result.stdout).toContain('Opening the sign-in link in your browser.');
+    await vi.waitFor(() => expect(readFileSync(opened, 'utf8')).toBe(`${link}\n`));
+    expect(result.code).toBe(0);
+  });
+
+  it('prints the sign-in link without failing where there is no browser to open it', async () => {
+    project = fakeProject();
+    project.write('dist/main/serve.js', `console.log('Sign in: http://127.0.0.1:4317/#/sign-in/abc');`);
+    const result = await run(project.dir, [], { DISPLAY: undefined, WAYLAND_DISPLAY: undefined });
+    expect(result.stdout).toContain('Sign in: http://127.0.0.1:4317/#/sign-in/abc');
+    expect(result.stdout).not.toContain('Opening');
+    expect(result.code).toBe(0);
   });
 
   it('does not try to fetch when ELECTRON_SKIP_BINARY_DOWNLOAD is set', async () => {

@@ -3,6 +3,8 @@ import { ROLE_LABELS } from '../../app/roles.js';
 import type { Me } from '../../app/session.js';
 import { Page, Section } from '../../ui/Page.js';
 import { ApiKeys } from './ApiKeys.js';
+import { Appearance } from './Appearance.js';
+import { Shortcuts } from './Shortcuts.js';
 import { LocalServer } from './LocalServer.js';
 import { ModelCatalog } from './ModelCatalog.js';
 import { Models } from './Models.js';
@@ -15,7 +17,7 @@ export function SettingsPage({ me }: { me: Me }) {
   // A finished download adds a local model: the models table reads the list again.
   const [localVersion, setLocalVersion] = useState(0);
   return (
-    <Page title="Settings" description="Your account, the models chat can use, the local server, and the keys that let tools act as you.">
+    <Page title="Settings" description="Your account, how Parley looks, the models chat can use, the local server, and the keys that let tools act as you.">
       <Section title="Profile" description="Ask a super admin to change your name or role.">
         <dl className="details">
           <div>
@@ -40,6 +42,8 @@ export function SettingsPage({ me }: { me: Me }) {
           </div>
         </dl>
       </Section>
+      <Appearance />
+      <Shortcuts />
       <Models key={localVersion} isAdmin={isAdmin} onChanged={() => setModelsVersion((v) => v + 1)} />
       <ModelCatalog
         isAdmin={isAdmin}

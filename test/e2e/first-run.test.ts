@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startServed } from '../support/served.js';
+import { e2eSuite, pageProblems, visible } from './support/browser.js';
+import { inspectAtWidths } from './support/widths.js';
+
+// A new user's first start: no PARLEY_ADMIN_API_KEY, so served mode prints a sign-in link.
+const suite = e2eSuite(() => ({ adminApiKey: null }));
+
+describe('the first visit, through the printed sign-in link', () => {
+  it('lands signed in as the owner on the home page, the code gone from the address; the link works once', async () => {
+    const link = suite.served.signInLink;
+    expect(link).toMatch(/\/#\/sign-in\/[A-Za-z0-9_-]+$/);
+    const context = await suite.newContext();
+    const page = await context.newPage();
+    await page.goto(link ?? '');
+    await visible(page.getByRole('navigation', { name: 'Main' }));
+    expect(await page.getByRole('link', { name: 'Chat' }).getAttribute('aria-current')).toBe('page');
+    // The owner, a super admin: Admin is offered.
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toContain('Admin');
+    expect(page.url()).not.toContain('sign-in');
+    const key = await page.evaluate(() => localStorage.getItem('parley.apiKey'));
+    expect(key).toMatch(/^pk_/);
+    const me = (await (await suite.served.api('/me', { token: key })).json()) as { user: { role: string } };
+    expect(me.user.role).toBe('super_admin');
+
+    // Still signed in after a reload: the browser holds a key, not the code.
+    await page.reload();
+    await visible(page.getByRole('navigation', { name: 'Main' }));
+    expect(await inspectAtWidths(page, 'first-run-home')).toEqual([]);
+    expect(pageProblems(page)).toEqual([]);
+
+    // The same link in another browser profile: refused, and the sign-in page says why.
+    const other = await suite.open((link ?? '').split('/').slice(3).join('/'));
+    await visible(other.getByRole('heading', { name: 'Sign in to Parley' }));
+    expect(await other.getByText(/already used/).count()).toBe(1);
+    expect(other.url()).not.toContain('sign-in/');
+    expect(await other.evaluate(() => localStorage.getItem('parley.apiKey'))).toBeNull();
+    expect(await inspectAtWidths(other, 'first-run-link-used')).toEqual([]);
+    expect(pageProblems(other)).toEqual([]);
+  });
+});
+
+describe('a later start', () => {
+  it("prints a new link; opening it where an earlier link signed in replaces and revokes the earlier link's key", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-restart-'));
+    try {
+      const context = await suite.newContext();
+      const page = await context.newPage();
+      const first = await startServed({ dataDir, adminApiKey: null });
+      await page.goto(first.signInLink ?? '');
+      await visible(page.getByRole('navigation', { name: 'Main' }));
+      const firstKey = await page.evaluate(() => localStorage.getItem('parley.apiKey'));
+      await first.stop();
+
+      // Restarted on the same port (the browser's origin, and so its storage, stays the same).
+      const port = new URL(first.url).port;
+      const second = await startServed({ dataDir, adminApiKey: null, args: ['--port', port] });
+      expect(second.url).toBe(first.url);
+      await page.goto(second.signInLink ?? '');
+      await visible(page.getByRole('navigation', { name: 'Main' }));
+      await expect.poll(() => page.evaluate(() => localStorage.getItem('parley.apiKey'))).not.toBe(firstKey);
+      const secondKey = (await page.evaluate(() => localStorage.getItem('parley.apiKey'))) ?? '';
+      await expect.poll(async () => (await second.api('/me', { token: firstKey })).status).toBe(401);
+      expect((await second.api('/me', { token: secondKey })).status).toBe(200);
+      const keys = (await (await second.api('/api-keys', { token: secondKey })).json()) as { data: { name: string }[] };
+      expect(keys.data.map((k) => k.name)).toEqual(['Browser sign-in']);
+      expect(pageProblems(page)).toEqual([]);
+      await second.stop();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
