@@ -19,6 +19,9 @@ import { IngestQueue } from './core/ingest/queue.js';
 import { embeddingModel } from './core/retrieval/embedder.js';
 import { BlobStore } from './core/storage/blob-store.js';
 import { uploadSigningKey } from './core/uploads/signing-key.js';
+import { LocalEngine, type IdleTimers } from './core/local-models/engine.js';
+import { LocalModels } from './core/local-models/registry.js';
+import type { FolderEnv } from './core/local-models/folders.js';
 
 export interface BootOptions {
   dataDir: string;
@@ -36,6 +39,10 @@ export interface BootOptions {
   mode?: 'desktop' | 'served' | undefined;
   /** Follow hand edits of parley.toml while running (on by default; its stat is polled). */
   watchConfigFile?: boolean | undefined;
+  /** Where the model folders of LM Studio, Jan, GPT4All and Ollama are looked for (the user's home by default). */
+  folderEnv?: (() => FolderEnv) | undefined;
+  /** Timers of the local models' idle unload (tests pass fakes). */
+  idleTimers?: IdleTimers | undefined;
 }
 
 export interface Core {
@@ -86,7 +93,15 @@ export function bootCore(options: BootOptions): Core {
     if (interrupted > 0) options.warn?.(`${interrupted} answer(s) were being written when Parley last stopped; their text so far is kept, marked interrupted.`);
     const blobs = new BlobStore(options.dataDir);
     const secrets = options.secretBox ?? keyFileSecretBox(options.dataDir);
-    const embedding = () => embeddingModel(repos, config, secrets);
+    const engine = new LocalEngine({ config, warn: (m) => options.warn?.(m), ...(options.idleTimers ? { timers: options.idleTimers } : {}) });
+    const local = new LocalModels({
+      dataDir: options.dataDir,
+      config,
+      engine,
+      registeredPaths: () => repos.models.list().flatMap((row) => (row.provider === 'llama_cpp' ? [row.model] : [])),
+      ...(options.folderEnv ? { env: options.folderEnv } : {}),
+    });
+    const embedding = () => embeddingModel(repos, config, secrets, local);
     let baseUrl: string | null = null;
     let serverProblem: string | null = null;
     const health = new HealthTracker(loaded.config.routing);
@@ -95,7 +110,8 @@ export function bootCore(options: BootOptions): Core {
       health,
       secrets,
       embedding,
-      providers: createProviders(),
+      providers: createProviders(local),
+      local,
       hub: new StreamHub(),
       blobs,
       ingest: new IngestQueue({ repos, blobs, config, embedding, warn: (m) => options.warn?.(m) }),
@@ -111,6 +127,8 @@ export function bootCore(options: BootOptions): Core {
         serverProblem = problem;
       },
     };
+    // Find the local models in the background: the first listing waits for this scan anyway.
+    local.refresh().catch((error: unknown) => options.warn?.(`looking for local models failed: ${String(error)}`));
     const resumed = runtime.ingest.resume();
     if (resumed > 0) options.warn?.(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
     const service = createService({ repos, config, appVersion: options.appVersion, runtime, ...(options.now ? { now: options.now } : {}) });
@@ -126,6 +144,7 @@ export function bootCore(options: BootOptions): Core {
       unwatch();
       runtime.ingest.stop();
       service.shutdown();
+      void engine.close();
       db.close();
     };
     return { db, repos, service, runtime, config, desktopCaller, dataDir: options.dataDir, close };

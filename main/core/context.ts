@@ -9,6 +9,7 @@ import type { EmbeddingModel } from './retrieval/embedder.js';
 import type { IngestQueue } from './ingest/queue.js';
 import type { BlobStore } from './storage/blob-store.js';
 import type { LiveConfig } from './config/live.js';
+import type { LocalModels } from './local-models/registry.js';
 
 /** How a caller proved who they are. The desktop renderer over IPC acts as the desktop profile. */
 export type CredentialKind = 'ipc' | 'api_key' | 'user_token' | 'access_token';
@@ -34,6 +35,8 @@ export interface Runtime {
   /** The configured embedding model, if any (hybrid search). */
   embedding: () => EmbeddingModel | undefined;
   providers: Providers;
+  /** Local GGUF models: what was found on this machine, and llama.cpp running them. */
+  local: LocalModels;
   hub: StreamHub;
   blobs: BlobStore;
   ingest: IngestQueue;

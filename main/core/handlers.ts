@@ -14,6 +14,7 @@ import * as reports from './reports/handlers.js';
 import * as suggestions from './suggestions/handlers.js';
 import * as models from './models/handlers.js';
 import * as overrides from './models/overrides.js';
+import * as localModels from './local-models/handlers.js';
 import * as status from './service/status.js';
 import * as threads from './threads/handlers.js';
 import { metrics } from './metrics/metrics.js';
@@ -65,6 +66,9 @@ export const handlers: Handlers = {
   'models.create': models.createModel,
   'models.delete': models.deleteModel,
   'models.test': models.testModel,
+  'models.discovered': localModels.discoveredModels,
+  'models.load': localModels.loadModel,
+  'models.unload': localModels.unloadModel,
   'overrides.list': overrides.listOverrides,
   'overrides.put': overrides.putOverride,
   'overrides.delete': overrides.deleteOverride,

@@ -7,6 +7,7 @@ import * as comparisons from './comparisons.js';
 import * as datasets from './datasets.js';
 import * as identity from './identity.js';
 import * as models from './models.js';
+import * as localModels from './local-models.js';
 import * as reports from './reports.js';
 import * as suggestions from './suggestions.js';
 import * as threads from './threads.js';
@@ -48,6 +49,9 @@ export const operations = {
   'models.create': models.createModel,
   'models.delete': models.deleteModel,
   'models.test': models.testModel,
+  'models.discovered': localModels.discoveredModels,
+  'models.load': localModels.loadModel,
+  'models.unload': localModels.unloadModel,
   'overrides.list': models.listOverrides,
   'overrides.put': models.putOverride,
   'overrides.delete': models.deleteOverride,

@@ -4,6 +4,7 @@ import type { Model } from '../../../shared/operations/models.js';
 import type { ModelRow, OverrideRow } from '../../db/repositories/models.js';
 import type { ModelHealth } from '../routing/types.js';
 import type { AuthedContext, Context } from '../context.js';
+import { discoveredSources, localModelView } from '../local-models/views.js';
 
 /** The model that ships with Parley and works offline. */
 export const EXTRACTIVE_MODEL_ID = 'mdl_extractive';
@@ -38,6 +39,12 @@ function statusOf(health: ModelHealth): Model['status'] {
 }
 
 export function modelView(ctx: Context, row: ModelRow): Model {
+  if (row.provider === 'llama_cpp') {
+    // Registered by path: `model` holds the file's absolute path.
+    const capabilities = Capabilities.parse(JSON.parse(row.capabilities));
+    const source = { id: row.id, name: row.name, path: row.model, created_at: row.created_at, file: ctx.runtime.local.addedFile(row.model), found_in: 'added' as const, capabilities };
+    return localModelView(ctx, source, statusOf(ctx.runtime.health.health(row.id)));
+  }
   return {
     id: row.id,
     name: row.name,
@@ -53,19 +60,41 @@ export function modelView(ctx: Context, row: ModelRow): Model {
   };
 }
 
-/** Every model that can answer: the built-in ones first, then the registered ones. */
+const localPathOf = (row: ModelRow) => (row.provider === 'llama_cpp' ? row.model : null);
+
+/** The GGUF files found on this machine, as models (those also registered by path are listed once). */
+function discoveredModels(ctx: Context, rows: ModelRow[]): Model[] {
+  const registered = new Set(rows.map(localPathOf).filter((p): p is string => p !== null));
+  return discoveredSources(ctx, registered).map((source) => localModelView(ctx, source, statusOf(ctx.runtime.health.health(source.id))));
+}
+
+/** Every model that can answer: the built-in ones first, then local files found, then the registered ones. */
 export function allModels(ctx: Context): Model[] {
+  const rows = ctx.repos.models.list();
   return [
     ...BUILTIN.map((m) => ({ ...m, status: statusOf(ctx.runtime.health.health(m.id)) })),
-    ...ctx.repos.models.list().map((row) => modelView(ctx, row)),
+    ...discoveredModels(ctx, rows),
+    ...rows.map((row) => modelView(ctx, row)),
   ];
 }
 
-export function findModel(ctx: Context, id: string): { model: Model; row: ModelRow | null } | undefined {
+/**
+ * The models chat may route to: local embedding models and local models that cannot run (file
+ * gone, not GGUF, no llama.cpp here) are left out; everything else is ranked by the router.
+ */
+export function chatModels(ctx: Context): Model[] {
+  return allModels(ctx).filter((m) => !m.local || (m.local.purpose === 'chat' && m.local.state !== 'failed'));
+}
+
+export function findModel(ctx: Context, id: string): { model: Model; row: ModelRow | null; path: string | null } | undefined {
   const builtin = BUILTIN.find((m) => m.id === id);
-  if (builtin) return { model: { ...builtin, status: statusOf(ctx.runtime.health.health(id)) }, row: null };
+  if (builtin) return { model: { ...builtin, status: statusOf(ctx.runtime.health.health(id)) }, row: null, path: null };
   const row = ctx.repos.models.get(id);
-  return row ? { model: modelView(ctx, row), row } : undefined;
+  if (row) return { model: modelView(ctx, row), row, path: localPathOf(row) };
+  const file = ctx.runtime.local.byId(id);
+  if (!file) return undefined;
+  const model = discoveredModels(ctx, ctx.repos.models.list()).find((m) => m.id === id);
+  return model ? { model, row: null, path: file.path } : undefined;
 }
 
 const openSecret = (ctx: Context, sealed: Buffer | null) => (sealed ? ctx.runtime.secrets.open(sealed) : null);
@@ -76,7 +105,9 @@ export function resolveModel(ctx: AuthedContext, modelId: string): ResolvedModel
   if (!found) throw new ServiceError('not_found', `No model ${modelId}.`);
   const override = ctx.repos.models.overrideFor(ctx.caller.user.workspace_id, modelId);
   if (override) return withOverride(ctx, found.model, found.row, override);
-  return { model: found.model, endpoint_url: found.row?.endpoint_url ?? null, api_key: openSecret(ctx, found.row?.api_key_secret ?? null), override_id: null };
+  // A local model is "reached" at its file: the llama_cpp provider takes the path as its endpoint.
+  const endpoint = found.path ?? found.row?.endpoint_url ?? null;
+  return { model: found.model, endpoint_url: endpoint, api_key: openSecret(ctx, found.row?.api_key_secret ?? null), override_id: null };
 }
 
 /** `ovr_…` → the override of the caller's workspace and the model it answers for. */
@@ -89,7 +120,7 @@ export function resolveOverride(ctx: AuthedContext, overrideId: string): Resolve
 }
 
 function withOverride(ctx: Context, model: Model, row: ModelRow | null, override: OverrideRow): ResolvedModel {
-  if (model.provider === 'extractive') throw new ServiceError('invalid_argument', 'The built-in model has no endpoint to override.');
+  if (model.provider === 'extractive' || model.provider === 'llama_cpp') throw new ServiceError('invalid_argument', 'Built-in and local models have no endpoint to override.');
   return {
     model,
     endpoint_url: override.endpoint_url,
