@@ -155,7 +155,13 @@ export class LocalEngine {
     entry.state = 'loading';
     entry.error = null;
     try {
-      const { llama } = await this.probe();
+      const { lib, llama } = await this.probe();
+      // llama.cpp's own message for this is only logged; say it plainly.
+      // GgufArchitectureType is a real object at run time; its typings declare a const enum.
+      const known: string[] = Object.values((lib as unknown as { GgufArchitectureType: Record<string, string> }).GgufArchitectureType);
+      if (!known.includes(entry.header.architecture)) {
+        throw new LocalModelError('failed', `Its architecture (${entry.header.architecture}) is not supported by this version of llama.cpp.`);
+      }
       const cfg = this.options.config().local_models;
       const threads = cfg.threads > 0 ? cfg.threads : defaultThreads();
       const model = await llama.loadModel({ modelPath: entry.path, ...(cfg.gpu === false ? { gpuLayers: 0 } : {}) });

@@ -25,6 +25,7 @@ export class LocalModels {
   private found: FoundFile[] = [];
   private added = new Map<string, FoundFile | null>();
   private scanning: Promise<FoundFile[]> | null = null;
+  private queued: Promise<FoundFile[]> | null = null;
   private readonly headers = new HeaderCache();
 
   constructor(private readonly options: LocalModelsOptions) {
@@ -61,9 +62,21 @@ export class LocalModels {
     return file;
   }
 
-  /** Rescans the folders and re-reads changed headers. */
+  /**
+   * Rescans the folders and re-reads changed headers. A call during a scan waits for a fresh one
+   * (that scan may have passed a folder before a file arrived); calls meanwhile share it.
+   */
   refresh(): Promise<FoundFile[]> {
-    this.scanning ??= this.scan().finally(() => {
+    if (this.scanning) {
+      this.queued ??= this.scanning
+        .catch(() => [])
+        .then(() => {
+          this.queued = null;
+          return this.refresh();
+        });
+      return this.queued;
+    }
+    this.scanning = this.scan().finally(() => {
       this.scanning = null;
     });
     return this.scanning;
