@@ -23,7 +23,7 @@ export interface FoundFile {
 const MAX_DEPTH = 6;
 const MAX_ENTRIES = 20_000;
 /** Shards after the first of a split model (`-00002-of-00003.gguf`): llama.cpp loads them through the first. */
-const LATER_SHARD = /-0*(?:[2-9]|\d{2,})-of-\d+\.gguf$/i;
+const isLaterShard = (name: string) => Number(/-(\d+)-of-\d+\.gguf$/i.exec(name)?.[1] ?? 1) > 1;
 
 export function localModelId(path: string): string {
   return `mdl_gguf${createHash('sha256').update(path).digest('hex').slice(0, 24)}`;
@@ -66,7 +66,7 @@ async function walk(folder: string, depth: number, found: string[], budget: { le
     if (--budget.left <= 0) return;
     const path = join(folder, entry.name);
     if (entry.isDirectory() && !entry.name.startsWith('.')) await walk(path, depth + 1, found, budget);
-    else if ((entry.isFile() || entry.isSymbolicLink()) && /\.gguf$/i.test(entry.name) && !LATER_SHARD.test(entry.name)) found.push(path);
+    else if ((entry.isFile() || entry.isSymbolicLink()) && /\.gguf$/i.test(entry.name) && !isLaterShard(entry.name)) found.push(path);
   }
 }
 
