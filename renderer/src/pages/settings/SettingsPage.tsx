@@ -3,6 +3,7 @@ import { ROLE_LABELS } from '../../app/roles.js';
 import type { Me } from '../../app/session.js';
 import { Page, Section } from '../../ui/Page.js';
 import { ApiKeys } from './ApiKeys.js';
+import { LocalModels } from './LocalModels.js';
 import { LocalServer } from './LocalServer.js';
 import { Models } from './Models.js';
 import { Overrides } from './Overrides.js';
@@ -38,6 +39,7 @@ export function SettingsPage({ me }: { me: Me }) {
         </dl>
       </Section>
       <Models isAdmin={isAdmin} onChanged={() => setModelsVersion((v) => v + 1)} />
+      <LocalModels isAdmin={isAdmin} onChanged={() => setModelsVersion((v) => v + 1)} />
       <Overrides workspaceId={workspace.id} workspaceName={workspace.name} isAdmin={isAdmin} modelsVersion={modelsVersion} />
       <LocalServer canEdit={user.role === 'super_admin'} />
       <ApiKeys />
