@@ -66,7 +66,7 @@ beforeAll(async () => {
   // One thread: on a 2-core machine llama.cpp's own default (4) is ~200× slower per token.
   writeFileSync(
     join(dataDir, 'parley.toml'),
-    `[local_models]\nthreads = 1\nidle_unload_seconds = 0\nollama_url = "${serversUrl}"\nlm_studio_url = "${serversUrl}"\n`,
+    `[local_models]\nthreads = 1\ngpu = false\nidle_unload_seconds = 0\nollama_url = "${serversUrl}"\nlm_studio_url = "${serversUrl}"\n`,
   );
   h = await startChatHarness({ dataDir, folderEnv: () => ({ home, platform: 'linux' }) });
 });
@@ -84,7 +84,7 @@ const byName = async (name: string) => {
   return found;
 };
 
-describe('local GGUF models', () => {
+describe('local GGUF models', { timeout: 60_000 }, () => {
   it('lists a GGUF dropped into <data-dir>/models with what its header says, without loading it', async () => {
     put(join(dataDir, 'models', 'tiny-chat.gguf'), CHAT);
     const model = await byName('Tiny Chat');

@@ -21,7 +21,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => ollama.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(ollama.address() as AddressInfo).port}`;
   // LM Studio is looked for on a port where nothing listens.
-  writeFileSync(join(dataDir, 'parley.toml'), `[local_models]\nthreads = 1\nollama_url = "${url}"\nlm_studio_url = "http://127.0.0.1:9"\n`);
+  writeFileSync(join(dataDir, 'parley.toml'), `[local_models]\nthreads = 1\ngpu = false\nollama_url = "${url}"\nlm_studio_url = "http://127.0.0.1:9"\n`);
   mkdirSync(join(dataDir, 'models'), { recursive: true });
   writeFileSync(join(dataDir, 'models', 'tiny-chat-F32.gguf'), makeGguf({ name: 'Tiny Chat' }));
   writeFileSync(join(dataDir, 'models', 'notes.gguf'), 'my notes, not a model');

@@ -18,6 +18,7 @@ type LlamaModel = Awaited<ReturnType<Llama['loadModel']>>;
 type LlamaContext = Awaited<ReturnType<LlamaModel['createContext']>>;
 type LlamaEmbeddingContext = Awaited<ReturnType<LlamaModel['createEmbeddingContext']>>;
 export type LlamaContextSequence = ReturnType<LlamaContext['getSequence']>;
+export type ChatWrapper = import('node-llama-cpp').ChatWrapper;
 
 export type LocalState = 'unloaded' | 'loading' | 'loaded' | 'failed';
 
@@ -68,6 +69,8 @@ export function contextSizeFor(config: Config['local_models'], header: GgufHeade
 
 interface Slot {
   sequence: LlamaContextSequence;
+  /** The model's chat format, resolved once at load (from the GGUF's template; a generic one otherwise). */
+  chatWrapper: ChatWrapper;
   release: () => void;
 }
 
@@ -79,6 +82,7 @@ interface Entry {
   loading: Promise<void> | null;
   model: LlamaModel | null;
   context: LlamaContext | null;
+  chatWrapper: ChatWrapper | null;
   embedding: LlamaEmbeddingContext | null;
   /** Answers (or embedding batches) using the model now. */
   active: number;
@@ -132,7 +136,7 @@ export class LocalEngine {
   private entry(path: string, header: GgufHeader): Entry {
     let entry = this.entries.get(path);
     if (!entry) {
-      entry = { path, header, state: 'unloaded', error: null, loading: null, model: null, context: null, embedding: null, active: 0, waiters: [], idle: null };
+      entry = { path, header, state: 'unloaded', error: null, loading: null, model: null, context: null, chatWrapper: null, embedding: null, active: 0, waiters: [], idle: null };
       this.entries.set(path, entry);
     }
     entry.header = header;
@@ -170,6 +174,13 @@ export class LocalEngine {
           entry.embedding = await model.createEmbeddingContext({ contextSize: contextSizeFor(cfg, entry.header), threads });
         } else {
           entry.context = await model.createContext({ contextSize: contextSizeFor(cfg, entry.header), sequences: cfg.parallel, threads });
+          // Resolving it takes seconds (templates are rendered and compared): once per load, not per answer.
+          try {
+            entry.chatWrapper = lib.resolveChatWrapper(model);
+          } catch (error) {
+            this.options.warn?.(`local model ${entry.path}: its chat template could not be used (${message(error)}); a generic chat format is used`);
+            entry.chatWrapper = new lib.GeneralChatWrapper();
+          }
         }
       } catch (error) {
         await model.dispose();
@@ -200,6 +211,7 @@ export class LocalEngine {
     const { model, context, embedding } = entry;
     entry.model = null;
     entry.context = null;
+    entry.chatWrapper = null;
     entry.embedding = null;
     // A failed model stays failed (with its reason) until it is loaded again.
     if (entry.state !== 'failed') entry.state = 'unloaded';
@@ -239,8 +251,8 @@ export class LocalEngine {
     this.begin(entry);
     try {
       await this.load(path, header);
-      const context = entry.context;
-      if (!context) throw new LocalModelError('failed', 'This is an embedding model: it cannot write answers.');
+      const { context, chatWrapper } = entry;
+      if (!context || !chatWrapper) throw new LocalModelError('failed', 'This is an embedding model: it cannot write answers.');
       while (context.sequencesLeft === 0) {
         await new Promise<void>((resolve, reject) => {
           const onAbort = () => reject(new LocalModelError('failed', 'Cancelled while waiting for the model.'));
@@ -255,6 +267,7 @@ export class LocalEngine {
       let released = false;
       return {
         sequence,
+        chatWrapper,
         release: () => {
           if (released) return;
           released = true;

@@ -29,10 +29,18 @@ class Channel<T> {
     this.wake?.();
   }
 
-  async *drain(): AsyncIterable<T> {
+  /** Items in order; `merge` may fold an item into the one before it when both are waiting (a slow reader gets fewer, larger pieces). */
+  async *drain(merge: (into: T, next: T) => T | null): AsyncIterable<T> {
     for (;;) {
-      const item = this.items.shift();
-      if (item !== undefined) {
+      const first = this.items.shift();
+      if (first !== undefined) {
+        let item: T = first;
+        for (let next = this.items[0]; next !== undefined; next = this.items[0]) {
+          const merged = merge(item, next);
+          if (merged === null) break;
+          item = merged;
+          this.items.shift();
+        }
         yield item;
         continue;
       }
@@ -142,13 +150,7 @@ export function llamaCppProvider(local: LocalModels): Provider {
       const { lib } = await local.engine.probe();
       slot = await local.engine.acquire(path, file.header, stop.signal);
       const channel = new Channel<AgentTurnEvent>();
-      let chat;
-      try {
-        chat = new lib.LlamaChat({ contextSequence: slot.sequence });
-      } catch {
-        // The GGUF's template could not be used: a generic chat format still answers.
-        chat = new lib.LlamaChat({ contextSequence: slot.sequence, chatWrapper: new lib.GeneralChatWrapper() });
-      }
+      const chat = new lib.LlamaChat({ contextSequence: slot.sequence, chatWrapper: slot.chatWrapper });
       const sequence = slot.sequence;
       const maxTokens = request.max_tokens ?? Math.max(256, Math.floor(sequence.contextSize * 0.75));
       const done = chat
@@ -170,7 +172,8 @@ export function llamaCppProvider(local: LocalModels): Provider {
         })
         .catch((error: unknown) => channel.close(stop.signal.aborted ? undefined : providerError(error)));
       try {
-        yield* channel.drain();
+        // Tokens that piled up while the reader was busy go out as one delta: less work per token.
+        yield* channel.drain((into, next) => (into.type === 'delta' && next.type === 'delta' ? { type: 'delta', text: into.text + next.text } : null));
       } finally {
         // The consumer stopped (cancel, client gone): stop at the next token, then free the sequence.
         stop.abort();

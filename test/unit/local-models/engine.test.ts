@@ -16,7 +16,7 @@ writeFileSync(chatPath, makeGguf({ name: 'Unit Chat', contextLength: 1024 }));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const config = (localModels: Record<string, unknown> = {}): (() => Config) => {
-  const parsed = ConfigSchema.parse({ local_models: { threads: 1, ...localModels } });
+  const parsed = ConfigSchema.parse({ local_models: { threads: 1, gpu: false, ...localModels } });
   return () => parsed;
 };
 
@@ -40,7 +40,8 @@ function manualTimers() {
   return { timers, pending, fire };
 }
 
-describe('LocalEngine', () => {
+// Loading llama.cpp and a model takes a second or two, more on a busy machine.
+describe('LocalEngine', { timeout: 60_000 }, () => {
   it('picks few threads on small machines (llama.cpp’s own default is far slower there)', () => {
     expect(defaultThreads(2)).toBe(1);
     expect(defaultThreads(8)).toBe(4);
