@@ -167,6 +167,18 @@ describe('local GGUF models', { timeout: 60_000 }, () => {
     expect(chunks).toBeGreaterThan(1);
   });
 
+  it('answers agentically through node-llama-cpp function calling (tools offered over a dataset)', async () => {
+    // Tool descriptions take thousands of byte-level tokens: a context that holds them.
+    put(join(dataDir, 'models', 'agent.gguf'), makeGguf({ name: 'Agent Chat', contextLength: 8192 }));
+    const model = await byName('Agent Chat');
+    const ds = await h.dataset('Agent notes', { 'note.md': '# Note\n\nThe lamp is lit at dusk.\n' });
+    const res = await h.json<{ message: { content: string; status: string; error?: unknown; thoughts: Array<{ kind: string }> } }>('/chat', 'POST', { message: 'When is the lamp lit?', dataset_ids: [ds.id], agentic: true, model_endpoint_override: model.id });
+    expect(res.body.message, JSON.stringify(res.body.message)).toMatchObject({ status: 'complete' });
+    // The generated model answers rather than calling a tool; what matters is the native agent path ran on it.
+    expect(res.body.message.content).toContain(CHAT_ANSWER);
+    expect(res.body.message.thoughts.map((t) => t.kind)).toContain('plan');
+  });
+
   it('cancels mid-answer: generation stops, the partial text is kept, and the model answers again', async () => {
     put(join(dataDir, 'models', 'loop.gguf'), makeGguf({ name: 'Loop Chat', loop: true, contextLength: 2048 }));
     const model = await byName('Loop Chat');
