@@ -88,7 +88,16 @@ export const LocalModelsConfig = z.strictObject({
    * `@jan`, `@gpt4all` and `@ollama` stand for those apps' model folders on this OS (Ollama's
    * manifests are resolved to the blobs holding the GGUF); `~` is the home folder. Nothing is copied.
    */
-  search_paths: z.array(z.string().min(1).max(1000)).max(50).default(['@lm_studio', '@jan', '@gpt4all', '@ollama']),
+  search_paths: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(1000)
+        .refine((p) => !p.startsWith('@') || ['@lm_studio', '@jan', '@gpt4all', '@ollama'].includes(p), 'must be a folder, or one of @lm_studio, @jan, @gpt4all, @ollama'),
+    )
+    .max(50)
+    .default(['@lm_studio', '@jan', '@gpt4all', '@ollama']),
   /** Answers one loaded model writes at once (one context sequence each); more wait their turn. */
   parallel: z.number().int().min(1).max(16).default(2),
   /** A loaded model nobody used for this long is unloaded (its memory freed); 0 keeps it loaded. */
