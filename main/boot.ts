@@ -24,6 +24,9 @@ import { McpClients } from './core/mcp/clients.js';
 import { realTimers } from './core/mcp/timers.js';
 import { ModelDownloads, type DownloadsOptions } from './core/local-models/downloads/runner.js';
 import { UploadSweeper } from './core/uploads/cleanup.js';
+import { LocalEngine, type IdleTimers } from './core/local-models/engine.js';
+import { LocalModels } from './core/local-models/registry.js';
+import type { FolderEnv } from './core/local-models/folders.js';
 
 export interface BootOptions {
   dataDir: string;
@@ -53,6 +56,10 @@ export interface BootOptions {
   uploadSweepIntervalMs?: number | undefined;
   /** Tests only (no configuration reaches it): write uploaded bytes to this device, e.g. /dev/full for a full disk. */
   blobWriteDevice?: string | undefined;
+  /** Where the model folders of LM Studio, Jan, GPT4All and Ollama are looked for (the user's home by default). */
+  folderEnv?: (() => FolderEnv) | undefined;
+  /** Timers of the local models' idle unload (tests pass fakes). */
+  idleTimers?: IdleTimers | undefined;
 }
 
 export interface Core {
@@ -112,7 +119,15 @@ export function bootCore(options: BootOptions): Core {
     if (interrupted > 0) options.warn?.(`${interrupted} answer(s) were being written when Parley last stopped; their text so far is kept, marked interrupted.`);
     const blobs = new BlobStore(options.dataDir, { writeDevice: options.blobWriteDevice });
     const secrets = options.secretBox ?? keyFileSecretBox(options.dataDir);
-    const embedding = () => embeddingModel(repos, config, secrets);
+    const engine = new LocalEngine({ config, warn: (m) => options.warn?.(m), ...(options.idleTimers ? { timers: options.idleTimers } : {}) });
+    const local = new LocalModels({
+      dataDir: options.dataDir,
+      config,
+      engine,
+      registeredPaths: () => repos.models.localPaths(),
+      ...(options.folderEnv ? { env: options.folderEnv } : {}),
+    });
+    const embedding = () => embeddingModel(repos, config, secrets, local);
     let baseUrl: string | null = null;
     let serverProblem: string | null = null;
     const health = new HealthTracker(loaded.config.routing);
@@ -122,7 +137,8 @@ export function bootCore(options: BootOptions): Core {
       secrets,
       credentials,
       embedding,
-      providers: createProviders(),
+      providers: createProviders(local),
+      local,
       hub: new StreamHub(),
       blobs,
       ingest: new IngestQueue({ repos, blobs, config, embedding, warn: (m) => options.warn?.(m) }),
@@ -140,6 +156,8 @@ export function bootCore(options: BootOptions): Core {
         serverProblem = problem;
       },
     };
+    // Find the local models in the background: the first listing waits for this scan anyway.
+    local.refresh().catch((error: unknown) => options.warn?.(`looking for local models failed: ${String(error)}`));
     const resumed = recover ? runtime.ingest.resume() : 0;
     if (resumed > 0) options.warn?.(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
     const downloading = recover ? runtime.downloads.resume() : 0;
@@ -163,6 +181,7 @@ export function bootCore(options: BootOptions): Core {
       void runtime.mcp?.close();
       void runtime.downloads.stop();
       service.shutdown();
+      void engine.close();
       db.close();
     };
     return { db, repos, service, runtime, config, desktopCaller, owner, dataDir: options.dataDir, cleanedUp, close };

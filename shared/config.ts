@@ -71,9 +71,9 @@ export const UploadsConfig = z.strictObject({
 /** Search over datasets. */
 export const RetrievalConfig = z.strictObject({
   /**
-   * A registered OpenAI-compatible model (`mdl_…`) whose `model` is an embeddings model, e.g.
-   * text-embedding-3-small. Set, chunks are embedded and search fuses keyword and vector rankings;
-   * empty, search is keyword-only.
+   * A model (`mdl_…`) that embeds text: a registered OpenAI-compatible embeddings model (e.g.
+   * text-embedding-3-small) or a local GGUF embedding model (works offline). Set, chunks are
+   * embedded and search fuses keyword and vector rankings; empty, search is keyword-only.
    */
   embedding_model: z.union([z.literal(''), z.string().regex(/^mdl_[A-Za-z0-9]+$/, 'must be a model id (mdl_…) or empty')]).default(''),
 });
@@ -143,6 +143,40 @@ export const McpConfig = z
   });
 
 export type McpServerConfig = z.output<typeof McpServerConfig>;
+/** Local GGUF models run in-process through llama.cpp (node-llama-cpp), found where users keep them. */
+export const LocalModelsConfig = z.strictObject({
+  /**
+   * Folders searched (recursively) for `.gguf` files, besides `<data-dir>/models/`. `@lm_studio`,
+   * `@jan`, `@gpt4all` and `@ollama` stand for those apps' model folders on this OS (Ollama's
+   * manifests are resolved to the blobs holding the GGUF); `~` is the home folder. Nothing is copied.
+   */
+  search_paths: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(1000)
+        .refine((p) => !p.startsWith('@') || ['@lm_studio', '@jan', '@gpt4all', '@ollama'].includes(p), 'must be a folder, or one of @lm_studio, @jan, @gpt4all, @ollama'),
+    )
+    .max(50)
+    .default(['@lm_studio', '@jan', '@gpt4all', '@ollama']),
+  /** Answers one loaded model writes at once (one context sequence each); more wait their turn. */
+  parallel: z.number().int().min(1).max(16).default(2),
+  /** A loaded model nobody used for this long is unloaded (its memory freed); 0 keeps it loaded. */
+  idle_unload_seconds: z.number().int().min(0).max(7 * 24 * 3600).default(300),
+  /** CPU threads per model; 0 picks for this machine (half the cores, at least 1, at most 8). */
+  threads: z.number().int().min(0).max(256).default(0),
+  /** Context size in tokens (prompt + answer), shared by the parallel answers; 0: the model's own, capped at 8192. */
+  context_size: z.number().int().min(0).max(1_048_576).default(0),
+  /** GPU offload: `auto` uses Metal, CUDA or Vulkan where found; false forces the CPU. */
+  gpu: z.union([z.literal('auto'), z.literal(false)]).default('auto'),
+  /** Offer running Ollama and LM Studio servers (`GET /models/discovered`); they are never added silently. */
+  detect_servers: z.boolean().default(true),
+  /** Where a running Ollama server is looked for (its OpenAI-compatible API is `<url>/v1`). */
+  ollama_url: z.string().url().max(500).default('http://127.0.0.1:11434'),
+  /** Where a running LM Studio server is looked for. */
+  lm_studio_url: z.string().url().max(500).default('http://127.0.0.1:1234'),
+});
 
 export const ConfigSchema = z.strictObject({
   server: ServerConfig.prefault({}),
@@ -154,6 +188,7 @@ export const ConfigSchema = z.strictObject({
   retrieval: RetrievalConfig.prefault({}),
   agents: AgentsConfig.prefault({}),
   mcp: McpConfig.prefault({}),
+  local_models: LocalModelsConfig.prefault({}),
 });
 
 export type Config = z.output<typeof ConfigSchema>;

@@ -12,6 +12,7 @@ import type { BlobStore } from './storage/blob-store.js';
 import type { LiveConfig } from './config/live.js';
 import type { McpClients } from './mcp/clients.js';
 import type { ModelDownloads } from './local-models/downloads/runner.js';
+import type { LocalModels } from './local-models/registry.js';
 
 /** How a caller proved who they are. The desktop renderer over IPC acts as the desktop profile. */
 export type CredentialKind = 'ipc' | 'api_key' | 'user_token' | 'access_token';
@@ -48,6 +49,8 @@ export interface Runtime {
   /** The configured embedding model, if any (hybrid search). */
   embedding: () => EmbeddingModel | undefined;
   providers: Providers;
+  /** Local GGUF models: what was found on this machine, and llama.cpp running them. */
+  local: LocalModels;
   hub: StreamHub;
   blobs: BlobStore;
   ingest: IngestQueue;

@@ -17,6 +17,7 @@ import * as suggestions from './suggestions/handlers.js';
 import * as models from './models/handlers.js';
 import * as overrides from './models/overrides.js';
 import * as modelDownloads from './local-models/downloads/handlers.js';
+import * as localModels from './local-models/handlers.js';
 import * as status from './service/status.js';
 import * as threads from './threads/handlers.js';
 import { metrics } from './metrics/metrics.js';
@@ -84,6 +85,9 @@ export const handlers: Handlers = {
   'models.downloads.list': modelDownloads.listDownloads,
   'models.downloads.get': modelDownloads.getDownload,
   'models.downloads.cancel': modelDownloads.cancelDownload,
+  'models.discovered': localModels.discoveredModels,
+  'models.load': localModels.loadModel,
+  'models.unload': localModels.unloadModel,
   'overrides.list': overrides.listOverrides,
   'overrides.put': overrides.putOverride,
   'overrides.delete': overrides.deleteOverride,

@@ -8,6 +8,7 @@ import * as datasets from './datasets.js';
 import * as identity from './identity.js';
 import * as models from './models.js';
 import * as modelDownloads from './model-downloads.js';
+import * as localModels from './local-models.js';
 import * as reports from './reports.js';
 import * as search from './search.js';
 import * as suggestions from './suggestions.js';
@@ -65,6 +66,9 @@ export const operations = {
   'models.downloads.list': modelDownloads.listDownloads,
   'models.downloads.get': modelDownloads.getDownload,
   'models.downloads.cancel': modelDownloads.cancelDownload,
+  'models.discovered': localModels.discoveredModels,
+  'models.load': localModels.loadModel,
+  'models.unload': localModels.unloadModel,
   'overrides.list': models.listOverrides,
   'overrides.put': models.putOverride,
   'overrides.delete': models.deleteOverride,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NoContent, Timestamp, displayText, list, prefixedId } from './common.js';
 import { defineOperation } from './define.js';
 import { Capabilities } from './models-schema.js';
+import { LocalModelInfo } from './local-models-schema.js';
 
 export const Provider = z.enum(['extractive', 'openai_compatible', 'anthropic', 'llama_cpp']);
 
@@ -20,6 +21,8 @@ export const Model = z.object({
   /** Whether a provider API key is stored; the key itself is never returned. */
   has_api_key: z.boolean(),
   created_at: Timestamp,
+  /** Local GGUF models (`provider: llama_cpp`): the file, what its header says, and whether it is loaded. */
+  local: LocalModelInfo.optional(),
 });
 export type Model = z.infer<typeof Model>;
 
@@ -42,21 +45,29 @@ export const listModels = defineOperation({
 
 export const createModel = defineOperation({
   name: 'models.create',
-  summary: 'Registers a third-party model, or a fine-tuned one (with `base_model`). The API key is stored encrypted and never returned.',
+  summary: 'Registers a third-party model, a fine-tuned one (with `base_model`), or a local GGUF file (`provider: llama_cpp`, `model_path`). The API key is stored encrypted and never returned.',
   tag: 'Models',
   access: 'admin',
   http: { method: 'POST', path: '/models', status: 201 },
   input: z
     .object({
-      name: displayText(100),
+      /** Required except for llama_cpp (named from the file's header). */
+      name: displayText(100).optional(),
       provider: z.enum(['openai_compatible', 'anthropic', 'llama_cpp']),
       endpoint_url: HttpUrl.optional(),
       api_key: ApiKeySecret.optional(),
-      model: z.string().trim().min(1).max(200),
+      /** The provider's model name; for llama_cpp, optional (the file's name is used). */
+      model: z.string().trim().min(1).max(200).optional(),
+      /** llama_cpp: an absolute path to a GGUF file anywhere on this machine (used where it lies). */
+      model_path: z.string().min(1).max(4096).optional(),
       base_model: z.string().trim().min(1).max(200).optional(),
       capabilities: Capabilities.partial().optional(),
     })
-    .refine((m) => m.provider !== 'openai_compatible' || m.endpoint_url, { message: 'is required for openai_compatible models', path: ['endpoint_url'] }),
+    .refine((m) => m.provider !== 'openai_compatible' || m.endpoint_url, { message: 'is required for openai_compatible models', path: ['endpoint_url'] })
+    .refine((m) => m.provider !== 'llama_cpp' || m.model_path, { message: 'is required for llama_cpp models (the GGUF file)', path: ['model_path'] })
+    .refine((m) => m.provider === 'llama_cpp' || m.model, { message: 'is required', path: ['model'] })
+    .refine((m) => m.provider === 'llama_cpp' || m.name, { message: 'is required', path: ['name'] })
+    .refine((m) => m.provider === 'llama_cpp' || m.model_path === undefined, { message: 'is only for llama_cpp models', path: ['model_path'] }),
   output: Model,
 });
 

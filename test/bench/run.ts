@@ -1,6 +1,7 @@
 /** `npm run bench`: every benchmark, one after another, as tables to copy into the README. */
 import { runChatBench } from './chat.js';
 import { runIngestBench } from './ingest.js';
+import { runLocalModelsBench } from './local-models.js';
 import { runMetricsBench } from './metrics.js';
 import { runPipelineBench } from './pipeline.js';
 import { runRetrievalBench } from './retrieval.js';
@@ -17,3 +18,6 @@ printRows('Ingestion (parse + chunk, built worker)', ingest.map((r) => ({ ...r }
 printRows('Upload → ready through served mode', await runPipelineBench());
 printRows('Retrieval, top 10 (generated corpus; 1M chunks takes a few minutes to build)', (await runRetrievalBench()).map((r) => ({ ...r })));
 printRows('Admin metrics (100k usage events, 50 users, a year)', await runMetricsBench());
+const local = await runLocalModelsBench();
+printRows('Local model (generated GGUF, 1 thread, 200 tokens per answer)', local.generation);
+printRows('Local embeddings (generated GGUF, 1 thread)', local.embeddings);

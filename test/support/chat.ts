@@ -1,4 +1,5 @@
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
+import type { BootOptions } from '../../main/boot.js';
 import { startTestHttp } from './core.js';
 
 /** Three short Markdown files on unrelated subjects: each question finds one file first. */
@@ -18,9 +19,9 @@ export type Harness = Awaited<ReturnType<typeof startTestHttp>> & {
 };
 
 /** Parley over HTTP on a real port, with the deterministic upstream beside it. */
-export async function startChatHarness(): Promise<Harness> {
+export async function startChatHarness(options: Partial<BootOptions> = {}): Promise<Harness> {
   const upstream = await startUpstream();
-  const http = await startTestHttp();
+  const http = await startTestHttp(options);
   const json = async <T>(path: string, method: string, body?: unknown, token?: string) => {
     const res = await http.api(path, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }), ...(token ? { token } : {}) });
     const text = await res.text();

@@ -2,7 +2,7 @@ import { textOf, type ChatCompletionRequest } from '../../../shared/openai.js';
 import { ServiceError } from '../../../shared/errors.js';
 import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
-import { allModels, resolveModel, type ResolvedModel } from '../models/catalog.js';
+import { allModels, chatModels, resolveModel, type ResolvedModel } from '../models/catalog.js';
 import type { ChatTurn } from '../providers/types.js';
 import { estimateTokens } from '../tokens.js';
 import { extractFeatures } from '../routing/features.js';
@@ -32,7 +32,7 @@ export function startCompletion(ctx: AuthedContext, request: ChatCompletionReque
   let candidates: ResolvedModel[];
   if (request.model === 'auto') {
     const features = extractFeatures({ message: last.content, context: turns, dataset_count: 0, agentic: false });
-    const decision = route(features, allModels(ctx), (id) => ctx.runtime.health.health(id), ctx.config().routing);
+    const decision = route(features, chatModels(ctx), (id) => ctx.runtime.health.health(id), ctx.config().routing);
     candidates = decision.ranked.map((id) => resolveModel(ctx, id));
   } else {
     const found = allModels(ctx).find((m) => m.id === request.model);

@@ -3,7 +3,7 @@ import { ServiceError } from '../../../shared/errors.js';
 import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
 import { newId } from '../ids.js';
-import { allModels, resolveModel, resolveOverride, type ResolvedModel } from '../models/catalog.js';
+import { chatModels, resolveModel, resolveOverride, type ResolvedModel } from '../models/catalog.js';
 import { extractFeatures } from '../routing/features.js';
 import { route } from '../routing/router.js';
 import { assertDatasets, newThread, ownThread } from '../threads/handlers.js';
@@ -55,7 +55,7 @@ function chooseOverride(ctx: AuthedContext, target: string): { candidates: Resol
 /** Dynamic mode: the router ranks every model; the next ones are fail-overs. */
 function chooseDynamic(ctx: AuthedContext, input: ChatInput, history: { role: string; content: string }[], datasetCount: number) {
   const features = extractFeatures({ message: input.message, context: history, dataset_count: datasetCount, agentic: input.agentic });
-  const candidates = allModels(ctx);
+  const candidates = chatModels(ctx);
   const decision = route(features, candidates, (id) => ctx.runtime.health.health(id), ctx.config().routing);
   return {
     candidates: decision.ranked.map((id) => resolveModel(ctx, id)),

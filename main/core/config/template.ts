@@ -70,8 +70,9 @@ parse_timeout_seconds = 120
 parse_memory_mb = 512
 
 [retrieval]
-# A registered OpenAI-compatible model id (mdl_…) whose model is an embeddings model. Set, files
-# are also embedded and search fuses keyword and vector rankings; empty, search is keyword-only.
+# A model id (mdl_…) that embeds text: a registered OpenAI-compatible embeddings model, or a local
+# GGUF embedding model (works offline). Set, files are also embedded and search fuses keyword and
+# vector rankings; empty, search is keyword-only.
 embedding_model = ""
 
 [agents]
@@ -106,4 +107,24 @@ servers = []
 # name = "tickets"
 # url = "http://127.0.0.1:8931/mcp"        # Streamable HTTP
 # headers = { Authorization = "Bearer …" }
+
+[local_models]
+# Local GGUF models run in-process through llama.cpp. Every .gguf under <data-dir>/models/ is
+# found, and under these folders (nothing is copied). "@lm_studio", "@jan", "@gpt4all" and
+# "@ollama" stand for those apps' model folders on this OS; "~" is your home folder.
+search_paths = ["@lm_studio", "@jan", "@gpt4all", "@ollama"]
+# Answers one loaded model writes at once; more wait their turn.
+parallel = 2
+# Unload a model nobody used for this many seconds (frees its memory); 0 keeps it loaded.
+idle_unload_seconds = 300
+# CPU threads per model; 0 picks for this machine (half the cores, 1 to 8).
+threads = 0
+# Context size in tokens, shared by the parallel answers; 0 uses the model's own, at most 8192.
+context_size = 0
+# GPU offload: "auto" uses Metal, CUDA or Vulkan where found; false forces the CPU.
+gpu = "auto"
+# Offer running Ollama and LM Studio servers in Settings → Models (never added silently).
+detect_servers = true
+ollama_url = "http://127.0.0.1:11434"
+lm_studio_url = "http://127.0.0.1:1234"
 `;

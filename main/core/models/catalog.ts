@@ -5,6 +5,7 @@ import type { ModelRow, OverrideRow } from '../../db/repositories/models.js';
 import type { ModelHealth } from '../routing/types.js';
 import type { AuthedContext, Context } from '../context.js';
 import { endpointForAdmin, endpointForMember, sameOrigin } from '../secrets/redact.js';
+import { discoveredSources, localModelView } from '../local-models/views.js';
 
 /** The model that ships with Parley and works offline. */
 export const EXTRACTIVE_MODEL_ID = 'mdl_extractive';
@@ -45,6 +46,12 @@ export function endpointView(ctx: Context, url: string | null): string | null {
 }
 
 export function modelView(ctx: Context, row: ModelRow): Model {
+  if (row.provider === 'llama_cpp') {
+    // Registered by path: `model` holds the file's absolute path.
+    const capabilities = Capabilities.parse(JSON.parse(row.capabilities));
+    const source = { id: row.id, name: row.name, path: row.model, created_at: row.created_at, file: ctx.runtime.local.addedFile(row.model), found_in: 'added' as const, capabilities };
+    return localModelView(ctx, source, statusOf(ctx.runtime.health.health(row.id)));
+  }
   return {
     id: row.id,
     name: row.name,
@@ -60,22 +67,47 @@ export function modelView(ctx: Context, row: ModelRow): Model {
   };
 }
 
+const localPathOf = (row: ModelRow) => (row.provider === 'llama_cpp' ? row.model : null);
+
+/** The GGUF files found on this machine, as models (those also registered by path are listed once). */
+function discoveredModels(ctx: Context, rows: ModelRow[]): Model[] {
+  const registered = new Set(rows.map(localPathOf).filter((p): p is string => p !== null));
+  return discoveredSources(ctx, registered).map((source) => localModelView(ctx, source, statusOf(ctx.runtime.health.health(source.id))));
+}
+
 /**
- * Every model that can answer for the caller: the built-in ones first, then the ones registered in
- * the caller's organization (another organization's models do not exist for them).
+ * Every model that can answer for the caller: the built-in ones first, then the local files found
+ * on this machine, then the ones registered in the caller's organization (another organization's
+ * models do not exist for them).
  */
 export function allModels(ctx: AuthedContext): Model[] {
+  const rows = ctx.repos.models.list(ctx.caller.user.organization_id);
   return [
     ...BUILTIN.map((m) => ({ ...m, status: statusOf(ctx.runtime.health.health(m.id)) })),
-    ...ctx.repos.models.list(ctx.caller.user.organization_id).map((row) => modelView(ctx, row)),
+    ...discoveredModels(ctx, rows),
+    ...rows.map((row) => modelView(ctx, row)),
   ];
 }
 
-export function findModel(ctx: AuthedContext, id: string): { model: Model; row: ModelRow | null } | undefined {
+/**
+ * The models chat may route to: the configured embedding model, local embedding models and local
+ * models that cannot run (file gone, not GGUF, no llama.cpp here) are left out; everything else is ranked by the router.
+ */
+export function chatModels(ctx: AuthedContext): Model[] {
+  // The configured embedding model answers embeddings, not chat, wherever it runs.
+  const embedding = ctx.config().retrieval.embedding_model;
+  return allModels(ctx).filter((m) => m.id !== embedding && (!m.local || (m.local.purpose === 'chat' && m.local.state !== 'failed')));
+}
+
+export function findModel(ctx: AuthedContext, id: string): { model: Model; row: ModelRow | null; path: string | null } | undefined {
   const builtin = BUILTIN.find((m) => m.id === id);
-  if (builtin) return { model: { ...builtin, status: statusOf(ctx.runtime.health.health(id)) }, row: null };
+  if (builtin) return { model: { ...builtin, status: statusOf(ctx.runtime.health.health(id)) }, row: null, path: null };
   const row = ctx.repos.models.get(id);
-  return row && row.organization_id === ctx.caller.user.organization_id ? { model: modelView(ctx, row), row } : undefined;
+  if (row) return row.organization_id === ctx.caller.user.organization_id ? { model: modelView(ctx, row), row, path: localPathOf(row) } : undefined;
+  const file = ctx.runtime.local.byId(id);
+  if (!file) return undefined;
+  const model = discoveredModels(ctx, ctx.repos.models.list(ctx.caller.user.organization_id)).find((m) => m.id === id);
+  return model ? { model, row: null, path: file.path } : undefined;
 }
 
 const openSecret = (ctx: Context, sealed: Buffer | null) => (sealed ? ctx.runtime.secrets.open(sealed) : null);
@@ -86,7 +118,9 @@ export function resolveModel(ctx: AuthedContext, modelId: string): ResolvedModel
   if (!found) throw new ServiceError('not_found', `No model ${modelId}.`);
   const override = ctx.repos.models.overrideFor(ctx.caller.user.workspace_id, modelId);
   if (override) return withOverride(ctx, found.model, found.row, override);
-  return { model: found.model, endpoint_url: found.row?.endpoint_url ?? null, api_key: openSecret(ctx, found.row?.api_key_secret ?? null), override_id: null };
+  // A local model is "reached" at its file: the llama_cpp provider takes the path as its endpoint.
+  const endpoint = found.path ?? found.row?.endpoint_url ?? null;
+  return { model: found.model, endpoint_url: endpoint, api_key: openSecret(ctx, found.row?.api_key_secret ?? null), override_id: null };
 }
 
 /** `ovr_…` → the override of the caller's workspace and the model it answers for. */
@@ -99,7 +133,7 @@ export function resolveOverride(ctx: AuthedContext, overrideId: string): Resolve
 }
 
 function withOverride(ctx: Context, model: Model, row: ModelRow | null, override: OverrideRow): ResolvedModel {
-  if (model.provider === 'extractive') throw new ServiceError('invalid_argument', 'The built-in model has no endpoint to override.');
+  if (model.provider === 'extractive' || model.provider === 'llama_cpp') throw new ServiceError('invalid_argument', 'Built-in and local models have no endpoint to override.');
   // The model's own key was given for the model's own endpoint: an override elsewhere (another
   // scheme, host or port) never inherits it, or an admin could send a stored key anywhere.
   const inherited = row && sameOrigin(override.endpoint_url, row.endpoint_url) ? openSecret(ctx, row.api_key_secret) : null;

@@ -5,13 +5,16 @@ import { isoNow } from '../context.js';
 import { newId } from '../ids.js';
 import { allModels, findModel, modelView, resolveModel } from './catalog.js';
 import { redactSecrets } from '../secrets/redact.js';
+import { checkModelPath } from '../local-models/handlers.js';
+import { localCapabilities } from '../local-models/views.js';
 
 type CreateModel = {
-  name: string;
+  name?: string | undefined;
   provider: 'openai_compatible' | 'anthropic' | 'llama_cpp';
   endpoint_url?: string | undefined;
   api_key?: string | undefined;
-  model: string;
+  model?: string | undefined;
+  model_path?: string | undefined;
   base_model?: string | undefined;
   capabilities?: Partial<Capabilities> | undefined;
 };
@@ -25,22 +28,36 @@ type UpdateModel = {
   capabilities?: Partial<Capabilities> | undefined;
 };
 
-export function listModels(ctx: AuthedContext) {
+export async function listModels(ctx: AuthedContext) {
+  // A file dropped into a models folder is listed at the next listing.
+  await ctx.runtime.local.refresh();
   return { data: allModels(ctx) };
 }
 
-export function createModel(ctx: AuthedContext, input: CreateModel) {
+export async function createModel(ctx: AuthedContext, input: CreateModel) {
   const id = newId('mdl');
+  let name = input.name;
+  let model = input.model;
+  let capabilities = input.capabilities;
+  if (input.provider === 'llama_cpp') {
+    // A GGUF file from anywhere, used where it lies: `model` keeps its path.
+    const file = await checkModelPath(ctx, input.model_path ?? '');
+    await ctx.runtime.local.add(file.path);
+    name ??= file.name;
+    model = file.path;
+    capabilities = { ...localCapabilities(ctx, file), ...capabilities };
+  }
+  if (!name || !model) throw new ServiceError('invalid_argument', 'name and model are required.');
   ctx.repos.models.insert({
     id,
     organization_id: ctx.caller.user.organization_id,
-    name: input.name,
+    name,
     kind: input.base_model ? 'fine_tuned' : 'third_party',
     provider: input.provider,
-    model: input.model,
+    model,
     endpoint_url: input.endpoint_url ?? null,
     base_model: input.base_model ?? null,
-    capabilities: JSON.stringify(Capabilities.parse({ ...(input.provider === 'llama_cpp' ? { local: true } : {}), ...input.capabilities })),
+    capabilities: JSON.stringify(Capabilities.parse({ ...(input.provider === 'llama_cpp' ? { local: true } : {}), ...capabilities })),
     api_key_secret: input.api_key ? ctx.runtime.secrets.seal(input.api_key) : null,
     created_by: ctx.caller.user.id,
     created_at: isoNow(ctx),
@@ -76,7 +93,9 @@ export function updateModel(ctx: AuthedContext, input: UpdateModel) {
 export function deleteModel(ctx: AuthedContext, input: { id: string }): null {
   const found = findModel(ctx, input.id);
   if (!found) throw new ServiceError('not_found', `No model ${input.id}.`);
-  if (!found.row) throw new ServiceError('conflict', 'Built-in models cannot be removed.');
+  if (!found.row) {
+    throw new ServiceError('conflict', found.path ? 'Models found on this machine are listed while their file is there: remove the file (or its folder from [local_models] search_paths).' : 'Built-in models cannot be removed.');
+  }
   ctx.repos.models.delete(input.id);
   return null;
 }

@@ -5,7 +5,7 @@ import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
 import { orgDataset } from '../datasets/handlers.js';
 import { newId } from '../ids.js';
-import { allModels, resolveModel } from '../models/catalog.js';
+import { chatModels, resolveModel } from '../models/catalog.js';
 import { extractFeatures } from '../routing/features.js';
 import { route } from '../routing/router.js';
 import { renderHtml, renderMarkdown, type ReportData } from './render.js';
@@ -30,7 +30,7 @@ function reportView(row: ReportRow) {
 
 /** A summary by a generative model chosen by the router; none when no generative model answers. */
 async function summarize(ctx: AuthedContext, excerpts: string[]): Promise<ReportData['summary'] & { model_id?: string }> {
-  const generative = allModels(ctx).filter((m) => m.provider !== 'extractive');
+  const generative = chatModels(ctx).filter((m) => m.provider !== 'extractive');
   if (generative.length === 0) return { unavailable: 'No generative model is registered, so there is no written summary.' };
   if (excerpts.length === 0) return { unavailable: 'No file is ready yet, so there is nothing to summarize.' };
   const prompt = `Summarize in one paragraph what this collection of documents is about. Excerpts:\n\n${excerpts.join('\n\n---\n\n')}`;

@@ -21,7 +21,7 @@ const COST_REF_PER_MTOK = 2;
 const STRENGTH_BONUS = 0.1;
 /** For an agentic request, to a model whose provider calls tools natively (the agent then drives its own tools). */
 const TOOL_CALLING_BONUS = STRENGTH_BONUS;
-const TOOL_CALLING_PROVIDERS: ReadonlySet<CandidateModel['provider']> = new Set(['openai_compatible', 'anthropic']);
+const TOOL_CALLING_PROVIDERS: ReadonlySet<CandidateModel['provider']> = new Set(['openai_compatible', 'anthropic', 'llama_cpp']);
 /** For a specialist (no `general` strength) when none of its strengths is what the request needs. */
 const OFF_TOPIC_PENALTY = 0.1;
 /** Times the error-rate EWMA (0–1). */
@@ -74,6 +74,10 @@ interface Scored {
  * 3. the extractive model goes after generative ones when no dataset is attached;
  * 4. the score (see the weights above), then the model id.
  *
+ * The fail-overs are the next `max_attempts - 1` models, plus — when not among them — the best
+ * local generative model and then the extractive model (when it can answer), so remote outages
+ * fall back to this machine before failing.
+ *
  * Half-open models are ranked like closed ones (their error rate already costs them); the caller's
  * `HealthTracker.tryAcquire` lets only one request through as the trial and the others fail over.
  *
@@ -105,6 +109,11 @@ export function route(
 
   const chosen = kept[0]!;
   const ranked = kept.slice(0, Math.max(1, policy.max_attempts)).map((s) => s.model.id);
+  // Fail-over safety net beyond max_attempts: a local model (free, private, on this machine) answers
+  // rather than the request failing because remote providers are down; the built-in model is last.
+  for (const last of [kept.find((s) => s.model.capabilities.local && s.model.provider !== 'extractive'), kept.find((s) => s.model.provider === 'extractive' && s.able)]) {
+    if (last && !ranked.includes(last.model.id)) ranked.push(last.model.id);
+  }
   return { ranked, model_id: chosen.model.id, reason: explain(chosen, kept, candidates.length, anyFits, features, policy) };
 }
 

@@ -28,6 +28,7 @@ export interface OverrideRow {
 export function createModelsRepo(db: Db) {
   const ofOrganization = db.prepare<[string], ModelRow>('SELECT * FROM models WHERE organization_id = ? ORDER BY created_at, id');
   const byId = db.prepare<[string], ModelRow>('SELECT * FROM models WHERE id = ?');
+  const localPaths = db.prepare<[], { model: string }>("SELECT model FROM models WHERE provider = 'llama_cpp'");
   const insert = db.prepare(
     `INSERT INTO models (id, organization_id, name, kind, provider, model, endpoint_url, base_model, capabilities, api_key_secret, created_by, created_at)
      VALUES (@id, @organization_id, @name, @kind, @provider, @model, @endpoint_url, @base_model, @capabilities, @api_key_secret, @created_by, @created_at)`,
@@ -54,6 +55,8 @@ export function createModelsRepo(db: Db) {
     /** The organization's registered models, oldest first. */
     list: (organizationId: string) => ofOrganization.all(organizationId),
     get: (id: string) => byId.get(id),
+    /** The files registered as local models by any organization: they are this machine's, listed once. */
+    localPaths: () => localPaths.all().map((r) => r.model),
     insert: (row: Omit<ModelRow, 'api_key_secret' | 'organization_id'> & { organization_id: string; api_key_secret: Buffer | null; created_by: string }) => insert.run(row),
     /** Removes the model and every workspace override of it, together. */
     update: (row: Pick<ModelRow, 'id' | 'name' | 'endpoint_url' | 'model' | 'capabilities'> & { api_key_secret: Buffer | null }) => update.run(row).changes > 0,

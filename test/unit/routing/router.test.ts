@@ -52,10 +52,28 @@ describe('route', () => {
   });
 
   it('prefers a model that calls tools natively for an agentic request', () => {
-    const local = model('a-local', 'Local GGUF', { quality: 6 }, 'llama_cpp');
+    const builtin = model('a-builtin', 'Extractive', { quality: 6 }, 'extractive');
     const remote = model('b-remote', 'Remote', { quality: 6 });
-    expect(route(PLAIN, [local, remote], healthy, POLICY).model_id).toBe('a-local');
-    expect(route({ ...PLAIN, agentic: true }, [local, remote], healthy, POLICY).model_id).toBe('b-remote');
+    const withData = { ...PLAIN, dataset_count: 1 };
+    expect(route(withData, [builtin, remote], healthy, POLICY).model_id).toBe('a-builtin');
+    expect(route({ ...withData, agentic: true }, [builtin, remote], healthy, POLICY).model_id).toBe('b-remote');
+  });
+
+  it('counts local llama.cpp models as calling tools natively (node-llama-cpp function calling)', () => {
+    const local = model('b-local', 'Local GGUF', { quality: 6 }, 'llama_cpp');
+    const builtin = model('a-builtin', 'Extractive', { quality: 6 }, 'extractive');
+    const agentic = { ...PLAIN, dataset_count: 1, agentic: true };
+    expect(route(agentic, [builtin, local], healthy, POLICY).model_id).toBe('b-local');
+  });
+
+  it('keeps a local model and then the built-in one as fail-overs beyond max_attempts', () => {
+    const remotes = ['r1', 'r2', 'r3', 'r4'].map((id) => model(id, id.toUpperCase(), { quality: 8, cost_per_mtok_input: 1, cost_per_mtok_output: 1 }));
+    const local = model('z-local', 'Local GGUF', { quality: 3, local: true }, 'llama_cpp');
+    const builtin = model('mdl_extractive', 'Extractive', { quality: 2, local: true }, 'extractive');
+    const decision = route({ ...PLAIN, dataset_count: 1 }, [...remotes, local, builtin], healthy, { ...POLICY, max_attempts: 2 });
+    expect(decision.ranked).toEqual(['r1', 'r2', 'z-local', 'mdl_extractive']);
+    // Without a dataset the built-in model cannot answer, so it is not added.
+    expect(route(PLAIN, [...remotes, local, builtin], healthy, { ...POLICY, max_attempts: 2 }).ranked).toEqual(['r1', 'r2', 'z-local']);
   });
 
   it('breaks exact ties by model id', () => {

@@ -91,7 +91,8 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
                 </tr>
               </thead>
               <tbody>
-                {list.data.map((m) => {
+                {/* Local GGUF models have their own section (LocalModels): state, size, load/unload. */}
+                {list.data.filter((m) => m.provider !== 'llama_cpp').map((m) => {
                   const outcome = tests[m.id];
                   return (
                     <tr key={m.id}>

@@ -5,6 +5,7 @@ import { Page, Section } from '../../ui/Page.js';
 import { ApiKeys } from './ApiKeys.js';
 import { Appearance } from './Appearance.js';
 import { Shortcuts } from './Shortcuts.js';
+import { LocalModels } from './LocalModels.js';
 import { LocalServer } from './LocalServer.js';
 import { ModelCatalog } from './ModelCatalog.js';
 import { Models } from './Models.js';
@@ -44,7 +45,8 @@ export function SettingsPage({ me }: { me: Me }) {
       </Section>
       <Appearance />
       <Shortcuts />
-      <Models key={localVersion} isAdmin={isAdmin} onChanged={() => setModelsVersion((v) => v + 1)} />
+      <Models key={`models-${localVersion}`} isAdmin={isAdmin} onChanged={() => setModelsVersion((v) => v + 1)} />
+      <LocalModels key={`local-${localVersion}`} isAdmin={isAdmin} onChanged={() => setModelsVersion((v) => v + 1)} />
       <ModelCatalog
         isAdmin={isAdmin}
         onDownloaded={() => {

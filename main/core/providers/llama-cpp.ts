@@ -1,0 +1,204 @@
+import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, GbnfJsonSchema } from 'node-llama-cpp';
+import { LocalModelError } from '../local-models/engine.js';
+import type { LocalModels } from '../local-models/registry.js';
+import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, Provider, ProviderEvent, ProviderRequest, ToolSpec } from './types.js';
+import { ProviderError } from './types.js';
+
+/**
+ * Local GGUF models through llama.cpp (node-llama-cpp), in-process. The request's `endpoint_url`
+ * is the GGUF file (model resolution puts it there). The chat template comes from the GGUF
+ * (node-llama-cpp resolves it, e.g. ChatML, Llama 3, Qwen; a generic one when it cannot). Text
+ * streams token by token; an abort stops generation at the next token and frees the sequence.
+ */
+
+/** Items pushed by callbacks, pulled by the async iterator. */
+class Channel<T> {
+  private readonly items: T[] = [];
+  private wake: (() => void) | null = null;
+  private closed = false;
+  private failure: unknown = null;
+
+  push(item: T) {
+    this.items.push(item);
+    this.wake?.();
+  }
+
+  close(error?: unknown) {
+    this.closed = true;
+    if (error !== undefined) this.failure = error;
+    this.wake?.();
+  }
+
+  /** Items in order; `merge` may fold an item into the one before it when both are waiting (a slow reader gets fewer, larger pieces). */
+  async *drain(merge: (into: T, next: T) => T | null): AsyncIterable<T> {
+    for (;;) {
+      const first = this.items.shift();
+      if (first !== undefined) {
+        let item: T = first;
+        for (let next = this.items[0]; next !== undefined; next = this.items[0]) {
+          const merged = merge(item, next);
+          if (merged === null) break;
+          item = merged;
+          this.items.shift();
+        }
+        yield item;
+        continue;
+      }
+      if (this.closed) {
+        if (this.failure !== null) throw this.failure;
+        return;
+      }
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = null;
+    }
+  }
+}
+
+function providerError(error: unknown): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (error instanceof LocalModelError) return new ProviderError('unavailable', error.message);
+  return new ProviderError('upstream_error', `The local model failed: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+function chatHistory(turns: ChatTurn[]): ChatHistoryItem[] {
+  const history: ChatHistoryItem[] = turns.map((t) =>
+    t.role === 'system' ? { type: 'system', text: t.content } : t.role === 'user' ? { type: 'user', text: t.content } : { type: 'model', response: [t.content] },
+  );
+  history.push({ type: 'model', response: [] });
+  return history;
+}
+
+/** The agent transcript in node-llama-cpp's terms: tool calls and their results become function calls of the model's turn. */
+function agentHistory(turns: AgentTurn[]): ChatHistoryItem[] {
+  const history: ChatHistoryItem[] = [];
+  for (let i = 0; i < turns.length; i++) {
+    const turn = turns[i]!;
+    if (turn.role === 'tool') continue; // folded into the call that asked for it
+    if (turn.role === 'assistant' && 'tool_calls' in turn) {
+      const response: (string | ChatModelFunctionCall)[] = turn.content ? [turn.content] : [];
+      for (const call of turn.tool_calls) {
+        const result = turns.slice(i + 1).find((t) => t.role === 'tool' && t.tool_call_id === call.id);
+        let params: unknown;
+        try {
+          params = JSON.parse(call.arguments);
+        } catch {
+          params = call.arguments;
+        }
+        response.push({ type: 'functionCall', name: call.name, params, result: result && 'content' in result ? result.content : '' });
+      }
+      history.push({ type: 'model', response });
+      continue;
+    }
+    history.push(...chatHistory([turn]).slice(0, 1));
+  }
+  history.push({ type: 'model', response: [] });
+  return history;
+}
+
+/**
+ * JSON Schema → the subset node-llama-cpp turns into a grammar. Its objects make every listed
+ * property required, so optional ones are left out (the tool then uses its default).
+ */
+function grammarSchema(schema: Record<string, unknown>): GbnfJsonSchema {
+  const description = typeof schema.description === 'string' ? { description: schema.description } : {};
+  switch (schema.type) {
+    case 'string':
+      return Array.isArray(schema.enum) ? { enum: schema.enum.filter((v): v is string => typeof v === 'string'), ...description } : { type: 'string', ...description };
+    case 'integer':
+      return { type: 'integer', ...description };
+    case 'number':
+      return { type: 'number', ...description };
+    case 'boolean':
+      return { type: 'boolean', ...description };
+    case 'array':
+      return { type: 'array', items: grammarSchema((schema.items ?? {}) as Record<string, unknown>), ...description };
+    default: {
+      const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+      const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+      return {
+        type: 'object',
+        properties: Object.fromEntries(Object.entries(properties).filter(([k]) => required.has(k)).map(([k, v]) => [k, grammarSchema(v)])),
+        ...description,
+      };
+    }
+  }
+}
+
+function functionsOf(tools: ToolSpec[]): ChatModelFunctions {
+  return Object.fromEntries(tools.map((t) => [t.name, { description: t.description, params: grammarSchema(t.parameters) }]));
+}
+
+export function llamaCppProvider(local: LocalModels): Provider {
+  /**
+   * Runs one generation on a sequence of the shared model: deltas as they come, then usage; tool
+   * calls (when functions are offered) once the model has finished asking for them.
+   */
+  async function* generate(
+    request: Pick<ProviderRequest, 'endpoint_url' | 'signal' | 'max_tokens'>,
+    history: ChatHistoryItem[],
+    functions: ChatModelFunctions | undefined,
+  ): AsyncIterable<AgentTurnEvent> {
+    const path = request.endpoint_url;
+    const file = path ? local.byPath(path) : undefined;
+    if (!path || !file) throw new ProviderError('unavailable', 'This local model’s file is gone (moved or deleted).');
+    if (!file.header) throw new ProviderError('unavailable', file.error ?? 'This file is not a GGUF model.');
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    request.signal.addEventListener('abort', onAbort, { once: true });
+    let slot;
+    try {
+      const { lib } = await local.engine.probe();
+      slot = await local.engine.acquire(path, file.header, stop.signal);
+      const channel = new Channel<AgentTurnEvent>();
+      const chat = new lib.LlamaChat({ contextSequence: slot.sequence, chatWrapper: slot.chatWrapper });
+      const sequence = slot.sequence;
+      const maxTokens = request.max_tokens ?? Math.max(256, Math.floor(sequence.contextSize * 0.75));
+      const done = chat
+        .generateResponse(history, {
+          onTextChunk: (text) => {
+            if (text) channel.push({ type: 'delta', text });
+          },
+          signal: stop.signal,
+          stopOnAbortSignal: true,
+          maxTokens,
+          ...(functions && Object.keys(functions).length > 0 ? { functions } : {}),
+        })
+        .then((result) => {
+          for (const [i, call] of (result.functionCalls ?? []).entries()) {
+            channel.push({ type: 'tool_call', call: { id: `call_${i}`, name: call.functionName, arguments: JSON.stringify(call.params ?? {}) } });
+          }
+          channel.push({ type: 'usage', input_tokens: sequence.tokenMeter.usedInputTokens, output_tokens: sequence.tokenMeter.usedOutputTokens });
+          channel.close();
+        })
+        .catch((error: unknown) => channel.close(stop.signal.aborted ? undefined : providerError(error)));
+      try {
+        // Tokens that piled up while the reader was busy go out as one delta: less work per token.
+        yield* channel.drain((into, next) => (into.type === 'delta' && next.type === 'delta' ? { type: 'delta', text: into.text + next.text } : null));
+      } finally {
+        // The consumer stopped (cancel, client gone): stop at the next token, then free the sequence.
+        stop.abort();
+        await done;
+        chat.dispose({ disposeSequence: false });
+      }
+    } catch (error) {
+      if (request.signal.aborted) return;
+      throw providerError(error);
+    } finally {
+      request.signal.removeEventListener('abort', onAbort);
+      slot?.release();
+    }
+  }
+
+  return {
+    async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
+      for await (const event of generate(request, chatHistory(request.messages), undefined)) {
+        if (event.type !== 'tool_call') yield event;
+      }
+    },
+
+    agentTurn(request: AgentTurnRequest): AsyncIterable<AgentTurnEvent> {
+      const functions = request.tool_choice === 'auto' && request.tools.length > 0 ? functionsOf(request.tools) : undefined;
+      return generate(request, agentHistory(request.messages), functions);
+    },
+  };
+}
