@@ -101,7 +101,7 @@ describe('chat in the browser', () => {
     await ask('Count slowly', 'Slower');
     await expect.poll(answerText, { timeout: 10_000 }).toMatch(/^one two/);
     await page.getByRole('button', { name: 'Stop' }).click();
-    await visible(lastAnswer().getByText('Stopped.'));
+    await visible(lastAnswer().getByText('You stopped this answer.'));
     const partial = await answerText();
     expect(partial).toMatch(/^one two/);
     expect(partial).not.toContain('ten');
@@ -115,7 +115,7 @@ describe('chat in the browser', () => {
     await ask('Count again', 'Slower');
     await expect.poll(answerText, { timeout: 10_000 }).toMatch(/^one/);
     await page.keyboard.press('Escape');
-    await visible(lastAnswer().getByText('Stopped.'));
+    await visible(lastAnswer().getByText('You stopped this answer.'));
     expect(await answerText()).not.toContain('ten');
   });
 

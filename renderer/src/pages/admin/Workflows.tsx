@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { DatasetPicker } from '../chat/DatasetPicker.js';
 import type { Workflow } from '../../../../shared/operations/index.js';
 import { client } from '../../api/index.js';
 import { Alert } from '../../ui/Alert.js';
@@ -16,11 +17,16 @@ import { useLoader } from '../../ui/useLoader.js';
 export function Workflows() {
   const workflows = useLoader(() => client.call('workflows.list', { include_inactive: true }));
   const models = useLoader(() => client.call('models.list', {}));
+  const datasets = useLoader(() => client.call('datasets.list', { limit: 200 }));
   const modelNames = new Map(models.state.status === 'ready' ? models.state.data.data.map((m) => [m.id, m.name]) : []);
   return (
     <>
       <Section title="New workflow" description="A name people pick in chat, with the instructions the model gets before their messages.">
-        <CreateWorkflow models={models.state.status === 'ready' ? models.state.data.data : []} onCreated={workflows.reload} />
+        <CreateWorkflow
+          models={models.state.status === 'ready' ? models.state.data.data : []}
+          datasets={datasets.state.status === 'ready' ? datasets.state.data.data : []}
+          onCreated={workflows.reload}
+        />
       </Section>
       <Section title="Workflows" description="Active workflows are offered to everyone in the organization; inactive ones are kept for later.">
         <Loadable state={workflows.state} reload={workflows.reload} loading="Loading workflows…" failed="The workflows could not be loaded">
@@ -31,8 +37,11 @@ export function Workflows() {
   );
 }
 
-function CreateWorkflow({ models, onCreated }: { models: Array<{ id: string; name: string }>; onCreated: () => void }) {
+function CreateWorkflow({ models, datasets, onCreated }: { models: Array<{ id: string; name: string }>; datasets: Array<{ id: string; name: string }>; onCreated: () => void }) {
   const promptId = useId();
+  const agentId = useId();
+  const [datasetIds, setDatasetIds] = useState<string[]>([]);
+  const [agentic, setAgentic] = useState(false);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [prompt, setPrompt] = useState('');
@@ -44,7 +53,11 @@ function CreateWorkflow({ models, onCreated }: { models: Array<{ id: string; nam
       system_prompt: prompt,
       ...(description.trim() ? { description: description.trim() } : {}),
       ...(model ? { model_endpoint_override: model } : {}),
+      dataset_ids: datasetIds,
+      agentic,
     });
+    setDatasetIds([]);
+    setAgentic(false);
     setName('');
     setDescription('');
     setPrompt('');
@@ -94,6 +107,13 @@ function CreateWorkflow({ models, onCreated }: { models: Array<{ id: string; nam
             {missing.prompt}
           </p>
         ) : null}
+      </div>
+      <div className="workflow-options">
+        <DatasetPicker datasets={datasets} value={datasetIds} onChange={setDatasetIds} disabled={false} legend="Datasets a chat with this workflow draws on" />
+        <label className="checkbox-row" htmlFor={agentId}>
+          <input id={agentId} type="checkbox" checked={agentic} onChange={(event) => setAgentic(event.target.checked)} />
+          Agent mode <span className="muted">— answers plan, search and read the datasets first</span>
+        </label>
       </div>
       {create.error ? <Alert tone="error">{create.error}</Alert> : null}
       <div>

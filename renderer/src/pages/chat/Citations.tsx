@@ -69,7 +69,7 @@ export function Citations({
                   {where ? <span className="citation-location"> · {where}</span> : null}
                 </summary>
                 <div className="citation-viewer">
-                  {where ? <p className="citation-where">{`${c.artifact_key}, ${where}`}</p> : null}
+                  {where ? <p className="citation-where">{`The passage, at ${where}:`}</p> : null}
                   <blockquote className="citation-snippet">
                     <mark>{c.snippet}</mark>
                   </blockquote>

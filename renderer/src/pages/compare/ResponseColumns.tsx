@@ -98,7 +98,7 @@ export function ResponseColumns({ comparison }: { comparison: Comparison }) {
           {comparison.responses.length} answers — scroll sideways (or Shift + wheel) to see them all →
         </p>
       ) : null}
-      <div ref={grid} className={`compare-grid${hidden ? ' has-more' : ''}`} style={{ '--columns': comparison.responses.length } as CSSProperties} tabIndex={0} role="region" aria-label="Answers side by side">
+      <div ref={grid} className={`compare-grid${hidden ? ' has-more' : ''}`} style={{ '--columns': comparison.responses.length } as CSSProperties} tabIndex={0} role="region" aria-label="Columns">
         {comparison.responses.map((r) => (
           <ResponseColumn key={r.id} response={r} winner={r.id === winner} />
         ))}
