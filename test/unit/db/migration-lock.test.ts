@@ -17,6 +17,9 @@ const SHIPPED: Record<number, string> = {
   70: '5a938d503408ecc1bfad96a5a73885e1c35b444263b86a7ff5f737701c5490f0',
   80: 'cd2a5da2ea8c49c49cfdbe4b51c7880577957420200c0609d75e3c3d08545434',
   90: '8d7172297ec63e4cad8c6a3022d96f25dfb4bebb1efffd44feee37d6715682cb',
+  110: '6c107b56ada53adbae2a0421c3361078b8b793fd7a5f8aad2b57cd22469527a8',
+  120: 'd9653d5d0bc4e17462736bde4843ca9de667cdc3319cbcb0d3b9a2587c3681a9',
+  150: '69e286c331591e0009c19fb37976cbcb64efc9a6e43f7b67e5f9a7f30d0f83c5',
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
