@@ -65,14 +65,6 @@ export const KeyIcon = icon(
   </>,
 );
 
-export const UsersIcon = icon(
-  <>
-    <circle cx="9" cy="8" r="3.5" />
-    <path d="M2.75 20c.8-3.4 3.3-5.5 6.25-5.5s5.45 2.1 6.25 5.5" />
-    <path d="M16 4.6a3.5 3.5 0 0 1 0 6.8M18 14.9c1.7.8 2.9 2.5 3.3 5.1" />
-  </>,
-);
-
 export const CopyIcon = icon(
   <>
     <rect x="9" y="9" width="11" height="11" rx="2" />
@@ -104,13 +96,6 @@ export const LockIcon = icon(
 );
 
 export const PlusIcon = icon(<path d="M12 5v14M5 12h14" />);
-
-export const SearchIcon = icon(
-  <>
-    <circle cx="11" cy="11" r="6.5" />
-    <path d="m16 16 4 4" />
-  </>,
-);
 
 /** The Parley mark: two overlapping speech bubbles. */
 export function Logo({ size = 24 }: { size?: number }) {
