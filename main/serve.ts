@@ -4,6 +4,7 @@ import { APP_VERSION, RENDERER_DIR } from './app-info.js';
 import { bootCore } from './boot.js';
 import { defaultDataDir } from './data-dir.js';
 import { DatabaseFromFutureError } from './db/connection.js';
+import { createLogger } from './logging/logger.js';
 import { startHttpServer } from './transport/http/server.js';
 
 const USAGE = `Usage: npm run serve -- [--port <port>] [--data-dir <dir>]
@@ -40,7 +41,9 @@ async function main(): Promise<void> {
   }
   const dataDir = resolve(values['data-dir'] ?? process.env.PARLEY_DATA_DIR ?? defaultDataDir());
   const adminApiKey = process.env.PARLEY_ADMIN_API_KEY || undefined;
-  const warn = (message: string) => process.stderr.write(`warning: ${message}\n`);
+  // One logger for the process: <data-dir>/logs/parley.log (rotated) and stderr, secrets redacted.
+  const { logger } = createLogger({ dataDir });
+  const warn = (message: string) => logger.warn(message);
 
   let core;
   try {
@@ -54,7 +57,7 @@ async function main(): Promise<void> {
 
   let server;
   try {
-    server = await startHttpServer(core, { port, appVersion: APP_VERSION, rendererDir: RENDERER_DIR });
+    server = await startHttpServer(core, { port, appVersion: APP_VERSION, rendererDir: RENDERER_DIR, logger });
   } catch (error) {
     core.close();
     const code = (error as NodeJS.ErrnoException).code;
@@ -67,7 +70,7 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    process.stderr.write(`${signal}: shutting down\n`);
+    logger.info(`${signal}: shutting down`);
     await server.close();
     core.close();
     process.exit(0);
