@@ -66,7 +66,8 @@ function inputOf(request: FastifyRequest): Record<string, unknown> {
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const { service, config } = options;
   const app = Fastify({
-    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance, disableRequestLogging: true } : { logger: options.logger ?? false }),
+    // Warnings and errors only: no access log of every request (URLs carry signed-URL signatures).
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance.child({}, { level: 'warn' }) } : { logger: options.logger ?? false }),
     // JSON routes check `[server] body_limit_mb` as configured now (liveBodyLimit); this is the ceiling.
     bodyLimit: BODY_LIMIT_CEILING,
     // While shutting down, new requests get 503 instead of hanging.
