@@ -5,6 +5,7 @@ import { bootCore } from './boot.js';
 import { issueSignInCode } from './core/auth/sign-in-code.js';
 import { defaultDataDir } from './data-dir.js';
 import { DatabaseFromFutureError } from './db/connection.js';
+import { createLogger } from './logging/logger.js';
 import { startHttpServer } from './transport/http/server.js';
 
 const USAGE = `Usage: npm run serve -- [--port <port>] [--data-dir <dir>] [--no-sign-in-link]
@@ -44,7 +45,9 @@ async function main(): Promise<void> {
   const requestedPort = parsePort(values.port) ?? parsePort(process.env.PARLEY_PORT);
   const dataDir = resolve(values['data-dir'] ?? process.env.PARLEY_DATA_DIR ?? defaultDataDir());
   const adminApiKey = process.env.PARLEY_ADMIN_API_KEY || undefined;
-  const warn = (message: string) => process.stderr.write(`warning: ${message}\n`);
+  // One logger for the process: <data-dir>/logs/parley.log (rotated) and stderr, secrets redacted.
+  const { logger } = createLogger({ dataDir });
+  const warn = (message: string) => logger.warn(message);
 
   let core;
   try {
@@ -58,7 +61,7 @@ async function main(): Promise<void> {
 
   let server;
   try {
-    server = await startHttpServer(core, { port, appVersion: APP_VERSION, rendererDir: RENDERER_DIR });
+    server = await startHttpServer(core, { port, appVersion: APP_VERSION, rendererDir: RENDERER_DIR, logger });
   } catch (error) {
     core.close();
     const code = (error as NodeJS.ErrnoException).code;
@@ -81,7 +84,7 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    process.stderr.write(`${signal}: shutting down\n`);
+    logger.info(`${signal}: shutting down`);
     await server.close();
     core.close();
     process.exit(0);

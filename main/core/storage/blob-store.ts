@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -36,9 +36,12 @@ export class BlobStore {
     this.temp = join(dataDir, 'tmp');
   }
 
-  /** Start-up: temp files of captures a crash interrupted. */
-  async clearTemp(): Promise<void> {
-    await rm(this.temp, { recursive: true, force: true });
+  /**
+   * Start-up: temp files of captures a crash interrupted. Synchronous, so it is done before any new
+   * capture can start writing there.
+   */
+  clearTemp(): void {
+    rmSync(this.temp, { recursive: true, force: true });
   }
 
   /** Artifact ids that have parts waiting on disk. */

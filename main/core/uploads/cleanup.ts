@@ -23,6 +23,8 @@ export async function sweepUploads(deps: SweepDeps, options: { startup: boolean 
   const now = deps.now().toISOString();
   const result: SweepResult = { expiredUploads: 0, removedArtifacts: 0 };
   const dropped: string[] = [];
+  // Before the first await: sweepUploads is called while nothing else runs yet (UploadSweeper.start).
+  if (options.startup) blobs.clearTemp();
   repos.transaction(() => {
     for (const upload of repos.artifacts.expiredOpenUploads(now)) {
       repos.artifacts.setUploadStatus(upload.id, 'expired', now);
@@ -45,7 +47,6 @@ export async function sweepUploads(deps: SweepDeps, options: { startup: boolean 
   result.removedArtifacts = dropped.length;
   for (const id of dropped) await blobs.dropParts(id);
   if (options.startup) {
-    await blobs.clearTemp();
     for (const owner of await blobs.partOwners()) {
       const artifact = repos.artifacts.get(owner);
       if (!artifact || (artifact.status !== 'pending' && artifact.status !== 'uploading')) await blobs.dropParts(owner);

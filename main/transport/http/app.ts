@@ -1,5 +1,5 @@
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type preParsingAsyncHookHandler } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type preParsingAsyncHookHandler } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_VERSION, API_VERSION_HEADER } from '../../../shared/api-version.js';
@@ -25,6 +25,8 @@ export interface HttpAppOptions {
   /** Built renderer to serve at `/` (served mode); omitted in the desktop app. */
   rendererDir?: string | undefined;
   logger?: boolean;
+  /** The process's logger (main/logging): unexpected errors are logged through it. */
+  loggerInstance?: FastifyBaseLogger | undefined;
 }
 
 /** Where a deprecated credential's callers learn what replaces it (RFC 9745 `Link` rel=deprecation). */
@@ -65,7 +67,8 @@ function inputOf(request: FastifyRequest): Record<string, unknown> {
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const { service, config } = options;
   const app = Fastify({
-    logger: options.logger ?? false,
+    // Warnings and errors only: no access log of every request (URLs carry signed-URL signatures).
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance.child({}, { level: 'warn' }) } : { logger: options.logger ?? false }),
     // JSON routes check `[server] body_limit_mb` as configured now (liveBodyLimit); this is the ceiling.
     bodyLimit: BODY_LIMIT_CEILING,
     // While shutting down, new requests get 503 instead of hanging.
@@ -81,7 +84,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   app.setErrorHandler((error, request, reply) => {
     const { payload, unexpected } = toErrorPayload(error);
-    if (unexpected) request.log.error({ err: error }, 'unexpected error');
+    if (unexpected) request.log.error({ err: error, method: request.method, url: request.url.split('?')[0] }, `unexpected error answering ${request.method} ${request.url.split('?')[0]}`);
     return sendProblem(reply, payload.status, problemBody(payload));
   });
   app.setNotFoundHandler((request, reply) => {

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Core } from '../../boot.js';
 import { buildHttpApp } from './app.js';
 
@@ -10,9 +11,9 @@ export interface RunningServer {
 /** Builds the HTTP app over a booted core and listens on loopback. */
 export async function startHttpServer(
   core: Core,
-  options: { port: number; host?: string; appVersion: string; rendererDir?: string | undefined },
+  options: { port: number; host?: string; appVersion: string; rendererDir?: string | undefined; logger?: FastifyBaseLogger | undefined },
 ): Promise<RunningServer> {
-  const app = await buildHttpApp({ service: core.service, config: core.config, appVersion: options.appVersion, rendererDir: options.rendererDir });
+  const app = await buildHttpApp({ service: core.service, config: core.config, appVersion: options.appVersion, rendererDir: options.rendererDir, loggerInstance: options.logger });
   const host = options.host ?? core.config().server.host;
   await app.listen({ port: options.port, host });
   const address = app.server.address();
