@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 describe('Settings → Local models', () => {
-  const region = () => page.getByRole('region', { name: 'Local models' });
+  const region = () => page.getByRole('region', { name: 'Local models', exact: true });
 
   it('lists the GGUF files found, with what they are, where they lie and their size', async () => {
     const chat = await visible(region().getByRole('row', { name: /Tiny Chat/ }));

@@ -27,7 +27,7 @@ afterAll(async () => {
   await files.close();
 });
 
-const localModels = () => page.getByRole('region', { name: 'Local models' });
+const localModels = () => page.getByRole('region', { name: 'Download local models' });
 const downloads = () => localModels().getByRole('list', { name: 'Downloads' });
 
 async function downloadByUrl(url: string, sha?: string): Promise<void> {
@@ -65,12 +65,12 @@ describe('a fresh install leads to a model', () => {
     expect(await catalogue.getByRole('link', { name: 'Apache-2.0' }).count()).toBeGreaterThan(0);
     // This machine has 24 GB: every recommended model fits, so none is marked.
     expect(await catalogue.getByText('Too large for this machine’s memory').count()).toBe(0);
-    await page.getByRole('heading', { name: 'Local models' }).scrollIntoViewIfNeeded();
+    await page.getByRole('heading', { name: 'Download local models' }).scrollIntoViewIfNeeded();
     expect(await inspectAtWidths('settings-local-models')).toEqual([]);
   });
 });
 
-describe('downloads in Settings → Local models', () => {
+describe('downloads in Settings → Download local models', () => {
   it('shows a running download with a progress bar, and cancels it', async () => {
     const url = files.add('/m/held.gguf', { bytes: ggufBytes(400_000), holdAt: 100_000 });
     await downloadByUrl(url);

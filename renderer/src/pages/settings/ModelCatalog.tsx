@@ -90,10 +90,10 @@ export function ModelCatalog({ isAdmin, onDownloaded }: { isAdmin: boolean; onDo
   const activeUrls = new Set(list.filter((d) => ACTIVE.has(d.status)).map((d) => d.url));
 
   return (
-    <section ref={section} id="local-models" className="section" aria-labelledby="local-models-title">
+    <section ref={section} id="model-catalog" className="section" aria-labelledby="model-catalog-title">
       <div className="section-header">
         <div>
-          <h2 id="local-models-title">Local models</h2>
+          <h2 id="model-catalog-title">Download local models</h2>
           <p className="section-description">
             Models that run on this machine, offline and private. A download is checked (SHA-256, GGUF format) and then placed in the models folder of the data directory.
           </p>
