@@ -4,6 +4,7 @@ import { bootCore } from '../../main/boot.js';
 import { NO_DATASET_ANSWER } from '../../main/core/providers/extractive.js';
 import { VILLAGE_DOCS as DOCS, startChatHarness, type Harness } from '../support/chat.js';
 import { TEST_ADMIN_KEY, tempDir } from '../support/core.js';
+import { bootWithEmbeddings } from '../support/embedded-core.js';
 import { collectChat } from '../support/sse.js';
 
 type Citation = { index: number; dataset_id: string; artifact_key: string; snippet: string };
@@ -94,38 +95,19 @@ describe('processing after a restart', () => {
 
 describe('hybrid search with an embedding model', () => {
   it('embeds chunks once indexed, and grounds answers with keyword and vector rankings fused', async () => {
-    const { startUpstream } = await import('../fixtures/upstream.js');
-    const { writeFileSync, readFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const upstream = await startUpstream();
-    const { dir, remove } = tempDir();
+    const e = await bootWithEmbeddings(DOCS);
     try {
-      const first = bootCore({ dataDir: dir, appVersion: 't', adminApiKey: TEST_ADMIN_KEY });
-      const owner = first.desktopCaller();
-      const model = (await first.service.invoke('models.create', { name: 'Embeddings', provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, api_key: 'sk-e', model: 'text-embedding-hash' }, owner)) as { id: string };
-      first.close();
-      const file = join(dir, 'parley.toml');
-      writeFileSync(file, readFileSync(file, 'utf8').replace('embedding_model = ""', `embedding_model = "${model.id}"`));
-
-      const core = bootCore({ dataDir: dir, appVersion: 't' });
-      const me = core.desktopCaller();
-      const ds = (await core.service.invoke('datasets.create', { name: 'Hybrid' }, me)) as { id: string; kb_id: string };
-      for (const [key, text] of Object.entries(DOCS)) {
-        await core.service.storeFile(me, ds.kb_id, { key, filename: key, mime_type: 'text/markdown', stream: Readable.from([Buffer.from(text)]) });
-      }
-      await core.runtime.ingest.idle();
+      const { core, me, dataset: ds, upstream } = e;
       expect(core.repos.chunks.vectorIndex()).toMatchObject({ model: 'text-embedding-hash', dimensions: 64 });
-      expect(upstream.requests.filter((r) => r.path === '/v1/embeddings').length).toBeGreaterThan(0);
+      expect(e.embeddingCalls()).toBeGreaterThan(0);
 
       const answer = (await core.service.invoke('chat.send', { message: 'pruning apple trees in winter', dataset_ids: [ds.id], model_endpoint_override: 'mdl_extractive' }, me)) as { message: Msg };
       expect(answer.message.content, 'the built-in model answers, citing').toMatch(/\[1\]/);
       expect(answer.message.citations[0]?.artifact_key).toBe('orchard.md');
       // The question was embedded too: the vector ranking took part.
       expect(upstream.requests.filter((r) => r.path === '/v1/embeddings').at(-1)?.body).toMatchObject({ input: ['pruning apple trees in winter'] });
-      core.close();
     } finally {
-      remove();
-      await upstream.close();
+      await e.close();
     }
   });
 });

@@ -1,11 +1,6 @@
-import { Readable } from 'node:stream';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootCore } from '../../main/boot.js';
-import { startUpstream } from '../fixtures/upstream.js';
 import { VILLAGE_DOCS, startChatHarness, type Harness } from '../support/chat.js';
-import { TEST_ADMIN_KEY, tempDir } from '../support/core.js';
+import { bootWithEmbeddings } from '../support/embedded-core.js';
 
 type Result = { chunk_id: number; dataset_id: string; kb_id: string; artifact_id: string; artifact_key: string; score: number; snippet: string; location: { start: number; end: number; section?: string } };
 type Answer = { data: Result[]; mode: string; took_ms: number };
@@ -85,30 +80,14 @@ describe('POST /search', () => {
 
 describe('POST /search with an embedding model (over IPC)', () => {
   it('auto and hybrid fuse keyword and vector rankings; keyword leaves the vectors out', async () => {
-    const upstream = await startUpstream();
-    const { dir, remove } = tempDir();
+    const e = await bootWithEmbeddings(VILLAGE_DOCS);
     try {
-      const first = bootCore({ dataDir: dir, appVersion: 't', adminApiKey: TEST_ADMIN_KEY });
-      const owner = first.desktopCaller();
-      const model = (await first.service.invoke('models.create', { name: 'Embeddings', provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, api_key: 'sk-e', model: 'text-embedding-hash' }, owner)) as { id: string };
-      first.close();
-      const file = join(dir, 'parley.toml');
-      writeFileSync(file, readFileSync(file, 'utf8').replace('embedding_model = ""', `embedding_model = "${model.id}"`));
-
-      const core = bootCore({ dataDir: dir, appVersion: 't' });
-      const me = core.desktopCaller();
-      const ds = (await core.service.invoke('datasets.create', { name: 'Hybrid' }, me)) as { id: string; kb_id: string };
-      for (const [key, text] of Object.entries(VILLAGE_DOCS)) {
-        await core.service.storeFile(me, ds.kb_id, { key, filename: key, mime_type: 'text/markdown', stream: Readable.from([Buffer.from(text)]) });
-      }
-      await core.runtime.ingest.idle();
-      const embedded = () => upstream.requests.filter((r) => r.path === '/v1/embeddings').length;
-
-      const before = embedded();
+      const { core, me, dataset: ds } = e;
+      const before = e.embeddingCalls();
       const hybrid = (await core.service.invoke('search.query', { query: 'pruning apple trees in winter', dataset_ids: [ds.id], mode: 'hybrid' }, me)) as Answer;
       expect(hybrid.mode).toBe('hybrid');
       expect(hybrid.data[0]?.artifact_key).toBe('orchard.md');
-      expect(embedded()).toBe(before + 1);
+      expect(e.embeddingCalls()).toBe(before + 1);
 
       const auto = (await core.service.invoke('search.query', { query: 'sourdough starter', dataset_ids: [ds.id] }, me)) as Answer;
       expect(auto.mode).toBe('hybrid');
@@ -116,11 +95,9 @@ describe('POST /search with an embedding model (over IPC)', () => {
 
       const keywordOnly = (await core.service.invoke('search.query', { query: 'sourdough starter', dataset_ids: [ds.id], mode: 'keyword' }, me)) as Answer;
       expect(keywordOnly.mode).toBe('keyword');
-      expect(embedded()).toBe(before + 2);
-      core.close();
+      expect(e.embeddingCalls()).toBe(before + 2);
     } finally {
-      remove();
-      await upstream.close();
+      await e.close();
     }
   });
 });
