@@ -1,20 +1,11 @@
 /**
- * Secrets never reach a log line: API keys and tokens (`pk_`, `ut_`, `at_`, `sk-`…), bearer
- * credentials, credentials inside URLs and secret-looking query parameters are masked in any text.
+ * Secrets never reach a log line: the same redaction as upstream errors shown to people
+ * (core/secrets/redact.ts), applied to every string of a log entry, and values under credential-named
+ * keys dropped whole.
  */
-const PATTERNS: [RegExp, string][] = [
-  [/\b(Bearer\s+)[^\s"',]+/gi, '$1[redacted]'],
-  [/\b(pk|ut|at)_[A-Za-z0-9]{6,}/g, '$1_[redacted]'],
-  [/\bsk-[A-Za-z0-9_-]{6,}/g, 'sk-[redacted]'],
-  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+(?::[^\s/@]*)?@/gi, '$1[redacted]@'],
-  [/([?&](?:api[_-]?key|key|token|access_token|signature|password)=)[^&\s"']+/gi, '$1[redacted]'],
-];
+import { redactSecrets } from '../core/secrets/redact.js';
 
-export function redactSecrets(text: string): string {
-  let out = text;
-  for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
-  return out;
-}
+export { redactSecrets };
 
 /** A copy of `value` with every string redacted (objects and arrays to a bounded depth). */
 export function redactDeep(value: unknown, depth = 0): unknown {

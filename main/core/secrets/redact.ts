@@ -14,19 +14,22 @@ const PATTERNS: Array<[RegExp, string]> = [
   // Authorization: Bearer xyz / Basic xyz (the scheme stays, the credential goes).
   [/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{4,}/gi, `$1 ${REDACTED}`],
   // Provider keys: OpenAI (sk-…, sk-proj-…), Anthropic (sk-ant-…), Groq (gsk_…), Google (AIza…), HF (hf_…), xAI (xai-…).
-  [/\b(?:sk|gsk|xai)[-_][A-Za-z0-9_-]{8,}/g, REDACTED],
+  [/\b(sk|gsk|xai)([-_])[A-Za-z0-9_-]{8,}/g, `$1$2${REDACTED}`],
   [/\bAIza[0-9A-Za-z_-]{20,}/g, REDACTED],
   [/\bhf_[A-Za-z0-9]{16,}/g, REDACTED],
-  // Parley's own secrets.
-  [/\b(?:pk|ut|at)_[A-Za-z0-9]{16,}/g, REDACTED],
+  // Parley's own secrets (the prefix stays: it says what kind of credential was there).
+  [/\b(pk|ut|at)_[A-Za-z0-9]{6,}/g, `$1_${REDACTED}`],
   // `api_key: "…"`, `x-api-key=…`, `"password": "…"` in JSON, headers or prose.
-  [/\b((?:x-)?api[-_]?key|apikey|access[-_]?token|client[-_]?secret|password|secret|authorization)(["']?\s*[:=]\s*["']?)(?!\[redacted\])[^\s"',;}&]{3,}/gi, `$1$2${REDACTED}`],
+  [/\b((?:x-)?api[-_]?key|apikey|access[-_]?token|client[-_]?secret|password|secret|authorization)(["']?\s*[:=]\s*["']?)(?!\[redacted\]|(?:Bearer|Basic|Token)\s)[^\s"',;}&]{3,}/gi, `$1$2${REDACTED}`],
 ];
 
-/** `scheme://user:pass@host/…?key=…` → `scheme://[redacted]@host/…?key=[redacted]`, for every URL in `text`. */
+/**
+ * `scheme://user:pass@host/…?key=…` → `scheme://[redacted]@host/…?key=[redacted]`, for every URL in
+ * `text`, whatever its scheme (`postgres://u:p@…` too).
+ */
 function redactUrls(text: string): string {
-  return text.replace(/\bhttps?:\/\/[^\s"'<>]+/gi, (url) => {
-    let out = url.replace(/^(https?:\/\/)[^/@\s]*@/i, `$1${REDACTED}@`);
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, (url) => {
+    let out = url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, `$1${REDACTED}@`);
     out = out.replace(/([?&])([^=&#\s]+)=([^&#\s]*)/g, (whole, sep: string, name: string) => (SECRET_PARAMS.test(decodeSafe(name)) ? `${sep}${name}=${REDACTED}` : whole));
     return out;
   });
