@@ -1,0 +1,190 @@
+/**
+ * Relevance benchmark: nDCG@10, recall@10 and MRR@10 on a public IR test collection with graded
+ * judgements (Cranfield 1400 by default; any BEIR-format collection too), for
+ * - plain FTS5 bm25: every word of the query OR-ed, ranked by FTS5's bm25() over the same index
+ *   (same tokenizer, so the same stemming), no stop words, no pruning — the baseline;
+ * - Parley's keyword search and hybrid search, through `search.query` (the operation behind
+ *   `POST /search`, over the one retrieval function, `main/core/retrieval/retrieve.ts`).
+ *
+ * The documents go through Parley's real ingest path: one text file per document (title, blank
+ * line, body) stored by the service, detected, parsed in the parse worker, chunked and indexed.
+ * Then the embedding model is configured and the dataset embedded by `indexEmbeddings`, the
+ * function the ingest job calls after each file, once for all files in batches of 32: the same
+ * vectors, but the per-file path makes one model call per small file (1,400 calls took 329 s of
+ * this bench's 6 minutes on the shared 2 cores; batched, seconds). Rankings are of documents: a
+ * passage counts for its file, a file's first passage is its place (rankings ask for 50 passages,
+ * and keep the first 10 distinct files).
+ *
+ * Hybrid needs an embedding model, and none with real weights can be had on this machine (no
+ * network, none in a package): the generated GGUF embedding model (test/fixtures/gguf.ts: a text's
+ * vector is its mean byte vector) runs through llama.cpp exactly as a real local model would, so
+ * the figure proves the path, not the quality. The +10% nDCG@10 goal needs a real model:
+ * `PARLEY_BENCH_EMBED_GGUF=/path/to/model.gguf` uses one.
+ *
+ * The collection is read from `PARLEY_IR_COLLECTION`, else `test/bench/data/cranfield/`; see
+ * test/bench/data/README.md. Without one the bench says so and measures nothing.
+ * Run: node --import tsx test/bench/relevance.ts [collection-dir]
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bootCore, type Core } from '../../main/boot.js';
+import { indexEmbeddings } from '../../main/core/retrieval/search.js';
+import { makeGguf } from '../fixtures/gguf.js';
+import { TEST_ADMIN_KEY, tempDir } from '../support/core.js';
+import { loadCollection, type IrCollection } from './relevance/collection.js';
+import { meanScores, type RankingScores } from './relevance/metrics.js';
+import { printRows, summarize } from './stats.js';
+
+export const DEFAULT_COLLECTION_DIR = join(dirname(fileURLToPath(import.meta.url)), 'data', 'cranfield');
+
+/** Passages asked for per query: enough for 10 distinct files when a file has several passages. */
+const PASSAGES = 50;
+const TOP = 10;
+const EMBED_MODEL_NAME = 'Bench Relevance Embed';
+
+export interface RelevanceRow extends RankingScores {
+  ranking: 'bm25' | 'keyword' | 'hybrid';
+  p50_ms: number;
+  p95_ms: number;
+}
+
+export interface RelevanceResult {
+  collection: string;
+  documents: number;
+  passages: number;
+  /** Which embedding model the hybrid row used. */
+  embedding: string;
+  /** Storing, parsing, chunking and indexing every document (the service's upload path). */
+  ingest_s: number;
+  /** Embedding every passage (batches of 32). */
+  embed_s: number;
+  rows: RelevanceRow[];
+}
+
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+
+/** Plain FTS5 bm25 over every word of the query: the baseline, by passage id, best first. */
+function bm25Passages(core: Core, kbId: string, query: string): number[] {
+  const words = [...new Set(query.toLowerCase().match(WORD) ?? [])];
+  if (words.length === 0) return [];
+  const match = words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' OR ');
+  const statement = core.db.prepare<[string, bigint, bigint, number], { id: number }>(
+    'SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY bm25(chunks_fts) LIMIT ?',
+  );
+  return core.repos.chunks.kbRanges([kbId]).flatMap((r) => statement.all(match, BigInt(r.lo), BigInt(r.hi), PASSAGES).map((row) => row.id));
+}
+
+/** Makes a GGUF file in the core's models folder its embedding model (discovered, then configured). */
+async function configureLocalEmbeddings(core: Core, gguf: Buffer | string): Promise<string> {
+  mkdirSync(join(core.dataDir, 'models'), { recursive: true });
+  const file = join(core.dataDir, 'models', 'bench-relevance-embed.gguf');
+  writeFileSync(file, typeof gguf === 'string' ? readFileSync(gguf) : gguf);
+  const owner = core.desktopCaller();
+  const { data } = (await core.service.invoke('models.list', {}, owner)) as { data: Array<{ id: string; name: string; local?: { path: string } }> };
+  const model = data.find((m) => m.local?.path === file) ?? data.find((m) => m.name === EMBED_MODEL_NAME);
+  if (!model) throw new Error('The benchmark embedding model was not discovered in the models folder');
+  const { version } = (await core.service.invoke('admin.config.get', {}, owner)) as { version: number };
+  await core.service.invoke('admin.config.patch', { values: { 'retrieval.embedding_model': model.id }, base_version: version }, owner);
+  return typeof gguf === 'string' ? gguf : 'generated GGUF, 64 dims, no semantics';
+}
+
+export async function runRelevanceBench(dir = process.env.PARLEY_IR_COLLECTION ?? DEFAULT_COLLECTION_DIR): Promise<RelevanceResult | { skipped: string }> {
+  if (!existsSync(dir)) return { skipped: `no test collection at ${dir} (see test/bench/data/README.md)` };
+  const collection: IrCollection | undefined = loadCollection(dir);
+  if (!collection) return { skipped: `${dir} holds neither Cranfield nor BEIR files (see test/bench/data/README.md)` };
+
+  const { dir: dataDir, remove } = tempDir('parley-relevance-');
+  const core = bootCore({ dataDir, appVersion: 'bench', adminApiKey: TEST_ADMIN_KEY });
+  try {
+    const owner = core.desktopCaller();
+    const dataset = (await core.service.invoke('datasets.create', { name: collection.name }, owner)) as { id: string; kb_id: string };
+    // Keys are positions: document ids may hold characters a key may not.
+    const idOfKey = new Map<string, string>();
+    const started = performance.now();
+    let stored = 0;
+    for (const doc of collection.documents) {
+      const text = [doc.title, doc.text].filter((s) => s !== '').join('\n\n');
+      if (text === '') continue; // Cranfield has a few records with neither title nor text
+      const key = `doc-${stored++}.txt`;
+      idOfKey.set(key, doc.id);
+      await core.service.storeFile(owner, dataset.kb_id, { key, filename: key, mime_type: 'text/plain', stream: Readable.from([Buffer.from(text)]) });
+    }
+    await core.runtime.ingest.idle();
+    const ingestSeconds = (performance.now() - started) / 1000;
+    const passages = core.repos.chunks.countByKb(dataset.kb_id);
+
+    const embedStarted = performance.now();
+    const embedding = await configureLocalEmbeddings(core, process.env.PARLEY_BENCH_EMBED_GGUF ?? makeGguf({ kind: 'embedding', name: EMBED_MODEL_NAME }));
+    const model = core.runtime.embedding();
+    if (!model) throw new Error('The benchmark embedding model is configured but cannot embed');
+    await indexEmbeddings(core.repos, model.embed, { model: model.name, kb_ids: [dataset.kb_id], batchSize: 32 });
+    const embedSeconds = (performance.now() - embedStarted) / 1000;
+
+    const docsOf = (keys: readonly string[]) => keys.flatMap((key) => (idOfKey.has(key) ? [idOfKey.get(key) as string] : []));
+    const rows: RelevanceRow[] = [];
+    const measure = async (ranking: RelevanceRow['ranking'], rank: (query: string) => Promise<string[]> | string[]) => {
+      const rankings = new Map<string, string[]>();
+      const samples: number[] = [];
+      for (const [id, text] of collection.queries) {
+        const started = performance.now();
+        const keys = await rank(text);
+        samples.push(performance.now() - started);
+        rankings.set(id, [...new Set(docsOf(keys))].slice(0, TOP));
+      }
+      const s = summarize(samples);
+      rows.push({ ranking, ...meanScores(rankings, collection.qrels, TOP), p50_ms: s.p50, p95_ms: s.p95 });
+    };
+    const keyOf = (id: number) => core.repos.chunks.hit(id)?.artifact_key ?? '';
+    await measure('bm25', (query) => bm25Passages(core, dataset.kb_id, query).map(keyOf));
+    for (const mode of ['keyword', 'hybrid'] as const) {
+      await measure(mode, async (query) => {
+        const result = (await core.service.invoke('search.query', { query, dataset_ids: [dataset.id], limit: PASSAGES, mode }, owner)) as {
+          data: Array<{ artifact_key: string }>;
+          mode: string;
+        };
+        if (result.mode !== mode) throw new Error(`search.query answered in ${result.mode} mode, not ${mode}`);
+        return result.data.map((hit) => hit.artifact_key);
+      });
+    }
+    return { collection: collection.name, documents: stored, passages, embedding, ingest_s: ingestSeconds, embed_s: embedSeconds, rows };
+  } finally {
+    core.close();
+    remove();
+  }
+}
+
+const fixed = (n: number) => n.toFixed(3);
+
+/**
+ * The relevance table: each ranking's figures, and for Parley's two the goal next to them —
+ * keyword ≥ bm25 nDCG@10; hybrid ≥ bm25 + 10% nDCG@10 (a goal for a real embedding model).
+ */
+export function relevanceTable(result: RelevanceResult): Array<Record<string, string | number>> {
+  const bm25 = result.rows.find((r) => r.ranking === 'bm25')?.ndcg_at_10 ?? Number.NaN;
+  const goal = { bm25: undefined, keyword: bm25, hybrid: bm25 * 1.1 } as const;
+  return result.rows.map((r) => {
+    const target = goal[r.ranking];
+    return {
+      ranking: r.ranking === 'hybrid' ? `hybrid (${result.embedding})` : r.ranking,
+      ndcg_at_10: fixed(r.ndcg_at_10),
+      recall_at_10: fixed(r.recall_at_10),
+      mrr_at_10: fixed(r.mrr_at_10),
+      queries: r.queries,
+      p50_ms: r.p50_ms.toFixed(2),
+      target: target === undefined ? 'baseline' : `nDCG@10 ≥ ${fixed(target)}${r.ranking === 'hybrid' ? ' (bm25 + 10%)' : ' (bm25)'}`,
+      met: target === undefined ? '' : r.ndcg_at_10 >= target ? 'met' : 'not met',
+    };
+  });
+}
+
+export function relevanceTitle(result: RelevanceResult): string {
+  return `Relevance on ${result.collection} (${result.documents} documents, ${result.passages} passages; ingest ${result.ingest_s.toFixed(0)} s, embedding ${result.embed_s.toFixed(0)} s)`;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const result = await runRelevanceBench(process.argv[2]);
+  if ('skipped' in result) process.stdout.write(`\nRelevance: skipped — ${result.skipped}\n`);
+  else printRows(relevanceTitle(result), relevanceTable(result));
+}

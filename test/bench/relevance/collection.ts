@@ -1,0 +1,121 @@
+/**
+ * Public IR test collections with graded judgements, read from a folder (see
+ * test/bench/data/README.md for where to get them and why they are not shipped):
+ * - Cranfield 1400 (`cran.all.1400`, `cran.qry`, `cranqrel`): 1,400 aeronautics abstracts, 225
+ *   queries, Cleverdon's relevance codes 1 (complete answer) … 4 (minimum interest), turned into
+ *   gains 4 … 1; code −1 (left unexplained by the collection's readme; read as "no interest")
+ *   is gain 0. The qrels number queries 1…225 in file order, while `cran.qry` numbers them with
+ *   gaps (001, 002, 004, …): queries are matched by position, as every evaluation of it does.
+ * - Any BEIR-format collection (`corpus.jsonl`, `queries.jsonl`, `qrels/test.tsv`), e.g.
+ *   NFCorpus or TREC-COVID, whose qrels are graded (0/1/2).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Judgements } from './metrics.js';
+
+export interface IrDocument {
+  id: string;
+  title: string;
+  text: string;
+}
+
+export interface IrCollection {
+  name: string;
+  documents: IrDocument[];
+  /** Query id → text: only the queries that have judgements. */
+  queries: Map<string, string>;
+  /** Query id → document id → grade. */
+  qrels: Map<string, Judgements>;
+}
+
+/** Cranfield's `.I n` records: each field (`.T`, `.A`, `.B`, `.W`) up to the next marker. */
+function cranfieldRecords(text: string): Array<{ id: string; fields: Map<string, string> }> {
+  const records: Array<{ id: string; fields: Map<string, string> }> = [];
+  let field = '';
+  for (const line of text.split(/\r?\n/)) {
+    const id = /^\.I\s+(\S+)/.exec(line);
+    if (id) {
+      records.push({ id: id[1]!, fields: new Map() });
+      field = '';
+      continue;
+    }
+    const marker = /^\.([A-Z])\s*$/.exec(line);
+    const record = records[records.length - 1];
+    if (!record) continue;
+    if (marker) {
+      field = marker[1]!;
+      record.fields.set(field, record.fields.get(field) ?? '');
+    } else if (field) record.fields.set(field, `${record.fields.get(field) ?? ''}${line}\n`);
+  }
+  return records;
+}
+
+const tidy = (s: string | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
+
+export function parseCranfield(docs: string, queries: string, qrels: string): IrCollection {
+  const documents = cranfieldRecords(docs).map((r) => ({ id: String(Number(r.id)), title: tidy(r.fields.get('T')), text: tidy(r.fields.get('W')) }));
+  const byPosition = cranfieldRecords(queries).map((r) => tidy(r.fields.get('W')));
+  const judged = new Map<string, Map<string, number>>();
+  for (const line of qrels.split(/\r?\n/)) {
+    const [q, d, code] = line.trim().split(/\s+/);
+    if (!q || !d || code === undefined) continue;
+    const c = Number(code);
+    if (!Number.isInteger(c)) throw new Error(`cranqrel: a relevance code that is not a number: "${line}"`);
+    const map = judged.get(q) ?? new Map<string, number>();
+    map.set(String(Number(d)), c >= 1 && c <= 4 ? 5 - c : 0);
+    judged.set(q, map);
+  }
+  const queryTexts = new Map<string, string>();
+  for (const q of judged.keys()) {
+    const text = byPosition[Number(q) - 1];
+    if (text === undefined) throw new Error(`cranqrel: query ${q} is not in cran.qry (${byPosition.length} queries)`);
+    queryTexts.set(q, text);
+  }
+  return { name: 'Cranfield 1400', documents, queries: queryTexts, qrels: judged };
+}
+
+function jsonLines(text: string, file: string): Array<Record<string, unknown>> {
+  return text
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '')
+    .map((line, i) => {
+      const value: unknown = JSON.parse(line);
+      if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${file}:${i + 1}: not a JSON object`);
+      return value as Record<string, unknown>;
+    });
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+
+export function parseBeir(name: string, corpus: string, queries: string, qrels: string): IrCollection {
+  const documents = jsonLines(corpus, 'corpus.jsonl').map((d) => ({ id: str(d._id), title: tidy(str(d.title)), text: tidy(str(d.text)) }));
+  const allQueries = new Map(jsonLines(queries, 'queries.jsonl').map((q) => [str(q._id), str(q.text)]));
+  const judged = new Map<string, Map<string, number>>();
+  for (const line of qrels.split(/\r?\n/)) {
+    const [q, d, grade] = line.split('\t');
+    if (!q || !d || grade === undefined || q === 'query-id') continue;
+    const g = Number(grade);
+    if (!Number.isFinite(g)) throw new Error(`qrels: a grade that is not a number: "${line}"`);
+    const map = judged.get(q) ?? new Map<string, number>();
+    map.set(d, g);
+    judged.set(q, map);
+  }
+  const queryTexts = new Map<string, string>();
+  for (const q of judged.keys()) {
+    const text = allQueries.get(q);
+    if (text === undefined) throw new Error(`qrels: query ${q} is not in queries.jsonl`);
+    queryTexts.set(q, text);
+  }
+  return { name, documents, queries: queryTexts, qrels: judged };
+}
+
+/** The collection in `dir`, whichever of the two layouts it has; undefined when it has neither. */
+export function loadCollection(dir: string): IrCollection | undefined {
+  const read = (file: string) => readFileSync(join(dir, file), 'utf8');
+  if (existsSync(join(dir, 'cran.all.1400'))) return parseCranfield(read('cran.all.1400'), read('cran.qry'), read('cranqrel'));
+  if (existsSync(join(dir, 'corpus.jsonl'))) {
+    const name = dir.split(/[\\/]/).filter(Boolean).pop() ?? 'BEIR';
+    return parseBeir(`${name} (BEIR test split)`, read('corpus.jsonl'), read('queries.jsonl'), read(join('qrels', 'test.tsv')));
+  }
+  return undefined;
+}
