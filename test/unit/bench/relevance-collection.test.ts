@@ -1,0 +1,128 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadCollection, parseBeir, parseCranfield } from '../../bench/relevance/collection.js';
+import { tempDir } from '../../support/core.js';
+
+const CRAN_DOCS = `.I 1
+.T
+experimental investigation of the aerodynamics of a
+wing in a slipstream .
+.A
+brenckman,m.
+.B
+j. ae. scs. 25, 1958, 324.
+.W
+experimental investigation of the aerodynamics of a
+wing in a slipstream .
+  an experimental study of a wing in a propeller slipstream .
+.I 2
+.T
+simple shear flow past a flat plate .
+.A
+ting-yili
+.B
+department of aeronautical engineering.
+.W
+simple shear flow past a flat plate in an incompressible fluid .
+`;
+// Numbered with a gap, as the real cran.qry is: the qrels call them 1 and 2.
+const CRAN_QUERIES = `.I 001
+.W
+what similarity laws must be obeyed when constructing aeroelastic models
+of heated high speed aircraft .
+.I 004
+.W
+what problems of heat conduction in composite slabs have been solved .
+`;
+const CRAN_QRELS = `1 2 1
+1 1 4
+2 1 -1
+2 2 3 
+`;
+
+describe('Cranfield', () => {
+  const c = parseCranfield(CRAN_DOCS, CRAN_QUERIES, CRAN_QRELS);
+
+  it('reads documents with their title and abstract, whitespace folded', () => {
+    expect(c.documents).toEqual([
+      {
+        id: '1',
+        title: 'experimental investigation of the aerodynamics of a wing in a slipstream .',
+        text: 'experimental investigation of the aerodynamics of a wing in a slipstream . an experimental study of a wing in a propeller slipstream .',
+      },
+      { id: '2', title: 'simple shear flow past a flat plate .', text: 'simple shear flow past a flat plate in an incompressible fluid .' },
+    ]);
+  });
+
+  it('matches qrels to queries by position, not by the numbers in cran.qry', () => {
+    expect(c.queries.get('1')).toMatch(/^what similarity laws/);
+    expect(c.queries.get('2')).toMatch(/^what problems of heat conduction/);
+  });
+
+  it('turns codes 1 (complete answer) … 4 (minimum interest) into gains 4 … 1, and −1 into 0', () => {
+    expect([...(c.qrels.get('1') ?? [])]).toEqual([
+      ['2', 4],
+      ['1', 1],
+    ]);
+    expect([...(c.qrels.get('2') ?? [])]).toEqual([
+      ['1', 0],
+      ['2', 2],
+    ]);
+  });
+
+  it('refuses qrels for a query the query file does not have', () => {
+    expect(() => parseCranfield(CRAN_DOCS, CRAN_QUERIES, '3 1 1\n')).toThrow(/query 3 is not in cran.qry/);
+  });
+});
+
+describe('BEIR format', () => {
+  const corpus = '{"_id": "MED-1", "title": "Statins", "text": "Statin use and  survival."}\n{"_id": "MED-2", "title": "", "text": "Soy."}\n';
+  const queries = '{"_id": "PLAIN-1", "text": "Do statins help?"}\n{"_id": "PLAIN-9", "text": "unjudged"}\n';
+  const qrels = 'query-id\tcorpus-id\tscore\nPLAIN-1\tMED-1\t2\nPLAIN-1\tMED-2\t1\n';
+
+  it('reads documents, keeps only judged queries, and uses the scores as graded gains', () => {
+    const c = parseBeir('NF', corpus, queries, qrels);
+    expect(c.documents).toEqual([
+      { id: 'MED-1', title: 'Statins', text: 'Statin use and survival.' },
+      { id: 'MED-2', title: '', text: 'Soy.' },
+    ]);
+    expect([...c.queries]).toEqual([['PLAIN-1', 'Do statins help?']]);
+    expect([...(c.qrels.get('PLAIN-1') ?? [])]).toEqual([
+      ['MED-1', 2],
+      ['MED-2', 1],
+    ]);
+  });
+
+  it('says which line is not JSON, and which query is missing', () => {
+    expect(() => parseBeir('NF', '{"_id": "a"}\n[1]\n', queries, qrels)).toThrow(/corpus.jsonl:2/);
+    expect(() => parseBeir('NF', corpus, '{"_id": "PLAIN-9", "text": "x"}\n', qrels)).toThrow(/PLAIN-1 is not in queries.jsonl/);
+  });
+});
+
+describe('loading a folder', () => {
+  let remove = () => {};
+  afterEach(() => remove());
+
+  it('recognises either layout, and nothing in a folder with neither', () => {
+    const t = tempDir();
+    remove = t.remove;
+    const cran = join(t.dir, 'cran');
+    mkdirSync(cran);
+    writeFileSync(join(cran, 'cran.all.1400'), CRAN_DOCS);
+    writeFileSync(join(cran, 'cran.qry'), CRAN_QUERIES);
+    writeFileSync(join(cran, 'cranqrel'), CRAN_QRELS);
+    expect(loadCollection(cran)?.name).toBe('Cranfield 1400');
+
+    const beir = join(t.dir, 'nfcorpus');
+    mkdirSync(join(beir, 'qrels'), { recursive: true });
+    writeFileSync(join(beir, 'corpus.jsonl'), '{"_id": "d", "title": "t", "text": "x"}\n');
+    writeFileSync(join(beir, 'queries.jsonl'), '{"_id": "q", "text": "x"}\n');
+    writeFileSync(join(beir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq\td\t1\n');
+    expect(loadCollection(beir)?.name).toBe('nfcorpus (BEIR test split)');
+
+    const empty = join(t.dir, 'empty');
+    mkdirSync(empty);
+    expect(loadCollection(empty)).toBeUndefined();
+  });
+});
