@@ -8,12 +8,11 @@ import { INTERNAL_DETAIL, type LogError } from '../../../main/transport/ipc/erro
 import {
   pipeToPort,
   registerStreams,
-  type IpcMainOnLike,
   type MessagePortMainLike,
   type OpenStream,
-  type StreamOpenEventLike,
 } from '../../../main/transport/ipc/stream-port.js';
 import { bootTestCore } from '../../support/core.js';
+import { FakeIpcStreams } from '../../support/fake-ipc.js';
 
 /** A MessagePortMain stand-in: records what is posted; `closeFromRenderer` is the other side leaving. */
 class FakePort extends EventEmitter implements MessagePortMainLike {
@@ -191,55 +190,9 @@ describe('pipeToPort', () => {
   });
 });
 
-type StreamListener = (event: StreamOpenEventLike<MessagePort>, ...args: unknown[]) => void;
-
-class FakeIpcMain implements IpcMainOnLike<MessagePort> {
-  readonly listeners = new Map<string, StreamListener>();
-  on(channel: string, listener: StreamListener): void {
-    this.listeners.set(channel, listener);
-  }
-  removeListener(channel: string, listener: StreamListener): void {
-    if (this.listeners.get(channel) === listener) this.listeners.delete(channel);
-  }
-}
-
-/** The renderer side of one request: the port main sends back, and the messages on it. */
-interface Answer {
-  channel: string;
-  message: unknown;
-  port: MessagePort;
-  received: StreamMessage[];
-  done: Promise<void>;
-}
-
-function sendOpen(ipcMain: FakeIpcMain, payload: unknown, url: string | null = 'app://parley/index.html'): Answer[] {
-  const answers: Answer[] = [];
-  const event: StreamOpenEventLike<MessagePort> = {
-    senderFrame: url === null ? null : { url },
-    sender: {
-      postMessage(channel, message, transfer) {
-        const port = transfer[0];
-        if (!port) throw new Error('no port transferred');
-        const received: StreamMessage[] = [];
-        const done = new Promise<void>((resolve) => {
-          port.on('message', (m: StreamMessage) => {
-            received.push(m);
-            if (m.type !== 'event') resolve();
-          });
-        });
-        answers.push({ channel, message, port, received, done });
-      },
-    },
-  };
-  const listener = ipcMain.listeners.get(IPC_STREAM_OPEN);
-  if (!listener) throw new Error('not listening');
-  listener(event, payload);
-  return answers;
-}
-
 describe('registerStreams', () => {
   let core: ReturnType<typeof bootTestCore>;
-  let ipcMain: FakeIpcMain;
+  let ipcMain: FakeIpcStreams;
   let logError: ReturnType<typeof vi.fn<LogError>>;
   let openStream: ReturnType<typeof vi.fn<OpenStream>>;
   let dispose: () => void;
@@ -247,7 +200,7 @@ describe('registerStreams', () => {
 
   beforeEach(() => {
     core = bootTestCore();
-    ipcMain = new FakeIpcMain();
+    ipcMain = new FakeIpcStreams();
     logError = vi.fn<LogError>();
     openStream = vi.fn<OpenStream>();
     dispose = registerStreams({
@@ -266,7 +219,7 @@ describe('registerStreams', () => {
   });
 
   const open = (payload: unknown, url?: string | null) => {
-    const answers = sendOpen(ipcMain, payload, url);
+    const answers = ipcMain.open(payload, url);
     ports.push(...answers.map((a) => a.port));
     return answers;
   };
