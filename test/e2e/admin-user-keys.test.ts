@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -49,8 +50,8 @@ describe('Admin → Users: roles, access and keys of each user', () => {
     await page.getByRole('button', { name: 'Manage Mia Wong' }).click();
     const panel = await visible(page.getByRole('region', { name: 'Manage Mia Wong' }));
     const keys = await visible(panel.getByRole('table', { name: 'API keys of Mia Wong' }));
-    expect(await keys.getByRole('row').count()).toBe(2);
-    expect(await keys.textContent()).toContain(mia.key.slice(0, 7));
+    await eventually(() => keys.getByRole('row').count()).toBe(2);
+    await eventually(() => keys.textContent()).toContain(mia.key.slice(0, 7));
     expect(await keys.textContent()).not.toContain(mia.key);
 
     await panel.getByLabel('New key name').fill('Replacement laptop');
@@ -96,9 +97,9 @@ describe('Admin → Users: roles, access and keys of each user', () => {
   it('a trial user has no keys to manage, and their token shows its limits', async () => {
     await page.getByRole('button', { name: /Manage tess/ }).click();
     const panel = await visible(page.getByRole('region', { name: /Manage tess/ }));
-    expect(await panel.textContent()).toContain('cannot hold API keys');
-    expect(await panel.textContent()).toContain('4 of 5 model calls left');
-    expect(await panel.getByRole('button', { name: 'Issue key' }).count()).toBe(0);
+    await eventually(() => panel.textContent()).toContain('cannot hold API keys');
+    await eventually(() => panel.textContent()).toContain('4 of 5 model calls left');
+    await eventually(() => panel.getByRole('button', { name: 'Issue key' }).count()).toBe(0);
     expect(await inspectWidths('admin-user-trial')).toEqual([]);
     expect(pageProblems(page)).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -40,11 +41,11 @@ describe('agentic answers in the browser', () => {
     await visible(page.getByRole('heading', { name: 'What would you like to know?' }));
     const agent = page.getByRole('switch', { name: 'Agent' });
     await visible(agent);
-    expect(await agent.isChecked()).toBe(false);
+    await eventually(() => agent.isChecked()).toBe(false);
     await agent.focus();
     await page.keyboard.press('Space');
-    expect(await agent.isChecked()).toBe(true);
-    expect(await agent.getAttribute('aria-describedby')).toBe('agent-toggle-hint');
+    await eventually(() => agent.isChecked()).toBe(true);
+    await eventually(() => agent.getAttribute('aria-describedby')).toBe('agent-toggle-hint');
   });
 
   it('an agentic answer over a dataset shows its steps in a collapsible block, kept after a reload', async () => {
@@ -52,13 +53,13 @@ describe('agentic answers in the browser', () => {
     await page.getByLabel('Model').selectOption('mdl_extractive');
     await composer().fill('When is the lighthouse lamp lit?');
     await composer().press('Enter');
-    await expect.poll(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
+    await eventually(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
 
     const thoughts = lastAnswer().locator('details.thoughts');
     const summary = thoughts.locator('summary');
     await visible(summary);
-    expect(await summary.textContent()).toMatch(/^Agent thoughts \(\d+\)$/);
-    expect(await thoughts.getAttribute('open')).toBeNull();
+    await eventually(() => summary.textContent()).toMatch(/^Agent thoughts \(\d+\)$/);
+    await eventually(() => thoughts.getAttribute('open')).toBeNull();
     await summary.focus();
     await page.keyboard.press('Enter');
     await visible(thoughts.getByText('search_datasets {"query":"lighthouse lamp lit"}'));
@@ -70,13 +71,13 @@ describe('agentic answers in the browser', () => {
     await visible(thoughts.getByText(/lit at dusk by the keeper/).first());
     // The answer's Markdown renderer arrives lazily: the screenshot waits for the quotes it draws.
     await visible(lastAnswer().locator('.markdown blockquote').first());
-    expect(await lastAnswer().locator('.markdown').textContent()).toMatch(/dusk/);
+    await eventually(() => lastAnswer().locator('.markdown').textContent()).toMatch(/dusk/);
     expect(await inspectPage(page, 'chat-agent-thoughts')).toEqual([]);
 
     await page.reload();
     const stored = lastAnswer().locator('details.thoughts summary');
     await visible(stored);
-    expect(await stored.textContent()).toBe(await summary.textContent());
+    await eventually(() => stored.textContent()).toBe(await summary.textContent());
     await visible(lastAnswer().locator('.markdown blockquote').first());
     await page.setViewportSize({ width: 420, height: 800 });
     await stored.click();
@@ -95,7 +96,7 @@ describe('agentic answers in the browser', () => {
     await page.goto(`${suite.served.url}/#/datasets/${datasetId}`);
     await page.getByRole('button', { name: 'Delete dataset' }).click();
     const dialog = await visible(page.getByRole('dialog', { name: /Delete “Village”/ }));
-    expect(await dialog.textContent()).toMatch(/agent thoughts/);
+    await eventually(() => dialog.textContent()).toMatch(/agent thoughts/);
     await dialog.getByRole('button', { name: 'Delete dataset' }).click();
     await visible(page.getByRole('heading', { level: 1, name: 'Datasets' }));
 

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -39,7 +40,7 @@ async function addDataset(): Promise<void> {
 const composer = () => page.getByLabel('Message', { exact: true });
 const answers = () => page.getByRole('article', { name: 'Answer' });
 const lastAnswer = () => answers().last();
-const idle = () => expect.poll(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
+const idle = () => eventually(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
 
 async function newChat(): Promise<void> {
   await page.goto(`${suite.served.url}/#/chat`);
@@ -87,17 +88,17 @@ describe('message actions', () => {
     await ask('Fruit by season', 'Table');
     await idle();
     const table = await visible(lastAnswer().getByRole('table'));
-    expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Fruit', 'Season']);
-    expect(await table.getByRole('cell').allTextContents()).toEqual(['Apple', 'Autumn', 'Cherry', 'Summer']);
+    await eventually(() => table.getByRole('columnheader').allTextContents()).toEqual(['Fruit', 'Season']);
+    await eventually(() => table.getByRole('cell').allTextContents()).toEqual(['Apple', 'Autumn', 'Cherry', 'Summer']);
 
     await lastAnswer().getByRole('button', { name: 'Copy code' }).click();
     await visible(lastAnswer().getByRole('button', { name: 'Copied' }));
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('npm run build\n');
+    await eventually(() => page.evaluate(() => navigator.clipboard.readText())).toBe('npm run build\n');
 
     await lastAnswer().getByRole('button', { name: 'Copy answer' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(TABLE_ANSWER);
+    await eventually(() => page.evaluate(() => navigator.clipboard.readText())).toBe(TABLE_ANSWER);
     await page.getByRole('article', { name: 'You said' }).getByRole('button', { name: 'Copy message' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Fruit by season');
+    await eventually(() => page.evaluate(() => navigator.clipboard.readText())).toBe('Fruit by season');
     expect(await inspectBoth('chat-table')).toEqual([]);
   });
 
@@ -109,12 +110,12 @@ describe('message actions', () => {
     const menu = page.getByRole('group', { name: 'Answer again with' });
     await menu.getByRole('button', { name: 'Slow' }).click();
     // While the new answer is written, the input and the other actions are disabled.
-    await expect.poll(() => composer().isDisabled()).toBe(true);
-    expect(await answers().first().getByRole('button', { name: 'Regenerate', exact: true }).isDisabled()).toBe(true);
+    await eventually(() => composer().isDisabled()).toBe(true);
+    await eventually(() => answers().first().getByRole('button', { name: 'Regenerate', exact: true }).isDisabled()).toBe(true);
     await idle();
-    expect(await answers().count()).toBe(2);
-    expect(await answers().first().locator('.markdown').textContent()).toBe('You said: first question');
-    expect(await lastAnswer().locator('.markdown').textContent()).toBe('one two three four five six seven eight nine ten');
+    await eventually(() => answers().count()).toBe(2);
+    await eventually(() => answers().first().locator('.markdown').textContent()).toBe('You said: first question');
+    await eventually(() => lastAnswer().locator('.markdown').textContent()).toBe('one two three four five six seven eight nine ten');
     await visible(lastAnswer().getByText('Another answer to the question above it'));
     await visible(lastAnswer().getByText('Slow (chosen)'));
   });
@@ -134,7 +135,7 @@ describe('message actions', () => {
     const said = await page.getByRole('article', { name: 'You said' }).locator('.bubble').allTextContents();
     expect(said).toEqual(['one', 'two, with a typo', 'two, fixed']);
     // The model saw the branch: the first exchange and the new question, not the old one.
-    await expect.poll(() => lastAnswer().locator('.markdown').textContent()).toBe('3 messages: user: one, assistant: You said: one, user: two, fixed');
+    await eventually(() => lastAnswer().locator('.markdown').textContent()).toBe('3 messages: user: one, assistant: You said: one, user: two, fixed');
     await visible(page.getByText('Edited version'));
   });
 
@@ -142,15 +143,15 @@ describe('message actions', () => {
     await newChat();
     await ask('Count for me', 'Failing');
     const problem = await visible(lastAnswer().getByRole('alert'));
-    expect(await problem.locator('.answer-problem-text').textContent()).toBe('The model stopped answering before it was done. What it wrote so far is kept.');
-    expect(await problem.innerText()).not.toMatch(/terminated|broke off/);
+    await eventually(() => problem.locator('.answer-problem-text').textContent()).toBe('The model stopped answering before it was done. What it wrote so far is kept.');
+    await eventually(() => problem.innerText()).not.toMatch(/terminated|broke off/);
     expect(await inspectBoth('chat-error-actions')).toEqual([]);
     await page.getByLabel('Model').selectOption(models.Echo ?? '');
     await problem.getByRole('button', { name: 'Continue' }).click();
     await idle();
-    await expect.poll(() => lastAnswer().locator('.markdown').textContent()).toMatch(/^w1 w2 w3You said: Your answer above was cut off/);
-    expect(await answers().count()).toBe(1);
-    expect(await lastAnswer().getByRole('alert').count()).toBe(0);
+    await eventually(() => lastAnswer().locator('.markdown').textContent()).toMatch(/^w1 w2 w3You said: Your answer above was cut off/);
+    await eventually(() => answers().count()).toBe(1);
+    await eventually(() => lastAnswer().getByRole('alert').count()).toBe(0);
   });
 
   it('Retry answers again after an error', async () => {
@@ -160,7 +161,7 @@ describe('message actions', () => {
     await page.getByLabel('Model').selectOption(models.Echo ?? '');
     await problem.getByRole('button', { name: 'Retry' }).click();
     await idle();
-    await expect.poll(() => lastAnswer().locator('.markdown').textContent()).toBe('You said: Count again');
+    await eventually(() => lastAnswer().locator('.markdown').textContent()).toBe('You said: Count again');
   });
 });
 
@@ -171,7 +172,7 @@ describe('sources, composer, popovers and threads', () => {
     await ask('When does the lighthouse keeper light the lamp?', 'Citing');
     await idle();
     const sources = lastAnswer().locator('.citation');
-    expect(await sources.count()).toBe(1);
+    await eventually(() => sources.count()).toBe(1);
     await lastAnswer().getByRole('button', { name: /^Source 1: / }).click();
     const open = lastAnswer().locator('.citation[open]');
     await visible(open.locator('mark'));
@@ -196,16 +197,16 @@ describe('sources, composer, popovers and threads', () => {
     const picker = page.locator('.dataset-picker');
     const isOpen = () => picker.evaluate((el) => (el as HTMLDetailsElement).open);
     await picker.locator('summary').click();
-    expect(await isOpen()).toBe(true);
+    await eventually(() => isOpen()).toBe(true);
     await page.keyboard.press('Escape');
-    expect(await isOpen()).toBe(false);
+    await eventually(() => isOpen()).toBe(false);
     await picker.locator('summary').click();
     await page.getByRole('heading', { name: 'What would you like to know?' }).click();
-    expect(await isOpen()).toBe(false);
+    await eventually(() => isOpen()).toBe(false);
     await picker.locator('summary').click();
     await picker.getByLabel('Village').check();
     await ask('popover closes', 'Echo');
-    await expect.poll(isOpen).toBe(false);
+    await eventually(isOpen).toBe(false);
     await idle();
   });
 
@@ -219,7 +220,7 @@ describe('sources, composer, popovers and threads', () => {
     await page.getByLabel('Workflow').selectOption({ label: 'Pirate' });
     await ask('Ahoy', 'Context');
     await idle();
-    await expect.poll(() => lastAnswer().locator('.markdown').textContent()).toMatch(/^2 messages: system: Talk like a pirate\./);
+    await eventually(() => lastAnswer().locator('.markdown').textContent()).toMatch(/^2 messages: system: Talk like a pirate\./);
     expect(pageProblems(page)).toEqual([]);
   });
 });

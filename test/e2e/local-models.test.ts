@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ggufBytes, sha256, startDownloadServer, type DownloadServer } from '../fixtures/download-server.js';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -44,12 +45,12 @@ describe('a fresh install leads to a model', () => {
     await visible(page.getByRole('heading', { name: 'Get a model that can chat' }));
     const lead = page.locator('.getting-started');
     // The composer's model picker stays the one thing labelled "Model".
-    expect(await page.getByLabel('Model').count()).toBe(1);
+    await eventually(() => page.getByLabel('Model').count()).toBe(1);
     await visible(lead.getByRole('link', { name: /Download a local model/ }));
     await visible(lead.getByRole('link', { name: /Connect a model server/ }));
     await visible(lead.getByRole('link', { name: /Create a dataset/ }));
-    expect(await page.getByRole('region', { name: 'Suggested prompts' }).count()).toBe(0);
-    expect(await page.getByText('Explain a concept').count()).toBe(0);
+    await eventually(() => page.getByRole('region', { name: 'Suggested prompts' }).count()).toBe(0);
+    await eventually(() => page.getByText('Explain a concept').count()).toBe(0);
     expect(await inspectAtWidths('home-fresh-install')).toEqual([]);
   });
 
@@ -62,9 +63,9 @@ describe('a fresh install leads to a model', () => {
     await visible(catalogue.locator('strong', { hasText: 'nomic-embed-text v1.5' }));
     await visible(localModels().getByText(/This machine has .* of memory/));
     await visible(catalogue.getByText(/needs about .* of memory/).first());
-    expect(await catalogue.getByRole('link', { name: 'Apache-2.0' }).count()).toBeGreaterThan(0);
+    await eventually(() => catalogue.getByRole('link', { name: 'Apache-2.0' }).count()).toBeGreaterThan(0);
     // This machine has 24 GB: every recommended model fits, so none is marked.
-    expect(await catalogue.getByText('Too large for this machine’s memory').count()).toBe(0);
+    await eventually(() => catalogue.getByText('Too large for this machine’s memory').count()).toBe(0);
     await page.getByRole('heading', { name: 'Download local models' }).scrollIntoViewIfNeeded();
     expect(await inspectAtWidths('settings-local-models')).toEqual([]);
   });
@@ -77,11 +78,11 @@ describe('downloads in Settings → Download local models', () => {
     const item = downloads().getByRole('listitem').filter({ hasText: 'held.gguf' });
     await visible(item.getByText('Downloading'));
     await visible(item.getByText(/98 KB of 391 KB/));
-    expect(await item.getByRole('progressbar').getAttribute('value')).toBe(String(100_000 / 400_000));
+    await eventually(() => item.getByRole('progressbar').getAttribute('value')).toBe(String(100_000 / 400_000));
     expect(await inspectAtWidths('settings-download-progress')).toEqual([]);
     await item.getByRole('button', { name: /Cancel/ }).click();
     await visible(item.getByText('Cancelled'));
-    expect(await item.getByRole('progressbar').count()).toBe(0);
+    await eventually(() => item.getByRole('progressbar').count()).toBe(0);
     files.release();
   });
 
