@@ -104,7 +104,7 @@ describe('pipeToPort', () => {
     }
     const port = new FakePort();
     const piping = pipeToPort(endless(), port);
-    while (port.posted.length < 3) await tick();
+    await vi.waitFor(() => expect(port.posted.length).toBeGreaterThanOrEqual(3));
     port.closeFromRenderer();
     await piping;
     await tick();
@@ -130,7 +130,7 @@ describe('pipeToPort', () => {
     }
     const port = new FakePort();
     const piping = pipeToPort(stuck(), port);
-    while (port.posted.length < 1) await tick();
+    await vi.waitFor(() => expect(port.posted.length).toBeGreaterThanOrEqual(1));
     port.closeFromRenderer();
     await expect(piping).resolves.toBeUndefined();
     // The generator cannot be interrupted mid-await: its finally waits for the upstream (or the signal).
@@ -153,7 +153,7 @@ describe('pipeToPort', () => {
     const port = new FakePort();
     const controller = new AbortController();
     const piping = pipeToPort(endless(), port, undefined, controller.signal);
-    while (port.posted.length < 2) await tick();
+    await vi.waitFor(() => expect(port.posted.length).toBeGreaterThanOrEqual(2));
     controller.abort();
     await piping;
     const count = port.posted.length;
@@ -173,18 +173,17 @@ describe('pipeToPort', () => {
       try {
         for (let i = 0; ; i++) {
           yield { n: i };
-          await new Promise((resolve) => setTimeout(resolve, 2));
+          await tick();
         }
       } finally {
         cleanedUp = true;
       }
     }
     const piping = pipeToPort(source(), port1);
-    while (received.length < 3) await tick();
+    await vi.waitFor(() => expect(received.length).toBeGreaterThanOrEqual(3));
     port2.close();
     await piping;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(cleanedUp).toBe(true);
+    await vi.waitFor(() => expect(cleanedUp).toBe(true));
     expect(received.slice(0, 3)).toEqual([0, 1, 2].map((n) => ({ type: 'event', event: { n } })));
     port1.close();
   });
@@ -287,7 +286,7 @@ describe('registerStreams', () => {
       try {
         for (let i = 0; ; i++) {
           yield i;
-          await new Promise((resolve) => setTimeout(resolve, 2));
+          await tick();
         }
       } finally {
         cleanedUp = true;
@@ -295,7 +294,7 @@ describe('registerStreams', () => {
     });
     const [answer] = open({ stream_id: 's-6', operation: 'chat.send' });
     if (!answer) throw new Error('no answer');
-    while (answer.received.length < 2) await tick();
+    await vi.waitFor(() => expect(answer.received.length).toBeGreaterThanOrEqual(2));
     answer.port.close();
     await vi.waitFor(() => expect(cleanedUp).toBe(true));
     expect(signal?.aborted).toBe(true);
@@ -316,7 +315,7 @@ describe('registerStreams', () => {
       }
     });
     const [answer] = open({ stream_id: 's-7', operation: 'chat.send' });
-    while ((answer?.received.length ?? 0) < 1) await tick();
+    await vi.waitFor(() => expect(answer?.received.length).toBeGreaterThanOrEqual(1));
     dispose();
     expect(ipcMain.listeners.has(IPC_STREAM_OPEN)).toBe(false);
     expect(signal?.aborted).toBe(true);
