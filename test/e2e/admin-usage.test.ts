@@ -83,8 +83,8 @@ describe('Admin → Usage, Workflows, Trial tokens', () => {
     await page.getByLabel('Model-call quota').fill('100');
     await page.getByRole('button', { name: 'Issue token' }).click();
     const reveal = await visible(page.getByRole('region', { name: 'Trial token for trial@example.com' }));
-    const token = await reveal.getByRole('textbox').inputValue();
-    expect(token).toMatch(/^ut_/);
+    await eventually(() => reveal.getByRole('textbox').inputValue()).toMatch(/^ut_/);
+    const token = await reveal.getByRole('textbox').inputValue(); // settled: matched just above
     await eventually(() => reveal.textContent()).toContain('100 model calls');
     const row = await visible(page.getByRole('row', { name: /trial@example\.com/ }));
     // Its limits, as the list shows them: when it ends, and what is left of its quota.

@@ -28,8 +28,8 @@ describe('Admin → Users', () => {
     await page.getByRole('button', { name: 'Create user' }).click();
 
     const reveal = await visible(page.getByRole('region', { name: 'First API key for Ada Lovelace' }));
-    const key = await reveal.getByRole('textbox').inputValue();
-    expect(key).toMatch(/^pk_/);
+    await eventually(() => reveal.getByRole('textbox').inputValue()).toMatch(/^pk_/);
+    const key = await reveal.getByRole('textbox').inputValue(); // settled: matched just above
     const row = await visible(page.getByRole('row', { name: /ada@example\.com/ }));
     await eventually(() => row.textContent()).toContain('Admin');
     expect(await inspectPage(page, 'admin-new-user')).toEqual([]);

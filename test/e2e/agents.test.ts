@@ -2,35 +2,22 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
+import { addDataset } from './support/served-data.js';
 
 const suite = e2eSuite();
 let page: Page;
 let datasetId = '';
 
-/** A dataset with two Markdown files, processed, for the agent to search and read. */
-async function addDataset(): Promise<void> {
-  const res = await suite.served.api('/datasets', { body: { name: 'Village', description: 'Notes about the lighthouse.' } });
-  const dataset = (await res.json()) as { id: string; kb_id: string };
-  datasetId = dataset.id;
-  const form = new FormData();
-  form.append('file', new Blob(['# Lighthouse\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick and winds the clockwork that turns the lens.\n'], { type: 'text/markdown' }), 'lighthouse.md');
-  form.append('file', new Blob(['# Keeper\n\nThe keeper of the lighthouse logs the weather every night and lights the lamp again when a storm puts it out.\n'], { type: 'text/markdown' }), 'keeper.md');
-  const upload = await fetch(`${suite.served.url}/api/knowledge-bases/${dataset.kb_id}/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${suite.served.apiKey}` } });
-  expect(upload.status).toBe(201);
-  for (const key of ['lighthouse.md', 'keeper.md']) {
-    for (let i = 0; i < 400; i++) {
-      const artifact = (await (await suite.served.api(`/knowledge-bases/${dataset.kb_id}/artifacts/${key}`)).json()) as { status: string };
-      if (artifact.status === 'ready') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
-
 const composer = () => page.getByLabel('Message', { exact: true });
 const lastAnswer = () => page.getByRole('article', { name: 'Answer' }).last();
 
 beforeAll(async () => {
-  await addDataset();
+  // Two Markdown files, for the agent to search and read.
+  const dataset = await addDataset(suite.served, { name: 'Village', description: 'Notes about the lighthouse.' }, {
+    'lighthouse.md': '# Lighthouse\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick and winds the clockwork that turns the lens.\n',
+    'keeper.md': '# Keeper\n\nThe keeper of the lighthouse logs the weather every night and lights the lamp again when a storm puts it out.\n',
+  });
+  datasetId = dataset.id;
   page = await suite.open();
   await signIn(page, suite.served.apiKey);
 });
@@ -63,11 +50,12 @@ describe('agentic answers in the browser', () => {
     await summary.focus();
     await page.keyboard.press('Enter');
     await visible(thoughts.getByText('search_datasets {"query":"lighthouse lamp lit"}'));
-    const kinds = await thoughts.locator('.thought-kind').allTextContents();
-    expect(kinds[0]).toBe('Plan');
-    expect(kinds.at(-1)).toBe('Answer');
-    expect(kinds).toContain('Tool call');
-    expect(kinds).toContain('Observed');
+    const kinds = () => thoughts.locator('.thought-kind').allTextContents();
+    await eventually(async () => {
+      const all = await kinds();
+      return [all[0], all.at(-1)];
+    }).toEqual(['Plan', 'Answer']);
+    await eventually(kinds).toEqual(expect.arrayContaining(['Tool call', 'Observed']));
     await visible(thoughts.getByText(/lit at dusk by the keeper/).first());
     // The answer's Markdown renderer arrives lazily: the screenshot waits for the quotes it draws.
     await visible(lastAnswer().locator('.markdown blockquote').first());

@@ -22,8 +22,8 @@ describe('Settings → API keys', () => {
     await page.getByLabel('New key name').fill('CI runner');
     await page.getByRole('button', { name: 'Create key' }).click();
     const reveal = await visible(page.getByRole('region', { name: 'New key “CI runner”' }));
-    const key = await reveal.getByRole('textbox').inputValue();
-    expect(key).toMatch(/^pk_[A-Za-z0-9]{32}$/);
+    await eventually(() => reveal.getByRole('textbox').inputValue()).toMatch(/^pk_[A-Za-z0-9]{32}$/);
+    const key = await reveal.getByRole('textbox').inputValue(); // settled: matched just above
     await eventually(() => reveal.textContent()).toMatch(/only time the full key is shown/);
 
     await reveal.getByRole('button', { name: 'Copy key' }).click();

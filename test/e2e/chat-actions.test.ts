@@ -1,8 +1,10 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
-import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { e2eSuite, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
+import { inspectAtWidthsThenResize } from './support/widths.js';
+import { addDataset, addModel } from './support/served-data.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -10,32 +12,6 @@ let upstream: Upstream;
 const models: Record<string, string> = {};
 
 const TABLE_ANSWER = 'Here:\n\n| Fruit | Season |\n| --- | --- |\n| Apple | Autumn |\n| Cherry | Summer |\n\n```sh\nnpm run build\n```';
-
-async function addModel(name: string, model: string): Promise<void> {
-  const res = await suite.served.api('/models', { body: { name, provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, api_key: 'test-key', model } });
-  expect(res.status).toBe(201);
-  models[name] = ((await res.json()) as { id: string }).id;
-}
-
-/** A dataset with two files, processed: an answer that cites one of them lists only that one. */
-async function addDataset(): Promise<void> {
-  const res = await suite.served.api('/datasets', { body: { name: 'Village' } });
-  const dataset = (await res.json()) as { id: string; kb_id: string };
-  const form = new FormData();
-  form.append('file', new Blob(['# Lighthouse\n\n## Lamp\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick.\n'], { type: 'text/markdown' }), 'lighthouse.md');
-  form.append('file', new Blob(['# Bakery\n\nThe lighthouse keeper buys bread at the bakery at dawn.\n'], { type: 'text/markdown' }), 'bakery.md');
-  const upload = await fetch(`${suite.served.url}/api/knowledge-bases/${dataset.kb_id}/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${suite.served.apiKey}` } });
-  expect(upload.status).toBe(201);
-  for (const key of ['lighthouse.md', 'bakery.md']) {
-    await vi.waitFor(
-      async () => {
-        const artifact = (await (await suite.served.api(`/knowledge-bases/${dataset.kb_id}/artifacts/${key}`)).json()) as { status: string };
-        if (artifact.status !== 'ready') throw new Error(`${key} is ${artifact.status}`);
-      },
-      { timeout: 20_000, interval: 50 },
-    );
-  }
-}
 
 const composer = () => page.getByLabel('Message', { exact: true });
 const answers = () => page.getByRole('article', { name: 'Answer' });
@@ -53,26 +29,19 @@ async function ask(text: string, model: string): Promise<void> {
   await composer().press('Enter');
 }
 
-/** Screenshots and axe at the two widths the issue names, in light and dark. */
-async function inspectBoth(name: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const width of [1440, 420]) {
-    await page.setViewportSize({ width, height: 900 });
-    found.push(...(await inspectPage(page, `${name}-${width}`)));
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  return found;
-}
-
 beforeAll(async () => {
   upstream = await startUpstream();
-  await addModel('Echo', 'echo');
-  await addModel('Context', 'context');
-  await addModel('Slow', 'slow:150');
-  await addModel('Failing', 'fail-mid:3');
-  await addModel('Table', `fixed:${TABLE_ANSWER}`);
-  await addModel('Citing', 'fixed:The keeper lights the lamp at dusk [1].');
-  await addDataset();
+  models['Echo'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Echo', 'echo');
+  models['Context'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Context', 'context');
+  models['Slow'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Slow', 'slow:150');
+  models['Failing'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Failing', 'fail-mid:3');
+  models['Table'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Table', `fixed:${TABLE_ANSWER}`);
+  models['Citing'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Citing', 'fixed:The keeper lights the lamp at dusk [1].');
+  // Two files: an answer that cites one of them lists only that one.
+  await addDataset(suite.served, { name: 'Village' }, {
+    'lighthouse.md': '# Lighthouse\n\n## Lamp\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick.\n',
+    'bakery.md': '# Bakery\n\nThe lighthouse keeper buys bread at the bakery at dawn.\n',
+  });
   const context = await suite.newContext();
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   page = await suite.open('', { context });
@@ -99,7 +68,7 @@ describe('message actions', () => {
     await eventually(() => page.evaluate(() => navigator.clipboard.readText())).toBe(TABLE_ANSWER);
     await page.getByRole('article', { name: 'You said' }).getByRole('button', { name: 'Copy message' }).click();
     await eventually(() => page.evaluate(() => navigator.clipboard.readText())).toBe('Fruit by season');
-    expect(await inspectBoth('chat-table')).toEqual([]);
+    expect(await inspectAtWidthsThenResize(page, 'chat-table', { width: 1280, height: 800 })).toEqual([]);
   });
 
   it('regenerates an answer with another model; the old answer stays, and actions wait while it is written', async () => {
@@ -129,11 +98,10 @@ describe('message actions', () => {
     await page.getByRole('article', { name: 'You said' }).last().getByRole('button', { name: 'Edit' }).click();
     const field = page.getByLabel('Edit your message');
     await field.fill('two, fixed');
-    expect(await inspectBoth('chat-edit')).toEqual([]);
+    expect(await inspectAtWidthsThenResize(page, 'chat-edit', { width: 1280, height: 800 })).toEqual([]);
     await field.press('Enter');
     await idle();
-    const said = await page.getByRole('article', { name: 'You said' }).locator('.bubble').allTextContents();
-    expect(said).toEqual(['one', 'two, with a typo', 'two, fixed']);
+    await eventually(() => page.getByRole('article', { name: 'You said' }).locator('.bubble').allTextContents()).toEqual(['one', 'two, with a typo', 'two, fixed']);
     // The model saw the branch: the first exchange and the new question, not the old one.
     await eventually(() => lastAnswer().locator('.markdown').textContent()).toBe('3 messages: user: one, assistant: You said: one, user: two, fixed');
     await visible(page.getByText('Edited version'));
@@ -145,7 +113,7 @@ describe('message actions', () => {
     const problem = await visible(lastAnswer().getByRole('alert'));
     await eventually(() => problem.locator('.answer-problem-text').textContent()).toBe('The model stopped answering before it was done. What it wrote so far is kept.');
     await eventually(() => problem.innerText()).not.toMatch(/terminated|broke off/);
-    expect(await inspectBoth('chat-error-actions')).toEqual([]);
+    expect(await inspectAtWidthsThenResize(page, 'chat-error-actions', { width: 1280, height: 800 })).toEqual([]);
     await page.getByLabel('Model').selectOption(models.Echo ?? '');
     await problem.getByRole('button', { name: 'Continue' }).click();
     await idle();
@@ -178,7 +146,7 @@ describe('sources, composer, popovers and threads', () => {
     await visible(open.locator('mark'));
     const summary = (await open.locator('summary').textContent()) ?? '';
     expect(summary).not.toMatch(/start|end \d/);
-    expect(await inspectBoth('chat-sources')).toEqual([]);
+    expect(await inspectAtWidthsThenResize(page, 'chat-sources', { width: 1280, height: 800 })).toEqual([]);
   });
 
   it('the composer grows with its text up to a limit', async () => {

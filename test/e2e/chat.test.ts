@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
+import { addDataset, addModel } from './support/served-data.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -12,28 +13,6 @@ const models: Record<string, string> = {};
 /** The ten words `slow:<ms>` streams, one per chunk. */
 const ALL_WORDS = 'one two three four five six seven eight nine ten';
 const MARKDOWN_ANSWER = 'Use **const**:\n\n```ts\nconst total = items.length;\n```\n\n<img src=x onerror="document.title=1">';
-
-async function addModel(name: string, model: string): Promise<void> {
-  const res = await suite.served.api('/models', { body: { name, provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, api_key: 'test-key', model } });
-  expect(res.status).toBe(201);
-  models[name] = ((await res.json()) as { id: string }).id;
-}
-
-/** A dataset with one Markdown file, processed, so that answers over it have citations. */
-async function addDataset(): Promise<void> {
-  const res = await suite.served.api('/datasets', { body: { name: 'Village', description: 'Notes about the lighthouse.' } });
-  const dataset = (await res.json()) as { id: string; kb_id: string };
-  const form = new FormData();
-  form.append('file', new Blob(['# Lighthouse\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick and winds the clockwork that turns the lens.\n'], { type: 'text/markdown' }), 'lighthouse.md');
-  const upload = await fetch(`${suite.served.url}/api/knowledge-bases/${dataset.kb_id}/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${suite.served.apiKey}` } });
-  expect(upload.status).toBe(201);
-  for (let i = 0; i < 400; i++) {
-    const artifact = (await (await suite.served.api(`/knowledge-bases/${dataset.kb_id}/artifacts/lighthouse.md`)).json()) as { status: string };
-    if (artifact.status === 'ready') return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('lighthouse.md was never processed');
-}
 
 const composer = () => page.getByLabel('Message', { exact: true });
 const lastAnswer = () => page.getByRole('article', { name: 'Answer' }).last();
@@ -55,11 +34,14 @@ async function answerText(): Promise<string> {
 
 beforeAll(async () => {
   upstream = await startUpstream();
-  await addModel('Slow', 'slow:150');
-  await addModel('Slower', 'slow:400');
-  await addModel('Failing', 'fail-mid:3');
-  await addModel('Markdown', `fixed:${MARKDOWN_ANSWER}`);
-  await addDataset();
+  models['Slow'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Slow', 'slow:150');
+  models['Slower'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Slower', 'slow:400');
+  models['Failing'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Failing', 'fail-mid:3');
+  models['Markdown'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Markdown', `fixed:${MARKDOWN_ANSWER}`);
+  // One Markdown file, so that answers over it have citations.
+  await addDataset(suite.served, { name: 'Village', description: 'Notes about the lighthouse.' }, {
+    'lighthouse.md': '# Lighthouse\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick and winds the clockwork that turns the lens.\n',
+  });
   page = await suite.open();
   await signIn(page, suite.served.apiKey);
 });

@@ -3,20 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { e2eSuite, inspectPage, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
+import { addModel } from './support/served-data.js';
 
 const suite = e2eSuite();
 let page: Page;
 let upstream: Upstream;
 
-async function addModel(name: string, model: string): Promise<string> {
-  const res = await suite.served.api('/models', { body: { name, provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, api_key: 'k', model } });
-  return ((await res.json()) as { id: string }).id;
-}
-
 beforeAll(async () => {
   upstream = await startUpstream();
-  for (const n of ['One', 'Two', 'Three', 'Four', 'Five']) await addModel(n, `fixed:Answer from ${n}.`);
-  const dead = await addModel('Dead', 'status:503');
+  for (const n of ['One', 'Two', 'Three', 'Four', 'Five']) await addModel(suite.served, upstream.openaiBaseUrl, n, `fixed:Answer from ${n}.`);
+  const dead = await addModel(suite.served, upstream.openaiBaseUrl, 'Dead', 'status:503');
   // Its connection test fails: it is unavailable, so not chosen by default.
   await suite.served.api(`/models/${dead}/test`, { body: {} });
   page = await suite.open();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
+import { addModel } from './support/served-data.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -10,11 +11,6 @@ let upstream: Upstream;
 
 /** The ten words `slow:<ms>` streams, one per chunk. */
 const ALL_WORDS = 'one two three four five six seven eight nine ten';
-
-async function addModel(name: string, model: string): Promise<void> {
-  const res = await suite.served.api('/models', { body: { name, provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, api_key: 'test-key', model } });
-  expect(res.status).toBe(201);
-}
 
 const prompt = () => page.getByLabel('Prompt');
 const column = (label: string) => page.getByRole('article', { name: new RegExp(`^Answer ${label}:`) });
@@ -42,9 +38,9 @@ describe('compare in the browser', () => {
   });
 
   it('two models stream side by side, the form locked meanwhile; a vote; the leaderboard', async () => {
-    await addModel('Steady', 'slow:150');
-    await addModel('Quick', 'fixed:A **quick** answer.');
-    await addModel('Breaks', 'fail-mid:3');
+    await addModel(suite.served, upstream.openaiBaseUrl, 'Steady', 'slow:150');
+    await addModel(suite.served, upstream.openaiBaseUrl, 'Quick', 'fixed:A **quick** answer.');
+    await addModel(suite.served, upstream.openaiBaseUrl, 'Breaks', 'fail-mid:3');
     await page.reload();
     await visible(prompt());
     await choose(['Steady', 'Quick']);
@@ -127,7 +123,7 @@ describe('compare in the browser', () => {
   });
 
   it('a reload mid-way re-attaches to the answers, and Esc stops them', async () => {
-    await addModel('Patient', 'slow:400');
+    await addModel(suite.served, upstream.openaiBaseUrl, 'Patient', 'slow:400');
     await page.goto(`${suite.served.url}/#/compare`);
     await page.reload();
     await visible(prompt());

@@ -100,7 +100,9 @@ describe('the renderer over the desktop bridge', () => {
     const { page, bridgeCalls, fetches } = await openDesktop((op, input) => mainProcess(suite.served.apiKey, op, input), '#/settings');
     await page.getByLabel('New key name').fill('Desktop made');
     await page.getByRole('button', { name: 'Create key' }).click();
-    const key = await (await visible(page.getByRole('region', { name: 'New key “Desktop made”' }))).getByRole('textbox').inputValue();
+    const field = page.getByRole('region', { name: 'New key “Desktop made”' }).getByRole('textbox');
+    await eventually(() => field.inputValue()).toMatch(/^pk_/);
+    const key = await field.inputValue(); // settled: matched just above
     expect((await suite.served.api('/me', { token: key })).status).toBe(200);
 
     await page.getByRole('button', { name: 'Revoke Desktop made' }).click();

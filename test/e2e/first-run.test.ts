@@ -22,8 +22,8 @@ describe('the first visit, through the printed sign-in link', () => {
     // The owner, a super admin: Admin is offered.
     await eventually(() => page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toContain('Admin');
     expect(page.url()).not.toContain('sign-in');
-    const key = await page.evaluate(() => localStorage.getItem('parley.apiKey'));
-    expect(key).toMatch(/^pk_/);
+    await eventually(() => page.evaluate(() => localStorage.getItem('parley.apiKey'))).toMatch(/^pk_/);
+    const key = await page.evaluate(() => localStorage.getItem('parley.apiKey')); // settled: matched just above
     const me = (await (await suite.served.api('/me', { token: key })).json()) as { user: { role: string } };
     expect(me.user.role).toBe('super_admin');
 
@@ -53,7 +53,8 @@ describe('a later start', () => {
       const first = await startServed({ dataDir, adminApiKey: null });
       await page.goto(first.signInLink ?? '');
       await visible(page.getByRole('navigation', { name: 'Main' }));
-      const firstKey = await page.evaluate(() => localStorage.getItem('parley.apiKey'));
+      await eventually(() => page.evaluate(() => localStorage.getItem('parley.apiKey'))).toMatch(/^pk_/);
+      const firstKey = await page.evaluate(() => localStorage.getItem('parley.apiKey')); // settled: matched just above
       await first.stop();
 
       // Restarted on the same port (the browser's origin, and so its storage, stays the same).

@@ -100,8 +100,10 @@ describe('narrow windows (420 px)', () => {
     await eventually(() => page.getByRole('link', { name: 'What is a dataset?' }).isVisible()).toBe(false);
     // The page itself does not scroll: the composer is in view at the bottom.
     await eventually(() => page.evaluate(() => document.scrollingElement!.scrollHeight <= window.innerHeight + 1)).toBe(true);
-    const composerBox = await page.locator('#composer-input').boundingBox();
-    expect(composerBox!.y + composerBox!.height).toBeLessThanOrEqual(800);
+    await eventually(async () => {
+      const box = await page.locator('#composer-input').boundingBox();
+      return box ? box.y + box.height : Infinity;
+    }).toBeLessThanOrEqual(800);
 
     // Open: a modal drawer with focus inside.
     await toggle.click();
@@ -156,9 +158,11 @@ describe('narrow windows (420 px)', () => {
     await page.setViewportSize({ width: 420, height: 900 });
     const status = page.getByRole('row', { name: /a-rather-long-file-name/ }).getByText('Ready');
     await visible(status, 20_000);
-    const box = await status.boundingBox();
-    expect(box!.x).toBeGreaterThanOrEqual(0);
-    expect(box!.x + box!.width).toBeLessThanOrEqual(420);
+    // Within the 420 px window, left and right edge alike.
+    await eventually(async () => {
+      const box = await status.boundingBox();
+      return box !== null && box.x >= 0 && box.x + box.width <= 420;
+    }).toBe(true);
     await eventually(() => page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true);
     expect(await inspectAtWidths(page, 'dataset-table')).toEqual([]);
     expect(pageProblems(page)).toEqual([]);
