@@ -1,14 +1,9 @@
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../main/db/connection.js';
-import { MIGRATIONS } from '../../../main/db/migrations/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Db } from '../../../main/db/connection.js';
 import { createMessagesRepo } from '../../../main/db/repositories/messages.js';
 import { createThreadsRepo } from '../../../main/db/repositories/threads.js';
 import { createUsersRepo } from '../../../main/db/repositories/users.js';
-import { tempDir } from '../../support/core.js';
-
-const dirs: Array<() => void> = [];
-afterEach(() => dirs.splice(0).forEach((remove) => remove()));
+import { beforeMigration } from '../../support/migrations.js';
 
 /** A thread with one question and one finished answer, written through the repositories. */
 function seedConversation(db: Db): void {
@@ -23,17 +18,11 @@ function seedConversation(db: Db): void {
 
 describe('migration 160 (drops messages.thoughts)', () => {
   it('drops the column from an existing database, keeps every message, and answers still finish', () => {
-    const t = tempDir();
-    dirs.push(t.remove);
-    const file = join(t.dir, 'parley.db');
-    const index = MIGRATIONS.findIndex((m) => m.version === 160);
-    expect(index).toBeGreaterThan(0);
-    const before = openDatabase(file, { migrations: MIGRATIONS.slice(0, index) });
+    const { before, migrate } = beforeMigration(160);
     seedConversation(before);
     expect((before.pragma('table_info(messages)') as Array<{ name: string }>).map((c) => c.name)).toContain('thoughts');
-    before.close();
 
-    const db = openDatabase(file, { migrations: MIGRATIONS.slice(0, index + 1) });
+    const db = migrate();
     try {
       expect(db.pragma('user_version', { simple: true })).toBe(160);
       expect((db.pragma('table_info(messages)') as Array<{ name: string }>).map((c) => c.name)).not.toContain('thoughts');
