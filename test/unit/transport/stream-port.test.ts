@@ -217,6 +217,23 @@ describe('registerStreams', () => {
     core.remove();
   });
 
+  /** The operation yields forever, one item a turn of the event loop; says what signal it got and whether its `finally` ran. */
+  const endlessSource = () => {
+    const state: { signal: AbortSignal | undefined; cleanedUp: boolean } = { signal: undefined, cleanedUp: false };
+    openStream.mockImplementation(async function* (_op, _input, _caller, s) {
+      state.signal = s;
+      try {
+        for (let i = 0; ; i++) {
+          yield i;
+          await tick();
+        }
+      } finally {
+        state.cleanedUp = true;
+      }
+    });
+    return state;
+  };
+
   const open = (payload: unknown, url?: string | null) => {
     const answers = ipcMain.open(payload, url);
     ports.push(...answers.map((a) => a.port));
@@ -279,46 +296,22 @@ describe('registerStreams', () => {
   });
 
   it('aborts the signal and stops the source when the renderer closes its port', async () => {
-    let signal: AbortSignal | undefined;
-    let cleanedUp = false;
-    openStream.mockImplementation(async function* (_op, _input, _caller, s) {
-      signal = s;
-      try {
-        for (let i = 0; ; i++) {
-          yield i;
-          await tick();
-        }
-      } finally {
-        cleanedUp = true;
-      }
-    });
+    const source = endlessSource();
     const [answer] = open({ stream_id: 's-6', operation: 'chat.send' });
     if (!answer) throw new Error('no answer');
     await vi.waitFor(() => expect(answer.received.length).toBeGreaterThanOrEqual(2));
     answer.port.close();
-    await vi.waitFor(() => expect(cleanedUp).toBe(true));
-    expect(signal?.aborted).toBe(true);
+    await vi.waitFor(() => expect(source.cleanedUp).toBe(true));
+    expect(source.signal?.aborted).toBe(true);
   });
 
   it('stops listening and stops running streams when disposed', async () => {
-    let signal: AbortSignal | undefined;
-    let cleanedUp = false;
-    openStream.mockImplementation(async function* (_op, _input, _caller, s) {
-      signal = s;
-      try {
-        for (let i = 0; ; i++) {
-          yield i;
-          await tick();
-        }
-      } finally {
-        cleanedUp = true;
-      }
-    });
+    const source = endlessSource();
     const [answer] = open({ stream_id: 's-7', operation: 'chat.send' });
     await vi.waitFor(() => expect(answer?.received.length).toBeGreaterThanOrEqual(1));
     dispose();
     expect(ipcMain.listeners.has(IPC_STREAM_OPEN)).toBe(false);
-    expect(signal?.aborted).toBe(true);
-    await vi.waitFor(() => expect(cleanedUp).toBe(true));
+    expect(source.signal?.aborted).toBe(true);
+    await vi.waitFor(() => expect(source.cleanedUp).toBe(true));
   });
 });
