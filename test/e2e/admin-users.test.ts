@@ -38,6 +38,7 @@ describe('Admin → Users', () => {
     expect(me.user).toMatchObject({ name: 'Ada Lovelace', role: 'admin', organization: { name: 'Personal' } });
 
     await reveal.getByRole('button', { name: 'I have saved the key' }).click();
+    // One read, not retried: a retry could pass after a leaked key had been on screen.
     expect(await page.content()).not.toContain(key);
   });
 

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { chatPage } from './support/chat-page.js';
 import { eventually } from './support/eventually.js';
 import { addDataset } from './support/served-data.js';
 
@@ -8,8 +9,7 @@ const suite = e2eSuite();
 let page: Page;
 let datasetId = '';
 
-const composer = () => page.getByLabel('Message', { exact: true });
-const lastAnswer = () => page.getByRole('article', { name: 'Answer' }).last();
+const { composer, lastAnswer } = chatPage(() => page, suite);
 
 beforeAll(async () => {
   // Two Markdown files, for the agent to search and read.

@@ -45,6 +45,7 @@ describe('Settings → API keys', () => {
     await eventually(() => page.getByRole('region', { name: 'New key “CI runner”' }).count()).toBe(0);
     await page.reload();
     await visible(page.getByRole('row', { name: /CI runner/ }));
+    // One read, not retried: a retry could pass after a leaked key had been on screen.
     expect(await page.content()).not.toContain(key);
     // Used once by the /me call above.
     await eventually(() => page.getByRole('row', { name: /CI runner/ }).textContent()).not.toContain('Never');

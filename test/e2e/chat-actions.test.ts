@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { e2eSuite, pageProblems, signIn, visible } from './support/browser.js';
+import { chatPage } from './support/chat-page.js';
 import { eventually } from './support/eventually.js';
 import { inspectAtWidthsThenResize } from './support/widths.js';
 import { addDataset, addModel } from './support/served-data.js';
@@ -13,21 +14,8 @@ const models: Record<string, string> = {};
 
 const TABLE_ANSWER = 'Here:\n\n| Fruit | Season |\n| --- | --- |\n| Apple | Autumn |\n| Cherry | Summer |\n\n```sh\nnpm run build\n```';
 
-const composer = () => page.getByLabel('Message', { exact: true });
-const answers = () => page.getByRole('article', { name: 'Answer' });
-const lastAnswer = () => answers().last();
+const { composer, answers, lastAnswer, newChat, ask } = chatPage(() => page, suite, models);
 const idle = () => eventually(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
-
-async function newChat(): Promise<void> {
-  await page.goto(`${suite.served.url}/#/chat`);
-  await visible(page.getByRole('heading', { name: 'What would you like to know?' }));
-}
-
-async function ask(text: string, model: string): Promise<void> {
-  await page.getByLabel('Model').selectOption(models[model] ?? model);
-  await composer().fill(text);
-  await composer().press('Enter');
-}
 
 beforeAll(async () => {
   upstream = await startUpstream();
