@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bootCore } from '../../main/boot.js';
 import { startHttpServer } from '../../main/transport/http/server.js';
 import { SLOW_TEXT, startUpstream, type Upstream } from '../fixtures/upstream.js';
@@ -20,14 +20,16 @@ const stream = (body: Record<string, unknown>, signal?: AbortSignal) =>
 const messagesOf = async (threadId: string) => (await h.json<{ data: Msg[] }>(`/threads/${threadId}/messages`, 'GET')).body.data;
 const messageById = async (threadId: string, id: string) => (await messagesOf(threadId)).find((m) => m.id === id);
 
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+/** `probe`'s first answer other than undefined: what the server does after the stream (a flush, the end). */
+function until<T>(probe: () => Promise<T | undefined>, what: string, timeout = 10_000): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const value = await probe();
+      if (value === undefined) throw new Error(`still waiting for ${what}`);
+      return value;
+    },
+    { timeout, interval: 25 },
+  );
 }
 
 describe('streaming chat', () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Comparison, LeaderboardEntry } from '../../shared/operations/comparisons.js';
 import { startChatHarness, type Harness } from '../support/chat.js';
 import { collectChat, readSse } from '../support/sse.js';
@@ -88,10 +88,16 @@ describe('POST /api/comparisons', () => {
       const data = JSON.parse(e.data) as Record<string, unknown>;
       events.push({ event: e.event ?? '', data });
       if (e.event === 'comparison.created') id = (data.comparison as Comparison).id;
-      // Half-way through, the stored answers already hold the text so far.
+      // Half-way through, the stored answers already hold the text so far (once the periodic flush ran).
       if (saved === null && events.filter((x) => x.event === 'delta').length === 8) {
-        await new Promise((r) => setTimeout(r, 300));
-        saved = (await h.json<Comparison>(`/comparisons/${id}`, 'GET')).body;
+        saved = await vi.waitFor(
+          async () => {
+            const stored = (await h.json<Comparison>(`/comparisons/${id}`, 'GET')).body;
+            if (!stored.responses.every((r) => r.content.startsWith('one two'))) throw new Error('not flushed yet');
+            return stored;
+          },
+          { timeout: 10_000, interval: 25 },
+        );
       }
     }
     const order = events.filter((e) => e.event === 'delta').map((e) => e.data.response_id);
@@ -168,11 +174,8 @@ describe('over datasets', () => {
     const form = new FormData();
     form.append('file', new Blob(['# Lighthouse\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick.\n'], { type: 'text/markdown' }), 'lighthouse.md');
     expect((await h.api(`/knowledge-bases/${dataset.kb_id}/artifacts`, { method: 'POST', body: form })).status).toBe(201);
-    for (let i = 0; i < 400; i++) {
-      const a = (await h.json<{ status: string }>(`/knowledge-bases/${dataset.kb_id}/artifacts/lighthouse.md`, 'GET')).body;
-      if (a.status === 'ready') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await h.core.runtime.ingest.idle();
+    expect((await h.json<{ status: string }>(`/knowledge-bases/${dataset.kb_id}/artifacts/lighthouse.md`, 'GET')).body.status).toBe('ready');
     const seen = h.upstream.requests.length;
     const { status, body } = await compare({ prompt: 'When is the lighthouse lamp lit?', model_ids: ['mdl_extractive', echo], dataset_ids: [dataset.id] });
     expect(status).toBe(201);

@@ -27,6 +27,11 @@ describe('CORS', () => {
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
     const pre = await fetch(`${h.url}/api/me`, { method: 'OPTIONS', headers: { origin: 'http://evil.example', 'access-control-request-method': 'GET' } });
     expect(pre.status).toBe(403);
+    expect(pre.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(((await pre.json()) as { code: string }).code).toBe('forbidden');
+    expect(pre.headers.get('access-control-allow-origin')).toBeNull();
+    // An OPTIONS without any Origin is no preflight of an allowed origin either.
+    expect((await fetch(`${h.url}/api/me`, { method: 'OPTIONS' })).status).toBe(403);
   });
 
   it('allows exactly the configured origins', async () => {
@@ -35,7 +40,13 @@ describe('CORS', () => {
     expect(ok.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     const pre = await fetch(`${h.url}/api/me`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } });
     expect(pre.status).toBe(204);
-    expect(pre.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(pre.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Last-Event-ID');
+    expect(pre.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, PATCH, DELETE');
+    expect(pre.headers.get('access-control-max-age')).toBe('600');
+    // What a page on that origin may read of an answer, and caches keep answers per origin.
+    expect(ok.headers.get('access-control-expose-headers')).toBe('Parley-Api-Version, Deprecation, Link');
+    expect(ok.headers.get('vary')).toMatch(/Origin/);
     const other = await h.api('/me', { headers: { origin: 'http://localhost:5174' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });

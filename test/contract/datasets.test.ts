@@ -54,14 +54,10 @@ async function upload(kbId: string, files: Array<{ key: string; bytes: Buffer; m
   return done.body;
 }
 
+/** The artifact once the ingest queue has nothing left to do (its upload is complete by then). */
 async function settled(kbId: string, key: string): Promise<Artifact> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const res = await json<Artifact>(`/knowledge-bases/${kbId}/artifacts/${encodeURIComponent(key)}`);
-    if (res.body.status === 'ready' || res.body.status === 'failed') return res.body;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${key} did not settle`);
+  await h.core.runtime.ingest.idle();
+  return (await json<Artifact>(`/knowledge-bases/${kbId}/artifacts/${encodeURIComponent(key)}`)).body;
 }
 
 /** fetch() bodies are Uint8Arrays; Buffers are typed apart. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startChatHarness, type Harness } from '../support/chat.js';
 
 type Report = { id: string; status: string; content: string | null; summary_model_id: string | null; format: string };
@@ -6,13 +6,16 @@ type Report = { id: string; status: string; content: string | null; summary_mode
 let h: Harness;
 let dataset: { id: string; kb_id: string };
 
-async function ready(id: string): Promise<Report> {
-  for (let i = 0; i < 400; i++) {
-    const r = (await h.json<Report>(`/reports/${id}`, 'GET')).body;
-    if (r.status !== 'processing') return r;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  throw new Error('report never finished');
+/** The report once it is no longer processing (it is written in the background). */
+function ready(id: string): Promise<Report> {
+  return vi.waitFor(
+    async () => {
+      const r = (await h.json<Report>(`/reports/${id}`, 'GET')).body;
+      if (r.status === 'processing') throw new Error(`report ${id} is still processing`);
+      return r;
+    },
+    { timeout: 20_000, interval: 50 },
+  );
 }
 
 beforeAll(async () => {

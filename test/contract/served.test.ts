@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CONFIG_TEMPLATE } from '../../main/core/config/template.js';
 import { startUpstream } from '../fixtures/upstream.js';
 import { SERVE_ENTRY, randomApiKey, startServed } from '../support/served.js';
@@ -52,9 +52,15 @@ describe('served mode (npm run serve)', () => {
       if (e.event === 'delta') streamed += (JSON.parse(e.data) as { content: string }).content;
       if (streamed.split(' ').length >= 3) break;
     }
-    // Let one 250 ms flush pass, then crash: no chance to save anything more.
-    await new Promise((r) => setTimeout(r, 400));
+    // Once a periodic flush has stored what was streamed so far, crash: no chance to save anything more.
     const flushed = streamed;
+    await vi.waitFor(
+      async () => {
+        const { data } = (await (await first.api(`/threads/${ids?.thread_id}/messages`)).json()) as { data: Array<{ id: string; content: string }> };
+        expect(data.find((m) => m.id === ids?.message_id)?.content.startsWith(flushed.trimEnd())).toBe(true);
+      },
+      { timeout: 10_000, interval: 25 },
+    );
     const killed = await first.kill('SIGKILL');
     expect(killed.signal).toBe('SIGKILL');
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -36,10 +37,10 @@ describe('Admin → Configuration', () => {
   it('shows the configuration in force in an editor, with its version', async () => {
     const state = await configState();
     const editor = await visible(page.getByRole('textbox', { name: 'parley.toml' }));
-    expect(await editor.textContent()).toContain('[server]');
+    await eventually(() => editor.textContent()).toContain('[server]');
     await visible(page.getByText(`Version ${state.version}`, { exact: false }).first());
-    expect(await page.getByRole('link', { name: 'Configuration' }).getAttribute('aria-current')).toBe('page');
-    expect(await page.getByRole('button', { name: 'Save configuration' }).isDisabled()).toBe(true);
+    await eventually(() => page.getByRole('link', { name: 'Configuration' }).getAttribute('aria-current')).toBe('page');
+    await eventually(() => page.getByRole('button', { name: 'Save configuration' }).isDisabled()).toBe(true);
     expect(await inspectPage(page, 'admin-config')).toEqual([]);
   });
 
@@ -48,17 +49,17 @@ describe('Admin → Configuration', () => {
     await replaceText('[ui]\ncarousel = "diagonal"\n');
     // Checked as it is typed, before any save: the line is marked.
     await visible(page.locator('.cm-lintRange-error'));
-    expect(await page.locator('.cm-lint-marker-error').count()).toBe(1);
+    await eventually(() => page.locator('.cm-lint-marker-error').count()).toBe(1);
     await page.getByRole('button', { name: 'Save configuration' }).click();
 
     const alert = await visible(page.getByRole('alert').filter({ hasText: 'Not saved' }));
-    expect(await alert.textContent()).toMatch(/Line 2, column 1/);
-    expect(await alert.textContent()).toContain('ui.carousel');
+    await eventually(() => alert.textContent()).toMatch(/Line 2, column 1/);
+    await eventually(() => alert.textContent()).toContain('ui.carousel');
     // The problem is marked in the editor too, and clicking it puts the cursor on its line.
     await visible(page.locator('.cm-lintRange-error'));
     await alert.getByRole('button', { name: /Line 2/ }).click();
-    expect(await page.locator('.cm-activeLine').textContent()).toContain('carousel');
-    expect(await page.getByRole('textbox', { name: 'parley.toml' }).textContent()).toContain('diagonal');
+    await eventually(() => page.locator('.cm-activeLine').textContent()).toContain('carousel');
+    await eventually(() => page.getByRole('textbox', { name: 'parley.toml' }).textContent()).toContain('diagonal');
     expect(await inspectPage(page, 'admin-config-invalid')).toEqual([]);
 
     expect((await configState()).version).toBe(before.version);
@@ -103,11 +104,11 @@ describe('Settings → Local HTTP server', () => {
     const section = await visible(page.getByRole('region', { name: 'Local HTTP server' }));
     await visible(section.getByText(suite.served.url, { exact: true }));
     // Served mode serves this very page: its switch cannot turn it off.
-    expect(await section.getByRole('checkbox', { name: 'Serve the HTTP API on this machine' }).isDisabled()).toBe(true);
+    await eventually(() => section.getByRole('checkbox', { name: 'Serve the HTTP API on this machine' }).isDisabled()).toBe(true);
 
     await section.getByLabel('Port').fill('70000');
     await visible(section.getByText(/Enter a port from 0 to 65535/));
-    expect(await section.getByRole('button', { name: 'Save server settings' }).isDisabled()).toBe(true);
+    await eventually(() => section.getByRole('button', { name: 'Save server settings' }).isDisabled()).toBe(true);
 
     await section.getByLabel('Port').fill('4399');
     await section.getByRole('button', { name: 'Save server settings' }).click();

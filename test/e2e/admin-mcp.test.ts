@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServer } from '../support/mcp.js';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -35,13 +36,13 @@ describe('Admin → MCP', () => {
     ]);
     await page.getByRole('button', { name: 'Refresh' }).click();
     const notes = await visible(page.getByRole('listitem', { name: 'notes' }));
-    expect(await notes.getByText('Not started').count()).toBe(1);
+    await eventually(() => notes.getByText('Not started').count()).toBe(1);
     await visible(page.getByRole('listitem', { name: 'archive' }).getByText('Disabled'));
 
     await notes.getByRole('button', { name: 'Connect notes' }).click();
     await visible(notes.getByText('Ready'), 30_000);
     const rows = notes.getByRole('table', { name: 'Tools of notes' }).getByRole('row');
-    expect(await rows.count()).toBe(3);
+    await eventually(() => rows.count()).toBe(3);
     await visible(notes.getByRole('rowheader', { name: /weather\s*mcp__notes__weather/ }));
     await visible(notes.getByText('The allow-list names tools this server does not have: nope.'));
     await visible(notes.getByText(/Left out by the allow-list \(6\): big, env, pid, fail, crash, hang/));

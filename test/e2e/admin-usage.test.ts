@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -29,15 +30,15 @@ describe('Admin → Usage, Workflows, Trial tokens', () => {
     const metrics = (await (await suite.served.api('/admin/metrics')).json()) as Metrics;
     expect(metrics.totals).toMatchObject({ chats: 1, messages: 2, uploads: 1 });
     const totals = await visible(page.getByRole('definition').first());
-    expect(await totals.isVisible()).toBe(true);
+    await eventually(() => totals.isVisible()).toBe(true);
     const stat = async (label: string) => (await page.locator('.stat').filter({ hasText: label }).locator('dd').textContent())?.trim();
-    expect(await stat('Chats')).toBe('1');
-    expect(await stat('Messages')).toBe('2');
-    expect(await stat('Uploads')).toBe('1');
-    expect(await stat('Input tokens')).toBe(new Intl.NumberFormat('en-US').format(metrics.totals.input_tokens));
+    await eventually(() => stat('Chats')).toBe('1');
+    await eventually(() => stat('Messages')).toBe('2');
+    await eventually(() => stat('Uploads')).toBe('1');
+    await eventually(() => stat('Input tokens')).toBe(new Intl.NumberFormat('en-US').format(metrics.totals.input_tokens));
 
     const owner = await visible(page.getByRole('row', { name: /owner@localhost/ }));
-    expect(await owner.textContent()).toContain('Super admin');
+    await eventually(() => owner.textContent()).toContain('Super admin');
     await visible(page.getByRole('table', { name: 'Usage by model' }));
     // Described in words: the total and the busiest day, today here.
     const today = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date());
@@ -48,7 +49,7 @@ describe('Admin → Usage, Workflows, Trial tokens', () => {
     await page.getByLabel('Period', { exact: true }).selectOption('7');
     await visible(page.getByRole('img', { name: new RegExp(`tokens from ${dayName(7)} to`) }));
     // Seven days back from now touch eight UTC days: a header row and eight in the table.
-    expect(await page.getByRole('table', { name: 'Usage per day', includeHidden: true }).getByRole('row', { includeHidden: true }).count()).toBe(9);
+    await eventually(() => page.getByRole('table', { name: 'Usage per day', includeHidden: true }).getByRole('row', { includeHidden: true }).count()).toBe(9);
   });
 
   it('creates a workflow, lists it, deactivates it and deletes it after confirming', async () => {
@@ -58,7 +59,7 @@ describe('Admin → Usage, Workflows, Trial tokens', () => {
     await page.getByLabel('System prompt').fill('You review contracts. Quote the clause you rely on.');
     await page.getByRole('button', { name: 'Create workflow' }).click();
     const row = await visible(page.getByRole('row', { name: /Legal review/ }));
-    expect(await row.textContent()).toContain('Active');
+    await eventually(() => row.textContent()).toContain('Active');
     expect(await inspectPage(page, 'admin-workflows')).toEqual([]);
 
     const listed = (await (await suite.served.api('/workflows')).json()) as { data: Array<{ name: string; system_prompt: string }> };
@@ -82,18 +83,19 @@ describe('Admin → Usage, Workflows, Trial tokens', () => {
     await page.getByLabel('Model-call quota').fill('100');
     await page.getByRole('button', { name: 'Issue token' }).click();
     const reveal = await visible(page.getByRole('region', { name: 'Trial token for trial@example.com' }));
-    const token = await reveal.getByRole('textbox').inputValue();
-    expect(token).toMatch(/^ut_/);
-    expect(await reveal.textContent()).toContain('100 model calls');
+    await eventually(() => reveal.getByRole('textbox').inputValue()).toMatch(/^ut_/);
+    const token = await reveal.getByRole('textbox').inputValue(); // settled: matched just above
+    await eventually(() => reveal.textContent()).toContain('100 model calls');
     const row = await visible(page.getByRole('row', { name: /trial@example\.com/ }));
     // Its limits, as the list shows them: when it ends, and what is left of its quota.
-    expect(await row.textContent()).toMatch(/in 30 days|100 of 100 model calls left/);
-    expect(await row.textContent()).toContain('100 of 100 model calls left');
+    await eventually(() => row.textContent()).toMatch(/in 30 days|100 of 100 model calls left/);
+    await eventually(() => row.textContent()).toContain('100 of 100 model calls left');
     expect(await inspectPage(page, 'admin-trial-token')).toEqual([]);
 
     const me = (await (await suite.served.api('/me', { token })).json()) as { user: { email: string; role: string } };
     expect(me.user).toEqual(expect.objectContaining({ email: 'trial@example.com', role: 'trial' }));
     await reveal.getByRole('button', { name: 'I have saved the key' }).click();
+    // One read, not retried: a retry could pass after a leaked key had been on screen.
     expect(await page.content()).not.toContain(token);
     expect(pageProblems(page)).toEqual([]);
   });

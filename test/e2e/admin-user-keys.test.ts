@@ -1,22 +1,13 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { e2eSuite, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
+import { inspectAtWidthsThenResize } from './support/widths.js';
 
 const suite = e2eSuite();
 let page: Page;
 let mia: { id: string; key: string };
 let trialToken: string;
-
-/** Screenshots and axe at the two widths people use: a desktop window and a phone. */
-async function inspectWidths(name: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const width of [1440, 420]) {
-    await page.setViewportSize({ width, height: 900 });
-    found.push(...(await inspectPage(page, `${name}-${width}`)));
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-  return found;
-}
 
 beforeAll(async () => {
   const created = (await (await suite.served.api('/admin/users', { body: { email: 'mia@example.com', name: 'Mia Wong', role: 'member' } })).json()) as {
@@ -49,24 +40,25 @@ describe('Admin → Users: roles, access and keys of each user', () => {
     await page.getByRole('button', { name: 'Manage Mia Wong' }).click();
     const panel = await visible(page.getByRole('region', { name: 'Manage Mia Wong' }));
     const keys = await visible(panel.getByRole('table', { name: 'API keys of Mia Wong' }));
-    expect(await keys.getByRole('row').count()).toBe(2);
-    expect(await keys.textContent()).toContain(mia.key.slice(0, 7));
+    await eventually(() => keys.getByRole('row').count()).toBe(2);
+    await eventually(() => keys.textContent()).toContain(mia.key.slice(0, 7));
+    // One read, not retried: a retry could pass after a leaked key had been on screen.
     expect(await keys.textContent()).not.toContain(mia.key);
 
     await panel.getByLabel('New key name').fill('Replacement laptop');
     await panel.getByRole('button', { name: 'Issue key' }).click();
     const reveal = await visible(page.getByRole('region', { name: 'New API key for Mia Wong' }));
-    const fresh = await reveal.getByRole('textbox').inputValue();
-    expect(fresh).toMatch(/^pk_/);
+    await eventually(() => reveal.getByRole('textbox').inputValue()).toMatch(/^pk_/);
+    const fresh = await reveal.getByRole('textbox').inputValue(); // settled: matched just above
     await visible(keys.getByRole('row', { name: /Replacement laptop/ }));
     const me = (await (await suite.served.api('/me', { token: fresh })).json()) as { user: { id: string } };
     expect(me.user.id).toBe(mia.id);
-    expect(await inspectWidths('admin-user-keys')).toEqual([]);
+    expect(await inspectAtWidthsThenResize(page, 'admin-user-keys', { width: 1440, height: 900 })).toEqual([]);
     await reveal.getByRole('button', { name: 'I have saved the key' }).click();
 
     await keys.getByRole('button', { name: /Revoke the key First key/ }).click();
     const dialog = await visible(page.getByRole('dialog', { name: /Revoke “First key”/ }));
-    expect(await inspectWidths('admin-user-revoke')).toEqual([]);
+    expect(await inspectAtWidthsThenResize(page, 'admin-user-revoke', { width: 1440, height: 900 })).toEqual([]);
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await keys.getByRole('row', { name: /First key/ }).waitFor({ state: 'detached' });
     expect((await suite.served.api('/me', { token: mia.key })).status).toBe(401);
@@ -87,7 +79,7 @@ describe('Admin → Users: roles, access and keys of each user', () => {
     await visible(page.getByRole('row', { name: /mia@example\.com/ }).getByText('Disabled'));
     const users = (await (await suite.served.api('/admin/users')).json()) as { data: { id: string; role: string; disabled: boolean }[] };
     expect(users.data.find((u) => u.id === mia.id)).toMatchObject({ role: 'admin', disabled: true });
-    expect(await inspectWidths('admin-user-disabled')).toEqual([]);
+    expect(await inspectAtWidthsThenResize(page, 'admin-user-disabled', { width: 1440, height: 900 })).toEqual([]);
 
     await panel.getByRole('button', { name: 'Enable Mia Wong' }).click();
     await visible(page.getByRole('row', { name: /mia@example\.com/ }).getByText('Active'));
@@ -96,10 +88,10 @@ describe('Admin → Users: roles, access and keys of each user', () => {
   it('a trial user has no keys to manage, and their token shows its limits', async () => {
     await page.getByRole('button', { name: /Manage tess/ }).click();
     const panel = await visible(page.getByRole('region', { name: /Manage tess/ }));
-    expect(await panel.textContent()).toContain('cannot hold API keys');
-    expect(await panel.textContent()).toContain('4 of 5 model calls left');
-    expect(await panel.getByRole('button', { name: 'Issue key' }).count()).toBe(0);
-    expect(await inspectWidths('admin-user-trial')).toEqual([]);
+    await eventually(() => panel.textContent()).toContain('cannot hold API keys');
+    await eventually(() => panel.textContent()).toContain('4 of 5 model calls left');
+    await eventually(() => panel.getByRole('button', { name: 'Issue key' }).count()).toBe(0);
+    expect(await inspectAtWidthsThenResize(page, 'admin-user-trial', { width: 1440, height: 900 })).toEqual([]);
     expect(pageProblems(page)).toEqual([]);
   });
 });

@@ -1,35 +1,23 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { chatPage } from './support/chat-page.js';
+import { eventually } from './support/eventually.js';
+import { addDataset } from './support/served-data.js';
 
 const suite = e2eSuite();
 let page: Page;
 let datasetId = '';
 
-/** A dataset with two Markdown files, processed, for the agent to search and read. */
-async function addDataset(): Promise<void> {
-  const res = await suite.served.api('/datasets', { body: { name: 'Village', description: 'Notes about the lighthouse.' } });
-  const dataset = (await res.json()) as { id: string; kb_id: string };
-  datasetId = dataset.id;
-  const form = new FormData();
-  form.append('file', new Blob(['# Lighthouse\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick and winds the clockwork that turns the lens.\n'], { type: 'text/markdown' }), 'lighthouse.md');
-  form.append('file', new Blob(['# Keeper\n\nThe keeper of the lighthouse logs the weather every night and lights the lamp again when a storm puts it out.\n'], { type: 'text/markdown' }), 'keeper.md');
-  const upload = await fetch(`${suite.served.url}/api/knowledge-bases/${dataset.kb_id}/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${suite.served.apiKey}` } });
-  expect(upload.status).toBe(201);
-  for (const key of ['lighthouse.md', 'keeper.md']) {
-    for (let i = 0; i < 400; i++) {
-      const artifact = (await (await suite.served.api(`/knowledge-bases/${dataset.kb_id}/artifacts/${key}`)).json()) as { status: string };
-      if (artifact.status === 'ready') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
-
-const composer = () => page.getByLabel('Message', { exact: true });
-const lastAnswer = () => page.getByRole('article', { name: 'Answer' }).last();
+const { composer, lastAnswer } = chatPage(() => page, suite);
 
 beforeAll(async () => {
-  await addDataset();
+  // Two Markdown files, for the agent to search and read.
+  const dataset = await addDataset(suite.served, { name: 'Village', description: 'Notes about the lighthouse.' }, {
+    'lighthouse.md': '# Lighthouse\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick and winds the clockwork that turns the lens.\n',
+    'keeper.md': '# Keeper\n\nThe keeper of the lighthouse logs the weather every night and lights the lamp again when a storm puts it out.\n',
+  });
+  datasetId = dataset.id;
   page = await suite.open();
   await signIn(page, suite.served.apiKey);
 });
@@ -40,11 +28,11 @@ describe('agentic answers in the browser', () => {
     await visible(page.getByRole('heading', { name: 'What would you like to know?' }));
     const agent = page.getByRole('switch', { name: 'Agent' });
     await visible(agent);
-    expect(await agent.isChecked()).toBe(false);
+    await eventually(() => agent.isChecked()).toBe(false);
     await agent.focus();
     await page.keyboard.press('Space');
-    expect(await agent.isChecked()).toBe(true);
-    expect(await agent.getAttribute('aria-describedby')).toBe('agent-toggle-hint');
+    await eventually(() => agent.isChecked()).toBe(true);
+    await eventually(() => agent.getAttribute('aria-describedby')).toBe('agent-toggle-hint');
   });
 
   it('an agentic answer over a dataset shows its steps in a collapsible block, kept after a reload', async () => {
@@ -52,31 +40,32 @@ describe('agentic answers in the browser', () => {
     await page.getByLabel('Model').selectOption('mdl_extractive');
     await composer().fill('When is the lighthouse lamp lit?');
     await composer().press('Enter');
-    await expect.poll(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
+    await eventually(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
 
     const thoughts = lastAnswer().locator('details.thoughts');
     const summary = thoughts.locator('summary');
     await visible(summary);
-    expect(await summary.textContent()).toMatch(/^Agent thoughts \(\d+\)$/);
-    expect(await thoughts.getAttribute('open')).toBeNull();
+    await eventually(() => summary.textContent()).toMatch(/^Agent thoughts \(\d+\)$/);
+    await eventually(() => thoughts.getAttribute('open')).toBeNull();
     await summary.focus();
     await page.keyboard.press('Enter');
     await visible(thoughts.getByText('search_datasets {"query":"lighthouse lamp lit"}'));
-    const kinds = await thoughts.locator('.thought-kind').allTextContents();
-    expect(kinds[0]).toBe('Plan');
-    expect(kinds.at(-1)).toBe('Answer');
-    expect(kinds).toContain('Tool call');
-    expect(kinds).toContain('Observed');
+    const kinds = () => thoughts.locator('.thought-kind').allTextContents();
+    await eventually(async () => {
+      const all = await kinds();
+      return [all[0], all.at(-1)];
+    }).toEqual(['Plan', 'Answer']);
+    await eventually(kinds).toEqual(expect.arrayContaining(['Tool call', 'Observed']));
     await visible(thoughts.getByText(/lit at dusk by the keeper/).first());
     // The answer's Markdown renderer arrives lazily: the screenshot waits for the quotes it draws.
     await visible(lastAnswer().locator('.markdown blockquote').first());
-    expect(await lastAnswer().locator('.markdown').textContent()).toMatch(/dusk/);
+    await eventually(() => lastAnswer().locator('.markdown').textContent()).toMatch(/dusk/);
     expect(await inspectPage(page, 'chat-agent-thoughts')).toEqual([]);
 
     await page.reload();
     const stored = lastAnswer().locator('details.thoughts summary');
     await visible(stored);
-    expect(await stored.textContent()).toBe(await summary.textContent());
+    await eventually(() => stored.textContent()).toBe(await summary.textContent());
     await visible(lastAnswer().locator('.markdown blockquote').first());
     await page.setViewportSize({ width: 420, height: 800 });
     await stored.click();
@@ -95,7 +84,7 @@ describe('agentic answers in the browser', () => {
     await page.goto(`${suite.served.url}/#/datasets/${datasetId}`);
     await page.getByRole('button', { name: 'Delete dataset' }).click();
     const dialog = await visible(page.getByRole('dialog', { name: /Delete “Village”/ }));
-    expect(await dialog.textContent()).toMatch(/agent thoughts/);
+    await eventually(() => dialog.textContent()).toMatch(/agent thoughts/);
     await dialog.getByRole('button', { name: 'Delete dataset' }).click();
     await visible(page.getByRole('heading', { level: 1, name: 'Datasets' }));
 

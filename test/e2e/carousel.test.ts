@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startServed, type Served } from '../support/served.js';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { EVENTUALLY_TIMEOUT_MS, eventually } from './support/eventually.js';
 
 /** A data directory whose parley.toml asks for vertical carousels (the rest of the config is defaults). */
 const verticalDir = mkdtempSync(join(tmpdir(), 'parley-e2e-carousel-'));
@@ -48,28 +49,34 @@ async function expectLaidOut(page: Page, orientation: keyof typeof AXES): Promis
   const toolbar = page.getByRole('toolbar', { name: 'Suggested prompts' });
   const cards = toolbar.getByRole('button');
   await visible(cards.first());
-  expect(await toolbar.getAttribute('aria-orientation')).toBe(orientation);
-  expect(await cards.count()).toBeGreaterThanOrEqual(3);
-  const boxes: Box[] = [];
-  for (let i = 0; i < 3; i++) {
-    const box = await cards.nth(i).boundingBox();
-    if (!box) throw new Error(`card ${i} has no box`);
-    boxes.push(box);
-  }
-  boxes.reduce((before, after) => {
-    expect(after[axis.across]).toBe(before[axis.across]);
-    expect(after[axis.along]).toBeGreaterThanOrEqual(before[axis.along] + before[axis.size]);
-    return after;
-  });
+  await eventually(() => toolbar.getAttribute('aria-orientation')).toBe(orientation);
+  await eventually(() => cards.count()).toBeGreaterThanOrEqual(3);
+  // Read again until the layout has settled (a switch of orientation re-lays the cards out).
+  await vi.waitFor(
+    async () => {
+      const boxes: Box[] = [];
+      for (let i = 0; i < 3; i++) {
+        const box = await cards.nth(i).boundingBox();
+        if (!box) throw new Error(`card ${i} has no box`);
+        boxes.push(box);
+      }
+      boxes.reduce((before, after) => {
+        expect(after[axis.across]).toBe(before[axis.across]);
+        expect(after[axis.along]).toBeGreaterThanOrEqual(before[axis.along] + before[axis.size]);
+        return after;
+      });
+    },
+    { timeout: EVENTUALLY_TIMEOUT_MS, interval: 50 },
+  );
 
   const focused = (i: number) => cards.nth(i).evaluate((card) => card === document.activeElement);
   await cards.first().focus();
   await page.keyboard.press(axis.other);
-  expect(await focused(0)).toBe(true);
+  await eventually(() => focused(0)).toBe(true);
   await page.keyboard.press(axis.forward);
-  expect(await focused(1)).toBe(true);
-  expect(await cards.nth(1).getAttribute('tabindex')).toBe('0');
-  expect(await cards.first().getAttribute('tabindex')).toBe('-1');
+  await eventually(() => focused(1)).toBe(true);
+  await eventually(() => cards.nth(1).getAttribute('tabindex')).toBe('0');
+  await eventually(() => cards.first().getAttribute('tabindex')).toBe('-1');
 }
 
 describe('the home carousels follow [ui] carousel', () => {

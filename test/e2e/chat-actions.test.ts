@@ -1,7 +1,11 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
-import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { e2eSuite, pageProblems, signIn, visible } from './support/browser.js';
+import { chatPage } from './support/chat-page.js';
+import { eventually } from './support/eventually.js';
+import { inspectAtWidthsThenResize } from './support/widths.js';
+import { addDataset, addModel } from './support/served-data.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -10,68 +14,22 @@ const models: Record<string, string> = {};
 
 const TABLE_ANSWER = 'Here:\n\n| Fruit | Season |\n| --- | --- |\n| Apple | Autumn |\n| Cherry | Summer |\n\n```sh\nnpm run build\n```';
 
-async function addModel(name: string, model: string): Promise<void> {
-  const res = await suite.served.api('/models', { body: { name, provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, api_key: 'test-key', model } });
-  expect(res.status).toBe(201);
-  models[name] = ((await res.json()) as { id: string }).id;
-}
-
-/** A dataset with two files, processed: an answer that cites one of them lists only that one. */
-async function addDataset(): Promise<void> {
-  const res = await suite.served.api('/datasets', { body: { name: 'Village' } });
-  const dataset = (await res.json()) as { id: string; kb_id: string };
-  const form = new FormData();
-  form.append('file', new Blob(['# Lighthouse\n\n## Lamp\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick.\n'], { type: 'text/markdown' }), 'lighthouse.md');
-  form.append('file', new Blob(['# Bakery\n\nThe lighthouse keeper buys bread at the bakery at dawn.\n'], { type: 'text/markdown' }), 'bakery.md');
-  const upload = await fetch(`${suite.served.url}/api/knowledge-bases/${dataset.kb_id}/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${suite.served.apiKey}` } });
-  expect(upload.status).toBe(201);
-  for (const key of ['lighthouse.md', 'bakery.md']) {
-    await vi.waitFor(
-      async () => {
-        const artifact = (await (await suite.served.api(`/knowledge-bases/${dataset.kb_id}/artifacts/${key}`)).json()) as { status: string };
-        if (artifact.status !== 'ready') throw new Error(`${key} is ${artifact.status}`);
-      },
-      { timeout: 20_000, interval: 50 },
-    );
-  }
-}
-
-const composer = () => page.getByLabel('Message', { exact: true });
-const answers = () => page.getByRole('article', { name: 'Answer' });
-const lastAnswer = () => answers().last();
-const idle = () => expect.poll(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
-
-async function newChat(): Promise<void> {
-  await page.goto(`${suite.served.url}/#/chat`);
-  await visible(page.getByRole('heading', { name: 'What would you like to know?' }));
-}
-
-async function ask(text: string, model: string): Promise<void> {
-  await page.getByLabel('Model').selectOption(models[model] ?? model);
-  await composer().fill(text);
-  await composer().press('Enter');
-}
-
-/** Screenshots and axe at the two widths the issue names, in light and dark. */
-async function inspectBoth(name: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const width of [1440, 420]) {
-    await page.setViewportSize({ width, height: 900 });
-    found.push(...(await inspectPage(page, `${name}-${width}`)));
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  return found;
-}
+const { composer, answers, lastAnswer, newChat, ask } = chatPage(() => page, suite, models);
+const idle = () => eventually(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
 
 beforeAll(async () => {
   upstream = await startUpstream();
-  await addModel('Echo', 'echo');
-  await addModel('Context', 'context');
-  await addModel('Slow', 'slow:150');
-  await addModel('Failing', 'fail-mid:3');
-  await addModel('Table', `fixed:${TABLE_ANSWER}`);
-  await addModel('Citing', 'fixed:The keeper lights the lamp at dusk [1].');
-  await addDataset();
+  models['Echo'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Echo', 'echo');
+  models['Context'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Context', 'context');
+  models['Slow'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Slow', 'slow:150');
+  models['Failing'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Failing', 'fail-mid:3');
+  models['Table'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Table', `fixed:${TABLE_ANSWER}`);
+  models['Citing'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Citing', 'fixed:The keeper lights the lamp at dusk [1].');
+  // Two files: an answer that cites one of them lists only that one.
+  await addDataset(suite.served, { name: 'Village' }, {
+    'lighthouse.md': '# Lighthouse\n\n## Lamp\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick.\n',
+    'bakery.md': '# Bakery\n\nThe lighthouse keeper buys bread at the bakery at dawn.\n',
+  });
   const context = await suite.newContext();
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   page = await suite.open('', { context });
@@ -87,18 +45,18 @@ describe('message actions', () => {
     await ask('Fruit by season', 'Table');
     await idle();
     const table = await visible(lastAnswer().getByRole('table'));
-    expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Fruit', 'Season']);
-    expect(await table.getByRole('cell').allTextContents()).toEqual(['Apple', 'Autumn', 'Cherry', 'Summer']);
+    await eventually(() => table.getByRole('columnheader').allTextContents()).toEqual(['Fruit', 'Season']);
+    await eventually(() => table.getByRole('cell').allTextContents()).toEqual(['Apple', 'Autumn', 'Cherry', 'Summer']);
 
     await lastAnswer().getByRole('button', { name: 'Copy code' }).click();
     await visible(lastAnswer().getByRole('button', { name: 'Copied' }));
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('npm run build\n');
+    await eventually(() => page.evaluate(() => navigator.clipboard.readText())).toBe('npm run build\n');
 
     await lastAnswer().getByRole('button', { name: 'Copy answer' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(TABLE_ANSWER);
+    await eventually(() => page.evaluate(() => navigator.clipboard.readText())).toBe(TABLE_ANSWER);
     await page.getByRole('article', { name: 'You said' }).getByRole('button', { name: 'Copy message' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Fruit by season');
-    expect(await inspectBoth('chat-table')).toEqual([]);
+    await eventually(() => page.evaluate(() => navigator.clipboard.readText())).toBe('Fruit by season');
+    expect(await inspectAtWidthsThenResize(page, 'chat-table', { width: 1280, height: 800 })).toEqual([]);
   });
 
   it('regenerates an answer with another model; the old answer stays, and actions wait while it is written', async () => {
@@ -109,12 +67,12 @@ describe('message actions', () => {
     const menu = page.getByRole('group', { name: 'Answer again with' });
     await menu.getByRole('button', { name: 'Slow' }).click();
     // While the new answer is written, the input and the other actions are disabled.
-    await expect.poll(() => composer().isDisabled()).toBe(true);
-    expect(await answers().first().getByRole('button', { name: 'Regenerate', exact: true }).isDisabled()).toBe(true);
+    await eventually(() => composer().isDisabled()).toBe(true);
+    await eventually(() => answers().first().getByRole('button', { name: 'Regenerate', exact: true }).isDisabled()).toBe(true);
     await idle();
-    expect(await answers().count()).toBe(2);
-    expect(await answers().first().locator('.markdown').textContent()).toBe('You said: first question');
-    expect(await lastAnswer().locator('.markdown').textContent()).toBe('one two three four five six seven eight nine ten');
+    await eventually(() => answers().count()).toBe(2);
+    await eventually(() => answers().first().locator('.markdown').textContent()).toBe('You said: first question');
+    await eventually(() => lastAnswer().locator('.markdown').textContent()).toBe('one two three four five six seven eight nine ten');
     await visible(lastAnswer().getByText('Another answer to the question above it'));
     await visible(lastAnswer().getByText('Slow (chosen)'));
   });
@@ -128,13 +86,12 @@ describe('message actions', () => {
     await page.getByRole('article', { name: 'You said' }).last().getByRole('button', { name: 'Edit' }).click();
     const field = page.getByLabel('Edit your message');
     await field.fill('two, fixed');
-    expect(await inspectBoth('chat-edit')).toEqual([]);
+    expect(await inspectAtWidthsThenResize(page, 'chat-edit', { width: 1280, height: 800 })).toEqual([]);
     await field.press('Enter');
     await idle();
-    const said = await page.getByRole('article', { name: 'You said' }).locator('.bubble').allTextContents();
-    expect(said).toEqual(['one', 'two, with a typo', 'two, fixed']);
+    await eventually(() => page.getByRole('article', { name: 'You said' }).locator('.bubble').allTextContents()).toEqual(['one', 'two, with a typo', 'two, fixed']);
     // The model saw the branch: the first exchange and the new question, not the old one.
-    await expect.poll(() => lastAnswer().locator('.markdown').textContent()).toBe('3 messages: user: one, assistant: You said: one, user: two, fixed');
+    await eventually(() => lastAnswer().locator('.markdown').textContent()).toBe('3 messages: user: one, assistant: You said: one, user: two, fixed');
     await visible(page.getByText('Edited version'));
   });
 
@@ -142,15 +99,15 @@ describe('message actions', () => {
     await newChat();
     await ask('Count for me', 'Failing');
     const problem = await visible(lastAnswer().getByRole('alert'));
-    expect(await problem.locator('.answer-problem-text').textContent()).toBe('The model stopped answering before it was done. What it wrote so far is kept.');
-    expect(await problem.innerText()).not.toMatch(/terminated|broke off/);
-    expect(await inspectBoth('chat-error-actions')).toEqual([]);
+    await eventually(() => problem.locator('.answer-problem-text').textContent()).toBe('The model stopped answering before it was done. What it wrote so far is kept.');
+    await eventually(() => problem.innerText()).not.toMatch(/terminated|broke off/);
+    expect(await inspectAtWidthsThenResize(page, 'chat-error-actions', { width: 1280, height: 800 })).toEqual([]);
     await page.getByLabel('Model').selectOption(models.Echo ?? '');
     await problem.getByRole('button', { name: 'Continue' }).click();
     await idle();
-    await expect.poll(() => lastAnswer().locator('.markdown').textContent()).toMatch(/^w1 w2 w3You said: Your answer above was cut off/);
-    expect(await answers().count()).toBe(1);
-    expect(await lastAnswer().getByRole('alert').count()).toBe(0);
+    await eventually(() => lastAnswer().locator('.markdown').textContent()).toMatch(/^w1 w2 w3You said: Your answer above was cut off/);
+    await eventually(() => answers().count()).toBe(1);
+    await eventually(() => lastAnswer().getByRole('alert').count()).toBe(0);
   });
 
   it('Retry answers again after an error', async () => {
@@ -160,7 +117,7 @@ describe('message actions', () => {
     await page.getByLabel('Model').selectOption(models.Echo ?? '');
     await problem.getByRole('button', { name: 'Retry' }).click();
     await idle();
-    await expect.poll(() => lastAnswer().locator('.markdown').textContent()).toBe('You said: Count again');
+    await eventually(() => lastAnswer().locator('.markdown').textContent()).toBe('You said: Count again');
   });
 });
 
@@ -171,13 +128,13 @@ describe('sources, composer, popovers and threads', () => {
     await ask('When does the lighthouse keeper light the lamp?', 'Citing');
     await idle();
     const sources = lastAnswer().locator('.citation');
-    expect(await sources.count()).toBe(1);
+    await eventually(() => sources.count()).toBe(1);
     await lastAnswer().getByRole('button', { name: /^Source 1: / }).click();
     const open = lastAnswer().locator('.citation[open]');
     await visible(open.locator('mark'));
     const summary = (await open.locator('summary').textContent()) ?? '';
     expect(summary).not.toMatch(/start|end \d/);
-    expect(await inspectBoth('chat-sources')).toEqual([]);
+    expect(await inspectAtWidthsThenResize(page, 'chat-sources', { width: 1280, height: 800 })).toEqual([]);
   });
 
   it('the composer grows with its text up to a limit', async () => {
@@ -196,16 +153,16 @@ describe('sources, composer, popovers and threads', () => {
     const picker = page.locator('.dataset-picker');
     const isOpen = () => picker.evaluate((el) => (el as HTMLDetailsElement).open);
     await picker.locator('summary').click();
-    expect(await isOpen()).toBe(true);
+    await eventually(() => isOpen()).toBe(true);
     await page.keyboard.press('Escape');
-    expect(await isOpen()).toBe(false);
+    await eventually(() => isOpen()).toBe(false);
     await picker.locator('summary').click();
     await page.getByRole('heading', { name: 'What would you like to know?' }).click();
-    expect(await isOpen()).toBe(false);
+    await eventually(() => isOpen()).toBe(false);
     await picker.locator('summary').click();
     await picker.getByLabel('Village').check();
     await ask('popover closes', 'Echo');
-    await expect.poll(isOpen).toBe(false);
+    await eventually(isOpen).toBe(false);
     await idle();
   });
 
@@ -219,7 +176,7 @@ describe('sources, composer, popovers and threads', () => {
     await page.getByLabel('Workflow').selectOption({ label: 'Pirate' });
     await ask('Ahoy', 'Context');
     await idle();
-    await expect.poll(() => lastAnswer().locator('.markdown').textContent()).toMatch(/^2 messages: system: Talk like a pirate\./);
+    await eventually(() => lastAnswer().locator('.markdown').textContent()).toMatch(/^2 messages: system: Talk like a pirate\./);
     expect(pageProblems(page)).toEqual([]);
   });
 });

@@ -2,6 +2,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { chatPage } from './support/chat-page.js';
+import { eventually } from './support/eventually.js';
+import { addDataset, addModel } from './support/served-data.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -12,41 +15,7 @@ const models: Record<string, string> = {};
 const ALL_WORDS = 'one two three four five six seven eight nine ten';
 const MARKDOWN_ANSWER = 'Use **const**:\n\n```ts\nconst total = items.length;\n```\n\n<img src=x onerror="document.title=1">';
 
-async function addModel(name: string, model: string): Promise<void> {
-  const res = await suite.served.api('/models', { body: { name, provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, api_key: 'test-key', model } });
-  expect(res.status).toBe(201);
-  models[name] = ((await res.json()) as { id: string }).id;
-}
-
-/** A dataset with one Markdown file, processed, so that answers over it have citations. */
-async function addDataset(): Promise<void> {
-  const res = await suite.served.api('/datasets', { body: { name: 'Village', description: 'Notes about the lighthouse.' } });
-  const dataset = (await res.json()) as { id: string; kb_id: string };
-  const form = new FormData();
-  form.append('file', new Blob(['# Lighthouse\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick and winds the clockwork that turns the lens.\n'], { type: 'text/markdown' }), 'lighthouse.md');
-  const upload = await fetch(`${suite.served.url}/api/knowledge-bases/${dataset.kb_id}/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${suite.served.apiKey}` } });
-  expect(upload.status).toBe(201);
-  for (let i = 0; i < 400; i++) {
-    const artifact = (await (await suite.served.api(`/knowledge-bases/${dataset.kb_id}/artifacts/lighthouse.md`)).json()) as { status: string };
-    if (artifact.status === 'ready') return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('lighthouse.md was never processed');
-}
-
-const composer = () => page.getByLabel('Message', { exact: true });
-const lastAnswer = () => page.getByRole('article', { name: 'Answer' }).last();
-
-async function newChat(): Promise<void> {
-  await page.goto(`${suite.served.url}/#/chat`);
-  await visible(page.getByRole('heading', { name: 'What would you like to know?' }));
-}
-
-async function ask(text: string, model: string): Promise<void> {
-  await page.getByLabel('Model').selectOption(models[model] ?? model);
-  await composer().fill(text);
-  await composer().press('Enter');
-}
+const { composer, lastAnswer, newChat, ask } = chatPage(() => page, suite, models);
 
 async function answerText(): Promise<string> {
   return ((await lastAnswer().locator('.markdown').textContent()) ?? '').trim();
@@ -54,11 +23,14 @@ async function answerText(): Promise<string> {
 
 beforeAll(async () => {
   upstream = await startUpstream();
-  await addModel('Slow', 'slow:150');
-  await addModel('Slower', 'slow:400');
-  await addModel('Failing', 'fail-mid:3');
-  await addModel('Markdown', `fixed:${MARKDOWN_ANSWER}`);
-  await addDataset();
+  models['Slow'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Slow', 'slow:150');
+  models['Slower'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Slower', 'slow:400');
+  models['Failing'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Failing', 'fail-mid:3');
+  models['Markdown'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Markdown', `fixed:${MARKDOWN_ANSWER}`);
+  // One Markdown file, so that answers over it have citations.
+  await addDataset(suite.served, { name: 'Village', description: 'Notes about the lighthouse.' }, {
+    'lighthouse.md': '# Lighthouse\n\nThe lighthouse lamp is lit at dusk by the keeper, who trims the wick and winds the clockwork that turns the lens.\n',
+  });
   page = await suite.open();
   await signIn(page, suite.served.apiKey);
 });
@@ -71,9 +43,9 @@ describe('chat in the browser', () => {
     await newChat();
     const prompts = page.getByRole('region', { name: 'Suggested prompts' });
     await visible(prompts.getByRole('button', { name: /Explain a concept/ }));
-    expect(await prompts.getByRole('toolbar', { name: 'Suggested prompts' }).getAttribute('aria-orientation')).toBe('horizontal');
+    await eventually(() => prompts.getByRole('toolbar', { name: 'Suggested prompts' }).getAttribute('aria-orientation')).toBe('horizontal');
     await visible(page.getByRole('region', { name: 'Suggested datasets' }).getByRole('button', { name: /Village/ }));
-    expect(await page.getByLabel('Model').locator('option:checked').textContent()).toBe('Auto (dynamic routing)');
+    await eventually(() => page.getByLabel('Model').locator('option:checked').textContent()).toBe('Auto (dynamic routing)');
     expect(await inspectPage(page, 'chat-home')).toEqual([]);
   });
 
@@ -81,16 +53,17 @@ describe('chat in the browser', () => {
     await newChat();
     await ask('Count to ten', 'Slow');
     await visible(page.getByRole('article', { name: 'You said' }).getByText('Count to ten'));
-    await expect.poll(() => composer().isDisabled()).toBe(true);
+    await eventually(() => composer().isDisabled()).toBe(true);
     // Part of the answer shows before the whole of it exists.
-    await expect.poll(answerText, { timeout: 10_000 }).toMatch(/^one two/);
+    await eventually(answerText, { timeout: 10_000 }).toMatch(/^one two/);
+    // One read, on purpose: the state at the moment the part-way text showed (a retried negative check proves no more).
     expect(await answerText()).not.toContain('ten');
     // The other message actions wait too: the new thread's rename and delete, and starting another chat.
     const threadsNav = page.getByRole('navigation', { name: 'Threads' });
-    expect(await threadsNav.getByRole('button', { name: 'Delete Count to ten', includeHidden: true }).isDisabled({ timeout: 5_000 })).toBe(true);
-    expect(await threadsNav.getByRole('button', { name: 'New chat' }).isDisabled()).toBe(true);
-    await expect.poll(answerText, { timeout: 10_000 }).toBe(ALL_WORDS);
-    await expect.poll(() => composer().isDisabled()).toBe(false);
+    await eventually(() => threadsNav.getByRole('button', { name: 'Delete Count to ten', includeHidden: true }).isDisabled({ timeout: 5_000 })).toBe(true);
+    await eventually(() => threadsNav.getByRole('button', { name: 'New chat' }).isDisabled()).toBe(true);
+    await eventually(answerText, { timeout: 10_000 }).toBe(ALL_WORDS);
+    await eventually(() => composer().isDisabled()).toBe(false);
     await visible(lastAnswer().getByText('Slow (chosen)'));
     expect(new URL(page.url()).hash).toMatch(/^#\/chat\/thr_/);
     await visible(page.getByRole('navigation', { name: 'Threads' }).getByRole('link', { name: 'Count to ten' }));
@@ -99,23 +72,26 @@ describe('chat in the browser', () => {
   it('Stop ends the answer and keeps the partial text', async () => {
     await newChat();
     await ask('Count slowly', 'Slower');
-    await expect.poll(answerText, { timeout: 10_000 }).toMatch(/^one two/);
+    await eventually(answerText, { timeout: 10_000 }).toMatch(/^one two/);
     await page.getByRole('button', { name: 'Stop' }).click();
     await visible(lastAnswer().getByText('You stopped this answer.'));
     const partial = await answerText();
     expect(partial).toMatch(/^one two/);
     expect(partial).not.toContain('ten');
-    expect(await composer().isDisabled()).toBe(false);
-    await page.waitForTimeout(800);
+    await eventually(() => composer().isDisabled()).toBe(false);
+    // Nothing more comes: the upstream answer is stopped too (no request of it is left open), and
+    // the text shown is still the part-way text.
+    await eventually(() => upstream.active()).toBe(0);
     expect(await answerText()).toBe(partial);
   });
 
   it('Esc stops the answer too', async () => {
     await newChat();
     await ask('Count again', 'Slower');
-    await expect.poll(answerText, { timeout: 10_000 }).toMatch(/^one/);
+    await eventually(answerText, { timeout: 10_000 }).toMatch(/^one/);
     await page.keyboard.press('Escape');
     await visible(lastAnswer().getByText('You stopped this answer.'));
+    // One read, on purpose: the state at the moment the part-way text showed (a retried negative check proves no more).
     expect(await answerText()).not.toContain('ten');
   });
 
@@ -124,23 +100,23 @@ describe('chat in the browser', () => {
     await ask('Fail please', 'Failing');
     const error = await visible(lastAnswer().getByRole('alert'));
     // A plain sentence and what to do, not the transport's words; the detail is one click away.
-    expect(await error.locator('.answer-problem-text').textContent()).toBe('The model stopped answering before it was done. What it wrote so far is kept.');
+    await eventually(() => error.locator('.answer-problem-text').textContent()).toBe('The model stopped answering before it was done. What it wrote so far is kept.');
     await visible(error.getByRole('button', { name: 'Retry' }));
     await visible(error.getByRole('button', { name: 'Continue' }));
-    expect(await answerText()).toBe('w1 w2 w3');
-    expect(await composer().isDisabled()).toBe(false);
+    await eventually(() => answerText()).toBe('w1 w2 w3');
+    await eventually(() => composer().isDisabled()).toBe(false);
     expect(await inspectPage(page, 'chat-error')).toEqual([]);
   });
 
   it('a reload mid-answer re-attaches to the stream and the answer completes', async () => {
     await newChat();
     await ask('Count across a reload', 'Slower');
-    await expect.poll(answerText, { timeout: 10_000 }).toMatch(/^one two/);
+    await eventually(answerText, { timeout: 10_000 }).toMatch(/^one two/);
     expect(new URL(page.url()).hash).toMatch(/^#\/chat\/thr_/);
     await page.reload();
-    await expect.poll(() => composer().isDisabled(), { timeout: 10_000 }).toBe(true);
-    await expect.poll(answerText, { timeout: 15_000 }).toBe(ALL_WORDS);
-    await expect.poll(() => composer().isDisabled()).toBe(false);
+    await eventually(() => composer().isDisabled(), { timeout: 10_000 }).toBe(true);
+    await eventually(answerText, { timeout: 15_000 }).toBe(ALL_WORDS);
+    await eventually(() => composer().isDisabled()).toBe(false);
     await visible(lastAnswer().getByText('Slower (chosen)'));
   });
 
@@ -148,8 +124,8 @@ describe('chat in the browser', () => {
     await newChat();
     await page.getByRole('region', { name: 'Suggested prompts' }).getByRole('button', { name: /Explain a concept/ }).click();
     await visible(page.getByRole('article', { name: 'You said' }).getByText(/public-key cryptography/));
-    await expect.poll(() => new URL(page.url()).hash).toMatch(/^#\/chat\/thr_/);
-    await expect.poll(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
+    await eventually(() => new URL(page.url()).hash).toMatch(/^#\/chat\/thr_/);
+    await eventually(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
     await visible(lastAnswer().locator('.routing-note'));
   });
 
@@ -157,14 +133,14 @@ describe('chat in the browser', () => {
     await newChat();
     await page.getByRole('region', { name: 'Suggested datasets' }).getByRole('button', { name: /Village/ }).click();
     await ask('When is the lighthouse lamp lit, and by whom?', 'mdl_extractive');
-    await expect.poll(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
+    await eventually(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
     const citation = lastAnswer().locator('.citation').first();
     await visible(citation.getByText('lighthouse.md'));
     await citation.locator('summary').click();
     await visible(citation.getByText(/lit at dusk/));
     // The dataset picked on the home screen became the thread's.
-    expect(await page.getByText('Datasets Village').count()).toBe(1);
-    expect(await answerText()).toMatch(/dusk/);
+    await eventually(() => page.getByText('Datasets Village').count()).toBe(1);
+    await eventually(() => answerText()).toMatch(/dusk/);
     expect(await inspectPage(page, 'chat-thread')).toEqual([]);
     await page.setViewportSize({ width: 420, height: 800 });
     expect(await inspectPage(page, 'chat-thread-narrow')).toEqual([]);
@@ -175,11 +151,11 @@ describe('chat in the browser', () => {
   it('Markdown renders with highlighted code, and HTML in an answer stays inert', async () => {
     await newChat();
     await ask('Show me code', 'Markdown');
-    await expect.poll(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
+    await eventually(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
     await visible(lastAnswer().locator('strong', { hasText: 'const' }));
     await visible(lastAnswer().locator('pre code.language-ts .hljs-keyword').first());
-    expect(await lastAnswer().locator('img').count()).toBe(0);
-    expect(await page.title()).toBe('Chat · Parley');
+    await eventually(() => lastAnswer().locator('img').count()).toBe(0);
+    await eventually(() => page.title()).toBe('Chat · Parley');
   });
 
   it('a thread of 10,000 messages loads page by page and keeps only those in view in the page', async () => {
@@ -218,11 +194,11 @@ describe('chat in the browser', () => {
     await page.goto(`${suite.served.url}/#/chat/thr_big`);
     await visible(page.getByText(`Answer ${total - 1}`), 20_000);
     expect(pagesServed).toBe(50);
-    expect(await page.locator('.message').count()).toBeLessThan(60);
+    await eventually(() => page.locator('.message').count()).toBeLessThan(60);
     // Scrolled to the top, the first messages are rendered in place of the last.
     await page.getByRole('log', { name: 'Messages' }).evaluate((el) => el.scrollTo(0, 0));
     await visible(page.getByText('Question 0', { exact: true }));
-    expect(await page.locator('.message').count()).toBeLessThan(60);
+    await eventually(() => page.locator('.message').count()).toBeLessThan(60);
     await page.unroute(/\/api\/threads\/thr_big/);
   });
 
@@ -230,7 +206,7 @@ describe('chat in the browser', () => {
     await newChat();
     const threads = page.getByRole('navigation', { name: 'Threads' });
     await threads.getByRole('searchbox', { name: 'Search threads' }).fill('slowly');
-    await expect.poll(() => threads.getByRole('link').allTextContents()).toEqual(['Count slowly']);
+    await eventually(() => threads.getByRole('link').allTextContents()).toEqual(['Count slowly']);
     await threads.getByRole('link', { name: 'Count slowly' }).hover();
     await threads.getByRole('button', { name: 'Rename Count slowly' }).click();
     await threads.getByRole('textbox', { name: 'Thread title' }).fill('Counting, renamed');
@@ -240,7 +216,7 @@ describe('chat in the browser', () => {
     await threads.getByRole('link', { name: 'Counting, renamed' }).hover();
     await threads.getByRole('button', { name: 'Delete Counting, renamed' }).click();
     const dialog = await visible(page.getByRole('dialog', { name: 'Delete this thread?' }));
-    expect(await dialog.textContent()).toMatch(/Counting, renamed.*all its messages/);
+    await eventually(() => dialog.textContent()).toMatch(/Counting, renamed.*all its messages/);
     await dialog.getByRole('button', { name: 'Delete thread' }).click();
     await visible(threads.getByText('No thread has this in its title.'));
     await threads.getByRole('searchbox', { name: 'Search threads' }).fill('');
@@ -253,10 +229,10 @@ describe('chat in the browser', () => {
     await composer().fill('First line');
     await composer().press('Shift+Enter');
     await composer().pressSequentially('second line');
-    expect(await composer().inputValue()).toBe('First line\nsecond line');
+    await eventually(() => composer().inputValue()).toBe('First line\nsecond line');
     await composer().press('Enter');
     const sent = await visible(page.getByRole('article', { name: 'You said' }).last());
-    expect(await sent.textContent()).toMatch(/First line\s*second line/);
-    await expect.poll(() => composer().inputValue()).toBe('');
+    await eventually(() => sent.textContent()).toMatch(/First line\s*second line/);
+    await eventually(() => composer().inputValue()).toBe('');
   });
 });

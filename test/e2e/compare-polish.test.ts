@@ -2,20 +2,17 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { e2eSuite, inspectPage, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
+import { addModel } from './support/served-data.js';
 
 const suite = e2eSuite();
 let page: Page;
 let upstream: Upstream;
 
-async function addModel(name: string, model: string): Promise<string> {
-  const res = await suite.served.api('/models', { body: { name, provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, api_key: 'k', model } });
-  return ((await res.json()) as { id: string }).id;
-}
-
 beforeAll(async () => {
   upstream = await startUpstream();
-  for (const n of ['One', 'Two', 'Three', 'Four', 'Five']) await addModel(n, `fixed:Answer from ${n}.`);
-  const dead = await addModel('Dead', 'status:503');
+  for (const n of ['One', 'Two', 'Three', 'Four', 'Five']) await addModel(suite.served, upstream.openaiBaseUrl, n, `fixed:Answer from ${n}.`);
+  const dead = await addModel(suite.served, upstream.openaiBaseUrl, 'Dead', 'status:503');
   // Its connection test fails: it is unavailable, so not chosen by default.
   await suite.served.api(`/models/${dead}/test`, { body: {} });
   page = await suite.open();
@@ -30,12 +27,12 @@ describe('compare polish', () => {
     await page.goto(`${suite.served.url}/#/compare`);
     const group = page.getByRole('group', { name: /Models/ });
     await visible(group.getByRole('checkbox', { name: /Dead/ }));
-    expect(await group.getByRole('checkbox', { name: /Dead/ }).isChecked()).toBe(false);
+    await eventually(() => group.getByRole('checkbox', { name: /Dead/ }).isChecked()).toBe(false);
     for (const name of ['Three', 'Four', 'Five', 'Dead']) await group.getByRole('checkbox', { name: new RegExp(name) }).check();
     await page.getByLabel('Prompt').fill('Say hello');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     const vote = await visible(page.getByRole('group', { name: 'Vote' }), 20_000);
-    expect(await vote.getByRole('button', { name: /is better/ }).count()).toBe(5);
+    await eventually(() => vote.getByRole('button', { name: /is better/ }).count()).toBe(5);
     await visible(vote.getByText(/did not complete and is left out of the vote/));
     await page.setViewportSize({ width: 1440, height: 900 });
     await visible(page.getByText(/6 answers — scroll sideways/));
@@ -51,7 +48,7 @@ describe('compare polish', () => {
     await page.getByLabel('Prompt').fill('');
     await page.goto(`${suite.served.url}/#/compare/history`);
     await page.getByRole('link', { name: /Say hello/ }).click();
-    await expect.poll(() => page.getByLabel('Prompt').inputValue(), { timeout: 10_000 }).toBe('Say hello');
-    expect(await group.getByRole('checkbox', { name: /Dead/ }).isChecked()).toBe(true);
+    await eventually(() => page.getByLabel('Prompt').inputValue(), { timeout: 10_000 }).toBe('Say hello');
+    await eventually(() => group.getByRole('checkbox', { name: /Dead/ }).isChecked()).toBe(true);
   });
 });

@@ -2,6 +2,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
+import { addModel } from './support/served-data.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -9,11 +11,6 @@ let upstream: Upstream;
 
 /** The ten words `slow:<ms>` streams, one per chunk. */
 const ALL_WORDS = 'one two three four five six seven eight nine ten';
-
-async function addModel(name: string, model: string): Promise<void> {
-  const res = await suite.served.api('/models', { body: { name, provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, api_key: 'test-key', model } });
-  expect(res.status).toBe(201);
-}
 
 const prompt = () => page.getByLabel('Prompt');
 const column = (label: string) => page.getByRole('article', { name: new RegExp(`^Answer ${label}:`) });
@@ -41,9 +38,9 @@ describe('compare in the browser', () => {
   });
 
   it('two models stream side by side, the form locked meanwhile; a vote; the leaderboard', async () => {
-    await addModel('Steady', 'slow:150');
-    await addModel('Quick', 'fixed:A **quick** answer.');
-    await addModel('Breaks', 'fail-mid:3');
+    await addModel(suite.served, upstream.openaiBaseUrl, 'Steady', 'slow:150');
+    await addModel(suite.served, upstream.openaiBaseUrl, 'Quick', 'fixed:A **quick** answer.');
+    await addModel(suite.served, upstream.openaiBaseUrl, 'Breaks', 'fail-mid:3');
     await page.reload();
     await visible(prompt());
     await choose(['Steady', 'Quick']);
@@ -52,20 +49,21 @@ describe('compare in the browser', () => {
 
     await visible(column('A'));
     await visible(column('B'));
-    await expect.poll(() => prompt().isDisabled()).toBe(true);
+    await eventually(() => prompt().isDisabled()).toBe(true);
     await visible(page.getByRole('button', { name: 'Stop' }));
     // Part of the slow answer shows before the whole of it exists, while the quick one is done.
-    await expect.poll(() => columnText('A'), { timeout: 10_000 }).toMatch(/^one two/);
+    await eventually(() => columnText('A'), { timeout: 10_000 }).toMatch(/^one two/);
+    // One read, on purpose: the state at the moment the part-way text showed (a retried negative check proves no more).
     expect(await columnText('A')).not.toContain('ten');
-    await expect.poll(() => columnText('B')).toBe('A quick answer.');
-    expect(await column('B').locator('strong').textContent()).toBe('quick');
+    await eventually(() => columnText('B')).toBe('A quick answer.');
+    await eventually(() => column('B').locator('strong').textContent()).toBe('quick');
     expect(await inspectPage(page, 'compare-streaming')).toEqual([]);
 
-    await expect.poll(() => columnText('A'), { timeout: 10_000 }).toBe(ALL_WORDS);
-    await expect.poll(() => prompt().isDisabled()).toBe(false);
+    await eventually(() => columnText('A'), { timeout: 10_000 }).toBe(ALL_WORDS);
+    await eventually(() => prompt().isDisabled()).toBe(false);
     expect(new URL(page.url()).hash).toMatch(/^#\/compare\/cmp_/);
-    expect(await column('A').textContent()).toMatch(/Done/);
-    expect(await column('A').textContent()).toMatch(/\d+ in · \d+ out/);
+    await eventually(() => column('A').textContent()).toMatch(/Done/);
+    await eventually(() => column('A').textContent()).toMatch(/\d+ in · \d+ out/);
 
     await page.getByRole('button', { name: 'B is better' }).click();
     await visible(page.getByText(/You voted: B is better \(Quick\)/));
@@ -73,15 +71,15 @@ describe('compare in the browser', () => {
     // A narrow window: the columns scroll sideways instead of squeezing.
     await page.setViewportSize({ width: 700, height: 900 });
     expect(await inspectPage(page, 'compare-narrow')).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await eventually(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.setViewportSize({ width: 1280, height: 800 });
 
     await page.getByRole('navigation', { name: 'Compare views' }).getByRole('link', { name: 'Leaderboard' }).click();
     const table = await visible(page.getByRole('table'));
     const rows = table.getByRole('row');
-    await expect.poll(() => rows.count()).toBe(3);
-    expect(await rows.nth(1).textContent()).toMatch(/^1Quick/);
-    expect(await rows.nth(2).textContent()).toMatch(/^2Steady/);
+    await eventually(() => rows.count()).toBe(3);
+    await eventually(() => rows.nth(1).textContent()).toMatch(/^1Quick/);
+    await eventually(() => rows.nth(2).textContent()).toMatch(/^2Steady/);
     expect(await inspectPage(page, 'compare-leaderboard')).toEqual([]);
   });
 
@@ -93,19 +91,19 @@ describe('compare in the browser', () => {
     await prompt().fill('Who are you?');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await visible(page.getByRole('button', { name: 'Tie' }));
-    expect(await page.getByRole('article', { name: /^Answer A: Model A$/ }).count()).toBe(1);
-    expect(await page.getByRole('article', { name: /^Answer B: Model B$/ }).count()).toBe(1);
+    await eventually(() => page.getByRole('article', { name: /^Answer A: Model A$/ }).count()).toBe(1);
+    await eventually(() => page.getByRole('article', { name: /^Answer B: Model B$/ }).count()).toBe(1);
     const answers = page.getByRole('region', { name: 'Answers' });
-    expect(await answers.textContent()).not.toMatch(/Quick|Breaks/);
-    expect(await answers.textContent()).toMatch(/This model stopped with an error\./);
-    expect(await answers.textContent()).toContain('A quick answer.');
-    expect(await answers.textContent()).toContain('w1 w2 w3');
+    await eventually(() => answers.textContent()).not.toMatch(/Quick|Breaks/);
+    await eventually(() => answers.textContent()).toMatch(/This model stopped with an error\./);
+    await eventually(() => answers.textContent()).toContain('A quick answer.');
+    await eventually(() => answers.textContent()).toContain('w1 w2 w3');
     expect(await inspectPage(page, 'compare-blind')).toEqual([]);
 
     await page.getByRole('button', { name: 'Tie' }).click();
     await visible(page.getByText(/You voted: a tie/));
-    expect(await answers.textContent()).toMatch(/Quick/);
-    expect(await answers.textContent()).toMatch(/Breaks/);
+    await eventually(() => answers.textContent()).toMatch(/Quick/);
+    await eventually(() => answers.textContent()).toMatch(/Breaks/);
   });
 
   it('Stop ends the answers still streaming and keeps their text', async () => {
@@ -115,45 +113,48 @@ describe('compare in the browser', () => {
     await choose(['Steady', 'Quick']);
     await prompt().fill('Count, then stop');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
-    await expect.poll(() => columnText('A'), { timeout: 10_000 }).toMatch(/^one two/);
+    await eventually(() => columnText('A'), { timeout: 10_000 }).toMatch(/^one two/);
     await page.getByRole('button', { name: 'Stop' }).click();
     await visible(column('A').getByText('Stopped'));
     const partial = await columnText('A');
     expect(partial).not.toContain('ten');
-    await expect.poll(() => prompt().isDisabled()).toBe(false);
-    await page.waitForTimeout(600);
+    await eventually(() => prompt().isDisabled()).toBe(false);
+    // Nothing more comes: the upstream answer is stopped too (no request of it is left open), and
+    // the text shown is still the part-way text.
+    await eventually(() => upstream.active()).toBe(0);
     expect(await columnText('A')).toBe(partial);
   });
 
   it('a reload mid-way re-attaches to the answers, and Esc stops them', async () => {
-    await addModel('Patient', 'slow:400');
+    await addModel(suite.served, upstream.openaiBaseUrl, 'Patient', 'slow:400');
     await page.goto(`${suite.served.url}/#/compare`);
     await page.reload();
     await visible(prompt());
     await choose(['Patient', 'Quick']);
     await prompt().fill('Count across a reload');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
-    await expect.poll(() => columnText('A'), { timeout: 10_000 }).toMatch(/^one/);
+    await eventually(() => columnText('A'), { timeout: 10_000 }).toMatch(/^one/);
     expect(new URL(page.url()).hash).toMatch(/^#\/compare\/cmp_/);
     await page.reload();
-    await expect.poll(() => columnText('A'), { timeout: 10_000 }).toMatch(/^one two three/);
-    expect(await prompt().isDisabled()).toBe(true);
+    await eventually(() => columnText('A'), { timeout: 10_000 }).toMatch(/^one two three/);
+    await eventually(() => prompt().isDisabled()).toBe(true);
     await page.keyboard.press('Escape');
     await visible(column('A').getByText('Stopped'));
+    // One read, on purpose: the state at the moment the part-way text showed (a retried negative check proves no more).
     expect(await columnText('A')).not.toContain('ten');
     // The Markdown renderer may still be loading after the reload: the text settles once it is there.
-    await expect.poll(() => columnText('B')).toBe('A quick answer.');
-    await expect.poll(() => prompt().isDisabled()).toBe(false);
+    await eventually(() => columnText('B')).toBe('A quick answer.');
+    await eventually(() => prompt().isDisabled()).toBe(false);
   });
 
   it('past comparisons are listed and reopen', async () => {
     await page.getByRole('navigation', { name: 'Compare views' }).getByRole('link', { name: 'History' }).click();
     const first = await visible(page.getByRole('link', { name: /Who are you\?/ }));
-    expect(await first.textContent()).toMatch(/Tie/);
+    await eventually(() => first.textContent()).toMatch(/Tie/);
     await visible(page.getByRole('link', { name: /Count to ten/ }));
     expect(await inspectPage(page, 'compare-history')).toEqual([]);
     await page.getByRole('link', { name: /Count to ten/ }).click();
-    await expect.poll(() => columnText('A')).toBe(ALL_WORDS);
+    await eventually(() => columnText('A')).toBe(ALL_WORDS);
     await visible(page.getByText(/You voted: B is better/));
     expect(pageProblems(page)).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -39,12 +40,12 @@ describe('search inside a dataset', () => {
     const results = page.locator('.dataset-search-results > li');
     await visible(results.first());
     const first = results.first();
-    expect(await first.locator('summary').textContent()).toMatch(/handbook\.md · § Handbook > Allowances/);
+    await eventually(() => first.locator('summary').textContent()).toMatch(/handbook\.md · § Handbook > Allowances/);
     // The matched words are marked in the snippet.
-    expect(await first.locator('mark').first().textContent()).toMatch(/home|office|allowance/i);
+    await eventually(() => first.locator('mark').first().textContent()).toMatch(/home|office|allowance/i);
     await first.locator('summary').click();
     const passage = await visible(first.locator('blockquote'));
-    expect(await passage.textContent()).toMatch(/home-office allowance of EUR 1,200 for a desk, a chair and a screen/);
+    await eventually(() => passage.textContent()).toMatch(/home-office allowance of EUR 1,200 for a desk, a chair and a screen/);
     await visible(page.getByRole('status').filter({ hasText: /passage.* · keyword search/ }));
     expect(await inspectPage(page, 'dataset-search')).toEqual([]);
     expect(pageProblems(page)).toEqual([]);

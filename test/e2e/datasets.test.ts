@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -48,7 +49,7 @@ describe('datasets', () => {
     await visible(page.getByRole('heading', { level: 1, name: 'Company handbook' }));
     expect(new URL(page.url()).hash).toMatch(/^#\/datasets\/ds_/);
     // The shell still knows this is the Datasets page.
-    expect(await page.getByRole('link', { name: 'Datasets', exact: true }).getAttribute('aria-current')).toBe('page');
+    await eventually(() => page.getByRole('link', { name: 'Datasets', exact: true }).getAttribute('aria-current')).toBe('page');
     await visible(page.getByText('No files yet'));
   });
 
@@ -60,7 +61,7 @@ describe('datasets', () => {
     for (const name of ['handbook.md', 'notes.txt', 'glossary.md']) await visible(row(name).getByText('Ready'), 20_000);
     const broken = row('broken.pdf');
     await visible(broken.getByText('Failed'), 20_000);
-    expect(await broken.textContent()).toMatch(/Could not be read|does not match|Unsupported|No text/);
+    await eventually(() => broken.textContent()).toMatch(/Could not be read|does not match|Unsupported|No text/);
     await visible(broken.getByRole('button', { name: 'Retry broken.pdf' }));
     await visible(broken.getByRole('button', { name: 'Remove broken.pdf' }));
     await visible(page.getByText('4 of 4 files sent'));
@@ -73,11 +74,11 @@ describe('datasets', () => {
     await page.getByLabel('Status').selectOption('failed');
     await visible(row('broken.pdf'));
     await row('handbook.md').waitFor({ state: 'detached' });
-    expect(await page.getByRole('row').count()).toBe(2);
+    await eventually(() => page.getByRole('row').count()).toBe(2);
     await page.getByLabel('Status').selectOption('ready');
     await visible(row('notes.txt'));
     await row('broken.pdf').waitFor({ state: 'detached' });
-    expect(await page.getByRole('row').count()).toBe(4);
+    await eventually(() => page.getByRole('row').count()).toBe(4);
     await page.getByLabel('Status').selectOption('all');
     await visible(row('broken.pdf'));
   });
@@ -146,10 +147,10 @@ describe('datasets', () => {
     await go(`#/datasets/${dataset.id}`, 'Many small notes');
     await visible(row('note-01.txt'));
     // One page of 50, and the header row.
-    expect(await page.getByRole('row').count()).toBe(51);
+    await eventually(() => page.getByRole('row').count()).toBe(51);
     await page.getByRole('button', { name: 'Load more' }).click();
     await visible(row('note-55.txt'));
-    expect(await page.getByRole('row').count()).toBe(56);
+    await eventually(() => page.getByRole('row').count()).toBe(56);
     await page.getByRole('button', { name: 'Load more' }).waitFor({ state: 'detached' });
     await suite.served.api(`/datasets/${dataset.id}`, { method: 'DELETE' });
     await go('#/datasets', 'Datasets');

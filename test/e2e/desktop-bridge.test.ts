@@ -8,6 +8,7 @@ import { createAppProtocolHandler } from '../../main/desktop/app-protocol.js';
 import { CONTENT_SECURITY_POLICY } from '../../main/desktop/window.js';
 import { buildHttpRequest } from '../../renderer/src/api/http-request.js';
 import { e2eSuite, inspectPage, pageProblems, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 /**
  * The renderer as the desktop app runs it: `window.parley` present, so every call goes through the
@@ -86,11 +87,11 @@ describe('the renderer over the desktop bridge', () => {
     await visible(page.getByRole('navigation', { name: 'Main' }));
     expect(bridgeCalls).toContain('identity.me');
     const me = (await (await suite.served.api('/me')).json()) as { user: { name: string } };
-    expect(await page.getByTestId('account-name').textContent()).toBe(me.user.name);
-    expect(await page.getByTestId('account-org').textContent()).toBe('Personal');
-    expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+    await eventually(() => page.getByTestId('account-name').textContent()).toBe(me.user.name);
+    await eventually(() => page.getByTestId('account-org').textContent()).toBe('Personal');
+    await eventually(() => page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
     // No credential is kept in the page (the bridge is the credential); only the theme is remembered.
-    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => !k.startsWith('parley.theme')))).toEqual([]);
+    await eventually(() => page.evaluate(() => Object.keys(localStorage).filter((k) => !k.startsWith('parley.theme')))).toEqual([]);
     expect(fetches).toEqual([]);
     expect(pageProblems(page)).toEqual([]);
   });
@@ -99,7 +100,9 @@ describe('the renderer over the desktop bridge', () => {
     const { page, bridgeCalls, fetches } = await openDesktop((op, input) => mainProcess(suite.served.apiKey, op, input), '#/settings');
     await page.getByLabel('New key name').fill('Desktop made');
     await page.getByRole('button', { name: 'Create key' }).click();
-    const key = await (await visible(page.getByRole('region', { name: 'New key “Desktop made”' }))).getByRole('textbox').inputValue();
+    const field = page.getByRole('region', { name: 'New key “Desktop made”' }).getByRole('textbox');
+    await eventually(() => field.inputValue()).toMatch(/^pk_/);
+    const key = await field.inputValue(); // settled: matched just above
     expect((await suite.served.api('/me', { token: key })).status).toBe(200);
 
     await page.getByRole('button', { name: 'Revoke Desktop made' }).click();
@@ -128,7 +131,7 @@ describe('the renderer over the desktop bridge', () => {
     '#/settings');
     await page.getByLabel('New key name').fill('Twice');
     await page.getByRole('button', { name: 'Create key' }).click();
-    expect(await (await visible(page.getByRole('alert'))).textContent()).toBe('A key with this name already exists.');
+    await eventually(() => page.getByRole('alert').textContent()).toBe('A key with this name already exists.');
   });
 
   it('the app:// handler serves the split renderer under the desktop CSP: pages load their chunks when opened', async () => {
@@ -167,7 +170,7 @@ describe('the renderer over the desktop bridge', () => {
       up ? mainProcess(suite.served.apiKey, op, input) : { ok: false, error: new ServiceError('unavailable', 'The database is locked by another Parley.').toPayload() },
     );
     await visible(page.getByRole('heading', { name: 'Parley could not start' }));
-    expect(await page.getByRole('alert').textContent()).toContain('The database is locked by another Parley.');
+    await eventually(() => page.getByRole('alert').textContent()).toContain('The database is locked by another Parley.');
     expect(await inspectPage(page, 'desktop-failed')).toEqual([]);
     up = true;
     await page.getByRole('button', { name: 'Try again' }).click();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -59,14 +60,14 @@ describe('skeletons', () => {
     const release = await hold((url) => url.pathname === '/api/datasets');
     await navigate('Datasets');
     const skeleton = await visible(page.locator('[data-skeleton="cards"]'));
-    expect(await skeleton.getAttribute('role')).toBe('status');
-    expect(await skeleton.textContent()).toBe('Loading your datasets…');
+    await eventually(() => skeleton.getAttribute('role')).toBe('status');
+    await eventually(() => skeleton.textContent()).toBe('Loading your datasets…');
     expect(await inspectPage(page, 'skeleton-datasets')).toEqual([]);
     // Still under reduced motion (the suite's default); the shimmer only where motion is welcome.
     const animation = () => skeleton.locator('.skeleton-bar').first().evaluate((bar) => getComputedStyle(bar).animationName);
-    expect(await animation()).toBe('none');
+    await eventually(() => animation()).toBe('none');
     await page.emulateMedia({ reducedMotion: 'no-preference' });
-    expect(await animation()).toBe('skeleton-shimmer');
+    await eventually(() => animation()).toBe('skeleton-shimmer');
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await release();
     await visible(page.getByRole('heading', { level: 2, name: 'Create your first dataset' }));
@@ -98,7 +99,7 @@ describe('toasts for failures out of view', () => {
     await navigate('Chat');
 
     const toast = await visible(toasts().filter({ hasText: '“broken.pdf” could not be added to Quarterly reports' }), 20_000);
-    expect(await toast.getByRole('alert').textContent()).toMatch(/could not be read/i);
+    await eventually(() => toast.getByRole('alert').textContent()).toMatch(/could not be read/i);
     await visible(toast.getByRole('link', { name: 'Open Quarterly reports' }));
     expect(await inspectPage(page, 'toast-error')).toEqual([]);
 
@@ -115,7 +116,7 @@ describe('toasts for failures out of view', () => {
     await page.getByLabel('Message', { exact: true }).press('Enter');
 
     const toast = await visible(toasts().filter({ hasText: 'The thread list could not be refreshed' }));
-    expect(await toast.textContent()).toContain('The thread index is being rebuilt.');
+    await eventually(() => toast.textContent()).toContain('The thread index is being rebuilt.');
     await visible(page.getByRole('link', { name: 'Held thread' }));
     await restore();
     await toast.getByRole('button', { name: /^Dismiss/ }).click();
@@ -153,7 +154,7 @@ describe('toasts for failures out of view', () => {
     release();
 
     const toast = await visible(toasts().filter({ hasText: 'An answer in another thread stopped with an error' }));
-    expect(await toast.textContent()).toContain('The model stopped answering.');
+    await eventually(() => toast.textContent()).toContain('The model stopped answering.');
     await page.unroute(chat);
     await toast.getByRole('link', { name: 'Open the thread' }).click();
     expect(new URL(page.url()).hash).toBe(`#/chat/${held.id}`);
@@ -166,7 +167,7 @@ describe('toasts for failures out of view', () => {
     await navigate('Settings');
     const lost = await visible(toasts().filter({ hasText: 'Lost the connection to Parley' }));
     // Every section failed to load, each inline; the connection is said once.
-    expect(await toasts().count()).toBe(1);
+    await eventually(() => toasts().count()).toBe(1);
     expect(await inspectPage(page, 'toast-connection')).toEqual([]);
 
     await page.unroute(refuse);

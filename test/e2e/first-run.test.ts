@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { startServed } from '../support/served.js';
 import { e2eSuite, pageProblems, visible } from './support/browser.js';
 import { inspectAtWidths } from './support/widths.js';
+import { eventually } from './support/eventually.js';
 
 // A new user's first start: no PARLEY_ADMIN_API_KEY, so served mode prints a sign-in link.
 const suite = e2eSuite(() => ({ adminApiKey: null }));
@@ -17,12 +18,12 @@ describe('the first visit, through the printed sign-in link', () => {
     const page = await context.newPage();
     await page.goto(link ?? '');
     await visible(page.getByRole('navigation', { name: 'Main' }));
-    expect(await page.getByRole('link', { name: 'Chat' }).getAttribute('aria-current')).toBe('page');
+    await eventually(() => page.getByRole('link', { name: 'Chat' }).getAttribute('aria-current')).toBe('page');
     // The owner, a super admin: Admin is offered.
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toContain('Admin');
+    await eventually(() => page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toContain('Admin');
     expect(page.url()).not.toContain('sign-in');
-    const key = await page.evaluate(() => localStorage.getItem('parley.apiKey'));
-    expect(key).toMatch(/^pk_/);
+    await eventually(() => page.evaluate(() => localStorage.getItem('parley.apiKey'))).toMatch(/^pk_/);
+    const key = await page.evaluate(() => localStorage.getItem('parley.apiKey')); // settled: matched just above
     const me = (await (await suite.served.api('/me', { token: key })).json()) as { user: { role: string } };
     expect(me.user.role).toBe('super_admin');
 
@@ -35,9 +36,9 @@ describe('the first visit, through the printed sign-in link', () => {
     // The same link in another browser profile: refused, and the sign-in page says why.
     const other = await suite.open((link ?? '').split('/').slice(3).join('/'));
     await visible(other.getByRole('heading', { name: 'Sign in to Parley' }));
-    expect(await other.getByText(/already used/).count()).toBe(1);
+    await eventually(() => other.getByText(/already used/).count()).toBe(1);
     expect(other.url()).not.toContain('sign-in/');
-    expect(await other.evaluate(() => localStorage.getItem('parley.apiKey'))).toBeNull();
+    await eventually(() => other.evaluate(() => localStorage.getItem('parley.apiKey'))).toBeNull();
     expect(await inspectAtWidths(other, 'first-run-link-used')).toEqual([]);
     expect(pageProblems(other)).toEqual([]);
   });
@@ -52,7 +53,8 @@ describe('a later start', () => {
       const first = await startServed({ dataDir, adminApiKey: null });
       await page.goto(first.signInLink ?? '');
       await visible(page.getByRole('navigation', { name: 'Main' }));
-      const firstKey = await page.evaluate(() => localStorage.getItem('parley.apiKey'));
+      await eventually(() => page.evaluate(() => localStorage.getItem('parley.apiKey'))).toMatch(/^pk_/);
+      const firstKey = await page.evaluate(() => localStorage.getItem('parley.apiKey')); // settled: matched just above
       await first.stop();
 
       // Restarted on the same port (the browser's origin, and so its storage, stays the same).
@@ -61,9 +63,9 @@ describe('a later start', () => {
       expect(second.url).toBe(first.url);
       await page.goto(second.signInLink ?? '');
       await visible(page.getByRole('navigation', { name: 'Main' }));
-      await expect.poll(() => page.evaluate(() => localStorage.getItem('parley.apiKey'))).not.toBe(firstKey);
+      await eventually(() => page.evaluate(() => localStorage.getItem('parley.apiKey'))).not.toBe(firstKey);
       const secondKey = (await page.evaluate(() => localStorage.getItem('parley.apiKey'))) ?? '';
-      await expect.poll(async () => (await second.api('/me', { token: firstKey })).status).toBe(401);
+      await eventually(async () => (await second.api('/me', { token: firstKey })).status).toBe(401);
       expect((await second.api('/me', { token: secondKey })).status).toBe(200);
       const keys = (await (await second.api('/api-keys', { token: secondKey })).json()) as { data: { name: string }[] };
       expect(keys.data.map((k) => k.name)).toEqual(['Browser sign-in']);

@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGguf } from '../fixtures/gguf.js';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 const home = mkdtempSync(join(tmpdir(), 'parley-e2e-home-'));
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-local-'));
@@ -51,16 +52,16 @@ describe('Settings → Local models', () => {
 
   it('lists the GGUF files found, with what they are, where they lie and their size', async () => {
     const chat = await visible(region().getByRole('row', { name: /Tiny Chat/ }));
-    expect(await chat.textContent()).toMatch(/llama · F32 · 2,048 tokens · 426 KB/);
-    expect(await chat.textContent()).toMatch(/Parley’s models folder — .*tiny-chat-F32\.gguf/);
-    expect(await chat.textContent()).toMatch(/Not loaded/);
+    await eventually(() => chat.textContent()).toMatch(/llama · F32 · 2,048 tokens · 426 KB/);
+    await eventually(() => chat.textContent()).toMatch(/Parley’s models folder — .*tiny-chat-F32\.gguf/);
+    await eventually(() => chat.textContent()).toMatch(/Not loaded/);
     const embed = await visible(region().getByRole('row', { name: /Tiny Embed/ }));
-    expect(await embed.textContent()).toMatch(/embeddings/);
-    expect(await embed.textContent()).toMatch(/LM Studio/);
+    await eventually(() => embed.textContent()).toMatch(/embeddings/);
+    await eventually(() => embed.textContent()).toMatch(/LM Studio/);
     const notes = await visible(region().getByRole('row', { name: /notes/ }));
-    expect(await notes.textContent()).toMatch(/Failed.*not a GGUF model/);
+    await eventually(() => notes.textContent()).toMatch(/Failed.*not a GGUF model/);
     // The main table leaves them to this section.
-    expect(await page.getByRole('region', { name: 'Models and providers' }).getByRole('row', { name: /Tiny Chat/ }).count()).toBe(0);
+    await eventually(() => page.getByRole('region', { name: 'Models and providers' }).getByRole('row', { name: /Tiny Chat/ }).count()).toBe(0);
   });
 
   it('loads and unloads a model', async () => {
@@ -73,7 +74,7 @@ describe('Settings → Local models', () => {
 
   it('offers a running Ollama and registers it in one click', async () => {
     const server = await visible(region().getByRole('listitem').filter({ hasText: 'Ollama' }));
-    expect(await server.textContent()).not.toMatch(/Registered/);
+    await eventually(() => server.textContent()).not.toMatch(/Registered/);
     await server.getByRole('button', { name: 'Register Ollama' }).click();
     await visible(server.getByText('Registered'));
     await page.reload();

@@ -1,22 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ggufBytes, sha256, startDownloadServer, type DownloadServer } from '../fixtures/download-server.js';
-import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { e2eSuite, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
+import { inspectAtWidthsThenResize } from './support/widths.js';
 
 const suite = e2eSuite();
 let page: Page;
 let files: DownloadServer;
-
-/** Screenshots and axe at a wide and a narrow window, light and dark. */
-async function inspectAtWidths(name: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const width of [1440, 420]) {
-    await page.setViewportSize({ width, height: 900 });
-    found.push(...(await inspectPage(page, `${name}-${width}`)));
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  return found;
-}
 
 beforeAll(async () => {
   files = await startDownloadServer();
@@ -44,13 +35,13 @@ describe('a fresh install leads to a model', () => {
     await visible(page.getByRole('heading', { name: 'Get a model that can chat' }));
     const lead = page.locator('.getting-started');
     // The composer's model picker stays the one thing labelled "Model".
-    expect(await page.getByLabel('Model').count()).toBe(1);
+    await eventually(() => page.getByLabel('Model').count()).toBe(1);
     await visible(lead.getByRole('link', { name: /Download a local model/ }));
     await visible(lead.getByRole('link', { name: /Connect a model server/ }));
     await visible(lead.getByRole('link', { name: /Create a dataset/ }));
-    expect(await page.getByRole('region', { name: 'Suggested prompts' }).count()).toBe(0);
-    expect(await page.getByText('Explain a concept').count()).toBe(0);
-    expect(await inspectAtWidths('home-fresh-install')).toEqual([]);
+    await eventually(() => page.getByRole('region', { name: 'Suggested prompts' }).count()).toBe(0);
+    await eventually(() => page.getByText('Explain a concept').count()).toBe(0);
+    expect(await inspectAtWidthsThenResize(page, 'home-fresh-install', { width: 1280, height: 800 })).toEqual([]);
   });
 
   it('"Download a local model" opens the catalogue, which says what each model needs and whether it fits', async () => {
@@ -62,11 +53,11 @@ describe('a fresh install leads to a model', () => {
     await visible(catalogue.locator('strong', { hasText: 'nomic-embed-text v1.5' }));
     await visible(localModels().getByText(/This machine has .* of memory/));
     await visible(catalogue.getByText(/needs about .* of memory/).first());
-    expect(await catalogue.getByRole('link', { name: 'Apache-2.0' }).count()).toBeGreaterThan(0);
+    await eventually(() => catalogue.getByRole('link', { name: 'Apache-2.0' }).count()).toBeGreaterThan(0);
     // This machine has 24 GB: every recommended model fits, so none is marked.
-    expect(await catalogue.getByText('Too large for this machine’s memory').count()).toBe(0);
+    await eventually(() => catalogue.getByText('Too large for this machine’s memory').count()).toBe(0);
     await page.getByRole('heading', { name: 'Download local models' }).scrollIntoViewIfNeeded();
-    expect(await inspectAtWidths('settings-local-models')).toEqual([]);
+    expect(await inspectAtWidthsThenResize(page, 'settings-local-models', { width: 1280, height: 800 })).toEqual([]);
   });
 });
 
@@ -77,11 +68,11 @@ describe('downloads in Settings → Download local models', () => {
     const item = downloads().getByRole('listitem').filter({ hasText: 'held.gguf' });
     await visible(item.getByText('Downloading'));
     await visible(item.getByText(/98 KB of 391 KB/));
-    expect(await item.getByRole('progressbar').getAttribute('value')).toBe(String(100_000 / 400_000));
-    expect(await inspectAtWidths('settings-download-progress')).toEqual([]);
+    await eventually(() => item.getByRole('progressbar').getAttribute('value')).toBe(String(100_000 / 400_000));
+    expect(await inspectAtWidthsThenResize(page, 'settings-download-progress', { width: 1280, height: 800 })).toEqual([]);
     await item.getByRole('button', { name: /Cancel/ }).click();
     await visible(item.getByText('Cancelled'));
-    expect(await item.getByRole('progressbar').count()).toBe(0);
+    await eventually(() => item.getByRole('progressbar').count()).toBe(0);
     files.release();
   });
 
@@ -100,7 +91,7 @@ describe('downloads in Settings → Download local models', () => {
     const item = downloads().getByRole('listitem').filter({ hasText: 'good.gguf' });
     await visible(item.getByText('Downloaded'));
     await visible(item.getByText(new RegExp(`SHA-256 ${sha256(bytes).slice(0, 12)}… verified`)));
-    expect(await inspectAtWidths('settings-downloads-finished')).toEqual([]);
+    expect(await inspectAtWidthsThenResize(page, 'settings-downloads-finished', { width: 1280, height: 800 })).toEqual([]);
     expect(pageProblems(page)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -22,8 +23,8 @@ describe('every page of the shell, as the owner', () => {
     const main = (await page.getByRole('main').textContent()) ?? '';
     expect(main).not.toMatch(/TODO|lorem/i);
     await visible(page.getByRole('main').getByRole('link', { name: 'Open Settings' }));
-    expect(await page.getByRole('link', { name: 'Compare', exact: true }).getAttribute('aria-current')).toBe('page');
-    expect(await page.title()).toBe('Compare · Parley');
+    await eventually(() => page.getByRole('link', { name: 'Compare', exact: true }).getAttribute('aria-current')).toBe('page');
+    await eventually(() => page.title()).toBe('Compare · Parley');
     expect(await inspectPage(page, 'compare')).toEqual([]);
   });
 
@@ -54,7 +55,7 @@ describe('every page of the shell, as the owner', () => {
       await visible(page.getByRole('heading', { level: 1, name }));
       expect(new URL(page.url()).hash).toBe(`#/${name.toLowerCase()}`);
       // Focus moves to the new page's heading, so screen readers announce it.
-      expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+      await eventually(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
     }
   });
 

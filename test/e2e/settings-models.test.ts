@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -40,7 +41,7 @@ describe('Settings → Models and providers', () => {
 
   it('adds an OpenAI-compatible endpoint and its connection test answers ok with the latency', async () => {
     const row = await addModel('Echo upstream', 'echo');
-    expect(await row.textContent()).toMatch(/OpenAI-compatible/);
+    await eventually(() => row.textContent()).toMatch(/OpenAI-compatible/);
     await row.getByRole('button', { name: 'Test Echo upstream' }).click();
     await visible(row.getByText(/Connected · \d+ ms/), 20_000);
   });
@@ -49,7 +50,7 @@ describe('Settings → Models and providers', () => {
     const row = await addModel('Broken upstream', 'status:503');
     await row.getByRole('button', { name: 'Test Broken upstream' }).click();
     await visible(row.locator('.test-result-failed'), 20_000);
-    expect(await row.locator('.test-result-failed').textContent()).toMatch(/503/);
+    await eventually(() => row.locator('.test-result-failed').textContent()).toMatch(/503/);
     expect(await inspectPage(page, 'settings-models')).toEqual([]);
   });
 
@@ -74,7 +75,7 @@ describe('Settings → Models and providers', () => {
   it('shows the local server address and, to a super admin, its port to change', async () => {
     const region = await visible(page.getByRole('region', { name: 'Local HTTP server' }));
     await visible(region.getByText(`${suite.served.url}/v1`, { exact: true }));
-    expect(await region.getByLabel('Port').inputValue()).toBe('4317');
+    await eventually(() => region.getByLabel('Port').inputValue()).toBe('4317');
     await visible(region.getByRole('button', { name: 'Save server settings' }));
     // API keys are still there, as they were.
     await visible(page.getByRole('region', { name: 'API keys' }));
@@ -90,7 +91,7 @@ describe('Settings → Models and providers', () => {
     const region = await visible(member.getByRole('region', { name: 'Models and providers' }));
     await visible(region.getByRole('row', { name: /Echo upstream/ }));
     await visible(region.getByText('Only admins can add, test or remove models.'));
-    expect(await member.getByRole('button', { name: /^(Add endpoint|Test|Remove|Set override|Save server settings)/ }).count()).toBe(0);
+    await eventually(() => member.getByRole('button', { name: /^(Add endpoint|Test|Remove|Set override|Save server settings)/ }).count()).toBe(0);
     const server = member.getByRole('region', { name: 'Local HTTP server' });
     await visible(server.getByText('Only super admins can turn the server on or off or change its port.'));
     await visible(server.getByText(suite.served.url, { exact: true }));

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, pageProblems, settled, signIn, visible } from './support/browser.js';
 import { inspectAtWidths } from './support/widths.js';
+import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
 
@@ -35,29 +36,29 @@ describe('theme', () => {
   it('each person picks light, dark or system in Settings; it applies at once and survives a reload', async () => {
     const page = await signedIn('#/settings');
     await visible(page.getByRole('heading', { level: 2, name: 'Appearance' }));
-    expect(await page.getByRole('radio', { name: /^System/ }).isChecked()).toBe(true);
+    await eventually(() => page.getByRole('radio', { name: /^System/ }).isChecked()).toBe(true);
     await page.emulateMedia({ colorScheme: 'light' });
     await settled(page);
-    expect(await themeOf(page)).toBe('light');
+    await eventually(() => themeOf(page)).toBe('light');
     const light = await background(page);
 
     await page.getByRole('radio', { name: /^Dark/ }).check();
-    expect(await themeOf(page)).toBe('dark');
-    expect(await background(page)).not.toBe(light);
-    expect(await page.evaluate(() => localStorage.getItem('parley.theme'))).toBe('dark');
+    await eventually(() => themeOf(page)).toBe('dark');
+    await eventually(() => background(page)).not.toBe(light);
+    await eventually(() => page.evaluate(() => localStorage.getItem('parley.theme'))).toBe('dark');
     await page.reload();
     await visible(page.getByRole('heading', { level: 2, name: 'Appearance' }));
-    expect(await themeOf(page)).toBe('dark');
-    expect(await page.getByRole('radio', { name: /^Dark/ }).isChecked()).toBe(true);
+    await eventually(() => themeOf(page)).toBe('dark');
+    await eventually(() => page.getByRole('radio', { name: /^Dark/ }).isChecked()).toBe(true);
 
     // System follows the system, both ways, without a reload.
     await page.getByRole('radio', { name: /^System/ }).check();
     await page.emulateMedia({ colorScheme: 'dark' });
     await settled(page);
-    expect(await themeOf(page)).toBe('dark');
+    await eventually(() => themeOf(page)).toBe('dark');
     await page.emulateMedia({ colorScheme: 'light' });
     await settled(page);
-    expect(await themeOf(page)).toBe('light');
+    await eventually(() => themeOf(page)).toBe('light');
 
     await page.getByRole('heading', { level: 2, name: 'Appearance' }).scrollIntoViewIfNeeded();
     expect(await inspectAtWidths(page, 'settings-appearance')).toEqual([]);
@@ -70,17 +71,17 @@ describe('theme', () => {
       const page = await suite.open();
       await page.emulateMedia({ colorScheme: 'light' });
       await visible(page.getByRole('heading', { name: 'Sign in to Parley' }));
-      await expect.poll(() => themeOf(page)).toBe('dark');
+      await eventually(() => themeOf(page)).toBe('dark');
       await signIn(page, suite.served.apiKey);
       await page.goto(`${suite.served.url}/#/settings`);
       await visible(page.getByRole('heading', { level: 2, name: 'Appearance' }));
-      expect(await page.getByRole('radio', { name: /^Dark/ }).isChecked()).toBe(true);
-      expect(await page.getByText('· default').count()).toBe(1);
-      expect(await page.locator('[data-theme-option="dark"]').textContent()).toContain('default');
-      expect(await themeOf(page)).toBe('dark');
+      await eventually(() => page.getByRole('radio', { name: /^Dark/ }).isChecked()).toBe(true);
+      await eventually(() => page.getByText('· default').count()).toBe(1);
+      await eventually(() => page.locator('[data-theme-option="dark"]').textContent()).toContain('default');
+      await eventually(() => themeOf(page)).toBe('dark');
       // A choice of one's own wins over the default.
       await page.getByRole('radio', { name: /^Light/ }).check();
-      expect(await themeOf(page)).toBe('light');
+      await eventually(() => themeOf(page)).toBe('light');
       expect(pageProblems(page)).toEqual([]);
     } finally {
       await setConfiguredTheme('system');
@@ -95,24 +96,26 @@ describe('narrow windows (420 px)', () => {
     await visible(page.locator('#composer-input'));
     const toggle = page.getByRole('button', { name: 'Threads', exact: true });
     await visible(toggle);
-    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
-    expect(await page.getByRole('link', { name: 'What is a dataset?' }).isVisible()).toBe(false);
+    await eventually(() => toggle.getAttribute('aria-expanded')).toBe('false');
+    await eventually(() => page.getByRole('link', { name: 'What is a dataset?' }).isVisible()).toBe(false);
     // The page itself does not scroll: the composer is in view at the bottom.
-    expect(await page.evaluate(() => document.scrollingElement!.scrollHeight <= window.innerHeight + 1)).toBe(true);
-    const composerBox = await page.locator('#composer-input').boundingBox();
-    expect(composerBox!.y + composerBox!.height).toBeLessThanOrEqual(800);
+    await eventually(() => page.evaluate(() => document.scrollingElement!.scrollHeight <= window.innerHeight + 1)).toBe(true);
+    await eventually(async () => {
+      const box = await page.locator('#composer-input').boundingBox();
+      return box ? box.y + box.height : Infinity;
+    }).toBeLessThanOrEqual(800);
 
     // Open: a modal drawer with focus inside.
     await toggle.click();
     const drawer = page.getByRole('dialog', { name: 'Threads' });
     await visible(drawer);
-    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
-    expect(await drawer.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    await eventually(() => toggle.getAttribute('aria-expanded')).toBe('true');
+    await eventually(() => drawer.evaluate((el) => el.contains(document.activeElement))).toBe(true);
     // Focus stays in the drawer both ways round.
     for (let i = 0; i < 8; i++) await page.keyboard.press('Tab');
-    expect(await drawer.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    await eventually(() => drawer.evaluate((el) => el.contains(document.activeElement))).toBe(true);
     await page.keyboard.press('Shift+Tab');
-    expect(await drawer.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    await eventually(() => drawer.evaluate((el) => el.contains(document.activeElement))).toBe(true);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await settled(page);
@@ -122,7 +125,7 @@ describe('narrow windows (420 px)', () => {
     // Esc closes it and gives focus back to the button.
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });
-    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await eventually(() => toggle.getAttribute('aria-expanded')).toBe('false');
     expect((await focused(page)).text).toBe('Threads');
 
     // A click beside it closes it too.
@@ -140,7 +143,7 @@ describe('narrow windows (420 px)', () => {
     expect(await inspectAtWidths(page, 'chat-thread')).toEqual([]);
     // Wide again: no drawer, the list beside the chat.
     await page.setViewportSize({ width: 1440, height: 900 });
-    expect(await toggle.isVisible()).toBe(false);
+    await eventually(() => toggle.isVisible()).toBe(false);
     await visible(page.getByRole('navigation', { name: 'Threads' }));
     expect(pageProblems(page)).toEqual([]);
   });
@@ -155,10 +158,12 @@ describe('narrow windows (420 px)', () => {
     await page.setViewportSize({ width: 420, height: 900 });
     const status = page.getByRole('row', { name: /a-rather-long-file-name/ }).getByText('Ready');
     await visible(status, 20_000);
-    const box = await status.boundingBox();
-    expect(box!.x).toBeGreaterThanOrEqual(0);
-    expect(box!.x + box!.width).toBeLessThanOrEqual(420);
-    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true);
+    // Within the 420 px window, left and right edge alike.
+    await eventually(async () => {
+      const box = await status.boundingBox();
+      return box !== null && box.x >= 0 && box.x + box.width <= 420;
+    }).toBe(true);
+    await eventually(() => page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true);
     expect(await inspectAtWidths(page, 'dataset-table')).toEqual([]);
     expect(pageProblems(page)).toEqual([]);
   });
@@ -169,7 +174,7 @@ describe('keyboard', () => {
     const page = await signedIn();
     await visible(page.locator('#composer-input'));
     await page.keyboard.press('Tab');
-    expect(await focused(page)).toEqual({ id: '', text: 'Skip to message box' });
+    await eventually(() => focused(page)).toEqual({ id: '', text: 'Skip to message box' });
     expect(await inspectPage(page, 'skip-link')).toEqual([]);
     await page.keyboard.press('Enter');
     expect((await focused(page)).id).toBe('composer-input');
@@ -180,23 +185,23 @@ describe('keyboard', () => {
     const page = await signedIn('#/settings');
     await visible(page.getByRole('heading', { level: 1, name: 'Settings' }));
     await page.keyboard.press('Shift+Escape');
-    await expect.poll(async () => (await focused(page)).id).toBe('composer-input');
+    await eventually(async () => (await focused(page)).id).toBe('composer-input');
     expect(new URL(page.url()).hash).toBe('#/chat');
 
     await page.goto(`${suite.served.url}/#/datasets`);
     await visible(page.getByRole('heading', { level: 1, name: 'Datasets' }));
     await page.keyboard.press('/');
-    await expect.poll(async () => (await focused(page)).id).toBe('composer-input');
+    await eventually(async () => (await focused(page)).id).toBe('composer-input');
     // Typed into the box, "/" is just a character.
     await page.keyboard.type('a/b');
-    expect(await page.locator('#composer-input').inputValue()).toBe('a/b');
+    await eventually(() => page.locator('#composer-input').inputValue()).toBe('a/b');
 
     await page.goto(`${suite.served.url}/#/chat/${threadIds[0]}`);
     await visible(page.locator('.chat-main').getByText('What is a dataset?').first());
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('Control+Shift+O');
-    await expect.poll(() => new URL(page.url()).hash).toBe('#/chat');
-    await expect.poll(async () => (await focused(page)).id).toBe('composer-input');
+    await eventually(() => new URL(page.url()).hash).toBe('#/chat');
+    await eventually(async () => (await focused(page)).id).toBe('composer-input');
     await visible(page.getByRole('heading', { name: 'What would you like to know?' }));
     expect(pageProblems(page)).toEqual([]);
   });

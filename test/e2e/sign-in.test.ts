@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
 const open = (hash = '') => suite.open(hash);
@@ -17,7 +18,7 @@ describe('signing in with an API key (served mode)', () => {
     const page = await open();
     await visible(page.getByRole('heading', { level: 1, name: 'Sign in to Parley' }));
     await visible(page.getByLabel('API key'));
-    expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+    await eventually(() => page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
     expect(await inspectPage(page, 'sign-in')).toEqual([]);
     expect(pageProblems(page)).toEqual([]);
   });
@@ -27,14 +28,14 @@ describe('signing in with an API key (served mode)', () => {
     await page.getByLabel('API key').fill('pk_ThisKeyDoesNotExist0123456789ab');
     await page.getByRole('button', { name: 'Sign in' }).click();
     const error = await visible(page.getByRole('alert'));
-    expect(await error.textContent()).toMatch(/not accepted/);
-    expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBe('true');
-    expect(await page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBeNull();
+    await eventually(() => error.textContent()).toMatch(/not accepted/);
+    await eventually(() => page.getByLabel('API key').getAttribute('aria-invalid')).toBe('true');
+    await eventually(() => page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBeNull();
     expect(await inspectPage(page, 'sign-in-bad-key')).toEqual([]);
 
     await page.getByLabel('API key').fill('');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    expect(await (await visible(page.getByRole('alert'))).textContent()).toMatch(/Paste an API key/);
+    await eventually(() => page.getByRole('alert').textContent()).toMatch(/Paste an API key/);
     expect(pageProblems(page)).toEqual([]);
   });
 
@@ -44,21 +45,21 @@ describe('signing in with an API key (served mode)', () => {
 
     const page = await open();
     await signIn(page, `  ${suite.served.apiKey}\n`);
-    expect(await page.getByTestId('account-name').textContent()).toBe(me.user.name);
-    expect(await page.getByTestId('account-org').textContent()).toBe('Personal');
+    await eventually(() => page.getByTestId('account-name').textContent()).toBe(me.user.name);
+    await eventually(() => page.getByTestId('account-org').textContent()).toBe('Personal');
     const nav = page.getByRole('navigation', { name: 'Main' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Chat', 'Datasets', 'Compare', 'Settings', 'Admin']);
-    expect(await page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBe(suite.served.apiKey);
-    expect(await page.getByRole('link', { name: 'Chat' }).getAttribute('aria-current')).toBe('page');
+    await eventually(() => nav.getByRole('link').allTextContents()).toEqual(['Chat', 'Datasets', 'Compare', 'Settings', 'Admin']);
+    await eventually(() => page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBe(suite.served.apiKey);
+    await eventually(() => page.getByRole('link', { name: 'Chat' }).getAttribute('aria-current')).toBe('page');
 
     // The key survives a reload: still signed in, no sign-in form.
     await page.reload();
     await visible(page.getByRole('navigation', { name: 'Main' }));
-    expect(await page.getByLabel('API key').count()).toBe(0);
+    await eventually(() => page.getByLabel('API key').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await visible(page.getByRole('heading', { name: 'Sign in to Parley' }));
-    expect(await page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBeNull();
+    await eventually(() => page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBeNull();
     expect(pageProblems(page)).toEqual([]);
   });
 
@@ -66,15 +67,15 @@ describe('signing in with an API key (served mode)', () => {
     const key = await createMember('Mina Member', 'mina@example.com');
     const page = await open();
     await signIn(page, key);
-    expect(await page.getByTestId('account-name').textContent()).toBe('Mina Member');
-    expect(await page.getByTestId('account-org').textContent()).toBe('Personal');
+    await eventually(() => page.getByTestId('account-name').textContent()).toBe('Mina Member');
+    await eventually(() => page.getByTestId('account-org').textContent()).toBe('Personal');
     const nav = page.getByRole('navigation', { name: 'Main' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Chat', 'Datasets', 'Compare', 'Settings']);
+    await eventually(() => nav.getByRole('link').allTextContents()).toEqual(['Chat', 'Datasets', 'Compare', 'Settings']);
 
     await page.goto(`${suite.served.url}/#/admin`);
     await visible(page.getByRole('heading', { name: 'You don’t have access to this page' }));
-    expect(await page.getByRole('main').textContent()).toMatch(/Only super admins can open Admin/);
-    expect(await page.getByRole('table').count()).toBe(0);
+    await eventually(() => page.getByRole('main').textContent()).toMatch(/Only super admins can open Admin/);
+    await eventually(() => page.getByRole('table').count()).toBe(0);
     expect(await inspectPage(page, 'admin-forbidden')).toEqual([]);
     expect(pageProblems(page)).toEqual([]);
   });
@@ -88,8 +89,8 @@ describe('signing in with an API key (served mode)', () => {
 
     await page.reload();
     const notice = await visible(page.getByRole('status').filter({ hasText: 'stopped working' }));
-    expect(await notice.textContent()).toMatch(/revoked/);
-    expect(await page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBeNull();
+    await eventually(() => notice.textContent()).toMatch(/revoked/);
+    await eventually(() => page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBeNull();
     expect(pageProblems(page)).toEqual([]);
   });
 });

@@ -40,13 +40,10 @@ export async function startChatHarness(options: Partial<BootOptions> = {}): Prom
     if (res.status !== 201) throw new Error(`could not register ${name}: ${JSON.stringify(res.body)}`);
     return res.body.id;
   };
+  /** The artifact's status once the ingest queue has nothing left to do. */
   const settle = async (kbId: string, key: string) => {
-    for (let i = 0; i < 400; i++) {
-      const a = (await json<{ status: string }>(`/knowledge-bases/${kbId}/artifacts/${encodeURIComponent(key)}`, 'GET')).body;
-      if (a.status === 'ready' || a.status === 'failed') return a.status;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`${key} never settled`);
+    await http.core.runtime.ingest.idle();
+    return (await json<{ status: string }>(`/knowledge-bases/${kbId}/artifacts/${encodeURIComponent(key)}`, 'GET')).body.status;
   };
   const dataset = async (name: string, files: Record<string, string>) => {
     const created = (await json<{ id: string; kb_id: string }>('/datasets', 'POST', { name })).body;

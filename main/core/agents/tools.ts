@@ -1,10 +1,13 @@
 import type { Citation } from '../../../shared/events.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ChunkLocation } from '../ingest/types.js';
-import type { Passage, ToolSpec } from '../providers/types.js';
+import type { Passage } from '../providers/types.js';
 import { retrieve } from '../retrieval/retrieve.js';
 import type { Embedder } from '../retrieval/search.js';
 import { describeLocation } from '../chat/grounding.js';
+import { isToolName, parseToolArgs, SEARCH_LIMIT, TOOL_NAMES, type ToolArgs, type ToolName } from './tool-args.js';
+
+export { SEARCH_LIMIT, TOOL_NAMES, TOOL_SPECS } from './tool-args.js';
 
 /** A dataset attached to the conversation, as the agent's tools see it. */
 export interface AgentDataset {
@@ -40,68 +43,12 @@ export interface ToolResult {
   passages?: number[];
 }
 
-export const SEARCH_LIMIT = 5;
-const MAX_SEARCH_LIMIT = 10;
 /** Neighbours read on each side of a passage. */
 const READ_RADIUS = 1;
 const MAX_READ_CHARS = 4_000;
 const MAX_FILES_LISTED = 50;
 /** Observations are for people to skim: long tool output is cut. */
 export const MAX_OBSERVATION_CHARS = 1_200;
-
-export const TOOL_SPECS: ToolSpec[] = [
-  {
-    name: 'search_datasets',
-    description:
-      'Searches the datasets attached to this conversation for passages relevant to a query (keywords, or a question). ' +
-      'Returns numbered passages; cite them in the answer as [n].',
-    parameters: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'What to look for.' },
-        dataset_id: { type: 'string', description: 'Search only this dataset (its id or name); all attached datasets when absent.' },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_LIMIT, description: `How many passages (default ${SEARCH_LIMIT}).` },
-      },
-      required: ['query'],
-    },
-  },
-  {
-    name: 'read_passage',
-    description: 'Reads a passage found by search_datasets in full, with the text just before and after it in its file.',
-    parameters: {
-      type: 'object',
-      properties: { passage: { type: 'integer', minimum: 1, description: 'The passage number [n] that search_datasets gave.' } },
-      required: ['passage'],
-    },
-  },
-  {
-    name: 'open_artifact',
-    description: 'Opens a file of the attached datasets by its key (as list_files shows it) and reads its beginning. The opening passage is numbered for citing.',
-    parameters: {
-      type: 'object',
-      properties: {
-        key: { type: 'string', description: 'The file’s key, e.g. report.pdf.' },
-        dataset_id: { type: 'string', description: 'The dataset holding it (its id or name), when several hold a file of that key.' },
-      },
-      required: ['key'],
-    },
-  },
-  {
-    name: 'list_datasets',
-    description: 'Lists the datasets attached to this conversation: id, name, description and how many files each holds.',
-    parameters: { type: 'object', properties: {} },
-  },
-  {
-    name: 'list_files',
-    description: 'Lists the files of the attached datasets (or of one of them) with their processing status.',
-    parameters: {
-      type: 'object',
-      properties: { dataset_id: { type: 'string', description: 'Only this dataset (its id or name).' } },
-    },
-  },
-];
-
-export const TOOL_NAMES = TOOL_SPECS.map((t) => t.name);
 
 interface BookEntry {
   passage: Passage;
@@ -175,8 +122,7 @@ export function clip(text: string, max: number): string {
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-function findDataset(env: ToolEnv, ref: unknown): AgentDataset | undefined {
-  if (typeof ref !== 'string') return undefined;
+function findDataset(env: ToolEnv, ref: string): AgentDataset | undefined {
   const wanted = ref.trim().toLowerCase();
   return env.datasets.find((d) => d.id.toLowerCase() === wanted) ?? env.datasets.find((d) => d.name.toLowerCase() === wanted);
 }
@@ -184,9 +130,13 @@ function findDataset(env: ToolEnv, ref: unknown): AgentDataset | undefined {
 const failed = (text: string, datasetId: string | null = null): ToolResult => ({ text, observations: [{ dataset_id: datasetId, content: text }], dataset_id: datasetId, citations: [] });
 
 /** Which dataset a call concerns before it runs (for its tool_call step). */
-export function datasetOfCall(env: ToolEnv, book: PassageBook, name: string, args: Record<string, unknown>): string | null {
-  if (name === 'read_passage') return typeof args.passage === 'number' ? (book.get(args.passage)?.citation.dataset_id ?? null) : null;
-  if (name === 'open_artifact' && args.dataset_id === undefined && typeof args.key === 'string') {
+export function datasetOfCall(env: ToolEnv, book: PassageBook, name: string, rawArgs: Record<string, unknown>): string | null {
+  // A call with bad arguments concerns no dataset: it is answered with what is wrong.
+  const parsed = isToolName(name) ? parseToolArgs(name, rawArgs) : undefined;
+  if (!parsed?.ok) return null;
+  const args: { passage?: number; key?: string; dataset_id?: string | undefined } = parsed.args;
+  if (name === 'read_passage' && args.passage !== undefined) return book.get(args.passage)?.citation.dataset_id ?? null;
+  if (name === 'open_artifact' && args.dataset_id === undefined && args.key !== undefined) {
     const key = args.key;
     const holders = env.datasets.filter((d) => env.repos.artifacts.getByKey(d.kb_id, key));
     return holders.length === 1 ? (holders[0]?.id ?? null) : null;
@@ -195,14 +145,13 @@ export function datasetOfCall(env: ToolEnv, book: PassageBook, name: string, arg
   return env.datasets.length === 1 ? (env.datasets[0]?.id ?? null) : null;
 }
 
-async function searchDatasets(env: ToolEnv, book: PassageBook, args: Record<string, unknown>): Promise<ToolResult> {
-  const query = typeof args.query === 'string' ? args.query.trim() : '';
-  if (!query) return failed('search_datasets needs a non-empty "query".');
+async function searchDatasets(env: ToolEnv, book: PassageBook, args: ToolArgs<'search_datasets'>): Promise<ToolResult> {
+  const { query } = args;
   const only = args.dataset_id === undefined ? undefined : findDataset(env, args.dataset_id);
   if (args.dataset_id !== undefined && !only) return failed(`No attached dataset is called ${JSON.stringify(args.dataset_id)}.`);
   const datasets = only ? [only] : env.datasets;
   if (datasets.length === 0) return failed('No dataset is attached to this conversation: there is nothing to search.');
-  const limit = typeof args.limit === 'number' && Number.isInteger(args.limit) ? Math.min(Math.max(args.limit, 1), MAX_SEARCH_LIMIT) : SEARCH_LIMIT;
+  const limit = args.limit ?? SEARCH_LIMIT;
   const byKb = new Map(datasets.map((d) => [d.kb_id, d]));
   const { hits } = await retrieve(env, datasets, query, limit);
   const citations: Citation[] = [];
@@ -228,10 +177,10 @@ async function searchDatasets(env: ToolEnv, book: PassageBook, args: Record<stri
   return { text, observations, dataset_id: concerned, citations, passages: found };
 }
 
-function readPassage(env: ToolEnv, book: PassageBook, args: Record<string, unknown>): ToolResult {
-  const index = typeof args.passage === 'number' ? args.passage : Number.NaN;
-  const entry = Number.isInteger(index) ? book.get(index) : undefined;
-  if (!entry) return failed(`There is no passage ${JSON.stringify(args.passage ?? null)}: search_datasets numbers the passages it finds, from 1.`);
+function readPassage(env: ToolEnv, book: PassageBook, args: ToolArgs<'read_passage'>): ToolResult {
+  const index = args.passage;
+  const entry = book.get(index);
+  if (!entry) return failed(`There is no passage ${index}: search_datasets numbers the passages it finds, from 1.`);
   const around = env.repos.chunks.around(entry.chunk_id, READ_RADIUS);
   const text = around.length > 0 ? around.map((c) => c.text).join('\n') : entry.passage.text;
   book.noteRead(index, text);
@@ -249,9 +198,8 @@ function readPassage(env: ToolEnv, book: PassageBook, args: Record<string, unkno
 /** Chunks read from the start of a file by open_artifact. */
 const OPENING_CHUNKS = 3;
 
-function openArtifact(env: ToolEnv, book: PassageBook, args: Record<string, unknown>): ToolResult {
-  const key = typeof args.key === 'string' ? args.key : '';
-  if (!key) return failed('open_artifact needs the file\'s "key".');
+function openArtifact(env: ToolEnv, book: PassageBook, args: ToolArgs<'open_artifact'>): ToolResult {
+  const { key } = args;
   const only = args.dataset_id === undefined ? undefined : findDataset(env, args.dataset_id);
   if (args.dataset_id !== undefined && !only) return failed(`No attached dataset is called ${JSON.stringify(args.dataset_id)}.`);
   const found = (only ? [only] : env.datasets).flatMap((d) => {
@@ -287,7 +235,7 @@ function listDatasets(env: ToolEnv): ToolResult {
   };
 }
 
-function listFiles(env: ToolEnv, args: Record<string, unknown>): ToolResult {
+function listFiles(env: ToolEnv, args: ToolArgs<'list_files'>): ToolResult {
   const only = args.dataset_id === undefined ? undefined : findDataset(env, args.dataset_id);
   if (args.dataset_id !== undefined && !only) return failed(`No attached dataset is called ${JSON.stringify(args.dataset_id)}.`);
   const datasets = only ? [only] : env.datasets;
@@ -306,19 +254,25 @@ function listFiles(env: ToolEnv, args: Record<string, unknown>): ToolResult {
   };
 }
 
+/** Runs `run` with the call's arguments as the tool's schema reads them, or answers what is wrong with them. */
+async function withArgs<N extends ToolName>(name: N, args: Record<string, unknown>, run: (args: ToolArgs<N>) => ToolResult | Promise<ToolResult>): Promise<ToolResult> {
+  const parsed = parseToolArgs(name, args);
+  return parsed.ok ? run(parsed.args) : failed(parsed.problem);
+}
+
 /** Runs one tool call. Bad arguments or unknown tools are answered, not thrown: the model can correct itself. */
 export async function runTool(env: ToolEnv, book: PassageBook, name: string, args: Record<string, unknown>): Promise<ToolResult> {
   switch (name) {
     case 'search_datasets':
-      return searchDatasets(env, book, args);
+      return withArgs(name, args, (a) => searchDatasets(env, book, a));
     case 'read_passage':
-      return readPassage(env, book, args);
+      return withArgs(name, args, (a) => readPassage(env, book, a));
     case 'open_artifact':
-      return openArtifact(env, book, args);
+      return withArgs(name, args, (a) => openArtifact(env, book, a));
     case 'list_datasets':
-      return listDatasets(env);
+      return withArgs(name, args, () => listDatasets(env));
     case 'list_files':
-      return listFiles(env, args);
+      return withArgs(name, args, (a) => listFiles(env, a));
     default:
       return failed(`There is no tool ${JSON.stringify(name)}. The tools are: ${TOOL_NAMES.join(', ')}.`);
   }

@@ -76,7 +76,6 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
       status,
       // Only the passages the answer cites are its sources; the rest were searched, not used.
       citations: JSON.stringify(citedOnly(citations, content)),
-      thoughts: '[]', // thoughts live in their own table (migration 080)
       input_tokens: counted.input_tokens,
       output_tokens: counted.output_tokens,
       error_code: error?.code ?? null,

@@ -13,7 +13,6 @@ export interface MessageRow {
   model_id: string | null;
   routing: string | null;
   citations: string;
-  thoughts: string;
   input_tokens: number | null;
   output_tokens: number | null;
   error_code: string | null;
@@ -23,7 +22,7 @@ export interface MessageRow {
 }
 
 /** What the end of an answer stores, whatever the end is. */
-export type MessageFinish = Pick<MessageRow, 'content' | 'status' | 'citations' | 'thoughts' | 'input_tokens' | 'output_tokens' | 'error_code' | 'error_detail'> & {
+export type MessageFinish = Pick<MessageRow, 'content' | 'status' | 'citations' | 'input_tokens' | 'output_tokens' | 'error_code' | 'error_detail'> & {
   now: string;
 };
 
@@ -44,7 +43,7 @@ export function createMessagesRepo(db: Db) {
   const flush = db.prepare("UPDATE messages SET content = ?, updated_at = ? WHERE id = ? AND status = 'streaming'");
   const setModel = db.prepare('UPDATE messages SET model_id = ?, routing = ?, updated_at = ? WHERE id = ?');
   const finish = db.prepare(
-    `UPDATE messages SET content = @content, status = @status, citations = @citations, thoughts = @thoughts,
+    `UPDATE messages SET content = @content, status = @status, citations = @citations,
        input_tokens = @input_tokens, output_tokens = @output_tokens, error_code = @error_code, error_detail = @error_detail,
        updated_at = @now
      WHERE id = @id AND status = 'streaming'`,

@@ -1,3 +1,4 @@
+import fastifyCors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type preParsingAsyncHookHandler } from 'fastify';
 import { existsSync } from 'node:fs';
@@ -36,6 +37,8 @@ const DEPRECATION_LINK = '</api/openapi.json#/components/securitySchemes/bearer>
 const RENDERER_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
   "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+
+const CORS_REFUSED_DETAIL = 'Cross-origin requests from this origin are not allowed (see [server] cors_origins).';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -88,6 +91,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     return sendProblem(reply, payload.status, problemBody(payload));
   });
   app.setNotFoundHandler((request, reply) => {
+    // The CORS plugin answers every preflight it allows; one it passes on came from an origin
+    // that is not in `[server] cors_origins` (or had no Origin at all).
+    if (request.method === 'OPTIONS') {
+      const payload = new ServiceError('forbidden', CORS_REFUSED_DETAIL).toPayload();
+      return sendProblem(reply, payload.status, problemBody(payload));
+    }
     if (options.rendererDir && request.method === 'GET' && !/^\/(api|v1|mcp)(\/|$)/.test(request.url) && request.headers.accept?.includes('text/html')) {
       reply.header('Content-Security-Policy', RENDERER_CSP);
       return reply.sendFile('index.html');
@@ -101,19 +110,18 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     if (!isLoopbackHost(request.headers.host)) {
       throw new ServiceError('forbidden', FOREIGN_HOST_DETAIL);
     }
-    applyCors(request, reply, config());
   });
-
-  app.options('/*', async (request, reply) => {
-    const origin = request.headers.origin;
-    if (!origin || !config().server.cors_origins.includes(origin)) {
-      throw new ServiceError('forbidden', 'Cross-origin requests from this origin are not allowed (see [server] cors_origins).');
-    }
-    reply
-      .header('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE')
-      .header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Last-Event-ID')
-      .header('Access-Control-Max-Age', '600');
-    return reply.status(204).send();
+  // After the Host check (hooks run in the order they are added): a foreign Host gets no preflight.
+  await app.register(fastifyCors, {
+    // Read on every request, so that a saved `[server] cors_origins` applies at once.
+    origin: (origin, callback) => callback(null, origin !== undefined && config().server.cors_origins.includes(origin)),
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'],
+    exposedHeaders: ['Parley-Api-Version', 'Deprecation', 'Link'],
+    maxAge: 600,
+    // An allowed origin's OPTIONS without Access-Control-Request-Method is answered like a
+    // preflight (as before) instead of with the plugin's plain-text 400.
+    strictPreflight: false,
   });
 
   app.get('/api/openapi.json', async () => buildOpenApi(options.appVersion));
@@ -169,13 +177,6 @@ function registerOperation(app: FastifyInstance, service: Service, op: Operation
 
 function wantsEventStream(request: FastifyRequest): boolean {
   return request.headers.accept?.includes('text/event-stream') ?? false;
-}
-
-function applyCors(request: FastifyRequest, reply: FastifyReply, config: Config): void {
-  const origin = request.headers.origin;
-  if (origin && config.server.cors_origins.includes(origin)) {
-    reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin').header('Access-Control-Expose-Headers', 'Parley-Api-Version, Deprecation, Link');
-  }
 }
 
 function sendProblem(reply: FastifyReply, status: number, body: object) {

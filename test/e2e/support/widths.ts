@@ -18,3 +18,10 @@ export async function inspectAtWidths(page: Page, name: string, prepare?: (width
   }
   return found;
 }
+
+/** `inspectAtWidths`, then the viewport set back to `size`: for files whose other tests expect that window. */
+export async function inspectAtWidthsThenResize(page: Page, name: string, size: { width: number; height: number }): Promise<string[]> {
+  const found = await inspectAtWidths(page, name);
+  await page.setViewportSize(size);
+  return found;
+}

@@ -1,20 +1,9 @@
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../main/db/connection.js';
-import { MIGRATIONS } from '../../../main/db/migrations/index.js';
-import { tempDir } from '../../support/core.js';
-
-const dirs: Array<() => void> = [];
-afterEach(() => dirs.splice(0).forEach((remove) => remove()));
+import { describe, expect, it } from 'vitest';
+import { beforeMigration } from '../../support/migrations.js';
 
 describe('migration 090 (workflows, upload authorship, metrics indexes)', () => {
   it('credits earlier files to the user of their upload, adds workflows whose datasets follow dataset deletion, and indexes the metrics scans', () => {
-    const t = tempDir();
-    dirs.push(t.remove);
-    const file = join(t.dir, 'parley.db');
-    const index = MIGRATIONS.findIndex((m) => m.version === 90);
-    expect(index).toBeGreaterThan(0);
-    const before = openDatabase(file, { migrations: MIGRATIONS.slice(0, index) });
+    const { before, migrate } = beforeMigration(90);
     before.exec(`
       INSERT INTO organizations (id, name, created_at) VALUES ('org_1', 'Org', 'now');
       INSERT INTO workspaces (id, organization_id, name, created_at) VALUES ('wsp_1', 'org_1', 'W', 'now');
@@ -27,9 +16,8 @@ describe('migration 090 (workflows, upload authorship, metrics indexes)', () => 
       INSERT INTO usage_events (user_id, model_id, source, input_tokens, output_tokens, created_at) VALUES ('usr_1', 'mdl_x', 'chat', 3, 4, '2024-05-01T10:00:00.000Z');
       INSERT INTO usage_events (user_id, model_id, source, input_tokens, output_tokens, created_at) VALUES ('usr_1', 'mdl_x', 'chat', 5, 6, '2024-05-01T23:00:00.000Z');
     `);
-    before.close();
 
-    const after = openDatabase(file, { migrations: MIGRATIONS.slice(0, index + 1) });
+    const after = migrate();
     expect(after.pragma('user_version', { simple: true })).toBe(90);
     expect(after.prepare('SELECT id, user_id FROM artifacts ORDER BY id').all()).toEqual([
       { id: 'art_1', user_id: 'usr_1' },

@@ -1,20 +1,9 @@
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../main/db/connection.js';
-import { MIGRATIONS } from '../../../main/db/migrations/index.js';
-import { tempDir } from '../../support/core.js';
-
-const dirs: Array<() => void> = [];
-afterEach(() => dirs.splice(0).forEach((remove) => remove()));
+import { describe, expect, it } from 'vitest';
+import { beforeMigration } from '../../support/migrations.js';
 
 describe('migration 070 (model comparisons and votes)', () => {
   it('adds the comparison tables and lets usage_events record comparisons, keeping the rows already there', () => {
-    const t = tempDir();
-    dirs.push(t.remove);
-    const file = join(t.dir, 'parley.db');
-    const index = MIGRATIONS.findIndex((m) => m.version === 70);
-    expect(index).toBeGreaterThan(0);
-    const before = openDatabase(file, { migrations: MIGRATIONS.slice(0, index) });
+    const { before, migrate } = beforeMigration(70);
     before.prepare("INSERT INTO organizations (id, name, created_at) VALUES ('org_1', 'Org', 'now')").run();
     before.prepare("INSERT INTO workspaces (id, organization_id, name, created_at) VALUES ('wsp_1', 'org_1', 'W', 'now')").run();
     before
@@ -26,9 +15,8 @@ describe('migration 070 (model comparisons and votes)', () => {
     expect(() =>
       before.prepare("INSERT INTO usage_events (user_id, model_id, source, input_tokens, output_tokens, created_at) VALUES ('usr_1', 'mdl_x', 'comparison', 1, 1, 'now')").run(),
     ).toThrow(/CHECK/);
-    before.close();
 
-    const after = openDatabase(file, { migrations: MIGRATIONS.slice(0, index + 1) });
+    const after = migrate();
     expect(after.pragma('user_version', { simple: true })).toBe(70);
     const tables = (after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
     expect(tables).toEqual(expect.arrayContaining(['comparisons', 'comparison_responses', 'comparison_votes', 'usage_events']));

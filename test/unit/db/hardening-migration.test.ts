@@ -1,20 +1,9 @@
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../main/db/connection.js';
-import { MIGRATIONS } from '../../../main/db/migrations/index.js';
-import { tempDir } from '../../support/core.js';
-
-const dirs: Array<() => void> = [];
-afterEach(() => dirs.splice(0).forEach((remove) => remove()));
+import { describe, expect, it } from 'vitest';
+import { beforeMigration } from '../../support/migrations.js';
 
 describe('migration 150 (keyed credential hashes, models per organization, thoughts per call)', () => {
   it('marks existing credentials sha256, shortens prefixes, gives models an organization, and links earlier calls to their datasets', () => {
-    const t = tempDir();
-    dirs.push(t.remove);
-    const file = join(t.dir, 'parley.db');
-    const index = MIGRATIONS.findIndex((m) => m.version === 150);
-    expect(index).toBeGreaterThan(0);
-    const before = openDatabase(file, { migrations: MIGRATIONS.slice(0, index) });
+    const { before, migrate } = beforeMigration(150);
     before.exec(`
       INSERT INTO organizations (id, name, created_at) VALUES ('org_1', 'One', '2024-01-01'), ('org_2', 'Two', '2024-02-01');
       INSERT INTO workspaces (id, organization_id, name, created_at) VALUES ('wsp_1', 'org_1', 'W', 'now'), ('wsp_2', 'org_2', 'W', 'now');
@@ -30,9 +19,8 @@ describe('migration 150 (keyed credential hashes, models per organization, thoug
       INSERT INTO thoughts (id, message_id, dataset_id, step, kind, content, created_at) VALUES
         ('th_1', 'msg_1', 'ds_1', 1, 'tool_call', 'search', 'now'), ('th_2', 'msg_1', NULL, 2, 'answer', 'answer', 'now');
     `);
-    before.close();
 
-    const after = openDatabase(file, { migrations: MIGRATIONS.slice(0, index + 1) });
+    const after = migrate();
     expect(after.pragma('user_version', { simple: true })).toBe(150);
     expect(after.prepare('SELECT prefix, hash_kind FROM api_keys').get()).toEqual({ prefix: 'pk_ABCD', hash_kind: 'sha256' });
     expect(after.prepare('SELECT id, organization_id FROM models ORDER BY id').all()).toEqual([

@@ -1,22 +1,11 @@
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../main/db/connection.js';
-import { MIGRATIONS } from '../../../main/db/migrations/index.js';
+import { describe, expect, it } from 'vitest';
 import { createModelDownloadsRepo } from '../../../main/db/repositories/model-downloads.js';
-import { tempDir } from '../../support/core.js';
-
-const dirs: Array<() => void> = [];
-afterEach(() => dirs.splice(0).forEach((remove) => remove()));
+import { beforeMigration } from '../../support/migrations.js';
 
 describe('migration 110 (model downloads)', () => {
   it('adds the downloads table over an existing database; the repository lists the unfinished ones to resume', () => {
-    const t = tempDir();
-    dirs.push(t.remove);
-    const file = join(t.dir, 'parley.db');
-    const index = MIGRATIONS.findIndex((m) => m.version === 110);
-    expect(index).toBeGreaterThan(0);
-    openDatabase(file, { migrations: MIGRATIONS.slice(0, index) }).close();
-    const db = openDatabase(file, { migrations: MIGRATIONS.slice(0, index + 1) });
+    const { migrate } = beforeMigration(110);
+    const db = migrate();
     try {
       expect(db.pragma('user_version', { simple: true })).toBe(110);
       const repo = createModelDownloadsRepo(db);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ServiceError } from '../../../shared/errors.js';
 import type { Client } from '../../../renderer/src/api/client.js';
 import { watchReachability } from '../../../renderer/src/api/reachability.js';
@@ -17,12 +17,15 @@ function fakeClient(state: { up: boolean; calls: string[] }): Client {
   };
 }
 
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(check()).toBe(true);
-};
-
 describe('watchReachability', () => {
+  // The knocking is timed: fake timers step through it, so the test neither waits nor races.
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('says once that the service is gone, knocks until it answers, and says once that it is back', async () => {
     const state = { up: false, calls: [] as string[] };
     const watched = watchReachability(fakeClient(state), { retryMs: 10 });
@@ -31,14 +34,17 @@ describe('watchReachability', () => {
 
     await expect(watched.client.call('threads.list', { limit: 1 })).rejects.toThrow(/Could not reach/);
     await expect(watched.client.call('datasets.list', { limit: 1 })).rejects.toThrow(/Could not reach/);
-    await until(() => state.calls.filter((c) => c === 'service.health').length >= 3);
+    // One probe at once, then one knock every 10 ms while the service stays away.
+    await vi.advanceTimersByTimeAsync(20);
+    expect(state.calls.filter((c) => c === 'service.health')).toHaveLength(3);
     expect(heard).toEqual([false]);
 
     state.up = true;
-    await until(() => heard.length === 2);
+    await vi.advanceTimersByTimeAsync(10);
     expect(heard).toEqual([false, true]);
+    // Back: no more knocking, however long nothing else calls.
     const probes = state.calls.length;
-    await new Promise((r) => setTimeout(r, 40));
+    await vi.advanceTimersByTimeAsync(10_000);
     expect(state.calls.length).toBe(probes);
   });
 
@@ -55,7 +61,7 @@ describe('watchReachability', () => {
     );
     watched.onChange((reachable) => heard.push(reachable));
     await expect(watched.client.call('chat.cancel', { message_id: 'msg_1' })).rejects.toThrow(/No model/);
-    await new Promise((r) => setTimeout(r, 30));
+    await vi.advanceTimersByTimeAsync(100);
     expect(heard).toEqual([]);
   });
 });

@@ -53,13 +53,10 @@ describe('upload parts over IPC (the desktop, with or without the HTTP server)',
     return { dataset, bytes, upload, file };
   }
 
+  /** The artifact once the ingest queue has nothing left to do. */
   async function settled(kbId: string, key: string): Promise<Artifact> {
-    for (let i = 0; i < 400; i++) {
-      const artifact = await call<Artifact>('artifacts.get', { kb_id: kbId, key });
-      if (artifact.status === 'ready' || artifact.status === 'failed') return artifact;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error(`${key} did not settle`);
+    await core.runtime.ingest.idle();
+    return call<Artifact>('artifacts.get', { kb_id: kbId, key });
   }
 
   it('hands out relative part URLs when no HTTP server runs, and a file sent through them becomes ready', async () => {

@@ -8,12 +8,11 @@ import { INTERNAL_DETAIL, type LogError } from '../../../main/transport/ipc/erro
 import {
   pipeToPort,
   registerStreams,
-  type IpcMainOnLike,
   type MessagePortMainLike,
   type OpenStream,
-  type StreamOpenEventLike,
 } from '../../../main/transport/ipc/stream-port.js';
 import { bootTestCore } from '../../support/core.js';
+import { FakeIpcStreams } from '../../support/fake-ipc.js';
 
 /** A MessagePortMain stand-in: records what is posted; `closeFromRenderer` is the other side leaving. */
 class FakePort extends EventEmitter implements MessagePortMainLike {
@@ -105,7 +104,7 @@ describe('pipeToPort', () => {
     }
     const port = new FakePort();
     const piping = pipeToPort(endless(), port);
-    while (port.posted.length < 3) await tick();
+    await vi.waitFor(() => expect(port.posted.length).toBeGreaterThanOrEqual(3));
     port.closeFromRenderer();
     await piping;
     await tick();
@@ -131,7 +130,7 @@ describe('pipeToPort', () => {
     }
     const port = new FakePort();
     const piping = pipeToPort(stuck(), port);
-    while (port.posted.length < 1) await tick();
+    await vi.waitFor(() => expect(port.posted.length).toBeGreaterThanOrEqual(1));
     port.closeFromRenderer();
     await expect(piping).resolves.toBeUndefined();
     // The generator cannot be interrupted mid-await: its finally waits for the upstream (or the signal).
@@ -154,7 +153,7 @@ describe('pipeToPort', () => {
     const port = new FakePort();
     const controller = new AbortController();
     const piping = pipeToPort(endless(), port, undefined, controller.signal);
-    while (port.posted.length < 2) await tick();
+    await vi.waitFor(() => expect(port.posted.length).toBeGreaterThanOrEqual(2));
     controller.abort();
     await piping;
     const count = port.posted.length;
@@ -174,72 +173,25 @@ describe('pipeToPort', () => {
       try {
         for (let i = 0; ; i++) {
           yield { n: i };
-          await new Promise((resolve) => setTimeout(resolve, 2));
+          await tick();
         }
       } finally {
         cleanedUp = true;
       }
     }
     const piping = pipeToPort(source(), port1);
-    while (received.length < 3) await tick();
+    await vi.waitFor(() => expect(received.length).toBeGreaterThanOrEqual(3));
     port2.close();
     await piping;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(cleanedUp).toBe(true);
+    await vi.waitFor(() => expect(cleanedUp).toBe(true));
     expect(received.slice(0, 3)).toEqual([0, 1, 2].map((n) => ({ type: 'event', event: { n } })));
     port1.close();
   });
 });
 
-type StreamListener = (event: StreamOpenEventLike<MessagePort>, ...args: unknown[]) => void;
-
-class FakeIpcMain implements IpcMainOnLike<MessagePort> {
-  readonly listeners = new Map<string, StreamListener>();
-  on(channel: string, listener: StreamListener): void {
-    this.listeners.set(channel, listener);
-  }
-  removeListener(channel: string, listener: StreamListener): void {
-    if (this.listeners.get(channel) === listener) this.listeners.delete(channel);
-  }
-}
-
-/** The renderer side of one request: the port main sends back, and the messages on it. */
-interface Answer {
-  channel: string;
-  message: unknown;
-  port: MessagePort;
-  received: StreamMessage[];
-  done: Promise<void>;
-}
-
-function sendOpen(ipcMain: FakeIpcMain, payload: unknown, url: string | null = 'app://parley/index.html'): Answer[] {
-  const answers: Answer[] = [];
-  const event: StreamOpenEventLike<MessagePort> = {
-    senderFrame: url === null ? null : { url },
-    sender: {
-      postMessage(channel, message, transfer) {
-        const port = transfer[0];
-        if (!port) throw new Error('no port transferred');
-        const received: StreamMessage[] = [];
-        const done = new Promise<void>((resolve) => {
-          port.on('message', (m: StreamMessage) => {
-            received.push(m);
-            if (m.type !== 'event') resolve();
-          });
-        });
-        answers.push({ channel, message, port, received, done });
-      },
-    },
-  };
-  const listener = ipcMain.listeners.get(IPC_STREAM_OPEN);
-  if (!listener) throw new Error('not listening');
-  listener(event, payload);
-  return answers;
-}
-
 describe('registerStreams', () => {
   let core: ReturnType<typeof bootTestCore>;
-  let ipcMain: FakeIpcMain;
+  let ipcMain: FakeIpcStreams;
   let logError: ReturnType<typeof vi.fn<LogError>>;
   let openStream: ReturnType<typeof vi.fn<OpenStream>>;
   let dispose: () => void;
@@ -247,7 +199,7 @@ describe('registerStreams', () => {
 
   beforeEach(() => {
     core = bootTestCore();
-    ipcMain = new FakeIpcMain();
+    ipcMain = new FakeIpcStreams();
     logError = vi.fn<LogError>();
     openStream = vi.fn<OpenStream>();
     dispose = registerStreams({
@@ -265,8 +217,25 @@ describe('registerStreams', () => {
     core.remove();
   });
 
+  /** The operation yields forever, one item a turn of the event loop; says what signal it got and whether its `finally` ran. */
+  const endlessSource = () => {
+    const state: { signal: AbortSignal | undefined; cleanedUp: boolean } = { signal: undefined, cleanedUp: false };
+    openStream.mockImplementation(async function* (_op, _input, _caller, s) {
+      state.signal = s;
+      try {
+        for (let i = 0; ; i++) {
+          yield i;
+          await tick();
+        }
+      } finally {
+        state.cleanedUp = true;
+      }
+    });
+    return state;
+  };
+
   const open = (payload: unknown, url?: string | null) => {
-    const answers = sendOpen(ipcMain, payload, url);
+    const answers = ipcMain.open(payload, url);
     ports.push(...answers.map((a) => a.port));
     return answers;
   };
@@ -327,46 +296,22 @@ describe('registerStreams', () => {
   });
 
   it('aborts the signal and stops the source when the renderer closes its port', async () => {
-    let signal: AbortSignal | undefined;
-    let cleanedUp = false;
-    openStream.mockImplementation(async function* (_op, _input, _caller, s) {
-      signal = s;
-      try {
-        for (let i = 0; ; i++) {
-          yield i;
-          await new Promise((resolve) => setTimeout(resolve, 2));
-        }
-      } finally {
-        cleanedUp = true;
-      }
-    });
+    const source = endlessSource();
     const [answer] = open({ stream_id: 's-6', operation: 'chat.send' });
     if (!answer) throw new Error('no answer');
-    while (answer.received.length < 2) await tick();
+    await vi.waitFor(() => expect(answer.received.length).toBeGreaterThanOrEqual(2));
     answer.port.close();
-    await vi.waitFor(() => expect(cleanedUp).toBe(true));
-    expect(signal?.aborted).toBe(true);
+    await vi.waitFor(() => expect(source.cleanedUp).toBe(true));
+    expect(source.signal?.aborted).toBe(true);
   });
 
   it('stops listening and stops running streams when disposed', async () => {
-    let signal: AbortSignal | undefined;
-    let cleanedUp = false;
-    openStream.mockImplementation(async function* (_op, _input, _caller, s) {
-      signal = s;
-      try {
-        for (let i = 0; ; i++) {
-          yield i;
-          await tick();
-        }
-      } finally {
-        cleanedUp = true;
-      }
-    });
+    const source = endlessSource();
     const [answer] = open({ stream_id: 's-7', operation: 'chat.send' });
-    while ((answer?.received.length ?? 0) < 1) await tick();
+    await vi.waitFor(() => expect(answer?.received.length).toBeGreaterThanOrEqual(1));
     dispose();
     expect(ipcMain.listeners.has(IPC_STREAM_OPEN)).toBe(false);
-    expect(signal?.aborted).toBe(true);
-    await vi.waitFor(() => expect(cleanedUp).toBe(true));
+    expect(source.signal?.aborted).toBe(true);
+    await vi.waitFor(() => expect(source.cleanedUp).toBe(true));
   });
 });
