@@ -43,6 +43,7 @@ export function createService(options: ServiceOptions) {
 
   /** Looks the operation up, checks the caller may call it and parses the input: once, for both transports. */
   function prepare(name: string, rawInput: unknown, caller: Caller | null) {
+    base.runtime.lifecycle.assertAccepting();
     if (!isOperationName(name)) throw new ServiceError('not_found', `There is no operation named ${JSON.stringify(name)}.`);
     const op = operations[name];
     authorize(op.access, caller, name);
@@ -60,9 +61,12 @@ export function createService(options: ServiceOptions) {
     /** The OpenAI-compatible facade (`/v1`): HTTP only, outside the registry, same core underneath. */
     completion(rawBody: unknown, caller: Caller, signal: AbortSignal) {
       const parsed = ChatCompletionRequest.safeParse(rawBody);
+      base.runtime.lifecycle.assertAccepting();
       if (!parsed.success) throw new ServiceError('invalid_argument', describe(parsed.error), fieldErrors(parsed.error));
       ensureQuotaLeft(base.repos, caller);
-      return startCompletion({ ...base, caller, runtime: meteredRuntime(base.runtime, base.repos, caller) }, parsed.data, signal);
+      // Shutdown cuts a facade answer short as it does the app's own answers.
+      const stop = AbortSignal.any([signal, base.runtime.lifecycle.signal]);
+      return startCompletion({ ...base, caller, runtime: meteredRuntime(base.runtime, base.repos, caller) }, parsed.data, stop);
     },
 
     /** Models as the facade lists them. */
@@ -72,11 +76,13 @@ export function createService(options: ServiceOptions) {
 
     /** A part PUT to its signed URL (HTTP only: the body is raw bytes; the signature is the credential). */
     receivePart(grant: PartGrant, signature: string, body: Readable) {
+      base.runtime.lifecycle.assertAccepting();
       return receivePart({ ...base, caller: null }, grant, signature, body);
     },
 
     /** One file of a multipart/form-data upload, through the same pipeline. */
     storeFile(caller: Caller, kbId: string, file: Parameters<typeof storeFile>[2]) {
+      base.runtime.lifecycle.assertAccepting();
       return storeFile({ ...base, caller }, kbId, file);
     },
 
@@ -89,10 +95,6 @@ export function createService(options: ServiceOptions) {
       return { artifact, stream: base.runtime.blobs.read(artifact.sha256) };
     },
 
-    /** Saves every running answer as it stands (interrupted) before the database closes. */
-    shutdown(): void {
-      base.runtime.hub.shutdown();
-    },
 
     /** Runs one operation for `caller` with untrusted `rawInput`; throws `ServiceError` on any expected failure. */
     async invoke(name: string, rawInput: unknown, caller: Caller | null): Promise<unknown> {

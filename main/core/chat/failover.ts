@@ -1,5 +1,7 @@
 import { QuotaExhausted } from '../auth/quota.js';
 import { redactSecrets } from '../secrets/redact.js';
+import { AnswerFailed } from '../answers/answer-failed.js';
+import { untilAborted } from '../answers/until-aborted.js';
 import type { Routing } from '../../../shared/events.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import type { Runtime } from '../context.js';
@@ -12,17 +14,6 @@ export type Skip = Routing['skipped'][number];
 /** Provider events, plus a note when a later candidate takes over from ones that failed. */
 export type AttemptEvent = ProviderEvent | { type: 'switch'; model: ResolvedModel; skipped: Skip[] };
 
-export class AnswerFailed extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    detail: string,
-  ) {
-    // Stored on the message and shown to whoever asked: never a credential an upstream echoed.
-    super(redactSecrets(detail));
-    this.name = 'AnswerFailed';
-  }
-}
-
 export interface AttemptRequest {
   turns: ChatTurn[];
   passages: Passage[];
@@ -31,24 +22,6 @@ export interface AttemptRequest {
   max_tokens?: number;
   /** Try the next candidate when one fails before its first token (dynamic mode). */
   failOver: boolean;
-}
-
-/** Iterates `source` until it ends or `signal` aborts, without waiting for a provider that ignores the signal. */
-export async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> {
-  const iterator = source[Symbol.asyncIterator]();
-  const aborted = new Promise<IteratorResult<T>>((resolve) => {
-    if (signal.aborted) resolve({ done: true, value: undefined });
-    signal.addEventListener('abort', () => resolve({ done: true, value: undefined }), { once: true });
-  });
-  try {
-    while (true) {
-      const result = await Promise.race([iterator.next(), aborted]);
-      if (result.done) return;
-      yield result.value;
-    }
-  } finally {
-    void iterator.return?.()?.catch(() => {});
-  }
 }
 
 /**

@@ -148,9 +148,10 @@ export function startAnswer(ctx: AuthedContext, spec: AnswerSpec): StartedChat {
   const run = runtime.hub.start(messageId);
   run.emit({ event: 'message.created', data: { thread_id: thread.id, user_message_id: userMessageId, message_id: messageId, routing } });
   const plan = { messageId, userId: ctx.caller.user.id, candidates, routing, turns, datasetIds, ground, agent, prefix: continued?.content ?? '' };
-  generate({ repos, runtime, now: ctx.now }, plan, run).catch((error: unknown) => {
+  // Tracked, so shutdown waits until the answer is stored.
+  void runtime.lifecycle.track(generate({ repos, runtime, now: ctx.now }, plan, run)).catch((error: unknown) => {
     // generate() stores every failure itself; reaching here means the store failed too.
-    process.stderr.write(`chat generation for ${messageId} failed: ${String(error)}\n`);
+    runtime.log.error(`chat generation for ${messageId} failed`, error);
     run.end();
   });
   return { thread_id: thread.id, user_message_id: userMessageId, message_id: messageId, routing };

@@ -80,7 +80,6 @@ export function watchConfigFile(store: ConfigStore, options: { now: () => string
   const file = store.live.file;
   const onChange = (current: Stats, previous: Stats) => {
     if (current.mtimeMs === previous.mtimeMs && current.size === previous.size && current.ino === previous.ino) return;
-    if (!store.repos.db.open) return;
     try {
       syncFromFile(store, options.now());
     } catch (error) {

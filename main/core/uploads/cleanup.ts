@@ -76,14 +76,15 @@ export class UploadSweeper {
     return this.running;
   }
 
-  stop(): void {
+  /** No more sweeps; resolves once a sweep under way has ended. */
+  async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.running;
   }
 
   private async sweep(startup: boolean): Promise<void> {
     try {
-      if (!this.deps.repos.db.open) return;
       const { expiredUploads, removedArtifacts } = await sweepUploads(this.deps, { startup });
       if (removedArtifacts > 0) this.warn(`Cleaned up ${removedArtifacts} unfinished upload(s)${expiredUploads > 0 ? ` (${expiredUploads} expired)` : ''}.`);
     } catch (error) {
