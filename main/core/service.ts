@@ -10,11 +10,13 @@ import { ChatCompletionRequest } from '../../shared/openai.js';
 import { startCompletion } from './chat/completions.js';
 import { allModels } from './models/catalog.js';
 import type { Readable } from 'node:stream';
-import { artifactByKey } from './datasets/handlers.js';
+import { artifactByKey } from './datasets/access.js';
 import { receivePart, storeFile } from './uploads/handlers.js';
 import type { PartGrant } from './uploads/signing.js';
 import type { Caller, Context, Runtime } from './context.js';
 import { handlers as defaultHandlers, streamHandlers, type Handlers } from './handlers.js';
+import { atLeast } from './auth/roles.js';
+import type { Role } from '../../shared/operations/common.js';
 
 export interface ServiceOptions {
   repos: Repositories;
@@ -25,8 +27,8 @@ export interface ServiceOptions {
   handlers?: Handlers;
 }
 
-const ROLE_RANK = { trial: 0, member: 1, admin: 2, super_admin: 3 } as const;
-const REQUIRED_RANK: Record<Exclude<Access, 'public'>, number> = { user: 0, admin: 2, super_admin: 3 };
+/** The least role each access level needs. */
+const REQUIRED_ROLE: Record<Exclude<Access, 'public'>, Role> = { user: 'trial', admin: 'admin', super_admin: 'super_admin' };
 
 /** zod issues → `errors: [{ path, message }]`, the shape every validation error has. */
 export function fieldErrors(error: z.ZodError): FieldError[] {
@@ -140,7 +142,7 @@ export type Service = ReturnType<typeof createService>;
 function authorize(access: Access, caller: Caller | null, name: OperationName): void {
   if (access === 'public') return;
   if (!caller) throw new ServiceError('unauthenticated', 'This operation needs a signed-in caller.');
-  if (ROLE_RANK[caller.user.role] < REQUIRED_RANK[access]) {
+  if (!atLeast(caller.user.role, REQUIRED_ROLE[access])) {
     const who = access === 'super_admin' ? 'super admins' : 'admins';
     throw new ServiceError('forbidden', `Only ${who} may call ${name}.`);
   }

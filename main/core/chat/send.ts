@@ -6,7 +6,9 @@ import { newId } from '../ids.js';
 import { chatModels, resolveModel, resolveOverride, type ResolvedModel } from '../models/catalog.js';
 import { extractFeatures } from '../routing/features.js';
 import { route } from '../routing/router.js';
-import { assertDatasets, newThread, ownThread } from '../threads/handlers.js';
+import { assertDatasets } from '../datasets/access.js';
+import { newThread, ownThread } from '../threads/access.js';
+import type { ChatInput } from './types.js';
 import { buildTurns } from './context.js';
 import { generate } from './generate.js';
 import { groundingFor } from './grounding.js';
@@ -16,15 +18,6 @@ import type { Workflow } from '../../../shared/operations/workflows.js';
 import type { MessageRow } from '../../db/repositories/messages.js';
 import type { ThreadRow } from '../../db/repositories/threads.js';
 import { branchTo } from './branch.js';
-
-export interface ChatInput {
-  thread_id?: string | undefined;
-  message: string;
-  dataset_ids?: string[] | undefined;
-  agentic: boolean;
-  model_endpoint_override?: string | undefined;
-  workflow_id?: string | undefined;
-}
 
 export interface StartedChat {
   thread_id: string;

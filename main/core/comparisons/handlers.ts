@@ -9,7 +9,7 @@ import { groundingFor } from '../chat/grounding.js';
 import { isoNow, type AuthedContext } from '../context.js';
 import { newId } from '../ids.js';
 import { findModel, resolveModel } from '../models/catalog.js';
-import { assertDatasets } from '../threads/handlers.js';
+import { assertDatasets } from '../datasets/access.js';
 import { leaderboardOf } from './leaderboard.js';
 import { runComparison } from './run.js';
 import { comparisonView, summaryView } from './views.js';

@@ -3,7 +3,7 @@ import type { ReportRow } from '../../db/repositories/reports.js';
 import { answerWithFailover } from '../chat/failover.js';
 import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
-import { orgDataset } from '../datasets/handlers.js';
+import { orgDataset } from '../datasets/access.js';
 import { newId } from '../ids.js';
 import { chatModels, resolveModel } from '../models/catalog.js';
 import { extractFeatures } from '../routing/features.js';
