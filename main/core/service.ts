@@ -57,6 +57,8 @@ export function createService(options: ServiceOptions) {
 
   return {
     authenticate(token: string | undefined): Caller {
+      // First, so that once shutdown began nothing reads the database on a request's behalf.
+      base.runtime.lifecycle.assertAccepting();
       return authenticate({ ...base, caller: null }, token);
     },
 
@@ -73,6 +75,7 @@ export function createService(options: ServiceOptions) {
 
     /** Models as the facade lists them. */
     models(caller: Caller) {
+      base.runtime.lifecycle.assertAccepting();
       return allModels({ ...base, caller });
     },
 
@@ -90,6 +93,7 @@ export function createService(options: ServiceOptions) {
 
     /** A stored file, to serve back with its detected type. */
     artifactContent(caller: Caller, kbId: string, key: string) {
+      base.runtime.lifecycle.assertAccepting();
       const artifact = artifactByKey({ ...base, caller }, kbId, key);
       if (!artifact.sha256 || artifact.status === 'uploading' || artifact.status === 'pending') {
         throw new ServiceError('conflict', 'This file has not finished uploading.');
