@@ -120,7 +120,7 @@ export function bootCore(options: BootOptions): Core {
       );
     }
     const mode = options.mode ?? 'served';
-    const live = new LiveConfig(join(options.dataDir, CONFIG_FILE), loaded, loaded.problems, now, (m) => log.warn(m));
+    const live = new LiveConfig(join(options.dataDir, CONFIG_FILE), loaded, loaded.problems, now, log);
     // Served mode is its HTTP server (the page comes from it too): where it listens holds until a
     // restart. The desktop app restarts its server itself when these change (desktop/app.ts).
     if (mode === 'served') live.pinUntilRestart(['server.host', 'server.port']);
@@ -130,7 +130,7 @@ export function bootCore(options: BootOptions): Core {
     if (interrupted > 0) log.warn(`${interrupted} answer(s) were being written when Parley last stopped; their text so far is kept, marked interrupted.`);
     const blobs = new BlobStore(options.dataDir, { writeDevice: options.blobWriteDevice });
     const secrets = options.secretBox ?? keyFileSecretBox(options.dataDir);
-    const engine = new LocalEngine({ config, warn: (m) => log.warn(m), ...(options.idleTimers ? { timers: options.idleTimers } : {}) });
+    const engine = new LocalEngine({ config, log, ...(options.idleTimers ? { timers: options.idleTimers } : {}) });
     const local = new LocalModels({
       dataDir: options.dataDir,
       config,
@@ -154,8 +154,8 @@ export function bootCore(options: BootOptions): Core {
       log,
       lifecycle: new Lifecycle(),
       blobs,
-      ingest: new IngestQueue({ repos, blobs, config, embedding, warn: (m) => log.warn(m) }),
-      downloads: new ModelDownloads({ repo: repos.modelDownloads, dataDir: options.dataDir, now: () => options.now?.() ?? new Date(), warn: (m) => log.warn(m), ...options.downloads }),
+      ingest: new IngestQueue({ repos, blobs, config, embedding, log }),
+      downloads: new ModelDownloads({ repo: repos.modelDownloads, dataDir: options.dataDir, now: () => options.now?.() ?? new Date(), log, ...options.downloads }),
       signingKey: uploadSigningKey(repos),
       baseUrl: () => baseUrl,
       setBaseUrl: (url) => {
@@ -163,7 +163,7 @@ export function bootCore(options: BootOptions): Core {
       },
       liveConfig: live,
       mode,
-      mcp: new McpClients(live, { timers: realTimers, clientInfo: { name: 'Parley', version: options.appVersion }, warn: (m) => log.warn(m) }),
+      mcp: new McpClients(live, { timers: realTimers, clientInfo: { name: 'Parley', version: options.appVersion }, log }),
       serverProblem: () => serverProblem,
       setServerProblem: (problem) => {
         serverProblem = problem;
@@ -175,7 +175,7 @@ export function bootCore(options: BootOptions): Core {
     if (resumed > 0) log.warn(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
     const downloading = recover ? runtime.downloads.resume() : 0;
     if (downloading > 0) log.warn(`Resuming ${downloading} model download(s) interrupted when Parley last stopped.`);
-    const sweeper = new UploadSweeper({ repos, blobs, now: () => options.now?.() ?? new Date() }, options.uploadSweepIntervalMs ?? 10 * 60_000, (m) => log.warn(m));
+    const sweeper = new UploadSweeper({ repos, blobs, now: () => options.now?.() ?? new Date() }, options.uploadSweepIntervalMs ?? 10 * 60_000, log);
     // A process that joins a running Parley (recover: false) leaves that one's uploads alone.
     const cleanedUp = recover ? sweeper.start() : Promise.resolve(0);
     const service = createService({ repos, config, appVersion: options.appVersion, runtime, ...(options.now ? { now: options.now } : {}) });
@@ -185,7 +185,7 @@ export function bootCore(options: BootOptions): Core {
       return { user, via: 'ipc' };
     };
     const unwatch =
-      options.watchConfigFile === false ? () => {} : watchConfigFile({ repos, live }, { now: () => (options.now?.() ?? new Date()).toISOString(), warn: (m) => log.warn(m) });
+      options.watchConfigFile === false ? () => {} : watchConfigFile({ repos, live }, { now: () => (options.now?.() ?? new Date()).toISOString(), log });
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> =>
       (closing ??= (async () => {

@@ -7,6 +7,7 @@ import { parseAndChunk } from './parse.js';
 import { IngestError } from './types.js';
 import type { EmbeddingModel } from '../retrieval/embedder.js';
 import { indexEmbeddings } from '../retrieval/search.js';
+import type { Logger } from '../logger.js';
 
 const MB = 1024 * 1024;
 const SNIFF_BYTES = 64 * 1024;
@@ -17,7 +18,7 @@ export interface IngestDeps {
   config: () => Config;
   /** The configured embedding model, if any: chunks are embedded once indexed. */
   embedding: () => EmbeddingModel | undefined;
-  warn: (message: string) => void;
+  log: Logger;
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -77,7 +78,7 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
         : error instanceof ServiceError
           ? { code: error.code, detail: error.message }
           : { code: 'parse_error', detail: `The file could not be processed: ${error instanceof Error ? error.message : String(error)}` };
-    if (!(error instanceof IngestError)) deps.warn(`processing ${artifact.id} failed: ${String(error)}`);
+    if (!(error instanceof IngestError)) deps.log.warn(`processing ${artifact.id} failed: ${String(error)}`);
     // A job cut short by shutdown is not a failure: it is resumed at the next start.
     if (stopped()) return;
     if (repos.artifacts.get(artifact.id)) repos.artifacts.setStatus(artifact.id, 'failed', now(), failure);
@@ -92,9 +93,9 @@ async function embedChunks(deps: IngestDeps, kbId: string): Promise<void> {
   const model = deps.embedding();
   if (!model) return;
   try {
-    await indexEmbeddings(deps.repos, model.embed, { model: model.name, kb_ids: [kbId], log: deps.warn });
+    await indexEmbeddings(deps.repos, model.embed, { model: model.name, kb_ids: [kbId], log: (m) => deps.log.warn(m) });
   } catch (error) {
-    deps.warn(`embedding the chunks of ${kbId} failed (${error instanceof Error ? error.message : String(error)}); keyword search still finds them`);
+    deps.log.warn(`embedding the chunks of ${kbId} failed (${error instanceof Error ? error.message : String(error)}); keyword search still finds them`);
   }
 }
 
