@@ -29,23 +29,38 @@ export function storageError(error: unknown): unknown {
   return code !== undefined && FULL_CODES.has(code) ? new StorageFullError(error) : error;
 }
 
+/** better-sqlite3's result of a write: what a repository function must not hand out. */
+type EngineRunResult = { changes: number; lastInsertRowid: number | bigint };
+
+/** A repository as the core sees it: an engine's write result comes back as nothing. */
+export type Sealed<R> = {
+  [K in keyof R]: R[K] extends (...args: infer A) => infer T ? (...args: A) => T extends EngineRunResult ? void : T : R[K];
+};
+
+function isRunResult(value: unknown): value is EngineRunResult {
+  return typeof value === 'object' && value !== null && 'changes' in value && 'lastInsertRowid' in value;
+}
+
 /**
- * Wraps every function of a repository so an engine error leaves it typed. The repositories' own
- * code stays plain SQL; this is the one place their failures are translated.
+ * Wraps every function of a repository so an engine error leaves it typed and an engine's write
+ * result does not leave at all (no SQLite type in a repository's signature: a PostgreSQL
+ * implementation could stand in). The repositories' own code stays plain SQL; this is the one place
+ * their failures are translated.
  */
-export function typedErrors<R extends object>(repo: R): R {
+export function typedErrors<R extends object>(repo: R): Sealed<R> {
   const wrapped: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(repo)) {
     wrapped[name] =
       typeof value === 'function'
         ? (...args: unknown[]) => {
             try {
-              return (value as (...a: unknown[]) => unknown).apply(repo, args);
+              const result = (value as (...a: unknown[]) => unknown).apply(repo, args);
+              return isRunResult(result) ? undefined : result;
             } catch (error) {
               throw storageError(error);
             }
           }
         : value;
   }
-  return wrapped as R;
+  return wrapped as Sealed<R>;
 }
