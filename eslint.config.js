@@ -4,6 +4,14 @@ import tseslint from 'typescript-eslint';
 
 const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'worker_threads', 'url', 'util', 'stream', 'events', 'net', 'http'];
 
+/** What neither the core nor the database layer may import. */
+const CORE_BANS = ['electron', 'electron/*', 'fastify', '@fastify/*', '**/transport/**', '**/renderer/**'];
+const CORE_PATTERN = { group: CORE_BANS, message: 'The core never knows its transport or Electron.' };
+/** The core sees repositories, never the storage engine (a PostgreSQL one could stand in). */
+const STORAGE_PATTERN = { group: ['better-sqlite3', 'sqlite-vec'], message: 'Only main/db/ knows the storage engine: the core calls repository functions.' };
+/** No handler is a library: a domain reaches another through its access/lookup modules, never its handlers.ts. */
+const HANDLERS_PATTERN = { group: ['../*/handlers.js', '../../*/handlers.js'], message: "Another domain's handlers.ts is not a library: import its access.ts / lookup.ts (or move the function there)." };
+
 /** Import boundaries: each runtime's files may only reach what runs there. */
 const restrict = (patterns, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
@@ -41,7 +49,31 @@ export default tseslint.config(
     },
   },
   {
-    files: ['main/core/**/*.ts', 'main/db/**/*.ts'],
-    rules: restrict(['electron', 'electron/*', 'fastify', '@fastify/*', '**/transport/**', '**/renderer/**'], 'The core never knows its transport or Electron.'),
+    files: ['main/db/**/*.ts'],
+    rules: restrict([...CORE_BANS, '**/core/**'], 'The database layer never knows its transport, Electron or the core: the core depends on it, not the reverse.'),
+  },
+  {
+    files: ['main/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [CORE_PATTERN, STORAGE_PATTERN, HANDLERS_PATTERN] }],
+      'no-restricted-syntax': ['error', { selector: "MemberExpression[object.property.name='repos'][property.name='db'], MemberExpression[object.name='repos'][property.name='db']", message: 'The core reaches the database through repository functions only; shutdown is service/lifecycle.ts.' }],
+    },
+  },
+  // Transitional, removed at the merge of the retrieval branch (which owns these files): it moves the
+  // sqlite-vec loading into db/connection.ts and imports datasets/access.js. Each keeps every other ban.
+  {
+    // moved by the retrieval branch
+    files: ['main/core/retrieval/vector-extension.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [CORE_PATTERN, { group: ['better-sqlite3'], message: STORAGE_PATTERN.message }, HANDLERS_PATTERN] }] },
+  },
+  {
+    // moved by the retrieval branch
+    files: ['main/core/retrieval/handlers.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [CORE_PATTERN, STORAGE_PATTERN] }] },
+  },
+  {
+    // moved by the retrieval branch (chunks.ts imports the Chunk type from core/ingest)
+    files: ['main/db/repositories/chunks.ts'],
+    rules: restrict(CORE_BANS, 'The database layer never knows its transport or Electron.'),
   },
 );

@@ -10,7 +10,7 @@ import { watchConfigFile } from './core/config/save.js';
 import type { Caller, Runtime } from './core/context.js';
 import { createService, type Service } from './core/service.js';
 import { StreamHub } from './core/chat/hub.js';
-import { INTERRUPTED } from './core/chat/generate.js';
+import { INTERRUPTED } from './core/answers/streamed-answer.js';
 import { createProviders } from './core/providers/index.js';
 import { HealthTracker } from './core/routing/health.js';
 import { hmacHasher, loadCredentialKey } from './core/auth/credential-hash.js';
@@ -26,6 +26,8 @@ import { ModelDownloads, type DownloadsOptions } from './core/local-models/downl
 import { UploadSweeper } from './core/uploads/cleanup.js';
 import { LocalEngine, type IdleTimers } from './core/local-models/engine.js';
 import { LocalModels } from './core/local-models/registry.js';
+import { silentLogger, type Logger } from './core/logger.js';
+import { Lifecycle } from './core/service/lifecycle.js';
 import type { FolderEnv } from './core/local-models/folders.js';
 
 export interface BootOptions {
@@ -39,7 +41,10 @@ export interface BootOptions {
   secretBox?: SecretBox | undefined;
   /** The service's clock; tests move it to expire things without waiting. */
   now?: () => Date;
-  warn?: (message: string) => void;
+  /** The core's one logger (pino in served mode and on the desktop); silent by default. */
+  log?: Logger | undefined;
+  /** How long shutdown waits for running answers and jobs before it closes anyway (10 s by default). */
+  shutdownGraceMs?: number | undefined;
   /** Served mode (headless, the HTTP server is the app) or the desktop app; served by default. */
   mode?: 'desktop' | 'served' | undefined;
   /** Follow hand edits of parley.toml while running (on by default; its stat is polled). */
@@ -75,7 +80,12 @@ export interface Core {
   dataDir: string;
   /** Resolves once the start-up cleanup of unfinished uploads is done. */
   cleanedUp: Promise<unknown>;
-  close: () => void;
+  /**
+   * The one shutdown rule: stop accepting (new requests get 503 `unavailable`), wait for the
+   * answers and jobs that run (answers are stored as interrupted with their text), then close the
+   * database. Calling it again returns the same promise.
+   */
+  close: () => Promise<void>;
 }
 
 function defaultOwnerName(): string {
@@ -88,8 +98,9 @@ function defaultOwnerName(): string {
 
 /** Opens the data directory: database, owner, configuration and the service over them. */
 export function bootCore(options: BootOptions): Core {
+  const log = options.log ?? silentLogger;
   const tightened = securePrivateDir(options.dataDir);
-  if (tightened) options.warn?.(tightened);
+  if (tightened) log.warn(tightened);
   const dbFile = join(options.dataDir, 'parley.db');
   ensurePrivateFile(dbFile);
   const db = openDatabase(dbFile, { nativeBinding: options.nativeBinding });
@@ -99,27 +110,27 @@ export function bootCore(options: BootOptions): Core {
     const credentials = hmacHasher(loadCredentialKey(options.dataDir));
     const owner = ensureOwner(repos, { name: defaultOwnerName(), adminApiKey: options.adminApiKey, now, hasher: credentials });
     if (!owner.created && options.adminApiKey) {
-      options.warn?.('PARLEY_ADMIN_API_KEY is ignored: the data directory already has an owner.');
+      log.warn('PARLEY_ADMIN_API_KEY is ignored: the data directory already has an owner.');
     }
     const loaded = loadConfig(repos, options.dataDir, now);
     if (loaded.problems.length > 0) {
-      options.warn?.(
+      log.warn(
         `The configuration file is invalid; using the last good version (${loaded.version || 'defaults'}) until it is fixed:\n` +
           describeProblems(join(options.dataDir, CONFIG_FILE), loaded.problems),
       );
     }
     const mode = options.mode ?? 'served';
-    const live = new LiveConfig(join(options.dataDir, CONFIG_FILE), loaded, loaded.problems, now, (m) => options.warn?.(m));
+    const live = new LiveConfig(join(options.dataDir, CONFIG_FILE), loaded, loaded.problems, now, log);
     // Served mode is its HTTP server (the page comes from it too): where it listens holds until a
     // restart. The desktop app restarts its server itself when these change (desktop/app.ts).
     if (mode === 'served') live.pinUntilRestart(['server.host', 'server.port']);
     const config = () => live.config();
     const recover = options.recover ?? true;
     const interrupted = recover ? repos.messages.markInterrupted(INTERRUPTED.detail, now) : 0;
-    if (interrupted > 0) options.warn?.(`${interrupted} answer(s) were being written when Parley last stopped; their text so far is kept, marked interrupted.`);
+    if (interrupted > 0) log.warn(`${interrupted} answer(s) were being written when Parley last stopped; their text so far is kept, marked interrupted.`);
     const blobs = new BlobStore(options.dataDir, { writeDevice: options.blobWriteDevice });
     const secrets = options.secretBox ?? keyFileSecretBox(options.dataDir);
-    const engine = new LocalEngine({ config, warn: (m) => options.warn?.(m), ...(options.idleTimers ? { timers: options.idleTimers } : {}) });
+    const engine = new LocalEngine({ config, log, ...(options.idleTimers ? { timers: options.idleTimers } : {}) });
     const local = new LocalModels({
       dataDir: options.dataDir,
       config,
@@ -140,9 +151,11 @@ export function bootCore(options: BootOptions): Core {
       providers: createProviders(local),
       local,
       hub: new StreamHub(),
+      log,
+      lifecycle: new Lifecycle(),
       blobs,
-      ingest: new IngestQueue({ repos, blobs, config, embedding, warn: (m) => options.warn?.(m) }),
-      downloads: new ModelDownloads({ repo: repos.modelDownloads, dataDir: options.dataDir, now: () => options.now?.() ?? new Date(), warn: (m) => options.warn?.(m), ...options.downloads }),
+      ingest: new IngestQueue({ repos, blobs, config, embedding, log }),
+      downloads: new ModelDownloads({ repo: repos.modelDownloads, dataDir: options.dataDir, now: () => options.now?.() ?? new Date(), log, ...options.downloads }),
       signingKey: uploadSigningKey(repos),
       baseUrl: () => baseUrl,
       setBaseUrl: (url) => {
@@ -150,19 +163,19 @@ export function bootCore(options: BootOptions): Core {
       },
       liveConfig: live,
       mode,
-      mcp: new McpClients(live, { timers: realTimers, clientInfo: { name: 'Parley', version: options.appVersion }, warn: (m) => options.warn?.(m) }),
+      mcp: new McpClients(live, { timers: realTimers, clientInfo: { name: 'Parley', version: options.appVersion }, log }),
       serverProblem: () => serverProblem,
       setServerProblem: (problem) => {
         serverProblem = problem;
       },
     };
     // Find the local models in the background: the first listing waits for this scan anyway.
-    local.refresh().catch((error: unknown) => options.warn?.(`looking for local models failed: ${String(error)}`));
+    local.refresh().catch((error: unknown) => log.warn(`looking for local models failed: ${String(error)}`));
     const resumed = recover ? runtime.ingest.resume() : 0;
-    if (resumed > 0) options.warn?.(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
+    if (resumed > 0) log.warn(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
     const downloading = recover ? runtime.downloads.resume() : 0;
-    if (downloading > 0) options.warn?.(`Resuming ${downloading} model download(s) interrupted when Parley last stopped.`);
-    const sweeper = new UploadSweeper({ repos, blobs, now: () => options.now?.() ?? new Date() }, options.uploadSweepIntervalMs ?? 10 * 60_000, (m) => options.warn?.(m));
+    if (downloading > 0) log.warn(`Resuming ${downloading} model download(s) interrupted when Parley last stopped.`);
+    const sweeper = new UploadSweeper({ repos, blobs, now: () => options.now?.() ?? new Date() }, options.uploadSweepIntervalMs ?? 10 * 60_000, log);
     // A process that joins a running Parley (recover: false) leaves that one's uploads alone.
     const cleanedUp = recover ? sweeper.start() : Promise.resolve(0);
     const service = createService({ repos, config, appVersion: options.appVersion, runtime, ...(options.now ? { now: options.now } : {}) });
@@ -172,18 +185,22 @@ export function bootCore(options: BootOptions): Core {
       return { user, via: 'ipc' };
     };
     const unwatch =
-      options.watchConfigFile === false ? () => {} : watchConfigFile({ repos, live }, { now: () => (options.now?.() ?? new Date()).toISOString(), warn: (m) => options.warn?.(m) });
-    const close = () => {
-      if (!db.open) return;
-      unwatch();
-      sweeper.stop();
-      runtime.ingest.stop();
-      void runtime.mcp?.close();
-      void runtime.downloads.stop();
-      service.shutdown();
-      void engine.close();
-      db.close();
-    };
+      options.watchConfigFile === false ? () => {} : watchConfigFile({ repos, live }, { now: () => (options.now?.() ?? new Date()).toISOString(), log });
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> =>
+      (closing ??= (async () => {
+        unwatch();
+        // Stop accepting, and wait for every answer and job to store where it stands.
+        await runtime.lifecycle.drain(
+          async () => {
+            await Promise.all([runtime.hub.shutdown(), runtime.ingest.stop(), sweeper.stop(), runtime.downloads.stop()]);
+          },
+          log,
+          options.shutdownGraceMs,
+        );
+        await Promise.allSettled([runtime.mcp?.close(), engine.close()]);
+        db.close();
+      })());
     return { db, repos, service, runtime, config, desktopCaller, owner, dataDir: options.dataDir, cleanedUp, close };
   } catch (error) {
     db.close();

@@ -4,12 +4,12 @@ import { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, protocol, safe
 import { join } from 'node:path';
 import { APP_ROOT, APP_VERSION } from './app-info.js';
 import { runDesktop } from './desktop/app.js';
+import { createLogger } from './logging/logger.js';
+import { pinoCoreLogger } from './logging/core-logger.js';
 
-const log = {
-  info: (message: string) => console.info(message),
-  warn: (message: string) => console.warn(`warning: ${message}`),
-  error: (message: string, error?: unknown) => console.error(message, error ?? ''),
-};
+// One logger for the app and its core: <data-dir>/logs/parley.log (rotated) and stderr, secrets redacted.
+// userData is known before the app is ready.
+const log = pinoCoreLogger(createLogger({ dataDir: process.env.PARLEY_DATA_DIR || app.getPath('userData') }).logger);
 
 runDesktop(
   { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, protocol, safeStorage, shell },

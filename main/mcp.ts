@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ServiceError } from '../shared/errors.js';
+import { stderrLogger } from './logging/core-logger.js';
 import { APP_VERSION } from './app-info.js';
 import { bootCore } from './boot.js';
 import { defaultDataDir } from './data-dir.js';
@@ -34,16 +35,16 @@ async function main(): Promise<void> {
   const apiKey = values['api-key'] ?? process.env.PARLEY_API_KEY;
   if (!apiKey) fail(`Give an API key with --api-key or PARLEY_API_KEY.\n${USAGE}`);
   const dataDir = resolve(values['data-dir'] ?? process.env.PARLEY_DATA_DIR ?? defaultDataDir());
-  const warn = (message: string) => process.stderr.write(`parley mcp: ${message}\n`);
+  const log = stderrLogger('parley mcp: ');
 
   // Another Parley (the desktop app, served mode) may be using this data directory: leave its
   // unfinished answers and files alone (SQLite's WAL lets both read and write).
-  const core = bootCore({ dataDir, appVersion: APP_VERSION, warn, mode: 'served', recover: false });
+  const core = bootCore({ dataDir, appVersion: APP_VERSION, log, mode: 'served', recover: false });
   let caller;
   try {
     caller = core.service.authenticate(apiKey);
   } catch (error) {
-    core.close();
+    await core.close();
     fail(`The API key was refused: ${error instanceof ServiceError ? error.message : String(error)}`);
   }
   const server = parleyMcpServer({ service: core.service, caller, version: APP_VERSION, threadLink: () => null });
@@ -52,10 +53,10 @@ async function main(): Promise<void> {
   const shutdown = () => {
     if (closing) return;
     closing = true;
-    void server.close().finally(() => {
-      core.close();
-      process.exit(0);
-    });
+    void server
+      .close()
+      .then(() => core.close())
+      .finally(() => process.exit(0));
   };
   transport.onclose = shutdown;
   // The client ends the server by closing stdin (or with a signal).
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
   await server.connect(transport);
-  warn(`serving ${dataDir} over stdio as ${caller.user.email}`);
+  log.info(`serving ${dataDir} over stdio as ${caller.user.email}`);
 }
 
 main().catch((error: unknown) => {

@@ -6,6 +6,7 @@ import { issueSignInCode } from './core/auth/sign-in-code.js';
 import { defaultDataDir } from './data-dir.js';
 import { DatabaseFromFutureError } from './db/connection.js';
 import { createLogger } from './logging/logger.js';
+import { pinoCoreLogger } from './logging/core-logger.js';
 import { startHttpServer } from './transport/http/server.js';
 
 const USAGE = `Usage: npm run serve -- [--port <port>] [--data-dir <dir>] [--no-sign-in-link]
@@ -47,23 +48,23 @@ async function main(): Promise<void> {
   const adminApiKey = process.env.PARLEY_ADMIN_API_KEY || undefined;
   // One logger for the process: <data-dir>/logs/parley.log (rotated) and stderr, secrets redacted.
   const { logger } = createLogger({ dataDir });
-  const warn = (message: string) => logger.warn(message);
+  const log = pinoCoreLogger(logger);
 
   let core;
   try {
-    core = bootCore({ dataDir, appVersion: APP_VERSION, adminApiKey, warn, mode: 'served' });
+    core = bootCore({ dataDir, appVersion: APP_VERSION, adminApiKey, log, mode: 'served' });
   } catch (error) {
     if (error instanceof DatabaseFromFutureError || (error instanceof Error && error.message.startsWith('PARLEY_ADMIN_API_KEY'))) fail(error.message);
     throw error;
   }
-  if (!RENDERER_DIR) warn('the renderer is not built (npm run build): only the API is served.');
+  if (!RENDERER_DIR) log.warn('the renderer is not built (npm run build): only the API is served.');
   const port = requestedPort ?? core.config().server.port;
 
   let server;
   try {
     server = await startHttpServer(core, { port, appVersion: APP_VERSION, rendererDir: RENDERER_DIR, logger });
   } catch (error) {
-    core.close();
+    await core.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') fail(`Port ${port} is already in use; choose another with --port (0 picks a free one).`);
     throw error;
@@ -85,8 +86,10 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     logger.info(`${signal}: shutting down`);
+    // The shutdown rule: new requests get 503 while running answers are stored, then the
+    // database closes; the server closes after (its streams have ended by then).
+    await core.close();
     await server.close();
-    core.close();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -13,6 +13,8 @@ import type { LiveConfig } from './config/live.js';
 import type { McpClients } from './mcp/clients.js';
 import type { ModelDownloads } from './local-models/downloads/runner.js';
 import type { LocalModels } from './local-models/registry.js';
+import type { Logger } from './logger.js';
+import type { Lifecycle } from './service/lifecycle.js';
 
 /** How a caller proved who they are. The desktop renderer over IPC acts as the desktop profile. */
 export type CredentialKind = 'ipc' | 'api_key' | 'user_token' | 'access_token';
@@ -52,6 +54,10 @@ export interface Runtime {
   /** Local GGUF models: what was found on this machine, and llama.cpp running them. */
   local: LocalModels;
   hub: StreamHub;
+  /** The one logger of the core (pino when booted by serve.ts or the desktop app). */
+  log: Logger;
+  /** Stops accepting work at shutdown and knows what is still running (service/lifecycle.ts). */
+  lifecycle: Lifecycle;
   blobs: BlobStore;
   ingest: IngestQueue;
   /** Model files being downloaded into `<data-dir>/models/`. */

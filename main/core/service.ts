@@ -10,11 +10,13 @@ import { ChatCompletionRequest } from '../../shared/openai.js';
 import { startCompletion } from './chat/completions.js';
 import { allModels } from './models/catalog.js';
 import type { Readable } from 'node:stream';
-import { artifactByKey } from './datasets/handlers.js';
+import { artifactByKey } from './datasets/access.js';
 import { receivePart, storeFile } from './uploads/handlers.js';
 import type { PartGrant } from './uploads/signing.js';
 import type { Caller, Context, Runtime } from './context.js';
 import { handlers as defaultHandlers, streamHandlers, type Handlers } from './handlers.js';
+import { atLeast } from './auth/roles.js';
+import type { Role } from '../../shared/operations/common.js';
 
 export interface ServiceOptions {
   repos: Repositories;
@@ -25,8 +27,8 @@ export interface ServiceOptions {
   handlers?: Handlers;
 }
 
-const ROLE_RANK = { trial: 0, member: 1, admin: 2, super_admin: 3 } as const;
-const REQUIRED_RANK: Record<Exclude<Access, 'public'>, number> = { user: 0, admin: 2, super_admin: 3 };
+/** The least role each access level needs. */
+const REQUIRED_ROLE: Record<Exclude<Access, 'public'>, Role> = { user: 'trial', admin: 'admin', super_admin: 'super_admin' };
 
 /** zod issues → `errors: [{ path, message }]`, the shape every validation error has. */
 export function fieldErrors(error: z.ZodError): FieldError[] {
@@ -43,6 +45,7 @@ export function createService(options: ServiceOptions) {
 
   /** Looks the operation up, checks the caller may call it and parses the input: once, for both transports. */
   function prepare(name: string, rawInput: unknown, caller: Caller | null) {
+    base.runtime.lifecycle.assertAccepting();
     if (!isOperationName(name)) throw new ServiceError('not_found', `There is no operation named ${JSON.stringify(name)}.`);
     const op = operations[name];
     authorize(op.access, caller, name);
@@ -54,34 +57,43 @@ export function createService(options: ServiceOptions) {
 
   return {
     authenticate(token: string | undefined): Caller {
+      // First, so that once shutdown began nothing reads the database on a request's behalf.
+      base.runtime.lifecycle.assertAccepting();
       return authenticate({ ...base, caller: null }, token);
     },
 
     /** The OpenAI-compatible facade (`/v1`): HTTP only, outside the registry, same core underneath. */
     completion(rawBody: unknown, caller: Caller, signal: AbortSignal) {
       const parsed = ChatCompletionRequest.safeParse(rawBody);
+      base.runtime.lifecycle.assertAccepting();
       if (!parsed.success) throw new ServiceError('invalid_argument', describe(parsed.error), fieldErrors(parsed.error));
       ensureQuotaLeft(base.repos, caller);
-      return startCompletion({ ...base, caller, runtime: meteredRuntime(base.runtime, base.repos, caller) }, parsed.data, signal);
+      // Shutdown cuts a facade answer short as it does the app's own answers.
+      const stop = AbortSignal.any([signal, base.runtime.lifecycle.signal]);
+      return startCompletion({ ...base, caller, runtime: meteredRuntime(base.runtime, base.repos, caller) }, parsed.data, stop);
     },
 
     /** Models as the facade lists them. */
     models(caller: Caller) {
+      base.runtime.lifecycle.assertAccepting();
       return allModels({ ...base, caller });
     },
 
     /** A part PUT to its signed URL (HTTP only: the body is raw bytes; the signature is the credential). */
     receivePart(grant: PartGrant, signature: string, body: Readable) {
+      base.runtime.lifecycle.assertAccepting();
       return receivePart({ ...base, caller: null }, grant, signature, body);
     },
 
     /** One file of a multipart/form-data upload, through the same pipeline. */
     storeFile(caller: Caller, kbId: string, file: Parameters<typeof storeFile>[2]) {
+      base.runtime.lifecycle.assertAccepting();
       return storeFile({ ...base, caller }, kbId, file);
     },
 
     /** A stored file, to serve back with its detected type. */
     artifactContent(caller: Caller, kbId: string, key: string) {
+      base.runtime.lifecycle.assertAccepting();
       const artifact = artifactByKey({ ...base, caller }, kbId, key);
       if (!artifact.sha256 || artifact.status === 'uploading' || artifact.status === 'pending') {
         throw new ServiceError('conflict', 'This file has not finished uploading.');
@@ -89,10 +101,6 @@ export function createService(options: ServiceOptions) {
       return { artifact, stream: base.runtime.blobs.read(artifact.sha256) };
     },
 
-    /** Saves every running answer as it stands (interrupted) before the database closes. */
-    shutdown(): void {
-      base.runtime.hub.shutdown();
-    },
 
     /** Runs one operation for `caller` with untrusted `rawInput`; throws `ServiceError` on any expected failure. */
     async invoke(name: string, rawInput: unknown, caller: Caller | null): Promise<unknown> {
@@ -138,7 +146,7 @@ export type Service = ReturnType<typeof createService>;
 function authorize(access: Access, caller: Caller | null, name: OperationName): void {
   if (access === 'public') return;
   if (!caller) throw new ServiceError('unauthenticated', 'This operation needs a signed-in caller.');
-  if (ROLE_RANK[caller.user.role] < REQUIRED_RANK[access]) {
+  if (!atLeast(caller.user.role, REQUIRED_ROLE[access])) {
     const who = access === 'super_admin' ? 'super admins' : 'admins';
     throw new ServiceError('forbidden', `Only ${who} may call ${name}.`);
   }

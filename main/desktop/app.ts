@@ -1,3 +1,4 @@
+import type { Logger } from '../core/logger.js';
 import { bootCore, type BootOptions, type Core } from '../boot.js';
 import { keyFileSecretBox, osKeychainSecretBox, type OsKeychain } from '../core/secrets/secret-box.js';
 import { registerIpc, type IpcMainInvokeLike } from '../transport/ipc/index.js';
@@ -48,11 +49,8 @@ export interface RunningHttp {
   close(): Promise<void>;
 }
 
-export interface DesktopLog {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string, error?: unknown): void;
-}
+/** The app's one logger, also the core's (pino, see main/electron.ts). */
+export type DesktopLog = Logger;
 
 export interface DesktopOptions {
   env: Readonly<Record<string, string | undefined>>;
@@ -156,7 +154,7 @@ export async function runDesktop<W extends DesktopWindow, P extends MessagePortM
       mode: 'desktop',
       nativeBinding: env.PARLEY_SQLITE_BINDING || undefined,
       secretBox: electron.safeStorage?.isEncryptionAvailable() ? osKeychainSecretBox(electron.safeStorage, keyFileSecretBox(dataDir)) : undefined,
-      warn: log.warn,
+      log,
     });
   } catch (error) {
     log.error('Parley could not open its data directory', error);
@@ -187,7 +185,7 @@ export async function runDesktop<W extends DesktopWindow, P extends MessagePortM
       for (const dispose of disposers) dispose();
       // Awaiting a start under way too: a quit during start-up must not leave the port open.
       await localApi.stop();
-      core.close();
+      await core.close();
     })());
 
   let stopped = false;

@@ -239,14 +239,14 @@ describe('restart', () => {
         if (e.event === 'delta') streamed += (JSON.parse(e.data) as { content: string }).content;
         if (e.event === 'delta' && ++deltas === 2) break;
       }
-      core.close();
+      await core.close();
       await server.close();
 
       const again = bootCore({ dataDir: dir, appVersion: 't' });
       const row = again.repos.messages.get(ids?.message_id ?? '');
       expect(streamed.length).toBeGreaterThan(0);
       expect(row).toMatchObject({ status: 'interrupted', content: streamed, error_code: 'unavailable' });
-      again.close();
+      await again.close();
     } finally {
       remove();
       await upstream.close();

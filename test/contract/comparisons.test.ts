@@ -45,7 +45,7 @@ describe('POST /api/comparisons', () => {
 
   it('records usage for each answer, as chat does', async () => {
     const { body } = await compare({ prompt: 'usage please', model_ids: [fixedA, fixedB] });
-    const usage = h.core.repos.db.prepare("SELECT model_id, message_id, output_tokens FROM usage_events WHERE source = 'comparison'").all() as Array<{
+    const usage = h.core.db.prepare("SELECT model_id, message_id, output_tokens FROM usage_events WHERE source = 'comparison'").all() as Array<{
       model_id: string;
       message_id: string;
       output_tokens: number;
@@ -284,7 +284,7 @@ describe('after a crash', () => {
     const { body } = await compare({ prompt: 'Crash later', model_ids: [fixedA, fixedB] });
     const target = body.responses[0]?.id ?? '';
     // As the app would have left it: still streaming, part of the text saved.
-    h.core.repos.db.prepare("UPDATE comparison_responses SET status = 'streaming', content = 'Answer fr' WHERE id = ?").run(target);
+    h.core.db.prepare("UPDATE comparison_responses SET status = 'streaming', content = 'Answer fr' WHERE id = ?").run(target);
     const { body: again } = await h.json<Comparison>(`/comparisons/${body.id}`, 'GET');
     expect(again.status).toBe('complete');
     expect(again.responses[0]).toMatchObject({ status: 'interrupted', content: 'Answer fr', error: { code: 'unavailable' } });

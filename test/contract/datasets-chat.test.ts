@@ -6,6 +6,7 @@ import { VILLAGE_DOCS as DOCS, startChatHarness, type Harness } from '../support
 import { TEST_ADMIN_KEY, tempDir } from '../support/core.js';
 import { bootWithEmbeddings } from '../support/embedded-core.js';
 import { collectChat } from '../support/sse.js';
+import { collectingLogger } from '../support/logger.js';
 
 type Citation = { index: number; dataset_id: string; artifact_key: string; snippet: string };
 type Msg = { content: string; status: string; model_id: string; citations: Citation[] };
@@ -79,14 +80,14 @@ describe('processing after a restart', () => {
       first.runtime.ingest.stop();
       await first.runtime.ingest.idle();
       first.repos.artifacts.setStatus(stored.id, 'processing', new Date().toISOString());
-      first.close();
+      await first.close();
 
       const warnings: string[] = [];
-      const second = bootCore({ dataDir: dir, appVersion: 't', warn: (m) => warnings.push(m) });
+      const second = bootCore({ dataDir: dir, appVersion: 't', log: collectingLogger(warnings) });
       expect(warnings.join('\n')).toMatch(/Resuming the processing of 1 file/);
       await second.runtime.ingest.idle();
       expect(second.repos.artifacts.get(stored.id)).toMatchObject({ status: 'ready' });
-      second.close();
+      await second.close();
     } finally {
       remove();
     }

@@ -67,7 +67,7 @@ describe('unfinished uploads are cleaned up', () => {
     writeFileSync(join(dir, 'tmp', 'half-written'), 'x');
     mkdirSync(join(dir, 'upload-parts', 'art_Orphan'), { recursive: true });
     writeFileSync(join(dir, 'upload-parts', 'art_Orphan', '1'), 'x');
-    first.close();
+    await first.close();
 
     const second = bootCore({ dataDir: dir, appVersion: 't', watchConfigFile: false });
     cleanups.push(() => second.close());

@@ -15,6 +15,7 @@ import { startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { startChatHarness, type Harness } from '../support/chat.js';
 import { tempDir } from '../support/core.js';
 import { call, person, type Person } from '../support/people.js';
+import { collectingLogger } from '../support/logger.js';
 
 let h: Harness;
 let other: Upstream;
@@ -157,19 +158,19 @@ describe('the data directory is private; credentials are keyed hashes (issue 10,
     for (const file of files) expect(mode(file), file).toBe(0o600);
   });
 
-  it('an existing directory others can read is tightened at start-up, saying so in one line', () => {
+  it('an existing directory others can read is tightened at start-up, saying so in one line', async () => {
     const t = tempDir();
     try {
       const dir = join(t.dir, 'loose');
       mkdirSync(dir, { mode: 0o755 });
       chmodSync(dir, 0o755);
       const first = bootCore({ dataDir: dir, appVersion: 'test', watchConfigFile: false });
-      first.close();
+      await first.close();
       for (const f of ['parley.db', 'parley.toml']) if (existsSync(join(dir, f))) chmodSync(join(dir, f), 0o644);
       chmodSync(dir, 0o755);
       const warnings: string[] = [];
-      const again = bootCore({ dataDir: dir, appVersion: 'test', watchConfigFile: false, warn: (m) => warnings.push(m) });
-      again.close();
+      const again = bootCore({ dataDir: dir, appVersion: 'test', watchConfigFile: false, log: collectingLogger(warnings) });
+      await again.close();
       const lines = warnings.filter((w) => /readable by other local users/.test(w));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/0755 to 0700/);
@@ -178,7 +179,7 @@ describe('the data directory is private; credentials are keyed hashes (issue 10,
       expect(mode(join(dir, 'parley.db'))).toBe(0o600);
       // Once tight, nothing more is said.
       const quiet: string[] = [];
-      bootCore({ dataDir: dir, appVersion: 'test', watchConfigFile: false, warn: (m) => quiet.push(m) }).close();
+      await bootCore({ dataDir: dir, appVersion: 'test', watchConfigFile: false, log: collectingLogger(quiet) }).close();
       expect(quiet.filter((w) => /readable by other local users/.test(w))).toEqual([]);
     } finally {
       t.remove();

@@ -12,12 +12,12 @@ export function tempDir(prefix = 'parley-test-'): { dir: string; remove: () => v
 }
 
 /** A real core over a fresh data directory, its owner seeded with TEST_ADMIN_KEY. */
-export function bootTestCore(options: Partial<BootOptions> = {}): Core & { remove: () => void } {
+export function bootTestCore(options: Partial<BootOptions> = {}): Core & { remove: () => Promise<void> } {
   const { dir, remove } = tempDir();
   const core = bootCore({ dataDir: dir, appVersion: '0.0.0-test', adminApiKey: TEST_ADMIN_KEY, ...options });
   return Object.assign(core, {
-    remove: () => {
-      core.close();
+    remove: async () => {
+      await core.close();
       remove();
     },
   });
@@ -40,7 +40,7 @@ export async function startTestHttp(options: Partial<BootOptions> = {}) {
     api,
     close: async () => {
       await server.close();
-      core.remove();
+      await core.remove();
     },
   };
 }

@@ -30,7 +30,7 @@ export async function bootWithEmbeddings(files: Record<string, string>): Promise
     { name: 'Embeddings', provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, api_key: 'sk-e', model: 'text-embedding-hash' },
     first.desktopCaller(),
   )) as { id: string };
-  first.close();
+  await first.close();
   const file = join(dir, 'parley.toml');
   writeFileSync(file, readFileSync(file, 'utf8').replace('embedding_model = ""', `embedding_model = "${model.id}"`));
 
@@ -48,7 +48,7 @@ export async function bootWithEmbeddings(files: Record<string, string>): Promise
     upstream,
     embeddingCalls: () => upstream.requests.filter((r) => r.path === '/v1/embeddings').length,
     close: async () => {
-      core.close();
+      await core.close();
       remove();
       await upstream.close();
     },

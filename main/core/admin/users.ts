@@ -6,6 +6,7 @@ import { adminUserView } from '../auth/views.js';
 import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
 import { newId, newSecret } from '../ids.js';
+import { isTrial } from '../auth/roles.js';
 
 function insertUser(ctx: AuthedContext, input: { email: string; name: string; role: Role }, now: string) {
   const { repos, caller } = ctx;
@@ -19,7 +20,7 @@ function insertUser(ctx: AuthedContext, input: { email: string; name: string; ro
 
 /** A user as administration shows them; a trial user with their token's expiry and what is left of its quota. */
 function viewWithTrial(ctx: AuthedContext, user: UserRecord) {
-  const token = user.role === 'trial' ? ctx.repos.credentials.latestUserToken(user.id) : undefined;
+  const token = isTrial(user) ? ctx.repos.credentials.latestUserToken(user.id) : undefined;
   const trial = token
     ? {
         expires_at: token.expires_at,

@@ -1,5 +1,5 @@
 import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, ToolCall, ToolSpec } from '../providers/types.js';
-import { untilAborted } from '../chat/failover.js';
+import { untilAborted } from '../answers/until-aborted.js';
 import { toolStep } from './steps.js';
 import { parseToolArguments } from '../providers/tool-arguments.js';
 import { TOOL_SPECS, type AgentDataset, type PassageBook } from './tools.js';

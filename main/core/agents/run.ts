@@ -1,13 +1,11 @@
-import { QuotaExhausted } from '../auth/quota.js';
-import { redactSecrets } from '../secrets/redact.js';
-import type { ErrorCode } from '../../../shared/errors.js';
 import type { Runtime } from '../context.js';
 import type { ResolvedModel } from '../models/catalog.js';
-import { AnswerFailed, untilAborted, type Skip } from '../chat/failover.js';
+import { overCandidates } from '../answers/candidates.js';
+import { untilAborted } from '../answers/until-aborted.js';
 import { withPassages } from '../chat/grounding.js';
 import { quoteSentences } from '../providers/extractive-quotes.js';
 import { questionOf } from '../providers/extractive.js';
-import { ProviderError, type ChatTurn, type ProviderEvent } from '../providers/types.js';
+import type { ChatTurn, ProviderEvent } from '../providers/types.js';
 import { nativeAgent, nativePlan } from './native.js';
 import { plannedSteps } from './planner.js';
 import { PassageBook, datasetOfCall, runTool, type ToolEnv } from './tools.js';
@@ -27,32 +25,6 @@ export interface AgentRequest {
   mcp?: McpAnswerLimits | undefined;
 }
 
-/** Thrown by an attempt; says whether the model had produced anything (then no other may take over). */
-class AttemptFailed extends Error {
-  constructor(
-    readonly failure: unknown,
-    readonly produced: boolean,
-  ) {
-    super(failure instanceof Error ? failure.message : String(failure));
-  }
-}
-
-/** Runs `events`, noting the first output (anything but usage) and turning a failure into AttemptFailed. */
-async function* attempt(events: AsyncIterable<AgentEvent>, onOutput: () => void): AsyncGenerator<AgentEvent> {
-  let produced = false;
-  try {
-    for await (const event of events) {
-      if (!produced && event.type !== 'usage') {
-        produced = true;
-        onOutput();
-      }
-      yield event;
-    }
-  } catch (error) {
-    throw new AttemptFailed(error, produced);
-  }
-}
-
 /**
  * An agentic answer. A model with native tool calling (OpenAI-compatible, Anthropic) drives the
  * tools itself; any other (the offline extractive model) follows the deterministic plan — search,
@@ -68,46 +40,35 @@ export async function* runAgent(runtime: Runtime, candidates: ResolvedModel[], r
     run: (name, args) => (external?.owns(name) ? external.run(name, args, signal) : runTool(env, book, name, args)),
     datasetOf: (name, args) => (external?.owns(name) ? external.datasetOf() : datasetOfCall(env, book, name, args)),
   };
-  const skipped: Skip[] = [];
   let planned = false;
-  for (const [index, candidate] of candidates.entries()) {
-    const last = index === candidates.length - 1 || !request.failOver;
-    if (!last && !runtime.health.tryAcquire(candidate.model.id)) {
-      skipped.push({ model_id: candidate.model.id, code: 'unavailable', detail: 'Skipped: it failed repeatedly and is cooling down.' });
-      continue;
-    }
-    if (skipped.length > 0) yield { type: 'switch', model: candidate, skipped: [...skipped] };
+  // The planned steps are Parley's, not the model's: a model that fails after them may still be replaced.
+  let planning = false;
+  const isOutput = (event: AgentEvent) => event.type !== 'usage' && !planning;
+  yield* overCandidates(runtime.health, candidates, { failOver: request.failOver, signal, isOutput }, async function* (candidate): AsyncGenerator<AgentEvent> {
     const provider = runtime.providers[candidate.model.provider];
-    const started = performance.now();
-    const succeeded = () => runtime.health.recordSuccess(candidate.model.id, performance.now() - started);
     const common = { model: candidate.model.model, endpoint_url: candidate.endpoint_url, api_key: candidate.api_key, signal };
-    try {
-      if (provider.agentTurn) {
-        const turn = provider.agentTurn.bind(provider);
-        if (!external && runtime.mcp && request.mcp) external = await McpAnswerTools.open(runtime.mcp, request.mcp, env.datasets.length === 1 ? (env.datasets[0]?.id ?? null) : null);
-        if (signal.aborted) return;
-        const offered = external?.specs ?? [];
-        const plan = nativePlan(env.datasets, limits.maxSteps, offered);
-        yield* attempt(nativeAgent({ turn, request: common, turns: request.turns, datasets: env.datasets, tools, book, limits, plan, external: offered }), succeeded);
-      } else {
-        // The planned steps do not depend on the model: they run once, whoever answers after them.
-        if (!planned) yield* plannedSteps(request.question, env.datasets, tools, limits, signal);
-        planned = true;
-        if (signal.aborted) return;
-        yield* attempt(plannedAnswer(candidate, request.turns, book, env.datasets.length > 0, provider.stream.bind(provider), signal), succeeded);
+    if (provider.agentTurn) {
+      const turn = provider.agentTurn.bind(provider);
+      if (!external && runtime.mcp && request.mcp) external = await McpAnswerTools.open(runtime.mcp, request.mcp, env.datasets.length === 1 ? (env.datasets[0]?.id ?? null) : null);
+      if (signal.aborted) return;
+      const offered = external?.specs ?? [];
+      const plan = nativePlan(env.datasets, limits.maxSteps, offered);
+      yield* nativeAgent({ turn, request: common, turns: request.turns, datasets: env.datasets, tools, book, limits, plan, external: offered });
+    } else {
+      // The planned steps do not depend on the model: they run once, whoever answers after them.
+      if (!planned) {
+        planning = true;
+        try {
+          yield* plannedSteps(request.question, env.datasets, tools, limits, signal);
+        } finally {
+          planning = false;
+        }
       }
-      return;
-    } catch (error) {
-      const failure = error instanceof AttemptFailed ? error : new AttemptFailed(error, false);
-      // A spent trial quota is the caller's limit, not the model's failure: no failover, no health mark.
-      if (failure.failure instanceof QuotaExhausted) throw new AnswerFailed(failure.failure.code, failure.message);
-      runtime.health.recordFailure(candidate.model.id);
-      const code: ErrorCode = failure.failure instanceof ProviderError ? failure.failure.code : 'upstream_error';
-      const detail = redactSecrets(failure.message, [candidate.api_key]);
-      if (failure.produced || last) throw new AnswerFailed(code, detail);
-      skipped.push({ model_id: candidate.model.id, code, detail });
+      planned = true;
+      if (signal.aborted) return;
+      yield* plannedAnswer(candidate, request.turns, book, env.datasets.length > 0, provider.stream.bind(provider), signal);
     }
-  }
+  });
 }
 
 /** After the planned steps: the `answer` step, then the model's answer from the passages found. */

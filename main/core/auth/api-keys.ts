@@ -6,6 +6,7 @@ import { isoNow } from '../context.js';
 import { newId, newSecret, secretPrefix } from '../ids.js';
 import type { CredentialHasher } from './credential-hash.js';
 import { apiKeyView } from './views.js';
+import { isTrial } from './roles.js';
 
 /** Stores a key for `userId`; `secret` is given when seeding a known key (PARLEY_ADMIN_API_KEY). */
 export function issueApiKey(repos: Repositories, hasher: CredentialHasher, userId: string, name: string, now: string, secret = newSecret('pk')) {
@@ -19,7 +20,7 @@ export function issueApiKey(repos: Repositories, hasher: CredentialHasher, userI
  * quota. They are refused keys (403), whoever asks.
  */
 function refuseTrial(user: UserRecord, whose: 'yours' | 'theirs'): void {
-  if (user.role !== 'trial') return;
+  if (!isTrial(user)) return;
   throw new ServiceError(
     'forbidden',
     whose === 'yours'

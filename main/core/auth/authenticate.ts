@@ -3,6 +3,7 @@ import type { HashKind } from '../../db/repositories/credentials.js';
 import type { Caller, Context } from '../context.js';
 import { isoNow } from '../context.js';
 import { legacySha256 } from './credential-hash.js';
+import { isTrial } from './roles.js';
 
 const TOKEN_SHAPE = /^(pk|ut|at)_[A-Za-z0-9_-]{8,200}$/;
 
@@ -68,7 +69,7 @@ export function authenticate(ctx: Context, token: string | undefined): Caller {
   const user = userId ? users.get(userId) : undefined;
   if (!user) throw new ServiceError('unauthenticated', 'The bearer token is unknown or has been revoked.');
   if (user.disabled_at) throw new ServiceError('forbidden', 'This account is disabled.');
-  if (user.role === 'trial' && trialTokenId === undefined) {
+  if (isTrial(user) && trialTokenId === undefined) {
     // A key a trial user got some other way (minted before trial users were refused keys, or kept
     // from before a demotion) works only while their trial does, and spends the same quota.
     const bound = credentials.latestUserToken(user.id);

@@ -1,7 +1,7 @@
 import { ServiceError } from '../../../shared/errors.js';
 import type { MessageRow } from '../../db/repositories/messages.js';
 import type { AuthedContext } from '../context.js';
-import { ownThread } from '../threads/handlers.js';
+import { ownThread } from '../threads/access.js';
 import { branchTo } from './branch.js';
 import { ownMessage } from './owned.js';
 import { startAnswer, type StartedChat } from './send.js';

@@ -44,6 +44,9 @@ export function startCompletion(ctx: AuthedContext, request: ChatCompletionReque
   const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? undefined;
 
   async function* withUsage(): AsyncIterable<AttemptEvent> {
+    // Shutdown waits for this answer (and cuts it short), so its usage is recorded before the close.
+    let release = () => {};
+    void ctx.runtime.lifecycle.track(new Promise<void>((resolve) => (release = resolve)));
     let modelId = first?.model.id ?? '';
     let usage: { input_tokens: number; output_tokens: number } | null = null;
     let text = '';
@@ -56,7 +59,11 @@ export function startCompletion(ctx: AuthedContext, request: ChatCompletionReque
       }
     } finally {
       const counted = usage ?? { input_tokens: estimateTokens(turns.map((t) => t.content).join('\n')), output_tokens: estimateTokens(text) };
-      if (ctx.repos.db.open) ctx.repos.usage.record({ user_id: ctx.caller.user.id, model_id: modelId, source: 'openai', message_id: null, ...counted, created_at: isoNow(ctx) });
+      try {
+        ctx.repos.usage.record({ user_id: ctx.caller.user.id, model_id: modelId, source: 'openai', message_id: null, ...counted, created_at: isoNow(ctx) });
+      } finally {
+        release();
+      }
     }
   }
   return { model: first, events: withUsage() };

@@ -1,27 +1,14 @@
-import { QuotaExhausted } from '../auth/quota.js';
-import { redactSecrets } from '../secrets/redact.js';
-import type { Routing } from '../../../shared/events.js';
-import type { ErrorCode } from '../../../shared/errors.js';
+import { untilAborted } from '../answers/until-aborted.js';
+import { overCandidates, type Skip, type SwitchEvent } from '../answers/candidates.js';
 import type { Runtime } from '../context.js';
 import type { ResolvedModel } from '../models/catalog.js';
-import { ProviderError, type ChatTurn, type Passage, type ProviderEvent } from '../providers/types.js';
+import type { ChatTurn, Passage, ProviderEvent } from '../providers/types.js';
 import { withPassages } from './grounding.js';
 
-export type Skip = Routing['skipped'][number];
+export type { Skip };
 
 /** Provider events, plus a note when a later candidate takes over from ones that failed. */
-export type AttemptEvent = ProviderEvent | { type: 'switch'; model: ResolvedModel; skipped: Skip[] };
-
-export class AnswerFailed extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    detail: string,
-  ) {
-    // Stored on the message and shown to whoever asked: never a credential an upstream echoed.
-    super(redactSecrets(detail));
-    this.name = 'AnswerFailed';
-  }
-}
+export type AttemptEvent = ProviderEvent | SwitchEvent;
 
 export interface AttemptRequest {
   turns: ChatTurn[];
@@ -33,43 +20,11 @@ export interface AttemptRequest {
   failOver: boolean;
 }
 
-/** Iterates `source` until it ends or `signal` aborts, without waiting for a provider that ignores the signal. */
-export async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> {
-  const iterator = source[Symbol.asyncIterator]();
-  const aborted = new Promise<IteratorResult<T>>((resolve) => {
-    if (signal.aborted) resolve({ done: true, value: undefined });
-    signal.addEventListener('abort', () => resolve({ done: true, value: undefined }), { once: true });
-  });
-  try {
-    while (true) {
-      const result = await Promise.race([iterator.next(), aborted]);
-      if (result.done) return;
-      yield result.value;
-    }
-  } finally {
-    void iterator.return?.()?.catch(() => {});
-  }
-}
-
-/**
- * Calls the candidates in order. One that fails before its first token is skipped (recorded) and
- * the next answers; a failure after the first token, or of the last candidate, throws AnswerFailed.
- * Every outcome feeds the health tracker that the router reads.
- */
-export async function* answerWithFailover(runtime: Runtime, candidates: ResolvedModel[], request: AttemptRequest): AsyncIterable<AttemptEvent> {
-  const skipped: Skip[] = [];
-  for (const [attempt, candidate] of candidates.entries()) {
-    const last = attempt === candidates.length - 1 || !request.failOver;
-    // An open circuit is skipped while another candidate remains; the last one is always tried.
-    if (!last && !runtime.health.tryAcquire(candidate.model.id)) {
-      skipped.push({ model_id: candidate.model.id, code: 'unavailable', detail: 'Skipped: it failed repeatedly and is cooling down.' });
-      continue;
-    }
-    if (skipped.length > 0) yield { type: 'switch', model: candidate, skipped: [...skipped] };
-    const started = performance.now();
-    let firstToken = false;
-    try {
-      const events = runtime.providers[candidate.model.provider].stream({
+/** Calls the candidates in order under the one fail-over rule (answers/candidates.ts). */
+export function answerWithFailover(runtime: Runtime, candidates: ResolvedModel[], request: AttemptRequest): AsyncIterable<AttemptEvent> {
+  return overCandidates(runtime.health, candidates, request, (candidate) =>
+    untilAborted<ProviderEvent>(
+      runtime.providers[candidate.model.provider].stream({
         model: candidate.model.model,
         endpoint_url: candidate.endpoint_url,
         api_key: candidate.api_key,
@@ -78,24 +33,8 @@ export async function* answerWithFailover(runtime: Runtime, candidates: Resolved
         has_datasets: request.hasDatasets,
         signal: request.signal,
         ...(request.max_tokens ? { max_tokens: request.max_tokens } : {}),
-      });
-      for await (const event of untilAborted<ProviderEvent>(events, request.signal)) {
-        if (!firstToken && event.type !== 'usage') {
-          firstToken = true;
-          runtime.health.recordSuccess(candidate.model.id, performance.now() - started);
-        }
-        yield event;
-      }
-      if (!firstToken && !request.signal.aborted) runtime.health.recordSuccess(candidate.model.id, performance.now() - started);
-      return;
-    } catch (error) {
-      // A spent trial quota is the caller's limit, not the model's failure: no failover, no health mark.
-      if (error instanceof QuotaExhausted) throw new AnswerFailed(error.code, error.message);
-      runtime.health.recordFailure(candidate.model.id);
-      const code: ErrorCode = error instanceof ProviderError ? error.code : 'upstream_error';
-      const detail = redactSecrets(error instanceof Error ? error.message : String(error), [candidate.api_key]);
-      if (firstToken || last) throw new AnswerFailed(code, detail);
-      skipped.push({ model_id: candidate.model.id, code, detail });
-    }
-  }
+      }),
+      request.signal,
+    ),
+  );
 }

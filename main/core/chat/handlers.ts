@@ -3,11 +3,10 @@ import { ServiceError } from '../../../shared/errors.js';
 import type { MessageRow } from '../../db/repositories/messages.js';
 import type { AuthedContext } from '../context.js';
 import { messageView } from '../threads/views.js';
-import { startChat, type ChatInput, type StartedChat } from './send.js';
+import { startChat, type StartedChat } from './send.js';
+import type { ChatInput } from './types.js';
 import { startContinue, startEdit, startRegenerate } from './branching.js';
 import { ownMessage } from './owned.js';
-
-export { ownMessage };
 
 function reload(ctx: AuthedContext, id: string) {
   const row = ctx.repos.messages.get(id);

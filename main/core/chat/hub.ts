@@ -1,7 +1,5 @@
 import type { ChatEvent, Sequenced, StreamEvent } from '../../../shared/events.js';
-
-/** Why a run's signal was aborted: the user cancelled, or the app is shutting down. */
-export type AbortReason = 'cancel' | 'shutdown';
+import type { AbortReason } from '../answers/streamed-answer.js';
 
 interface Run {
   log: Sequenced[];
@@ -10,8 +8,6 @@ interface Run {
   wake: Set<() => void>;
   finished: Promise<void>;
   resolveFinished: () => void;
-  /** Saves what was produced, synchronously, when the app stops mid-answer. */
-  onShutdown: (() => void) | undefined;
 }
 
 export interface RunHandle<E extends StreamEvent = ChatEvent> {
@@ -19,8 +15,6 @@ export interface RunHandle<E extends StreamEvent = ChatEvent> {
   emit(event: E): void;
   /** Ends the stream; subscribers drain the log and stop. */
   end(): void;
-  /** Registers what to save, synchronously, if the app stops while this runs. */
-  onShutdown(save: () => void): void;
 }
 
 /**
@@ -36,7 +30,7 @@ export class StreamHub {
   start<E extends StreamEvent = ChatEvent>(messageId: string): RunHandle<E> {
     let resolveFinished = () => {};
     const finished = new Promise<void>((resolve) => (resolveFinished = resolve));
-    const run: Run = { log: [], done: false, controller: new AbortController(), wake: new Set(), finished, resolveFinished, onShutdown: undefined };
+    const run: Run = { log: [], done: false, controller: new AbortController(), wake: new Set(), finished, resolveFinished };
     this.runs.set(messageId, run);
     const notify = () => {
       for (const wake of run.wake) wake();
@@ -44,9 +38,6 @@ export class StreamHub {
     };
     return {
       signal: run.controller.signal,
-      onShutdown: (save) => {
-        run.onShutdown = save;
-      },
       emit: (event) => {
         if (run.done) return;
         run.log.push({ ...event, id: run.log.length });
@@ -113,12 +104,20 @@ export class StreamHub {
     };
   }
 
-  /** App shutdown: every running answer is saved as it stands and marked interrupted. */
-  shutdown(): void {
-    for (const run of this.runs.values()) {
-      if (run.done) continue;
-      run.onShutdown?.();
-      run.controller.abort('shutdown' satisfies AbortReason);
-    }
+  /**
+   * App shutdown: every running answer is asked to stop (`shutdown`, so it is stored as
+   * interrupted with its text so far); resolves once each has been stored and ended.
+   */
+  async shutdown(): Promise<void> {
+    const running = [...this.runs.values()].filter((run) => !run.done);
+    for (const run of running) run.controller.abort('shutdown' satisfies AbortReason);
+    await Promise.all(running.map((run) => run.finished));
+  }
+
+  /** How many answers are being written now. */
+  get running(): number {
+    let n = 0;
+    for (const run of this.runs.values()) if (!run.done) n++;
+    return n;
   }
 }

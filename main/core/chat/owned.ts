@@ -1,7 +1,7 @@
 import { ServiceError } from '../../../shared/errors.js';
 import type { MessageRow } from '../../db/repositories/messages.js';
 import type { AuthedContext } from '../context.js';
-import { ownThread } from '../threads/handlers.js';
+import { ownThread } from '../threads/access.js';
 
 /** A message in one of the caller's threads; anyone else's is not found. */
 export function ownMessage(ctx: AuthedContext, id: string): MessageRow {

@@ -6,7 +6,9 @@ import { newId } from '../ids.js';
 import { chatModels, resolveModel, resolveOverride, type ResolvedModel } from '../models/catalog.js';
 import { extractFeatures } from '../routing/features.js';
 import { route } from '../routing/router.js';
-import { assertDatasets, newThread, ownThread } from '../threads/handlers.js';
+import { assertDatasets } from '../datasets/access.js';
+import { newThread, ownThread } from '../threads/access.js';
+import type { ChatInput } from './types.js';
 import { buildTurns } from './context.js';
 import { generate } from './generate.js';
 import { groundingFor } from './grounding.js';
@@ -16,15 +18,6 @@ import type { Workflow } from '../../../shared/operations/workflows.js';
 import type { MessageRow } from '../../db/repositories/messages.js';
 import type { ThreadRow } from '../../db/repositories/threads.js';
 import { branchTo } from './branch.js';
-
-export interface ChatInput {
-  thread_id?: string | undefined;
-  message: string;
-  dataset_ids?: string[] | undefined;
-  agentic: boolean;
-  model_endpoint_override?: string | undefined;
-  workflow_id?: string | undefined;
-}
 
 export interface StartedChat {
   thread_id: string;
@@ -148,9 +141,10 @@ export function startAnswer(ctx: AuthedContext, spec: AnswerSpec): StartedChat {
   const run = runtime.hub.start(messageId);
   run.emit({ event: 'message.created', data: { thread_id: thread.id, user_message_id: userMessageId, message_id: messageId, routing } });
   const plan = { messageId, userId: ctx.caller.user.id, candidates, routing, turns, datasetIds, ground, agent, prefix: continued?.content ?? '' };
-  generate({ repos, runtime, now: ctx.now }, plan, run).catch((error: unknown) => {
+  // Tracked, so shutdown waits until the answer is stored.
+  void runtime.lifecycle.track(generate({ repos, runtime, now: ctx.now }, plan, run)).catch((error: unknown) => {
     // generate() stores every failure itself; reaching here means the store failed too.
-    process.stderr.write(`chat generation for ${messageId} failed: ${String(error)}\n`);
+    runtime.log.error(`chat generation for ${messageId} failed`, error);
     run.end();
   });
   return { thread_id: thread.id, user_message_id: userMessageId, message_id: messageId, routing };

@@ -4,12 +4,12 @@ import type { Sequenced } from '../../../shared/events.js';
 import type { Comparison, ComparisonEvent } from '../../../shared/operations/comparisons.js';
 import type { ComparisonResponseRow, ComparisonRow } from '../../db/repositories/comparisons.js';
 import { buildTurns } from '../chat/context.js';
-import { INTERRUPTED } from '../chat/generate.js';
+import { INTERRUPTED } from '../answers/streamed-answer.js';
 import { groundingFor } from '../chat/grounding.js';
 import { isoNow, type AuthedContext } from '../context.js';
 import { newId } from '../ids.js';
 import { findModel, resolveModel } from '../models/catalog.js';
-import { assertDatasets } from '../threads/handlers.js';
+import { assertDatasets } from '../datasets/access.js';
 import { leaderboardOf } from './leaderboard.js';
 import { runComparison } from './run.js';
 import { comparisonView, summaryView } from './views.js';
@@ -85,9 +85,9 @@ export function startComparison(ctx: AuthedContext, input: CreateInput): string 
   const row = repos.comparisons.get(id) as ComparisonRow;
   run.emit({ event: 'comparison.created', data: { comparison: comparisonView(row, repos.comparisons.responses(id), undefined) } });
   const plan = { comparisonId: id, userId: ctx.caller.user.id, prompt: input.prompt, datasetIds, answers, ground: () => groundingFor(ctx, datasetIds, input.prompt) };
-  runComparison({ repos, runtime, now: ctx.now }, plan, run).catch((error: unknown) => {
+  void runtime.lifecycle.track(runComparison({ repos, runtime, now: ctx.now, log: runtime.log }, plan, run)).catch((error: unknown) => {
     // runComparison stores every failure itself; reaching here means the store failed too.
-    process.stderr.write(`comparison ${id} failed: ${String(error)}\n`);
+    runtime.log.error(`comparison ${id} failed`, error);
     run.end();
   });
   return id;

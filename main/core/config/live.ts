@@ -1,5 +1,6 @@
 import type { Config } from '../../../shared/config.js';
 import type { FieldError } from '../../../shared/errors.js';
+import type { Logger } from '../logger.js';
 
 /** One configuration as it is in force: parsed, as written, and its database version (0: none stored). */
 export interface ConfigInForce {
@@ -45,7 +46,7 @@ export class LiveConfig {
     fileProblems: FieldError[],
     /** When this configuration came into force with no stored version behind it (defaults). */
     readonly loadedAt: string,
-    private readonly warn: (message: string) => void,
+    private readonly log: Logger,
   ) {
     this.current = initial;
     this.problems = fileProblems;
@@ -95,7 +96,7 @@ export class LiveConfig {
       try {
         listener({ previous, config: next.config, version: next.version });
       } catch (error) {
-        this.warn(`A part of Parley could not follow configuration version ${next.version}: ${error instanceof Error ? error.message : String(error)}`);
+        this.log.warn(`A part of Parley could not follow configuration version ${next.version}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   }

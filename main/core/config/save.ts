@@ -7,6 +7,7 @@ import { writeFileAtomic } from './load.js';
 import { storageError } from '../storage/disk-full.js';
 import type { LiveConfig } from './live.js';
 import { parseConfig } from '../../../shared/config-parse.js';
+import type { Logger } from '../logger.js';
 
 export interface ConfigStore {
   repos: Repositories;
@@ -76,15 +77,14 @@ export function syncFromFile(store: ConfigStore, now: string): void {
  * it survives the file being replaced by a rename (our saves and most editors'), and the database
  * files next to it, written all the time, cost nothing. Returns what stops it.
  */
-export function watchConfigFile(store: ConfigStore, options: { now: () => string; warn: (message: string) => void; intervalMs?: number }): () => void {
+export function watchConfigFile(store: ConfigStore, options: { now: () => string; log: Logger; intervalMs?: number }): () => void {
   const file = store.live.file;
   const onChange = (current: Stats, previous: Stats) => {
     if (current.mtimeMs === previous.mtimeMs && current.size === previous.size && current.ino === previous.ino) return;
-    if (!store.repos.db.open) return;
     try {
       syncFromFile(store, options.now());
     } catch (error) {
-      options.warn(`Could not pick up the edit of ${basename(file)}: ${error instanceof Error ? error.message : String(error)}`);
+      options.log.warn(`Could not pick up the edit of ${basename(file)}: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
   watchFile(file, { persistent: false, interval: options.intervalMs ?? 1000 }, onChange);

@@ -7,6 +7,7 @@ import { parseAndChunk } from './parse.js';
 import { IngestError } from './types.js';
 import type { EmbeddingModel } from '../retrieval/embedder.js';
 import { indexEmbeddings } from '../retrieval/search.js';
+import type { Logger } from '../logger.js';
 
 const MB = 1024 * 1024;
 const SNIFF_BYTES = 64 * 1024;
@@ -17,7 +18,7 @@ export interface IngestDeps {
   config: () => Config;
   /** The configured embedding model, if any: chunks are embedded once indexed. */
   embedding: () => EmbeddingModel | undefined;
-  warn: (message: string) => void;
+  log: Logger;
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -31,7 +32,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
  * (in a child process, with size, time and memory limits), chunk, index. Every failure ends as `failed` with a
  * code and a detail on the artifact; nothing here throws to the caller.
  */
-export async function processArtifact(deps: IngestDeps, artifactId: string): Promise<void> {
+export async function processArtifact(deps: IngestDeps, artifactId: string, stopped: () => boolean = () => false): Promise<void> {
   const { repos, blobs } = deps;
   const now = () => new Date().toISOString();
   const artifact = repos.artifacts.get(artifactId);
@@ -42,6 +43,8 @@ export async function processArtifact(deps: IngestDeps, artifactId: string): Pro
     if (artifact.size > uploads.max_file_mb * MB) throw new IngestError('too_large', `The file is larger than the limit of ${uploads.max_file_mb} MB.`);
     // Only the head of the file is read here; the parser process reads the rest itself.
     const head = await readAll(blobs.read(artifact.sha256, { end: SNIFF_BYTES - 1 }));
+    // Shutdown began meanwhile: leave the file `processing`; the next start resumes it.
+    if (stopped()) return;
     const detected = detectMime({ bytes: head, filename: artifact.filename, declared: artifact.declared_mime_type });
     if (detected.mismatch) {
       throw new IngestError('mime_mismatch', detected.detail ?? `Declared as ${artifact.declared_mime_type}, but the content is ${detected.mime}.`);
@@ -55,6 +58,7 @@ export async function processArtifact(deps: IngestDeps, artifactId: string): Pro
       { path: blobs.pathOf(artifact.sha256), size: artifact.size, mime: detected.mime, filename: artifact.filename },
       { maxBytes: uploads.max_file_mb * MB, timeoutMs: uploads.parse_timeout_seconds * 1000, memoryMb: uploads.parse_memory_mb },
     );
+    if (stopped()) return;
     repos.artifacts.setProgress(artifact.id, 0.6, now());
     const { chunks } = doc;
     if (chunks.length === 0) throw new IngestError('empty', 'The file has no text to search.');
@@ -74,8 +78,10 @@ export async function processArtifact(deps: IngestDeps, artifactId: string): Pro
         : error instanceof ServiceError
           ? { code: error.code, detail: error.message }
           : { code: 'parse_error', detail: `The file could not be processed: ${error instanceof Error ? error.message : String(error)}` };
-    if (!(error instanceof IngestError)) deps.warn(`processing ${artifact.id} failed: ${String(error)}`);
-    if (repos.db.open && repos.artifacts.get(artifact.id)) repos.artifacts.setStatus(artifact.id, 'failed', now(), failure);
+    if (!(error instanceof IngestError)) deps.log.warn(`processing ${artifact.id} failed: ${String(error)}`);
+    // A job cut short by shutdown is not a failure: it is resumed at the next start.
+    if (stopped()) return;
+    if (repos.artifacts.get(artifact.id)) repos.artifacts.setStatus(artifact.id, 'failed', now(), failure);
   }
 }
 
@@ -87,9 +93,9 @@ async function embedChunks(deps: IngestDeps, kbId: string): Promise<void> {
   const model = deps.embedding();
   if (!model) return;
   try {
-    await indexEmbeddings(deps.repos, model.embed, { model: model.name, kb_ids: [kbId], log: deps.warn });
+    await indexEmbeddings(deps.repos, model.embed, { model: model.name, kb_ids: [kbId], log: (m) => deps.log.warn(m) });
   } catch (error) {
-    deps.warn(`embedding the chunks of ${kbId} failed (${error instanceof Error ? error.message : String(error)}); keyword search still finds them`);
+    deps.log.warn(`embedding the chunks of ${kbId} failed (${error instanceof Error ? error.message : String(error)}); keyword search still finds them`);
   }
 }
 
@@ -122,15 +128,17 @@ export class IngestQueue {
     while (this.running) await this.running;
   }
 
-  stop(): void {
+  /** Takes no more files; resolves once the one being processed has stopped where it stands. */
+  async stop(): Promise<void> {
     this.stopped = true;
     this.pending.length = 0;
+    await this.idle();
   }
 
   private async drain(): Promise<void> {
     try {
       for (let id = this.pending.shift(); id !== undefined && !this.stopped; id = this.pending.shift()) {
-        await processArtifact(this.deps, id);
+        await processArtifact(this.deps, id, () => this.stopped);
       }
     } finally {
       this.running = null;

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Config } from '../../../shared/config.js';
 import type { GgufHeader } from './gguf-header.js';
+import type { Logger } from '../logger.js';
 
 /**
  * llama.cpp in-process, through node-llama-cpp — an optional dependency imported on first use, so
@@ -53,7 +54,7 @@ export interface EngineOptions {
   /** How node-llama-cpp is imported; tests may point it at a broken module. */
   importLibrary?: () => Promise<Lib>;
   timers?: IdleTimers;
-  warn?: (message: string) => void;
+  log?: Logger | undefined;
 }
 
 /** Half the cores, 1 to 8: llama.cpp's own default (all cores, at least 4) is far slower on small machines, where the threads fight. */
@@ -178,7 +179,7 @@ export class LocalEngine {
           try {
             entry.chatWrapper = lib.resolveChatWrapper(model);
           } catch (error) {
-            this.options.warn?.(`local model ${entry.path}: its chat template could not be used (${message(error)}); a generic chat format is used`);
+            this.options.log?.warn(`local model ${entry.path}: its chat template could not be used (${message(error)}); a generic chat format is used`);
             entry.chatWrapper = new lib.GeneralChatWrapper();
           }
         }
@@ -192,7 +193,7 @@ export class LocalEngine {
     } catch (error) {
       entry.state = 'failed';
       entry.error = error instanceof LocalModelError ? error.message : describeLoadFailure(error);
-      this.options.warn?.(`local model ${entry.path}: ${entry.error}`);
+      this.options.log?.warn(`local model ${entry.path}: ${entry.error}`);
     }
   }
 

@@ -5,11 +5,12 @@ import type { Model } from '../../../shared/operations/models.js';
 import type { Context } from '../context.js';
 import type { FoundFile } from './discovery.js';
 import { contextSizeFor } from './engine.js';
+import { callerIs } from '../auth/roles.js';
 
 /** Local models answer more slowly and plainly than hosted frontier models, but free and private. */
 export const LOCAL_QUALITY = 3;
 
-const isAdmin = (ctx: Context) => ctx.caller?.user.role === 'admin' || ctx.caller?.user.role === 'super_admin';
+const isAdmin = (ctx: Context) => callerIs(ctx, 'admin');
 
 export interface LocalSource {
   id: string;

@@ -5,6 +5,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../../../shared/config.js';
 import { StdioServerProcess, serverEnvironment } from './stdio-transport.js';
 import type { Timers } from './timers.js';
+import type { Logger } from '../logger.js';
 
 export type McpServerState = 'disabled' | 'idle' | 'starting' | 'ready' | 'failed' | 'stopped';
 
@@ -24,7 +25,7 @@ export interface ConnectionDeps {
   timers: Timers;
   /** What Parley calls itself in the MCP handshake. */
   clientInfo: { name: string; version: string };
-  warn: (message: string) => void;
+  log: Logger;
 }
 
 /** One declared server as the admin sees it. */
@@ -254,7 +255,7 @@ export class McpServerConnection {
     try {
       await client?.close();
     } catch (error) {
-      this.deps.warn(`MCP server ${this.config.name} did not close cleanly: ${describe(error)}`);
+      this.deps.log.warn(`MCP server ${this.config.name} did not close cleanly: ${describe(error)}`);
     }
   }
 }

@@ -6,6 +6,7 @@ import type { ModelHealth } from '../routing/types.js';
 import type { AuthedContext, Context } from '../context.js';
 import { endpointForAdmin, endpointForMember, sameOrigin } from '../secrets/redact.js';
 import { discoveredSources, localModelView } from '../local-models/views.js';
+import { callerIs } from '../auth/roles.js';
 
 /** The model that ships with Parley and works offline. */
 export const EXTRACTIVE_MODEL_ID = 'mdl_extractive';
@@ -41,8 +42,7 @@ function statusOf(health: ModelHealth): Model['status'] {
 
 /** Admins see an endpoint whole but for its credentials; everyone else its origin at most. */
 export function endpointView(ctx: Context, url: string | null): string | null {
-  const role = ctx.caller?.user.role;
-  return role === 'admin' || role === 'super_admin' ? endpointForAdmin(url) : endpointForMember(url);
+  return callerIs(ctx, 'admin') ? endpointForAdmin(url) : endpointForMember(url);
 }
 
 export function modelView(ctx: Context, row: ModelRow): Model {

@@ -5,7 +5,7 @@ import { isoNow } from '../context.js';
 import { newId } from '../ids.js';
 import { allModels, findModel, modelView, resolveModel } from './catalog.js';
 import { redactSecrets } from '../secrets/redact.js';
-import { checkModelPath } from '../local-models/handlers.js';
+import { checkModelPath } from '../local-models/model-path.js';
 import { localCapabilities } from '../local-models/views.js';
 
 type CreateModel = {

@@ -3,7 +3,7 @@ import type { ReportRow } from '../../db/repositories/reports.js';
 import { answerWithFailover } from '../chat/failover.js';
 import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
-import { orgDataset } from '../datasets/handlers.js';
+import { orgDataset } from '../datasets/access.js';
 import { newId } from '../ids.js';
 import { chatModels, resolveModel } from '../models/catalog.js';
 import { extractFeatures } from '../routing/features.js';
@@ -39,7 +39,7 @@ async function summarize(ctx: AuthedContext, excerpts: string[]): Promise<Report
   let text = '';
   let modelId = decision.model_id;
   try {
-    const events = answerWithFailover(ctx.runtime, candidates, { turns: [{ role: 'user', content: prompt }], passages: [], hasDatasets: false, signal: AbortSignal.timeout(120_000), failOver: true });
+    const events = answerWithFailover(ctx.runtime, candidates, { turns: [{ role: 'user', content: prompt }], passages: [], hasDatasets: false, signal: AbortSignal.any([AbortSignal.timeout(120_000), ctx.runtime.lifecycle.signal]), failOver: true });
     for await (const event of events) {
       if (event.type === 'delta') text += event.text;
       else if (event.type === 'switch') modelId = event.model.model.id;
@@ -67,9 +67,7 @@ async function build(ctx: AuthedContext, reportId: string, datasetId: string, fo
     const content = format === 'html' ? renderHtml(data) : renderMarkdown(data);
     repos.reports.finish(reportId, { status: 'ready', content, summary_model_id: 'model_id' in summary ? (summary.model_id ?? null) : null, error_detail: null, now: isoNow(ctx) });
   } catch (error) {
-    if (repos.db.open) {
-      repos.reports.finish(reportId, { status: 'failed', content: null, summary_model_id: null, error_detail: error instanceof Error ? error.message : String(error), now: isoNow(ctx) });
-    }
+    repos.reports.finish(reportId, { status: 'failed', content: null, summary_model_id: null, error_detail: error instanceof Error ? error.message : String(error), now: isoNow(ctx) });
   }
 }
 
@@ -78,7 +76,8 @@ export function createReport(ctx: AuthedContext, input: { dataset_id: string; fo
   orgDataset(ctx, input.dataset_id);
   const id = newId('rpt');
   ctx.repos.reports.insert({ id, dataset_id: input.dataset_id, user_id: ctx.caller.user.id, format: input.format, now: isoNow(ctx) });
-  void build(ctx, id, input.dataset_id, input.format);
+  // Shutdown waits for it (its summary call is cut short then), so the report is stored either way.
+  void ctx.runtime.lifecycle.track(build(ctx, id, input.dataset_id, input.format).catch((error: unknown) => ctx.runtime.log.error(`report ${id} could not be stored`, error)));
   return getReport(ctx, { id });
 }
 

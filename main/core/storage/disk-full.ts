@@ -3,10 +3,13 @@
  * `insufficient_storage` with a clear detail instead of a 500. Everything else passes through.
  */
 import { ServiceError } from '../../../shared/errors.js';
+import { StorageFullError } from '../../db/errors.js';
 
 const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
 
+/** A file write that hit ENOSPC/EDQUOT, or a database write the repositories typed as full. */
 export function isDiskFull(error: unknown): boolean {
+  if (error instanceof StorageFullError) return true;
   return typeof error === 'object' && error !== null && DISK_FULL_CODES.has(String((error as NodeJS.ErrnoException).code));
 }
 

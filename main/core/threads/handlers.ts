@@ -2,55 +2,18 @@ import { ServiceError } from '../../../shared/errors.js';
 import type { ThreadRow } from '../../db/repositories/threads.js';
 import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
-import { newId } from '../ids.js';
 import { messageView, threadView } from './views.js';
+import { newThread, ownThread, type ThreadSettings } from './access.js';
+import { assertDatasets } from '../datasets/access.js';
 import { requestedWorkflow } from '../workflows/apply.js';
-
-type Settings = {
-  dataset_ids?: string[] | undefined;
-  suggestions_enabled?: boolean | undefined;
-  system_prompt?: string | null | undefined;
-  workflow_id?: string | null | undefined;
-};
-
-/** A thread the caller owns, or not_found (never forbidden: other people's ids are not confirmed). */
-export function ownThread(ctx: AuthedContext, id: string): ThreadRow {
-  const row = ctx.repos.threads.get(id);
-  if (!row || row.user_id !== ctx.caller.user.id) throw new ServiceError('not_found', `No thread ${id}.`);
-  return row;
-}
-
-/** Datasets attached to a thread or message must be datasets of the caller's organization. */
-export function assertDatasets(ctx: AuthedContext, ids: string[] | undefined): void {
-  if (!ids || ids.length === 0) return;
-  const found = new Set(ctx.repos.datasets.existing(ids, ctx.caller.user.organization_id));
-  const missing = ids.find((id) => !found.has(id));
-  if (missing) throw new ServiceError('not_found', `No dataset ${missing}.`);
-}
+// Kept for main/core/retrieval/handlers.ts until the retrieval branch imports datasets/access.js (remove at merge).
+export { assertDatasets } from '../datasets/access.js';
 
 export function viewThread(ctx: AuthedContext, row: ThreadRow) {
   return threadView(row, ctx.repos.threads.datasetIds(row.id));
 }
 
-export function newThread(ctx: AuthedContext, input: Settings & { title?: string | undefined }): ThreadRow {
-  assertDatasets(ctx, input.dataset_ids);
-  requestedWorkflow(ctx, input.workflow_id);
-  const id = newId('thr');
-  ctx.repos.threads.insert({
-    id,
-    user_id: ctx.caller.user.id,
-    workspace_id: ctx.caller.user.workspace_id,
-    title: input.title ?? 'New chat',
-    suggestions_enabled: input.suggestions_enabled ?? false,
-    system_prompt: input.system_prompt ?? null,
-    workflow_id: input.workflow_id ?? null,
-    dataset_ids: input.dataset_ids ?? [],
-    now: isoNow(ctx),
-  });
-  return ownThread(ctx, id);
-}
-
-export function createThread(ctx: AuthedContext, input: Settings & { title?: string | undefined }) {
+export function createThread(ctx: AuthedContext, input: ThreadSettings & { title?: string | undefined }) {
   return viewThread(ctx, newThread(ctx, input));
 }
 
@@ -64,7 +27,7 @@ export function getThread(ctx: AuthedContext, input: { id: string }) {
   return viewThread(ctx, ownThread(ctx, input.id));
 }
 
-export function updateThread(ctx: AuthedContext, input: Settings & { id: string; title?: string | undefined }) {
+export function updateThread(ctx: AuthedContext, input: ThreadSettings & { id: string; title?: string | undefined }) {
   ownThread(ctx, input.id);
   assertDatasets(ctx, input.dataset_ids);
   requestedWorkflow(ctx, input.workflow_id);

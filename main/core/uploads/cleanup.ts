@@ -6,6 +6,7 @@
  */
 import type { Repositories } from '../../db/repositories/index.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import type { Logger } from '../logger.js';
 
 export interface SweepDeps {
   repos: Repositories;
@@ -63,7 +64,7 @@ export class UploadSweeper {
   constructor(
     private readonly deps: SweepDeps,
     private readonly intervalMs: number,
-    private readonly warn: (message: string) => void,
+    private readonly log: Logger,
   ) {}
 
   /** The start-up sweep, then the periodic one. Resolves once the start-up sweep is done. */
@@ -76,18 +77,19 @@ export class UploadSweeper {
     return this.running;
   }
 
-  stop(): void {
+  /** No more sweeps; resolves once a sweep under way has ended. */
+  async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.running;
   }
 
   private async sweep(startup: boolean): Promise<void> {
     try {
-      if (!this.deps.repos.db.open) return;
       const { expiredUploads, removedArtifacts } = await sweepUploads(this.deps, { startup });
-      if (removedArtifacts > 0) this.warn(`Cleaned up ${removedArtifacts} unfinished upload(s)${expiredUploads > 0 ? ` (${expiredUploads} expired)` : ''}.`);
+      if (removedArtifacts > 0) this.log.info(`Cleaned up ${removedArtifacts} unfinished upload(s)${expiredUploads > 0 ? ` (${expiredUploads} expired)` : ''}.`);
     } catch (error) {
-      this.warn(`cleaning up unfinished uploads failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.warn(`cleaning up unfinished uploads failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 }

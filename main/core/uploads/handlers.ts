@@ -4,7 +4,7 @@ import type { ArtifactRow } from '../../db/repositories/artifacts.js';
 import type { AuthedContext, Context } from '../context.js';
 import { isoNow } from '../context.js';
 import { artifactView } from '../datasets/views.js';
-import { mayWrite, orgKb } from '../datasets/handlers.js';
+import { mayWrite, orgKb } from '../datasets/access.js';
 import { newId } from '../ids.js';
 import { TooManyBytes } from '../storage/blob-store.js';
 import { storageError } from '../storage/disk-full.js';

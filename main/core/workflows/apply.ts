@@ -1,10 +1,10 @@
 import { ServiceError } from '../../../shared/errors.js';
 import type { Workflow } from '../../../shared/operations/workflows.js';
 import type { ThreadRow } from '../../db/repositories/threads.js';
-import type { ChatInput } from '../chat/send.js';
+import type { ChatInput } from '../chat/types.js';
 import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
-import { findWorkflow } from './handlers.js';
+import { findWorkflow } from './lookup.js';
 
 /**
  * The workflow a request names: it must be one of the organization's and active now. Checked before

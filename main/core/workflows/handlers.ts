@@ -5,34 +5,12 @@ import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
 import { newId } from '../ids.js';
 import { resolveModel, resolveOverride } from '../models/catalog.js';
-import { assertDatasets } from '../threads/handlers.js';
+import { assertDatasets } from '../datasets/access.js';
+import { findWorkflow, workflowView } from './lookup.js';
 import { simpleChat } from './builtin.js';
+import { callerIs } from '../auth/roles.js';
 
-const isAdmin = (ctx: AuthedContext) => ctx.caller.user.role === 'admin' || ctx.caller.user.role === 'super_admin';
-
-export function workflowView(ctx: AuthedContext, row: WorkflowRow): Workflow {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    system_prompt: row.system_prompt,
-    model_endpoint_override: row.model_endpoint_override,
-    dataset_ids: ctx.repos.workflows.datasetIds(row.id),
-    agentic: row.agentic === 1,
-    active: row.active === 1,
-    builtin: false,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
-/** A workflow of the caller's organization, built-in included, whether active or not; not_found otherwise. */
-export function findWorkflow(ctx: AuthedContext, id: string): Workflow {
-  if (id === SIMPLE_CHAT_WORKFLOW_ID) return simpleChat(ctx);
-  const row = ctx.repos.workflows.get(id);
-  if (!row || row.organization_id !== ctx.caller.user.organization_id) throw new ServiceError('not_found', `No workflow ${id}.`);
-  return workflowView(ctx, row);
-}
+const isAdmin = (ctx: AuthedContext) => callerIs(ctx, 'admin');
 
 /** A stored (not built-in) workflow an admin may change. */
 function editable(ctx: AuthedContext, id: string): WorkflowRow {

@@ -1,4 +1,5 @@
 import type { Db } from '../connection.js';
+import { storageError, typedErrors } from '../errors.js';
 import { createChunksRepo } from './chunks.js';
 import { createComparisonsRepo } from './comparisons.js';
 import { createArtifactsRepo } from './artifacts.js';
@@ -17,29 +18,48 @@ import { createUsersRepo } from './users.js';
 import { createMetricsRepo } from './metrics.js';
 import { createWorkflowsRepo } from './workflows.js';
 
-/** Every repository over one connection; the only place SQL lives. */
+/**
+ * Every repository over one connection; the only place SQL lives. The connection itself is not
+ * exposed: the core sees repository functions whose signatures hold no SQLite type (a PostgreSQL
+ * implementation could stand in), and whose failures are typed (db/errors.ts). Whoever opened the
+ * connection (boot.ts) closes it, after the shutdown rule (service/lifecycle.ts).
+ */
 export function createRepositories(db: Db) {
+  const typed = {
+    users: typedErrors(createUsersRepo(db)),
+    credentials: typedErrors(createCredentialsRepo(db)),
+    settings: typedErrors(createSettingsRepo(db)),
+    configVersions: typedErrors(createConfigVersionsRepo(db)),
+    models: typedErrors(createModelsRepo(db)),
+    threads: typedErrors(createThreadsRepo(db)),
+    messages: typedErrors(createMessagesRepo(db)),
+    usage: typedErrors(createUsageRepo(db)),
+    chunks: typedErrors(createChunksRepo(db)),
+    datasets: typedErrors(createDatasetsRepo(db)),
+    artifacts: typedErrors(createArtifactsRepo(db)),
+    reports: typedErrors(createReportsRepo(db)),
+    comparisons: typedErrors(createComparisonsRepo(db)),
+    thoughts: typedErrors(createThoughtsRepo(db)),
+    metrics: typedErrors(createMetricsRepo(db)),
+    workflows: typedErrors(createWorkflowsRepo(db)),
+    modelDownloads: typedErrors(createModelDownloadsRepo(db)),
+    /** Runs `fn` in one transaction (nested calls become savepoints); a full disk rolls it back and is typed. */
+    transaction: <T>(fn: () => T): T => {
+      try {
+        return db.transaction(fn)();
+      } catch (error) {
+        throw storageError(error);
+      }
+    },
+  };
   return {
+    ...typed,
+    /**
+     * Transitional, for main/core/retrieval only: it loads sqlite-vec into this connection until
+     * the retrieval branch moves that into db/connection.ts. Delete at that merge; lint keeps every
+     * other part of the core from reading it (eslint.config.js).
+     */
     db,
-    users: createUsersRepo(db),
-    credentials: createCredentialsRepo(db),
-    settings: createSettingsRepo(db),
-    configVersions: createConfigVersionsRepo(db),
-    models: createModelsRepo(db),
-    threads: createThreadsRepo(db),
-    messages: createMessagesRepo(db),
-    usage: createUsageRepo(db),
-    chunks: createChunksRepo(db),
-    datasets: createDatasetsRepo(db),
-    artifacts: createArtifactsRepo(db),
-    reports: createReportsRepo(db),
-    comparisons: createComparisonsRepo(db),
-    thoughts: createThoughtsRepo(db),
-    metrics: createMetricsRepo(db),
-    workflows: createWorkflowsRepo(db),
-    modelDownloads: createModelDownloadsRepo(db),
-    /** Runs `fn` in one transaction (nested calls become savepoints). */
-    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
   };
 }
 

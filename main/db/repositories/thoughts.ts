@@ -1,4 +1,5 @@
 import type { Db } from '../connection.js';
+import { isMissingReference } from '../errors.js';
 
 export type ThoughtKind = 'plan' | 'tool_call' | 'observation' | 'answer';
 
@@ -26,7 +27,16 @@ export function createThoughtsRepo(db: Db) {
   const linked = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM agent_call_datasets WHERE message_id = ?');
 
   return {
-    insert: (row: ThoughtRow) => void insert.run(row),
+    /** Stores one step; false when its message or dataset was deleted meanwhile (the step goes with it). */
+    insert(row: ThoughtRow): boolean {
+      try {
+        insert.run(row);
+        return true;
+      } catch (error) {
+        if (isMissingReference(error)) return false;
+        throw error;
+      }
+    },
     /**
      * Records the datasets an agentic call draws on: each owns all the call's thoughts, so deleting
      * any one deletes them (trigger of migration 150). Answers how many were linked (datasets

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingAsyncHook
 import { randomUUID } from 'node:crypto';
 import type { ErrorPayload } from '../../../shared/errors.js';
 import type { Service } from '../../core/service.js';
-import { AnswerFailed } from '../../core/chat/failover.js';
+import { AnswerFailed } from '../../core/answers/answer-failed.js';
 import { toErrorPayload } from './problem.js';
 import { openSse } from './sse-writer.js';
 

@@ -8,12 +8,13 @@ import { CONFIG_FILE } from '../../../main/core/config/load.js';
 import { parseConfig } from '../../../shared/config-parse.js';
 import { CONFIG_TEMPLATE } from '../../../main/core/config/template.js';
 import { tempDir } from '../../support/core.js';
+import { collectingLogger } from '../../support/logger.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => cleanups.splice(0).forEach((f) => f()));
 
 function boot(dir: string, warnings: string[] = []) {
-  const core = bootCore({ dataDir: dir, appVersion: 't', warn: (m) => warnings.push(m) });
+  const core = bootCore({ dataDir: dir, appVersion: 't', log: collectingLogger(warnings) });
   cleanups.push(() => core.close());
   return core;
 }

@@ -3,6 +3,7 @@ import { ConfigSchema, type Config } from '../../../shared/config.js';
 import type { ConfigListener } from '../../../main/core/config/live.js';
 import { McpClients } from '../../../main/core/mcp/clients.js';
 import { realTimers } from '../../../main/core/mcp/timers.js';
+import { silentLogger } from '../../../main/core/logger.js';
 
 /** The part of LiveConfig the clients follow, moved by hand. */
 function liveConfig(servers: unknown[]) {
@@ -23,7 +24,7 @@ function liveConfig(servers: unknown[]) {
   };
 }
 
-const deps = { timers: realTimers, clientInfo: { name: 'test', version: '1' }, warn: () => {} };
+const deps = { timers: realTimers, clientInfo: { name: 'test', version: '1' }, log: silentLogger };
 const ghost = (name: string, extra: Record<string, unknown> = {}) => ({ name, command: '/nonexistent/mcp-ghost', ...extra });
 
 describe('the MCP servers of the configuration in force', () => {

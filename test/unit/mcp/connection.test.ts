@@ -3,6 +3,7 @@ import { McpServerConfig } from '../../../shared/config.js';
 import { McpServerConnection } from '../../../main/core/mcp/connection.js';
 import type { Timers } from '../../../main/core/mcp/timers.js';
 import { MCP_FIXTURE } from '../../support/mcp.js';
+import { silentLogger } from '../../../main/core/logger.js';
 
 /** Timers that fire only when the test moves the clock. */
 class ManualTimers implements Timers {
@@ -40,7 +41,7 @@ afterEach(async () => {
 
 function fixture(timers: ManualTimers, timeoutSeconds: number): McpServerConnection {
   const config = McpServerConfig.parse({ name: 'fixture', command: process.execPath, args: ['--import', 'tsx', MCP_FIXTURE], timeout_seconds: timeoutSeconds });
-  const connection = new McpServerConnection(config, { timers, clientInfo: { name: 'test', version: '1' }, warn: () => {} });
+  const connection = new McpServerConnection(config, { timers, clientInfo: { name: 'test', version: '1' }, log: silentLogger });
   open.push(connection);
   return connection;
 }
@@ -110,7 +111,7 @@ describe('an MCP server connection', () => {
   it('a program that does not exist fails to start with a plain reason', async () => {
     const timers = new ManualTimers();
     const config = McpServerConfig.parse({ name: 'ghost', command: '/nonexistent/parley-mcp-ghost' });
-    const connection = new McpServerConnection(config, { timers, clientInfo: { name: 'test', version: '1' }, warn: () => {} });
+    const connection = new McpServerConnection(config, { timers, clientInfo: { name: 'test', version: '1' }, log: silentLogger });
     open.push(connection);
     await connection.ensureStarted();
     expect(connection.snapshot()).toMatchObject({ state: 'failed', last_error: { message: 'The program was not found (check command, and PATH in env).' } });

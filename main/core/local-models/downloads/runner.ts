@@ -5,6 +5,7 @@ import type { ModelDownloadRow, ModelDownloadsRepo, DownloadPatch } from '../../
 import { newId } from '../../ids.js';
 import { GGUF_MAGIC, describeDiskError, downloadsDir, fileNameFor, installFile, modelsDir, partPath, removeQuietly, sha256OfFile, sizeOf, startsWithGguf } from './files.js';
 import { DownloadRefused, isRetryableStatus, parseContentRange, requestRange, unsatisfiedRangeTotal, validatorOf, type Fetch } from './http.js';
+import type { Logger } from '../../logger.js';
 
 export interface DownloadsOptions {
   repo: ModelDownloadsRepo;
@@ -17,7 +18,7 @@ export interface DownloadsOptions {
   maxRetries?: number;
   /** Downloads that run at once; the others wait `queued`. */
   concurrency?: number;
-  warn?: (message: string) => void;
+  log?: Logger | undefined;
 }
 
 /** 1 s, 2 s, 4 s, … up to 30 s. */

@@ -1,0 +1,9 @@
+/** What a chat request asks for, as the chat operations and workflows (which fill parts of it in) see it. */
+export interface ChatInput {
+  thread_id?: string | undefined;
+  message: string;
+  dataset_ids?: string[] | undefined;
+  agentic: boolean;
+  model_endpoint_override?: string | undefined;
+  workflow_id?: string | undefined;
+}

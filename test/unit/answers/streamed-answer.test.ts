@@ -1,0 +1,208 @@
+/**
+ * Issue 13, item 1: the one streamed-answer module, over a real core's SQLite. The periodic save
+ * runs on a timer the test drives by hand; the end (text, status, usage) is one transaction.
+ */
+import { getEventListeners } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AnswerFailed } from '../../../main/core/answers/answer-failed.js';
+import { INTERRUPTED, writeAnswer, type AnswerStore, type FlushTimer, type TextEvent } from '../../../main/core/answers/streamed-answer.js';
+import { untilAborted } from '../../../main/core/answers/until-aborted.js';
+import { bootTestCore } from '../../support/core.js';
+
+/** Events pushed by the test, read by the answer as a provider's stream. */
+class Source implements AsyncIterable<TextEvent> {
+  private readonly queue: Array<TextEvent | Error | null> = [];
+  private wake: (() => void) | null = null;
+  push(item: TextEvent | Error | null) {
+    this.queue.push(item);
+    this.wake?.();
+  }
+  delta(text: string) {
+    this.push({ type: 'delta', text });
+  }
+  async *[Symbol.asyncIterator]() {
+    while (true) {
+      const item = this.queue.shift();
+      if (item === undefined) {
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        continue;
+      }
+      if (item === null) return;
+      if (item instanceof Error) throw item;
+      yield item;
+    }
+  }
+}
+
+/** A flush timer the test ticks by hand. */
+function manualTimer(): FlushTimer & { tick: () => void; running: boolean } {
+  let fn: (() => void) | null = null;
+  return {
+    every: (_ms, f) => {
+      fn = f;
+      return () => (fn = null);
+    },
+    tick: () => fn?.(),
+    get running() {
+      return fn !== null;
+    },
+  };
+}
+
+let core: ReturnType<typeof bootTestCore>;
+let messageId: string;
+let userId: string;
+beforeEach(() => {
+  core = bootTestCore();
+  const user = core.desktopCaller().user;
+  userId = user.id;
+  const now = new Date().toISOString();
+  core.repos.threads.insert({ id: 'thr_t', user_id: user.id, workspace_id: user.workspace_id, title: 't', suggestions_enabled: false, system_prompt: null, workflow_id: null, dataset_ids: [], now });
+  messageId = 'msg_answer';
+  core.repos.messages.insert({ id: messageId, thread_id: 'thr_t', parent_id: null, role: 'assistant', content: '', status: 'streaming', model_id: 'mdl_x', routing: null, now });
+});
+afterEach(() => core.remove());
+
+/** The chat message store, over the real repositories; `usageUser` is whom the usage is recorded for. */
+function messageStore(usageUser = () => userId): AnswerStore {
+  const { repos } = core;
+  const now = () => new Date().toISOString();
+  return {
+    saveText: (content) => void repos.messages.flush(messageId, content, now()),
+    saveEnd: (end) =>
+      void repos.messages.finish(messageId, {
+        content: end.content,
+        status: end.status,
+        citations: '[]',
+        thoughts: '[]',
+        input_tokens: end.usage.input_tokens,
+        output_tokens: end.usage.output_tokens,
+        error_code: end.failure?.code ?? null,
+        error_detail: end.failure?.detail ?? null,
+        now: now(),
+      }),
+    recordUsage: (usage) => repos.usage.record({ user_id: usageUser(), model_id: 'mdl_x', source: 'chat', message_id: messageId, ...usage, created_at: now() }),
+  };
+}
+
+const stored = () => core.repos.messages.get(messageId);
+const usage = () => core.repos.usage.listByUser(userId).filter((u) => u.message_id === messageId);
+
+describe('writeAnswer', () => {
+  it('saves the text on each tick of its timer, only when it changed, and stops the timer at the end', async () => {
+    const source = new Source();
+    const timer = manualTimer();
+    const streamed: string[] = [];
+    const done = writeAnswer({ store: messageStore(), transaction: core.repos.transaction, prompt: 'q', timer }, source, new AbortController().signal, { onDelta: (t) => streamed.push(t) });
+    source.delta('Hello');
+    source.delta(', world');
+    await expect.poll(() => streamed.length).toBe(2);
+    expect(stored()?.content).toBe('');
+    timer.tick();
+    expect(stored()).toMatchObject({ content: 'Hello, world', status: 'streaming' });
+    source.delta('!');
+    await expect.poll(() => streamed.length).toBe(3);
+    timer.tick();
+    expect(stored()?.content).toBe('Hello, world!');
+    source.push({ type: 'usage', input_tokens: 7, output_tokens: 3 });
+    source.push(null);
+    const end = await done;
+    expect(timer.running).toBe(false);
+    expect(end).toMatchObject({ status: 'complete', failure: null, usage: { input_tokens: 7, output_tokens: 3 } });
+    expect(stored()).toMatchObject({ content: 'Hello, world!', status: 'complete', input_tokens: 7, output_tokens: 3 });
+    expect(usage()).toMatchObject([{ input_tokens: 7, output_tokens: 3, source: 'chat' }]);
+  });
+
+  it('saves the end and the usage in one transaction: when the usage cannot be stored, neither is the end', async () => {
+    const source = new Source();
+    const timer = manualTimer();
+    // A user that does not exist: the usage row breaks its foreign key, so the transaction fails.
+    const done = writeAnswer({ store: messageStore(() => 'usr_gone'), transaction: core.repos.transaction, prompt: 'q', timer }, source, new AbortController().signal, { onDelta: () => {} });
+    source.delta('Partial');
+    source.push(null);
+    await expect(done).rejects.toThrow();
+    expect(stored()).toMatchObject({ status: 'streaming', content: '' });
+    expect(usage()).toEqual([]);
+  });
+
+  it('a failure mid-stream ends as error with its code and the text so far; usage is estimated when none was reported', async () => {
+    const source = new Source();
+    const done = writeAnswer({ store: messageStore(), transaction: core.repos.transaction, prompt: 'a question of some words', timer: manualTimer() }, source, new AbortController().signal, { onDelta: () => {} });
+    source.delta('Half an ans');
+    source.push(new AnswerFailed('upstream_error', 'the upstream dropped the connection'));
+    const end = await done;
+    expect(end.status).toBe('error');
+    expect(stored()).toMatchObject({ status: 'error', content: 'Half an ans', error_code: 'upstream_error', error_detail: 'the upstream dropped the connection' });
+    expect(usage()[0]?.output_tokens).toBeGreaterThan(0);
+    expect(usage()[0]?.input_tokens).toBeGreaterThan(0);
+  });
+
+  it('an unexpected exception is an internal error, not a lost answer', async () => {
+    const source = new Source();
+    const done = writeAnswer({ store: messageStore(), transaction: core.repos.transaction, prompt: 'q', timer: manualTimer() }, source, new AbortController().signal, { onDelta: () => {} });
+    source.push(new TypeError('boom'));
+    await done;
+    expect(stored()).toMatchObject({ status: 'error', error_code: 'internal' });
+    expect(stored()?.error_detail).toMatch(/boom/);
+  });
+
+  it('a cancel ends as cancelled (no error); a shutdown as interrupted, its text kept', async () => {
+    for (const [reason, status, code] of [
+      ['cancel', 'cancelled', null],
+      ['shutdown', 'interrupted', INTERRUPTED.code],
+    ] as const) {
+      core.repos.messages.insert({ id: `msg_${reason}`, thread_id: 'thr_t', parent_id: null, role: 'assistant', content: '', status: 'streaming', model_id: 'mdl_x', routing: null, now: new Date().toISOString() });
+      messageId = `msg_${reason}`;
+      const controller = new AbortController();
+      const source = new Source();
+      // As providers are read: until the signal aborts (answers/until-aborted.ts).
+      const streamed: string[] = [];
+      const done = writeAnswer({ store: messageStore(), transaction: core.repos.transaction, prompt: 'q', timer: manualTimer() }, untilAborted(source, controller.signal), controller.signal, {
+        onDelta: (text) => streamed.push(text),
+      });
+      source.delta('So far');
+      await expect.poll(() => streamed).toEqual(['So far']);
+      controller.abort(reason);
+      await done;
+      expect(stored()).toMatchObject({ status, content: 'So far', error_code: code });
+    }
+  });
+
+  it('a continued answer keeps its prefix and adds to it', async () => {
+    const source = new Source();
+    const done = writeAnswer({ store: messageStore(), transaction: core.repos.transaction, prompt: 'q', prefix: 'Begun, ', timer: manualTimer() }, source, new AbortController().signal, { onDelta: () => {} });
+    source.delta('and ended.');
+    source.push(null);
+    await done;
+    expect(stored()?.content).toBe('Begun, and ended.');
+  });
+});
+
+describe('untilAborted', () => {
+  it('removes its abort listener when the iteration ends, however many turns share one signal', async () => {
+    const controller = new AbortController();
+    for (let turn = 0; turn < 20; turn++) {
+      const source = new Source();
+      source.delta(`turn ${turn}`);
+      source.push(null);
+      const seen: string[] = [];
+      for await (const event of untilAborted(source, controller.signal)) if (event.type === 'delta') seen.push(event.text);
+      expect(seen).toEqual([`turn ${turn}`]);
+    }
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('stops at once on abort, even when the source never yields again', async () => {
+    const controller = new AbortController();
+    const source = new Source();
+    source.delta('one');
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const event of untilAborted(source, controller.signal)) if (event.type === 'delta') seen.push(event.text);
+    })();
+    await expect.poll(() => seen).toEqual(['one']);
+    controller.abort('cancel');
+    await reading;
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+});
