@@ -85,7 +85,6 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
         status: end.status,
         // Only the passages the answer cites are its sources; the rest were searched, not used.
         citations: JSON.stringify(citedOnly(citations, end.content)),
-        thoughts: '[]', // thoughts live in their own table (migration 080)
         input_tokens: end.usage.input_tokens,
         output_tokens: end.usage.output_tokens,
         error_code: end.failure?.code ?? null,
