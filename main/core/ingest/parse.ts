@@ -15,6 +15,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parserFor } from './parsers/index.js';
 import { IngestError, type Chunk, type ParsedDocument } from './types.js';
@@ -42,7 +43,11 @@ export const TEST_HANG_MIME = 'application/x-parley-test-hang';
 export const TEST_BALLOON_MIME = 'application/x-parley-test-balloon';
 
 export const DEFAULT_PARSE_MEMORY_MB = 512;
-const MAX_PROCESSES = 2;
+/**
+ * Parser processes kept at most: one per core (at least 2, so one slow file never holds up the
+ * next; at most 4, each may take `parse_memory_mb`). The ingest queue runs as many files at once.
+ */
+export const PARSE_POOL_SIZE = Math.min(4, Math.max(2, availableParallelism()));
 const IDLE_CLOSE_MS = 30_000;
 const START_TIMEOUT_MS = 60_000;
 const WATCH_INTERVAL_MS = 50;
@@ -212,7 +217,7 @@ async function acquire(memoryMb: number): Promise<ParserProcess> {
       idle.idleTimer = null;
       return idle;
     }
-    if (processes.length < MAX_PROCESSES) {
+    if (processes.length < PARSE_POOL_SIZE) {
       const slot = new ParserProcess(memoryMb);
       slot.busy = true;
       processes.push(slot);
@@ -322,6 +327,9 @@ export async function closeParserWorkers(): Promise<void> {
         if (slot.child.exitCode !== null || slot.child.signalCode !== null) resolve();
         else slot.child.once('exit', () => resolve());
       });
+      // The children are unref'd (an idle one must not keep the app alive): without this, a
+      // process with nothing else to do would end before their exit arrives, this promise unsettled.
+      slot.child.ref();
       slot.kill();
       await exited;
     }),

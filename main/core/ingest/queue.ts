@@ -3,7 +3,7 @@ import type { Config } from '../../../shared/config.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { detectMime } from './mime.js';
-import { parseAndChunk } from './parse.js';
+import { PARSE_POOL_SIZE, parseAndChunk } from './parse.js';
 import { IngestError } from './types.js';
 import type { EmbeddingModel } from '../retrieval/embedder.js';
 import { indexEmbeddings } from '../retrieval/search.js';
@@ -83,7 +83,18 @@ export async function processArtifact(deps: IngestDeps, artifactId: string): Pro
  * Vectors for the new chunks, when an embedding model is configured. The file is already
  * searchable by keyword; an embedding failure only costs the vector half of hybrid search.
  */
+/** The last embedding pass of each database's queue. */
+const embedding = new WeakMap<Repositories, Promise<void>>();
+
 async function embedChunks(deps: IngestDeps, kbId: string): Promise<void> {
+  // One embedding pass at a time: two files of one knowledge base finishing together would
+  // otherwise both embed the chunks neither has vectors for yet.
+  const turn = (embedding.get(deps.repos) ?? Promise.resolve()).then(() => embedOnce(deps, kbId));
+  embedding.set(deps.repos, turn.catch(() => undefined));
+  await turn;
+}
+
+async function embedOnce(deps: IngestDeps, kbId: string): Promise<void> {
   const model = deps.embedding();
   if (!model) return;
   try {
@@ -94,20 +105,32 @@ async function embedChunks(deps: IngestDeps, kbId: string): Promise<void> {
 }
 
 /**
- * Processes artifacts one at a time, in the order they were queued (parsing runs in a worker, so
- * the API stays responsive). Whatever was processing when the app stopped is queued again at start.
+ * Processes queued artifacts, up to `PARSE_POOL_SIZE` at once, started in the order they were
+ * queued: while one file is parsed in a parser process, another's chunks are indexed here, so the
+ * cores stay busy; many small files do not wait for each other's round trips. Whatever was
+ * processing when the app stopped is queued again at start.
  */
 export class IngestQueue {
   private readonly pending: string[] = [];
-  private running: Promise<void> | null = null;
+  private readonly queued = new Set<string>();
+  private readonly running = new Set<Promise<void>>();
+  /** Lanes taking files; counted down the moment one finds the queue empty. */
+  private lanes = 0;
   private stopped = false;
 
-  constructor(private readonly deps: IngestDeps) {}
+  constructor(
+    private readonly deps: IngestDeps,
+    private readonly concurrency = PARSE_POOL_SIZE,
+  ) {}
 
   enqueue(artifactId: string): void {
-    if (this.stopped || this.pending.includes(artifactId)) return;
+    if (this.stopped || this.queued.has(artifactId)) return;
     this.pending.push(artifactId);
-    this.running ??= this.drain();
+    this.queued.add(artifactId);
+    if (this.lanes >= this.concurrency) return;
+    this.lanes++;
+    const lane: Promise<void> = this.lane().finally(() => this.running.delete(lane));
+    this.running.add(lane);
   }
 
   /** Start-up: resume what was processing when the app stopped. */
@@ -117,9 +140,14 @@ export class IngestQueue {
     return stale.length;
   }
 
+  /** Files queued or being processed. */
+  get size(): number {
+    return this.queued.size;
+  }
+
   /** Resolves once nothing is queued or running. */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running.size > 0) await Promise.all(this.running);
   }
 
   stop(): void {
@@ -127,13 +155,18 @@ export class IngestQueue {
     this.pending.length = 0;
   }
 
-  private async drain(): Promise<void> {
+  /** One lane: takes the next queued file until none is left. */
+  private async lane(): Promise<void> {
     try {
       for (let id = this.pending.shift(); id !== undefined && !this.stopped; id = this.pending.shift()) {
-        await processArtifact(this.deps, id);
+        try {
+          await processArtifact(this.deps, id);
+        } finally {
+          this.queued.delete(id);
+        }
       }
     } finally {
-      this.running = null;
+      this.lanes--;
     }
   }
 }
