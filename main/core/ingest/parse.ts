@@ -309,12 +309,25 @@ export async function parseDocument(input: ParseInput, limits: ParseLimits): Pro
  * main process. Same failures as `parseDocument`.
  */
 export async function parseAndChunk(input: { path: string; size: number; mime: string; filename: string }, limits: ParseLimits): Promise<{ metadata: ParsedDocument['metadata']; chunks: Chunk[] }> {
-  precheck(input.size, input.mime, limits.maxBytes);
   const chunks: Chunk[] = [];
-  const doc = await runInProcess({ path: input.path, mime: input.mime, filename: input.filename, mode: 'chunks', ...hooks(input.mime) }, limits, (batch) => {
+  const { metadata } = await streamChunks(input, limits, (batch) => {
     for (const chunk of batch) chunks.push(chunk);
   });
-  return { metadata: doc.metadata, chunks };
+  return { metadata, chunks };
+}
+
+/**
+ * parseAndChunk, handing each batch of chunks to `onChunks` as it arrives (the ingest queue
+ * indexes them while the rest are still coming) instead of collecting them.
+ */
+export async function streamChunks(
+  input: { path: string; size: number; mime: string; filename: string },
+  limits: ParseLimits,
+  onChunks: (chunks: Chunk[]) => void,
+): Promise<{ metadata: ParsedDocument['metadata'] }> {
+  precheck(input.size, input.mime, limits.maxBytes);
+  const doc = await runInProcess({ path: input.path, mime: input.mime, filename: input.filename, mode: 'chunks', ...hooks(input.mime) }, limits, onChunks);
+  return { metadata: doc.metadata };
 }
 
 /** Stops every parser process (shutdown, tests). Parses in progress fail with `parse_error`. */

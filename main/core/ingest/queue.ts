@@ -3,7 +3,8 @@ import type { Config } from '../../../shared/config.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { detectMime } from './mime.js';
-import { PARSE_POOL_SIZE, parseAndChunk } from './parse.js';
+import { ChunkWriter } from './chunk-writer.js';
+import { PARSE_POOL_SIZE, streamChunks } from './parse.js';
 import { IngestError } from './types.js';
 import type { EmbeddingModel } from '../retrieval/embedder.js';
 import { indexEmbeddings } from '../retrieval/search.js';
@@ -51,19 +52,34 @@ export async function processArtifact(deps: IngestDeps, artifactId: string): Pro
     }
     repos.artifacts.setStored(artifact.id, artifact.sha256, detected.mime, now());
     repos.artifacts.setProgress(artifact.id, 0.1, now());
-    const doc = await parseAndChunk(
-      { path: blobs.pathOf(artifact.sha256), size: artifact.size, mime: detected.mime, filename: artifact.filename },
-      { maxBytes: uploads.max_file_mb * MB, timeoutMs: uploads.parse_timeout_seconds * 1000, memoryMb: uploads.parse_memory_mb },
-    );
-    repos.artifacts.setProgress(artifact.id, 0.6, now());
-    const { chunks } = doc;
-    if (chunks.length === 0) throw new IngestError('empty', 'The file has no text to search.');
-    // The artifact may have been deleted meanwhile: index only while it still exists.
-    repos.transaction(() => {
-      if (!repos.artifacts.get(artifact.id)) return;
-      repos.chunks.replaceForArtifact(artifact.id, artifact.kb_id, chunks);
-      repos.artifacts.setReady(artifact.id, { mime_type: detected.mime, chunk_count: chunks.length, metadata: JSON.stringify(doc.metadata), now: now() });
+    // A file processed again (retry, resumed after a crash) starts from no chunks.
+    repos.chunks.replaceForArtifact(artifact.id, artifact.kb_id, []);
+    let reported = 0.1;
+    const writer = new ChunkWriter(repos, artifact.id, artifact.kb_id, {
+      onProgress: (chars) => {
+        // Parsing is done once chunks arrive; indexing fills the rest, by characters (~ bytes).
+        const progress = Math.min(0.95, 0.6 + (0.35 * chars) / artifact.size);
+        if (progress - reported < 0.01) return;
+        reported = progress;
+        repos.artifacts.setProgress(artifact.id, progress, now());
+      },
     });
+    let doc: { metadata: Record<string, string | number> };
+    try {
+      doc = await streamChunks(
+        { path: blobs.pathOf(artifact.sha256), size: artifact.size, mime: detected.mime, filename: artifact.filename },
+        { maxBytes: uploads.max_file_mb * MB, timeoutMs: uploads.parse_timeout_seconds * 1000, memoryMb: uploads.parse_memory_mb },
+        (batch) => writer.push(batch),
+      );
+    } finally {
+      // Whatever the parser's outcome, no batch is still being written when this goes on.
+      await writer.done().catch(() => undefined);
+    }
+    await writer.done();
+    // Deleted meanwhile: its chunks went with it (the cascade), nothing to mark.
+    if (writer.gone || !repos.artifacts.get(artifact.id)) return;
+    if (writer.count === 0) throw new IngestError('empty', 'The file has no text to search.');
+    repos.artifacts.setReady(artifact.id, { mime_type: detected.mime, chunk_count: writer.count, metadata: JSON.stringify(doc.metadata), now: now() });
     // Keep the document frequencies that query pruning uses close to the corpus (cheap unless it grew by a tenth).
     repos.chunks.refreshTermStatsIfStale();
     await embedChunks(deps, artifact.kb_id);
@@ -75,7 +91,13 @@ export async function processArtifact(deps: IngestDeps, artifactId: string): Pro
           ? { code: error.code, detail: error.message }
           : { code: 'parse_error', detail: `The file could not be processed: ${error instanceof Error ? error.message : String(error)}` };
     if (!(error instanceof IngestError)) deps.warn(`processing ${artifact.id} failed: ${String(error)}`);
-    if (repos.db.open && repos.artifacts.get(artifact.id)) repos.artifacts.setStatus(artifact.id, 'failed', now(), failure);
+    if (repos.db.open && repos.artifacts.get(artifact.id)) {
+      // Chunks indexed before the failure go: a failed file is not searchable.
+      repos.transaction(() => {
+        repos.chunks.replaceForArtifact(artifact.id, artifact.kb_id, []);
+        repos.artifacts.setStatus(artifact.id, 'failed', now(), failure);
+      });
+    }
   }
 }
 

@@ -50,7 +50,30 @@ export function createChunkRows(db: Db, slots: Slots, hooks: { beforeDeleteArtif
     return statement;
   };
 
+  /** Inserts `chunks` with fresh ids of the knowledge base; returns the ids (inside a transaction). */
+  const insertChunks = (artifactId: string, kbId: string, chunks: readonly Chunk[]): number[] => {
+    if (chunks.length === 0) return [];
+    const first = slots.reserveIds(kbId, chunks.length);
+    const ids = chunks.map((_, i) => first + i);
+    for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
+      const batch = chunks.slice(start, start + INSERT_BATCH);
+      const params: Array<string | number> = [];
+      batch.forEach((chunk, i) => params.push(first + start + i, artifactId, kbId, chunk.ord, chunk.text, JSON.stringify(chunk.location)));
+      insertStatement(batch.length).run(params);
+    }
+    return ids;
+  };
+
   return {
+    /**
+     * Adds chunks to an artifact's, in one transaction of their own: the ingest job writes a large
+     * file batch by batch, so no write of the app waits behind one long transaction and the event
+     * loop is free between batches. Returns the new ids, or null when the artifact is gone (deleted
+     * meanwhile) or not in `kbId`.
+     */
+    appendForArtifact: (artifactId: string, kbId: string, chunks: readonly Chunk[]): number[] | null =>
+      db.transaction((): number[] | null => (artifactKb.get(artifactId)?.kb_id === kbId ? insertChunks(artifactId, kbId, chunks) : null))(),
+
     /**
      * Replaces an artifact's chunks with `chunks`, in one transaction (a savepoint when called
      * inside one), checking that the artifact belongs to `kbId` when given. Returns the new chunk
@@ -63,16 +86,7 @@ export function createChunkRows(db: Db, slots: Slots, hooks: { beforeDeleteArtif
         if (kbId !== undefined && kb.kb_id !== kbId) throw new Error(`Artifact ${artifactId} is not in knowledge base ${kbId}`);
         hooks.beforeDeleteArtifact(artifactId);
         deleteArtifact.run(artifactId);
-        if (chunks.length === 0) return [];
-        const first = slots.reserveIds(kb.kb_id, chunks.length);
-        const ids = chunks.map((_, i) => first + i);
-        for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
-          const batch = chunks.slice(start, start + INSERT_BATCH);
-          const params: Array<string | number> = [];
-          batch.forEach((chunk, i) => params.push(first + start + i, artifactId, kb.kb_id, chunk.ord, chunk.text, JSON.stringify(chunk.location)));
-          insertStatement(batch.length).run(params);
-        }
-        return ids;
+        return insertChunks(artifactId, kb.kb_id, chunks);
       })(),
 
     hit: (id: number): ChunkHitRow | undefined => hit.get(id),
