@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { parserFor } from './parsers/index.js';
+import { parserKind } from './parsers/kinds.js';
 import { IngestError, type Chunk, type ParsedDocument } from './types.js';
 import type { ParseRequest, WorkerMessage } from './worker-protocol.js';
 
@@ -282,7 +282,7 @@ async function runInProcess(request: Omit<ParseRequest, 'id'>, limits: ParseLimi
 
 function precheck(size: number, mime: string, maxBytes: number): void {
   if (size > maxBytes) throw new IngestError('too_large', `The file is ${size} bytes, over the limit of ${maxBytes} bytes.`);
-  if (!testHook(mime) && !parserFor(mime)) throw new IngestError('unsupported_media_type', `${mime || 'This type'} files cannot be read.`);
+  if (!testHook(mime) && !parserKind(mime)) throw new IngestError('unsupported_media_type', `${mime || 'This type'} files cannot be read.`);
   if (size === 0) throw new IngestError('empty', 'The file is empty.');
 }
 
