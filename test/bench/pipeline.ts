@@ -1,7 +1,7 @@
 /**
  * Ingestion end to end, as a user sees it: a file uploaded to served mode (multipart/form-data)
  * until its artifact is `ready` — storing, type detection, parsing in the worker, chunking and
- * indexing included. Target: ≥ 20 MB/s for plain text.
+ * indexing included. Target: ≥ 40 MB/s for plain text.
  * Run: node --import tsx test/bench/pipeline.ts (after npm run build)
  */
 import { pathToFileURL } from 'node:url';

@@ -197,7 +197,7 @@ function build(db: Db, chunks: ChunksRepo, total: number): Corpus {
         const { index, kb: k, chunks: list } = next.value;
         const id = `art_bench${index}`;
         artifact.run(id, `kb_bench${k}`, `reports/${k}/document-${index}.txt`, `document-${index}.txt`, now, now);
-        chunks.insertArtifactChunks(id, list);
+        chunks.replaceForArtifact(id, undefined, list);
       }
     })();
   }
@@ -310,7 +310,7 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
       log(`  built in ${(buildMs / 1000).toFixed(1)} s, optimised + term statistics in ${(optimizeMs / 1000).toFixed(1)} s, ${dbMb.toFixed(0)} MB`);
 
       const qs = questions(built, QUESTIONS + WARMUP);
-      for (const q of qs.slice(0, WARMUP)) searchKeyword(db, { kb_ids: q.kb_ids, text: q.text, limit: 10 });
+      for (const q of qs.slice(0, WARMUP)) searchKeyword({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 });
       const timed = qs.slice(WARMUP);
       const all: number[] = [];
       const topical: number[] = [];
@@ -318,7 +318,7 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
       const results: number[][] = [];
       let found = 0;
       for (const q of timed) {
-        const [hits, ms] = time(() => searchKeyword(db, { kb_ids: q.kb_ids, text: q.text, limit: 10 }));
+        const [hits, ms] = time(() => searchKeyword({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 }));
         all.push(ms);
         (q.source ? topical : commonOnly).push(ms);
         results.push(hits.map((h) => h.chunk_id));
@@ -365,7 +365,7 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
         const embed = hashedEmbedder(256);
         const [embedded, embedMs] = await (async () => {
           const started = performance.now();
-          const n = await indexEmbeddings(db, embed, { model: 'hashed-256', batchSize: 512, log });
+          const n = await indexEmbeddings({ chunks }, embed, { model: 'hashed-256', batchSize: 512, log });
           return [n, performance.now() - started] as const;
         })();
         if (embedded > 0) {
@@ -373,7 +373,7 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
           const hybrid: number[] = [];
           for (const q of timed) {
             const started = performance.now();
-            await searchHybrid(db, { kb_ids: q.kb_ids, text: q.text, limit: 10 }, embed, { log });
+            await searchHybrid({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 }, embed, { log });
             hybrid.push(performance.now() - started);
           }
           const h = summarize(hybrid);

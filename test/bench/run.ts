@@ -13,6 +13,7 @@ import { runPipelineBench } from './pipeline.js';
 import { relevanceTable, relevanceTitle, runRelevanceBench } from './relevance.js';
 import { runRetrievalBench } from './retrieval.js';
 import { runRoutingBench } from './routing.js';
+import { runStartupBench } from './startup.js';
 import { printRows, type Row } from './stats.js';
 import { applyGoals, goalSummary } from './targets.js';
 
@@ -43,6 +44,11 @@ const pipeline = await guarded('Upload → ready', runPipelineBench);
 if (pipeline) {
   tables.pipeline = pipeline;
   printRows('Upload → ready through served mode', applyGoals('pipeline', pipeline));
+}
+const startup = await guarded('Start-up', () => runStartupBench());
+if (startup) {
+  tables.startup = startup.map((r): Row => ({ ...r }));
+  printRows('Served mode start-up: spawn → first /api/health 200', applyGoals('startup', tables.startup));
 }
 const retrieval = await guarded('Retrieval', () => runRetrievalBench(sizes.length > 0 ? { sizes } : {}));
 if (retrieval) {

@@ -15,8 +15,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { parserFor } from './parsers/index.js';
+import { parserKind } from './parsers/kinds.js';
 import { IngestError, type Chunk, type ParsedDocument } from './types.js';
 import type { ParseRequest, WorkerMessage } from './worker-protocol.js';
 
@@ -42,7 +43,11 @@ export const TEST_HANG_MIME = 'application/x-parley-test-hang';
 export const TEST_BALLOON_MIME = 'application/x-parley-test-balloon';
 
 export const DEFAULT_PARSE_MEMORY_MB = 512;
-const MAX_PROCESSES = 2;
+/**
+ * Parser processes kept at most: one per core (at least 2, so one slow file never holds up the
+ * next; at most 4, each may take `parse_memory_mb`). The ingest queue runs as many files at once.
+ */
+export const PARSE_POOL_SIZE = Math.min(4, Math.max(2, availableParallelism()));
 const IDLE_CLOSE_MS = 30_000;
 const START_TIMEOUT_MS = 60_000;
 const WATCH_INTERVAL_MS = 50;
@@ -212,7 +217,7 @@ async function acquire(memoryMb: number): Promise<ParserProcess> {
       idle.idleTimer = null;
       return idle;
     }
-    if (processes.length < MAX_PROCESSES) {
+    if (processes.length < PARSE_POOL_SIZE) {
       const slot = new ParserProcess(memoryMb);
       slot.busy = true;
       processes.push(slot);
@@ -277,7 +282,7 @@ async function runInProcess(request: Omit<ParseRequest, 'id'>, limits: ParseLimi
 
 function precheck(size: number, mime: string, maxBytes: number): void {
   if (size > maxBytes) throw new IngestError('too_large', `The file is ${size} bytes, over the limit of ${maxBytes} bytes.`);
-  if (!testHook(mime) && !parserFor(mime)) throw new IngestError('unsupported_media_type', `${mime || 'This type'} files cannot be read.`);
+  if (!testHook(mime) && !parserKind(mime)) throw new IngestError('unsupported_media_type', `${mime || 'This type'} files cannot be read.`);
   if (size === 0) throw new IngestError('empty', 'The file is empty.');
 }
 
@@ -304,12 +309,25 @@ export async function parseDocument(input: ParseInput, limits: ParseLimits): Pro
  * main process. Same failures as `parseDocument`.
  */
 export async function parseAndChunk(input: { path: string; size: number; mime: string; filename: string }, limits: ParseLimits): Promise<{ metadata: ParsedDocument['metadata']; chunks: Chunk[] }> {
-  precheck(input.size, input.mime, limits.maxBytes);
   const chunks: Chunk[] = [];
-  const doc = await runInProcess({ path: input.path, mime: input.mime, filename: input.filename, mode: 'chunks', ...hooks(input.mime) }, limits, (batch) => {
+  const { metadata } = await streamChunks(input, limits, (batch) => {
     for (const chunk of batch) chunks.push(chunk);
   });
-  return { metadata: doc.metadata, chunks };
+  return { metadata, chunks };
+}
+
+/**
+ * parseAndChunk, handing each batch of chunks to `onChunks` as it arrives (the ingest queue
+ * indexes them while the rest are still coming) instead of collecting them.
+ */
+export async function streamChunks(
+  input: { path: string; size: number; mime: string; filename: string },
+  limits: ParseLimits,
+  onChunks: (chunks: Chunk[]) => void,
+): Promise<{ metadata: ParsedDocument['metadata'] }> {
+  precheck(input.size, input.mime, limits.maxBytes);
+  const doc = await runInProcess({ path: input.path, mime: input.mime, filename: input.filename, mode: 'chunks', ...hooks(input.mime) }, limits, onChunks);
+  return { metadata: doc.metadata };
 }
 
 /** Stops every parser process (shutdown, tests). Parses in progress fail with `parse_error`. */
@@ -322,6 +340,9 @@ export async function closeParserWorkers(): Promise<void> {
         if (slot.child.exitCode !== null || slot.child.signalCode !== null) resolve();
         else slot.child.once('exit', () => resolve());
       });
+      // The children are unref'd (an idle one must not keep the app alive): without this, a
+      // process with nothing else to do would end before their exit arrives, this promise unsettled.
+      slot.child.ref();
       slot.kill();
       await exited;
     }),

@@ -3,7 +3,8 @@ import type { Config } from '../../../shared/config.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { detectMime } from './mime.js';
-import { parseAndChunk } from './parse.js';
+import { ChunkWriter } from './chunk-writer.js';
+import { PARSE_POOL_SIZE, streamChunks } from './parse.js';
 import { IngestError } from './types.js';
 import type { EmbeddingModel } from '../retrieval/embedder.js';
 import { indexEmbeddings } from '../retrieval/search.js';
@@ -54,20 +55,36 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
     }
     repos.artifacts.setStored(artifact.id, artifact.sha256, detected.mime, now());
     repos.artifacts.setProgress(artifact.id, 0.1, now());
-    const doc = await parseAndChunk(
-      { path: blobs.pathOf(artifact.sha256), size: artifact.size, mime: detected.mime, filename: artifact.filename },
-      { maxBytes: uploads.max_file_mb * MB, timeoutMs: uploads.parse_timeout_seconds * 1000, memoryMb: uploads.parse_memory_mb },
-    );
-    if (stopped()) return;
-    repos.artifacts.setProgress(artifact.id, 0.6, now());
-    const { chunks } = doc;
-    if (chunks.length === 0) throw new IngestError('empty', 'The file has no text to search.');
-    // The artifact may have been deleted meanwhile: index only while it still exists.
-    repos.transaction(() => {
-      if (!repos.artifacts.get(artifact.id)) return;
-      repos.chunks.replaceForArtifact(artifact.id, artifact.kb_id, chunks);
-      repos.artifacts.setReady(artifact.id, { mime_type: detected.mime, chunk_count: chunks.length, metadata: JSON.stringify(doc.metadata), now: now() });
+    // A file processed again (retry, resumed after a crash) starts from no chunks.
+    repos.chunks.replaceForArtifact(artifact.id, artifact.kb_id, []);
+    let reported = 0.1;
+    const writer = new ChunkWriter(repos, artifact.id, artifact.kb_id, {
+      onProgress: (chars) => {
+        // Parsing is done once chunks arrive; indexing fills the rest, by characters (~ bytes).
+        const progress = Math.min(0.95, 0.6 + (0.35 * chars) / artifact.size);
+        if (progress - reported < 0.01) return;
+        reported = progress;
+        repos.artifacts.setProgress(artifact.id, progress, now());
+      },
     });
+    let doc: { metadata: Record<string, string | number> };
+    try {
+      doc = await streamChunks(
+        { path: blobs.pathOf(artifact.sha256), size: artifact.size, mime: detected.mime, filename: artifact.filename },
+        { maxBytes: uploads.max_file_mb * MB, timeoutMs: uploads.parse_timeout_seconds * 1000, memoryMb: uploads.parse_memory_mb },
+        (batch) => writer.push(batch),
+      );
+    } finally {
+      // Whatever the parser's outcome, no batch is still being written when this goes on.
+      await writer.done().catch(() => undefined);
+    }
+    await writer.done();
+    // Shutdown began meanwhile: leave the file `processing`; the next start indexes it from the beginning.
+    if (stopped()) return;
+    // Deleted meanwhile: its chunks went with it (the cascade), nothing to mark.
+    if (writer.gone || !repos.artifacts.get(artifact.id)) return;
+    if (writer.count === 0) throw new IngestError('empty', 'The file has no text to search.');
+    repos.artifacts.setReady(artifact.id, { mime_type: detected.mime, chunk_count: writer.count, metadata: JSON.stringify(doc.metadata), now: now() });
     // Keep the document frequencies that query pruning uses close to the corpus (cheap unless it grew by a tenth).
     repos.chunks.refreshTermStatsIfStale();
     await embedChunks(deps, artifact.kb_id);
@@ -81,7 +98,13 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
     if (!(error instanceof IngestError)) deps.log.warn(`processing ${artifact.id} failed: ${String(error)}`);
     // A job cut short by shutdown is not a failure: it is resumed at the next start.
     if (stopped()) return;
-    if (repos.artifacts.get(artifact.id)) repos.artifacts.setStatus(artifact.id, 'failed', now(), failure);
+    if (repos.artifacts.get(artifact.id)) {
+      // Chunks indexed before the failure go: a failed file is not searchable.
+      repos.transaction(() => {
+        repos.chunks.replaceForArtifact(artifact.id, artifact.kb_id, []);
+        repos.artifacts.setStatus(artifact.id, 'failed', now(), failure);
+      });
+    }
   }
 }
 
@@ -89,7 +112,18 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
  * Vectors for the new chunks, when an embedding model is configured. The file is already
  * searchable by keyword; an embedding failure only costs the vector half of hybrid search.
  */
+/** The last embedding pass of each database's queue. */
+const embedding = new WeakMap<Repositories, Promise<void>>();
+
 async function embedChunks(deps: IngestDeps, kbId: string): Promise<void> {
+  // One embedding pass at a time: two files of one knowledge base finishing together would
+  // otherwise both embed the chunks neither has vectors for yet.
+  const turn = (embedding.get(deps.repos) ?? Promise.resolve()).then(() => embedOnce(deps, kbId));
+  embedding.set(deps.repos, turn.catch(() => undefined));
+  await turn;
+}
+
+async function embedOnce(deps: IngestDeps, kbId: string): Promise<void> {
   const model = deps.embedding();
   if (!model) return;
   try {
@@ -100,20 +134,32 @@ async function embedChunks(deps: IngestDeps, kbId: string): Promise<void> {
 }
 
 /**
- * Processes artifacts one at a time, in the order they were queued (parsing runs in a worker, so
- * the API stays responsive). Whatever was processing when the app stopped is queued again at start.
+ * Processes queued artifacts, up to `PARSE_POOL_SIZE` at once, started in the order they were
+ * queued: while one file is parsed in a parser process, another's chunks are indexed here, so the
+ * cores stay busy; many small files do not wait for each other's round trips. Whatever was
+ * processing when the app stopped is queued again at start.
  */
 export class IngestQueue {
   private readonly pending: string[] = [];
-  private running: Promise<void> | null = null;
+  private readonly queued = new Set<string>();
+  private readonly running = new Set<Promise<void>>();
+  /** Lanes taking files; counted down the moment one finds the queue empty. */
+  private lanes = 0;
   private stopped = false;
 
-  constructor(private readonly deps: IngestDeps) {}
+  constructor(
+    private readonly deps: IngestDeps,
+    private readonly concurrency = PARSE_POOL_SIZE,
+  ) {}
 
   enqueue(artifactId: string): void {
-    if (this.stopped || this.pending.includes(artifactId)) return;
+    if (this.stopped || this.queued.has(artifactId)) return;
     this.pending.push(artifactId);
-    this.running ??= this.drain();
+    this.queued.add(artifactId);
+    if (this.lanes >= this.concurrency) return;
+    this.lanes++;
+    const lane: Promise<void> = this.lane().finally(() => this.running.delete(lane));
+    this.running.add(lane);
   }
 
   /** Start-up: resume what was processing when the app stopped. */
@@ -123,9 +169,14 @@ export class IngestQueue {
     return stale.length;
   }
 
+  /** Files queued or being processed. */
+  get size(): number {
+    return this.queued.size;
+  }
+
   /** Resolves once nothing is queued or running. */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running.size > 0) await Promise.all(this.running);
   }
 
   /** Takes no more files; resolves once the one being processed has stopped where it stands. */
@@ -135,13 +186,18 @@ export class IngestQueue {
     await this.idle();
   }
 
-  private async drain(): Promise<void> {
+  /** One lane: takes the next queued file until none is left. */
+  private async lane(): Promise<void> {
     try {
       for (let id = this.pending.shift(); id !== undefined && !this.stopped; id = this.pending.shift()) {
-        await processArtifact(this.deps, id, () => this.stopped);
+        try {
+          await processArtifact(this.deps, id, () => this.stopped);
+        } finally {
+          this.queued.delete(id);
+        }
       }
     } finally {
-      this.running = null;
+      this.lanes--;
     }
   }
 }

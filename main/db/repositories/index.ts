@@ -24,7 +24,13 @@ import { createWorkflowsRepo } from './workflows.js';
  * implementation could stand in), and whose failures are typed (db/errors.ts). Whoever opened the
  * connection (boot.ts) closes it, after the shutdown rule (service/lifecycle.ts).
  */
-export function createRepositories(db: Db) {
+export interface RepositoryOptions {
+  /** The clock repositories stamp times with (the service's injected clock). */
+  now?: () => Date;
+}
+
+export function createRepositories(db: Db, options: RepositoryOptions = {}) {
+  const now = options.now ?? (() => new Date());
   const typed = {
     users: typedErrors(createUsersRepo(db)),
     credentials: typedErrors(createCredentialsRepo(db)),
@@ -34,7 +40,7 @@ export function createRepositories(db: Db) {
     threads: typedErrors(createThreadsRepo(db)),
     messages: typedErrors(createMessagesRepo(db)),
     usage: typedErrors(createUsageRepo(db)),
-    chunks: typedErrors(createChunksRepo(db)),
+    chunks: typedErrors(createChunksRepo(db, now)),
     datasets: typedErrors(createDatasetsRepo(db)),
     artifacts: typedErrors(createArtifactsRepo(db)),
     reports: typedErrors(createReportsRepo(db)),

@@ -122,6 +122,16 @@ describe('parseDocument: formats', () => {
     expectConsistentOffsets(doc);
   });
 
+  it('PDF: a word hyphenated at a line end is joined, and its paragraph goes on after it', async () => {
+    const pdf = await makePdf([[['The rules for the manip-', 'ulation of trees are here.', 'A third line.'], ['Next paragraph.']]]);
+    const doc = await parse(pdf, 'application/pdf', 'rules.pdf');
+    expect(doc.blocks.map((b) => [b.page, b.text])).toEqual([
+      [1, 'The rules for the manipulation of trees are here.\nA third line.'],
+      [1, 'Next paragraph.'],
+    ]);
+    expectConsistentOffsets(doc);
+  });
+
   it('CSV: the table is kept, and each row is a block', async () => {
     const doc = await parse(SAMPLE_CSV, 'text/csv', 'people.csv');
     expect(doc.table).toEqual({

@@ -1,28 +1,31 @@
 /** Picks the parser for a type and runs it in the current thread (the worker calls this). */
-import { isTextualMime, MIME, normalizeMime } from '../mime.js';
+import { normalizeMime } from '../mime.js';
 import { IngestError, type ParsedDocument } from '../types.js';
 import { parseCsv } from './csv.js';
 import { parseDocx } from './docx.js';
 import { parseHtml } from './html.js';
 import { parseJson } from './json.js';
+import { parserKind, type ParserKind } from './kinds.js';
 import { parseMarkdown } from './markdown.js';
 import { parsePdf } from './pdf.js';
 import { parseText } from './text.js';
 
 type Parser = (bytes: Buffer, mime: string) => ParsedDocument | Promise<ParsedDocument>;
 
-/** The parser for `mime`: a dedicated one, plain text for any other text type, or null. */
+const PARSERS: Record<ParserKind, Parser> = {
+  pdf: parsePdf,
+  docx: parseDocx,
+  html: parseHtml,
+  markdown: parseMarkdown,
+  csv: parseCsv,
+  json: parseJson,
+  text: parseText,
+};
+
+/** The parser for `mime` (see kinds.ts), or null. */
 export function parserFor(mime: string): Parser | null {
-  const type = normalizeMime(mime);
-  if (!type) return null;
-  if (type === MIME.pdf) return parsePdf;
-  if (type === MIME.docx) return parseDocx;
-  if (type === MIME.html || type === 'application/xhtml+xml') return parseHtml;
-  if (type === MIME.markdown || type === 'text/x-markdown') return parseMarkdown;
-  if (type === MIME.csv || type === MIME.tsv) return parseCsv;
-  if (type === MIME.json || type.endsWith('+json')) return parseJson;
-  if (isTextualMime(type)) return parseText;
-  return null;
+  const kind = parserKind(mime);
+  return kind ? PARSERS[kind] : null;
 }
 
 /** Parses in this thread; everything that goes wrong is an `IngestError`. */

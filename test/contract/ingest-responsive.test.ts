@@ -1,0 +1,92 @@
+/**
+ * Ingestion never freezes the API: while many small files, or one large one, are being processed,
+ * a dataset read and a chat answer come back. Asserted by order of events (the request completes
+ * while the queue still holds files, or while the large file is still being indexed), never by
+ * wall-clock time.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startChatHarness, type Harness } from '../support/chat.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startChatHarness();
+});
+afterAll(() => h.close());
+
+/** The most one upload session takes: every file is queued at once when it completes. */
+const FILES = 1_000;
+
+function note(i: number): string {
+  return `# Note ${i}\n\nLedger entry ${i}: the harbour dredger worked the north channel on day ${i % 365}.\n`;
+}
+
+type Upload = { upload_id: string; files: Array<{ key: string; urls: Array<{ url: string }> }> };
+
+/** One upload session of single-part files through signed URLs, completed at the end. */
+async function uploadSession(kbId: string, files: Array<[string, string]>): Promise<void> {
+  const created = await h.json<Upload>('/uploads', 'POST', { kb_id: kbId, files: files.map(([key, text]) => ({ key, filename: key, size: Buffer.byteLength(text), mime_type: 'text/markdown' })) });
+  expect(created.status).toBe(201);
+  const texts = new Map(files);
+  const parts = created.body.files.map((f) => ({ url: f.urls[0]?.url ?? '', body: texts.get(f.key) ?? '' }));
+  for (let start = 0; start < parts.length; start += 20) {
+    await Promise.all(
+      parts.slice(start, start + 20).map(async ({ url, body }) => {
+        const res = await fetch(url, { method: 'PUT', body, headers: { 'content-type': 'application/octet-stream' } });
+        expect(res.status).toBe(200);
+      }),
+    );
+  }
+  expect((await h.json(`/uploads/${created.body.upload_id}/complete`, 'POST', {})).status).toBe(200);
+}
+
+async function upload(kbId: string, files: Array<[string, string]>): Promise<void> {
+  const form = new FormData();
+  for (const [key, text] of files) form.append('file', new Blob([text], { type: 'text/markdown' }), key);
+  const res = await h.api(`/knowledge-bases/${kbId}/artifacts`, { method: 'POST', body: form });
+  expect(res.status).toBe(201);
+}
+
+describe('the API stays responsive while files are processed', () => {
+  it(`${FILES} small files: the dataset and a chat answer come back before the queue is done, and every file ends ready`, async () => {
+    const ds = (await h.json<{ id: string; kb_id: string }>('/datasets', 'POST', { name: 'Ledger' })).body;
+    await uploadSession(ds.kb_id, Array.from({ length: FILES }, (_, i) => [`note-${i}.md`, note(i)] as [string, string]));
+    const queue = h.core.runtime.ingest;
+    expect(queue.size).toBeGreaterThan(0);
+
+    const read = await h.json<{ id: string }>(`/datasets/${ds.id}`, 'GET');
+    const busyAfterRead = queue.size;
+    const chat = await h.json<{ message: { status: string } }>('/chat', 'POST', { message: 'Which channel did the dredger work?', dataset_ids: [ds.id], model_endpoint_override: 'mdl_extractive' });
+    const busyAfterChat = queue.size;
+
+    expect(read.status).toBe(200);
+    expect(read.body.id).toBe(ds.id);
+    expect(chat.status).toBe(200);
+    expect(chat.body.message.status).toBe('complete');
+    // Both answered while files were still queued or being processed.
+    expect(busyAfterRead).toBeGreaterThan(0);
+    expect(busyAfterChat).toBeGreaterThan(0);
+
+    await queue.idle();
+    const statuses = h.core.db.prepare('SELECT status, count(*) AS n FROM artifacts WHERE kb_id = ? GROUP BY status').all(ds.kb_id);
+    expect(statuses).toEqual([{ status: 'ready', n: FILES }]);
+    expect(h.core.repos.chunks.kbRanges([ds.kb_id])[0]?.inserted).toBe(FILES);
+  }, 300_000);
+
+  it('a large file is indexed batch by batch: a request made while it is indexed is answered before it is ready', async () => {
+    const ds = (await h.json<{ id: string; kb_id: string }>('/datasets', 'POST', { name: 'Large' })).body;
+    const paragraph = 'The keeper trims the wick, winds the clockwork and logs the tide before dusk. '.repeat(12);
+    const text = Array.from({ length: 8_000 }, (_, i) => `${i}. ${paragraph}`).join('\n\n');
+    await upload(ds.kb_id, [['large.txt', text]]);
+    const artifact = () => h.core.repos.artifacts.getByKey(ds.kb_id, 'large.txt');
+    // Indexing has begun: chunks are arriving and being written (progress past the parse).
+    await vi.waitFor(() => expect(artifact()?.progress ?? 0).toBeGreaterThan(0.6), { timeout: 120_000, interval: 5 });
+    const read = await h.json<{ id: string }>(`/datasets/${ds.id}`, 'GET');
+    const statusWhenAnswered = artifact()?.status;
+    expect(read.status).toBe(200);
+    expect(statusWhenAnswered).toBe('processing');
+    await h.core.runtime.ingest.idle();
+    expect(artifact()).toMatchObject({ status: 'ready', progress: 1 });
+    expect(artifact()?.chunk_count).toBe(h.core.repos.chunks.kbRanges([ds.kb_id])[0]?.inserted);
+  }, 300_000);
+});
