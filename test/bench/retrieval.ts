@@ -33,6 +33,8 @@ import { printRows, prng, summarize } from './stats.js';
 
 export interface RetrievalBenchRow {
   name: string;
+  /** Recall@10 of the vector index against exact kNN (sampled questions). */
+  recall_at_10?: number;
   chunks: number;
   p50_ms: number;
   p95_ms: number;
@@ -277,12 +279,64 @@ function time<T>(fn: () => T): [T, number] {
 
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
 
+const RECALL_SAMPLE = 100;
+
+/**
+ * Hybrid top 10 through the HNSW index at one embedding width: embedding every chunk (hashed
+ * bag of words, the graphs growing as vectors are stored), then the timed questions end to end,
+ * then recall@10 of the index against sqlite-vec's exact kNN on a sample, timing that exact kNN
+ * too (what hybrid search cost before the index).
+ */
+async function hybridRows(chunks: ChunksRepo, timed: Question[], size: number, dimensions: number, log: (line: string) => void): Promise<RetrievalBenchRow[]> {
+  const embed = hashedEmbedder(dimensions);
+  const started = performance.now();
+  const embedded = await indexEmbeddings({ chunks }, embed, { model: `hashed-${dimensions}`, batchSize: 512, log });
+  const indexMs = performance.now() - started;
+  if (embedded === 0) return [];
+  log(`  embedded ${embedded.toLocaleString('en')} chunks (hashed, ${dimensions}-d) and built the index in ${(indexMs / 1000).toFixed(1)} s`);
+  for (const q of timed.slice(0, 20)) await searchHybrid({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 }, embed, { log });
+  const hybrid: number[] = [];
+  for (const q of timed) {
+    const t0 = performance.now();
+    await searchHybrid({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 }, embed, { log });
+    hybrid.push(performance.now() - t0);
+  }
+  let found = 0;
+  let reference = 0;
+  const exactMs: number[] = [];
+  const annMs: number[] = [];
+  for (const q of timed.slice(0, RECALL_SAMPLE)) {
+    const vector = Float32Array.from((await embed([q.text]))[0]!);
+    const ranges = chunks.kbRanges(q.kb_ids);
+    const top = (list: Array<{ id: number; distance: number }>) => list.sort((a, b) => a.distance - b.distance).slice(0, 10).map((n) => n.id);
+    const [approx, a] = time(() => top(ranges.flatMap((r) => chunks.knn(vector, r.slot, 10))));
+    const [exact, e] = time(() => top(ranges.flatMap((r) => chunks.knnExact(vector, r.slot, 10))));
+    annMs.push(a);
+    exactMs.push(e);
+    const got = new Set(approx);
+    found += exact.filter((id) => got.has(id)).length;
+    reference += exact.length;
+  }
+  const h = summarize(hybrid);
+  const x = summarize(exactMs);
+  const v = summarize(annMs);
+  return [
+    { name: `hybrid top-10 (HNSW, ${dimensions}-d)`, chunks: size, p50_ms: round(h.p50), p95_ms: round(h.p95), build_s: round(indexMs / 1000, 1), recall_at_10: round(reference === 0 ? 1 : found / reference, 3) },
+    { name: `vector top-10 alone, HNSW (${dimensions}-d)`, chunks: size, p50_ms: round(v.p50), p95_ms: round(v.p95) },
+    { name: `vector top-10 alone, exact kNN sqlite-vec (${dimensions}-d, before)`, chunks: size, p50_ms: round(x.p50), p95_ms: round(x.p95) },
+  ];
+}
+
 export interface RetrievalBenchOptions {
   sizes?: number[];
   /** Questions compared with exhaustive bm25, per size (it is slow: ~0.7 µs per matching chunk). */
   overlapSample?: (size: number) => number;
-  /** Also time hybrid search (hashed 256-d embeddings, sqlite-vec) at sizes up to this. Default 100 000. */
+  /** Embedding widths hybrid search is timed at (hashed embeddings). Default 384 and 1,536. */
+  dimensions?: number[];
+  /** Time hybrid search at sizes up to this, for up to 512 dimensions. Default 1 000 000. */
   hybridUpTo?: number;
+  /** …and for wider embeddings (memory: 1M × 1,536 floats is 6 GB). Default 100 000. */
+  hybridWideUpTo?: number;
   log?: (line: string) => void;
   /** Where generated databases are cached, keyed by generator version and size. Default test-results/bench-cache. */
   cacheDir?: string;
@@ -397,24 +451,9 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
       rows.push({ name: 'keyword top-10, topical questions', chunks: size, p50_ms: round(t.p50), p95_ms: round(t.p95) });
       rows.push({ name: 'keyword top-10, common words only', chunks: size, p50_ms: round(c.p50), p95_ms: round(c.p95) });
 
-      if (size <= (options.hybridUpTo ?? 100_000)) {
-        const embed = hashedEmbedder(256);
-        const [embedded, embedMs] = await (async () => {
-          const started = performance.now();
-          const n = await indexEmbeddings({ chunks }, embed, { model: 'hashed-256', batchSize: 512, log });
-          return [n, performance.now() - started] as const;
-        })();
-        if (embedded > 0) {
-          log(`  embedded ${embedded.toLocaleString('en')} chunks (hashed, 256-d) in ${(embedMs / 1000).toFixed(1)} s`);
-          const hybrid: number[] = [];
-          for (const q of timed) {
-            const started = performance.now();
-            await searchHybrid({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 }, embed, { log });
-            hybrid.push(performance.now() - started);
-          }
-          const h = summarize(hybrid);
-          rows.push({ name: 'hybrid top-10 (sqlite-vec, 256-d, exact KNN)', chunks: size, p50_ms: round(h.p50), p95_ms: round(h.p95) });
-        }
+      for (const dimensions of options.dimensions ?? [384, 1_536]) {
+        if (size > (dimensions > 512 ? (options.hybridWideUpTo ?? 100_000) : (options.hybridUpTo ?? 1_000_000))) continue;
+        rows.push(...(await hybridRows(chunks, timed, size, dimensions, log)));
       }
     } finally {
       db.close();
@@ -438,6 +477,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
           build_s: r.build_s ?? '',
           optimize_s: r.optimize_s ?? '',
           db_mb: r.db_mb ?? '',
+          recall_at_10: r.recall_at_10 ?? '',
           overlap_at_10: r.overlap_at_10 ?? '',
           source_in_top10: r.source_in_top10 ?? '',
           sample_pruned_vs_exhaustive: r.sample_source_in_top10 === undefined ? '' : `${r.sample_source_in_top10} vs ${r.sample_source_in_top10_exhaustive}`,
