@@ -453,7 +453,10 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
 
       for (const dimensions of options.dimensions ?? [384, 1_536]) {
         if (size > (dimensions > 512 ? (options.hybridWideUpTo ?? 100_000) : (options.hybridUpTo ?? 1_000_000))) continue;
-        rows.push(...(await hybridRows(chunks, timed, size, dimensions, log)));
+        const hybrid = await hybridRows(chunks, timed, size, dimensions, log);
+        // Said as they come: a 1M-chunk run takes long, and a figure should survive an interrupted one.
+        for (const row of hybrid) log(`  ${JSON.stringify(row)}`);
+        rows.push(...hybrid);
       }
     } finally {
       db.close();
@@ -465,7 +468,10 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
-  runRetrievalBench({ ...(sizes.length > 0 ? { sizes } : {}) }).then(
+  // PARLEY_BENCH_DIMENSIONS=384,1536 (empty: keyword only).
+  const dims = process.env.PARLEY_BENCH_DIMENSIONS;
+  const dimensions = dims === undefined ? undefined : dims.split(',').filter(Boolean).map(Number);
+  runRetrievalBench({ ...(sizes.length > 0 ? { sizes } : {}), ...(dimensions ? { dimensions } : {}) }).then(
     (rows) => {
       printRows(
         'Retrieval (top 10; target p95 ≤ 10 ms at 1M chunks)',
