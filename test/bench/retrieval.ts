@@ -20,7 +20,7 @@
  * It measures and reports; it asserts nothing (target: p95 ≤ 10 ms at 1M chunks).
  * Run: node --import tsx test/bench/retrieval.ts [sizes…]   (default: 100000 1000000)
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -33,6 +33,8 @@ import { printRows, prng, summarize } from './stats.js';
 
 export interface RetrievalBenchRow {
   name: string;
+  /** Recall@10 of the vector index against exact kNN (sampled questions). */
+  recall_at_10?: number;
   chunks: number;
   p50_ms: number;
   p95_ms: number;
@@ -208,7 +210,7 @@ function build(db: Db, chunks: ChunksRepo, total: number): Corpus {
 export function benchQuestions(total: number, count = QUESTIONS + WARMUP): Question[] {
   const corpus: Corpus = { vocab: [], artifacts: [] };
   for (const _ of generate(total, corpus));
-  return questions(corpus, count);
+  return questionsOf(corpus, count);
 }
 
 const TEMPLATES = [
@@ -231,7 +233,7 @@ export interface Question {
   source?: string;
 }
 
-function questions(corpus: Corpus, count: number): Question[] {
+function questionsOf(corpus: Corpus, count: number): Question[] {
   const rand = prng(7);
   const { vocab, artifacts } = corpus;
   const common = () => vocab[COMMON_ENGLISH.length + Math.floor(Math.pow(rand(), 2) * 2_000)]!; // ranks ~160–2160
@@ -277,15 +279,107 @@ function time<T>(fn: () => T): [T, number] {
 
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
 
+const RECALL_SAMPLE = 100;
+
+/**
+ * Hybrid top 10 through the HNSW index at one embedding width: embedding every chunk (hashed
+ * bag of words, the graphs growing as vectors are stored), then the timed questions end to end,
+ * then recall@10 of the index against sqlite-vec's exact kNN on a sample, timing that exact kNN
+ * too (what hybrid search cost before the index).
+ */
+async function hybridRows(chunks: ChunksRepo, timed: Question[], size: number, dimensions: number, log: (line: string) => void): Promise<RetrievalBenchRow[]> {
+  const embed = hashedEmbedder(dimensions);
+  const started = performance.now();
+  const embedded = await indexEmbeddings({ chunks }, embed, { model: `hashed-${dimensions}`, batchSize: 512, log });
+  const indexMs = performance.now() - started;
+  if (embedded === 0) return [];
+  log(`  embedded ${embedded.toLocaleString('en')} chunks (hashed, ${dimensions}-d) and built the index in ${(indexMs / 1000).toFixed(1)} s`);
+  for (const q of timed.slice(0, 20)) await searchHybrid({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 }, embed, { log });
+  const hybrid: number[] = [];
+  for (const q of timed) {
+    const t0 = performance.now();
+    await searchHybrid({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 }, embed, { log });
+    hybrid.push(performance.now() - t0);
+  }
+  let found = 0;
+  let reference = 0;
+  const exactMs: number[] = [];
+  const annMs: number[] = [];
+  for (const q of timed.slice(0, RECALL_SAMPLE)) {
+    const vector = Float32Array.from((await embed([q.text]))[0]!);
+    const ranges = chunks.kbRanges(q.kb_ids);
+    const top = (list: Array<{ id: number; distance: number }>) => list.sort((a, b) => a.distance - b.distance).slice(0, 10).map((n) => n.id);
+    const [approx, a] = time(() => top(ranges.flatMap((r) => chunks.knn(vector, r.slot, 10))));
+    const [exact, e] = time(() => top(ranges.flatMap((r) => chunks.knnExact(vector, r.slot, 10))));
+    annMs.push(a);
+    exactMs.push(e);
+    const got = new Set(approx);
+    found += exact.filter((id) => got.has(id)).length;
+    reference += exact.length;
+  }
+  const h = summarize(hybrid);
+  const x = summarize(exactMs);
+  const v = summarize(annMs);
+  return [
+    { name: `hybrid top-10 (HNSW, ${dimensions}-d)`, chunks: size, p50_ms: round(h.p50), p95_ms: round(h.p95), build_s: round(indexMs / 1000, 1), recall_at_10: round(reference === 0 ? 1 : found / reference, 3) },
+    { name: `vector top-10 alone, HNSW (${dimensions}-d)`, chunks: size, p50_ms: round(v.p50), p95_ms: round(v.p95) },
+    { name: `vector top-10 alone, exact kNN sqlite-vec (${dimensions}-d, before)`, chunks: size, p50_ms: round(x.p50), p95_ms: round(x.p95) },
+  ];
+}
+
 export interface RetrievalBenchOptions {
   sizes?: number[];
   /** Questions compared with exhaustive bm25, per size (it is slow: ~0.7 µs per matching chunk). */
   overlapSample?: (size: number) => number;
-  /** Also time hybrid search (hashed 256-d embeddings, sqlite-vec) at sizes up to this. Default 100 000. */
+  /** Embedding widths hybrid search is timed at (hashed embeddings). Default 384 and 1,536. */
+  dimensions?: number[];
+  /** Time hybrid search at sizes up to this, for up to 512 dimensions. Default 1 000 000. */
   hybridUpTo?: number;
+  /** …and for wider embeddings (memory: 1M × 1,536 floats is 6 GB). Default 100 000. */
+  hybridWideUpTo?: number;
   log?: (line: string) => void;
-  /** Build the databases in this directory and keep them (for profiling); default: a temp dir, removed. */
-  keepDir?: string;
+  /** Where generated databases are cached, keyed by generator version and size. Default test-results/bench-cache. */
+  cacheDir?: string;
+}
+
+/** Bump when the generated corpus changes: cached databases of another version are never reused. */
+const GENERATOR_VERSION = 1;
+
+/**
+ * The generated keyword database of `size` chunks (optimised, term statistics refreshed) and its
+ * questions, from the cache when there; built into a `.partial` file and renamed only when
+ * complete, so an interrupted build is never reused.
+ */
+export function cachedCorpus(cacheDir: string, size: number, log: (line: string) => void): { file: string; questions: Question[]; buildMs?: number; optimizeMs?: number } {
+  mkdirSync(cacheDir, { recursive: true });
+  const file = join(cacheDir, `retrieval-g${GENERATOR_VERSION}-${size}.db`);
+  const questionsFile = `${file}.questions.json`;
+  if (existsSync(file) && existsSync(questionsFile)) {
+    log(`retrieval bench: ${size.toLocaleString('en')} chunks from ${file}`);
+    return { file, questions: JSON.parse(readFileSync(questionsFile, 'utf8')) as Question[] };
+  }
+  const partial = `${file}.partial`;
+  for (const f of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(f, { force: true });
+  const db = openDatabase(partial);
+  try {
+    const chunks = createChunksRepo(db);
+    log(`retrieval bench: building ${size.toLocaleString('en')} chunks…`);
+    const [built, buildMs] = time(() => build(db, chunks, size));
+    const [, optimizeMs] = time(() => {
+      chunks.optimize();
+      chunks.refreshTermStats();
+    });
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    const questions = questionsOf(built, QUESTIONS + WARMUP);
+    writeFileSync(questionsFile, JSON.stringify(questions));
+    renameSync(partial, file);
+    log(`  built in ${(buildMs / 1000).toFixed(1)} s, optimised + term statistics in ${(optimizeMs / 1000).toFixed(1)} s`);
+    return { file, questions, buildMs, optimizeMs };
+  } catch (error) {
+    if (db.open) db.close();
+    throw error;
+  }
 }
 
 export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Promise<RetrievalBenchRow[]> {
@@ -294,22 +388,18 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
   const overlapSample = options.overlapSample ?? ((size: number) => (size <= 100_000 ? 200 : 100));
   const rows: RetrievalBenchRow[] = [];
   for (const size of sizes) {
-    const dir = options.keepDir ?? mkdtempSync(join(tmpdir(), 'parley-bench-retrieval-'));
-    const file = join(dir, options.keepDir ? `retrieval-${size}.db` : 'parley.db');
+    const cached = cachedCorpus(options.cacheDir ?? join('test-results', 'bench-cache'), size, log);
+    // Each run works on a copy: the hybrid part adds vectors.
+    const dir = mkdtempSync(join(tmpdir(), 'parley-bench-retrieval-'));
+    const file = join(dir, 'parley.db');
+    copyFileSync(cached.file, file);
     const db = openDatabase(file);
+    const buildMs = cached.buildMs;
+    const optimizeMs = cached.optimizeMs;
     try {
       const chunks = createChunksRepo(db);
-      log(`retrieval bench: building ${size.toLocaleString('en')} chunks…`);
-      const [built, buildMs] = time(() => build(db, chunks, size));
-      const [, optimizeMs] = time(() => {
-        chunks.optimize();
-        chunks.refreshTermStats();
-      });
-      db.pragma('wal_checkpoint(TRUNCATE)');
       const dbMb = statSync(file).size / 1e6;
-      log(`  built in ${(buildMs / 1000).toFixed(1)} s, optimised + term statistics in ${(optimizeMs / 1000).toFixed(1)} s, ${dbMb.toFixed(0)} MB`);
-
-      const qs = questions(built, QUESTIONS + WARMUP);
+      const qs = cached.questions;
       for (const q of qs.slice(0, WARMUP)) searchKeyword({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 });
       const timed = qs.slice(WARMUP);
       const all: number[] = [];
@@ -350,8 +440,8 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
         chunks: size,
         p50_ms: round(s.p50),
         p95_ms: round(s.p95),
-        build_s: round(buildMs / 1000, 1),
-        optimize_s: round(optimizeMs / 1000, 1),
+        ...(buildMs === undefined ? {} : { build_s: round(buildMs / 1000, 1) }),
+        ...(optimizeMs === undefined ? {} : { optimize_s: round(optimizeMs / 1000, 1) }),
         db_mb: Math.round(dbMb),
         overlap_at_10: round(reference === 0 ? 1 : overlap / reference, 3),
         source_in_top10: round(found / Math.max(1, topical.length), 3),
@@ -361,28 +451,16 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
       rows.push({ name: 'keyword top-10, topical questions', chunks: size, p50_ms: round(t.p50), p95_ms: round(t.p95) });
       rows.push({ name: 'keyword top-10, common words only', chunks: size, p50_ms: round(c.p50), p95_ms: round(c.p95) });
 
-      if (size <= (options.hybridUpTo ?? 100_000)) {
-        const embed = hashedEmbedder(256);
-        const [embedded, embedMs] = await (async () => {
-          const started = performance.now();
-          const n = await indexEmbeddings({ chunks }, embed, { model: 'hashed-256', batchSize: 512, log });
-          return [n, performance.now() - started] as const;
-        })();
-        if (embedded > 0) {
-          log(`  embedded ${embedded.toLocaleString('en')} chunks (hashed, 256-d) in ${(embedMs / 1000).toFixed(1)} s`);
-          const hybrid: number[] = [];
-          for (const q of timed) {
-            const started = performance.now();
-            await searchHybrid({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 }, embed, { log });
-            hybrid.push(performance.now() - started);
-          }
-          const h = summarize(hybrid);
-          rows.push({ name: 'hybrid top-10 (sqlite-vec, 256-d, exact KNN)', chunks: size, p50_ms: round(h.p50), p95_ms: round(h.p95) });
-        }
+      for (const dimensions of options.dimensions ?? [384, 1_536]) {
+        if (size > (dimensions > 512 ? (options.hybridWideUpTo ?? 100_000) : (options.hybridUpTo ?? 1_000_000))) continue;
+        const hybrid = await hybridRows(chunks, timed, size, dimensions, log);
+        // Said as they come: a 1M-chunk run takes long, and a figure should survive an interrupted one.
+        for (const row of hybrid) log(`  ${JSON.stringify(row)}`);
+        rows.push(...hybrid);
       }
     } finally {
       db.close();
-      if (!options.keepDir) rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     }
   }
   return rows;
@@ -390,8 +468,10 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
-  const keepDir = process.env.PARLEY_BENCH_KEEP_DIR;
-  runRetrievalBench({ ...(sizes.length > 0 ? { sizes } : {}), ...(keepDir ? { keepDir } : {}) }).then(
+  // PARLEY_BENCH_DIMENSIONS=384,1536 (empty: keyword only).
+  const dims = process.env.PARLEY_BENCH_DIMENSIONS;
+  const dimensions = dims === undefined ? undefined : dims.split(',').filter(Boolean).map(Number);
+  runRetrievalBench({ ...(sizes.length > 0 ? { sizes } : {}), ...(dimensions ? { dimensions } : {}) }).then(
     (rows) => {
       printRows(
         'Retrieval (top 10; target p95 ≤ 10 ms at 1M chunks)',
@@ -403,6 +483,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
           build_s: r.build_s ?? '',
           optimize_s: r.optimize_s ?? '',
           db_mb: r.db_mb ?? '',
+          recall_at_10: r.recall_at_10 ?? '',
           overlap_at_10: r.overlap_at_10 ?? '',
           source_in_top10: r.source_in_top10 ?? '',
           sample_pruned_vs_exhaustive: r.sample_source_in_top10 === undefined ? '' : `${r.sample_source_in_top10} vs ${r.sample_source_in_top10_exhaustive}`,

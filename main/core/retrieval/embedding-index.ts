@@ -43,5 +43,7 @@ export async function indexEmbeddings(source: RetrievalSource, embed: Embedder, 
       after = batch[batch.length - 1]!.id;
     }
   }
+  // The vector graphs grew with each batch; saved now, the next start loads them instead of rebuilding.
+  if (embedded > 0) chunks.saveVectorIndex();
   return embedded;
 }

@@ -3,30 +3,27 @@ import { createFullText } from './chunks/fulltext.js';
 import { createChunkRows } from './chunks/rows.js';
 import { createSlots } from './chunks/slots.js';
 import { createTermStats } from './chunks/term-stats.js';
-import { createVectors } from './chunks/vectors.js';
+import { createVectors, type VectorOptions } from './chunks/vectors.js';
 
 export { KB_SLOT_BITS, MAX_KB_SLOT, slotOf, slotRange, type KbRange } from './chunks/slots.js';
 export type { ChunkHitRow, ChunkRow } from './chunks/rows.js';
 export { DEFAULT_TERM_STATS_MIN_DF, type TermStatsRefresh } from './chunks/term-stats.js';
 export type { ScoredId } from './chunks/fulltext.js';
-export type { VectorIndexInfo } from './chunks/vectors.js';
+export type { VectorIndexInfo, VectorOptions } from './chunks/vectors.js';
 
 /**
  * Chunks, their keyword index, term statistics and vectors: one repository assembled from one
  * part per concern (./chunks/), over one connection. `now` stamps the times it records.
  */
-export function createChunksRepo(db: Db, now: () => Date = () => new Date()) {
+export function createChunksRepo(db: Db, now: () => Date = () => new Date(), options: VectorOptions = {}) {
   const slots = createSlots(db);
-  const vectors = createVectors(db, now);
-  const rows = createChunkRows(db, slots, { beforeDeleteArtifact: vectors.deleteForArtifact });
   const { reserveIds: _reserveIds, ...ranges } = slots;
-  const { deleteForArtifact: _deleteForArtifact, ...vectorMethods } = vectors;
   return {
-    ...rows,
+    ...createChunkRows(db, slots),
     ...ranges,
     ...createTermStats(db, slots, now),
     ...createFullText(db),
-    ...vectorMethods,
+    ...createVectors(db, now, options),
   };
 }
 

@@ -21,6 +21,7 @@ const SHIPPED: Record<number, string> = {
   120: 'd9653d5d0bc4e17462736bde4843ca9de667cdc3319cbcb0d3b9a2587c3681a9',
   150: '69e286c331591e0009c19fb37976cbcb64efc9a6e43f7b67e5f9a7f30d0f83c5',
   160: 'a7896b7762106f7e926efa08544f7b5a3635c222aac368702ed871a08455f61a',
+  170: 'acc1023841067ced50bc4dbaf3118d1b1bf385f2a3fe5ae776b84b07549b754f',
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

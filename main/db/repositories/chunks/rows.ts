@@ -26,7 +26,7 @@ export interface ChunkRow {
  * Chunk rows: writing an artifact's chunks (the migration's triggers keep the keyword index in
  * step) and reading them back for hits, passages and openings.
  */
-export function createChunkRows(db: Db, slots: Slots, hooks: { beforeDeleteArtifact: (artifactId: string) => void }) {
+export function createChunkRows(db: Db, slots: Slots) {
   const artifactKb = db.prepare<[string], { kb_id: string }>('SELECT kb_id FROM artifacts WHERE id = ?');
   const deleteArtifact = db.prepare('DELETE FROM chunks WHERE artifact_id = ?');
   const chunksAfter = db.prepare<[number, number, number], { id: number; text: string }>('SELECT id, text FROM chunks WHERE id > ? AND id <= ? ORDER BY id LIMIT ?');
@@ -84,7 +84,6 @@ export function createChunkRows(db: Db, slots: Slots, hooks: { beforeDeleteArtif
         const kb = artifactKb.get(artifactId);
         if (!kb) throw new Error(`No artifact ${artifactId}`);
         if (kbId !== undefined && kb.kb_id !== kbId) throw new Error(`Artifact ${artifactId} is not in knowledge base ${kbId}`);
-        hooks.beforeDeleteArtifact(artifactId);
         deleteArtifact.run(artifactId);
         return insertChunks(artifactId, kb.kb_id, chunks);
       })(),

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import { hasVectorExtension, type Db } from '../../connection.js';
+import { createAnn, DEFAULT_ANN, type AnnParams } from './ann.js';
 import { slotOf } from './slots.js';
 
 export interface VectorIndexInfo {
@@ -8,21 +9,51 @@ export interface VectorIndexInfo {
 }
 
 const blob = (vector: Float32Array) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+/** A copy: SQLite's buffer need not be 4-byte aligned. */
+const floats = (buffer: Buffer) => new Float32Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength));
+const GONE_BATCH = 10_000;
+
+export interface VectorOptions {
+  /** HNSW parameters (tests and the bench tune them). */
+  ann?: Partial<AnnParams>;
+}
 
 /**
  * Chunk vectors (sqlite-vec, loaded where the connection opens). The vec0 table exists only once
  * an embedding model is configured, and only connections that loaded the extension can touch it.
+ * It is the source of truth; searches go through an HNSW graph per knowledge base (ann.ts) kept
+ * in step with it, and fall back to sqlite-vec's exact kNN where no graph can be built.
  */
-export function createVectors(db: Db, now: () => Date) {
+export function createVectors(db: Db, now: () => Date, options: VectorOptions = {}) {
   const vectorConfig = db.prepare<[], VectorIndexInfo>('SELECT model, dimensions FROM chunk_vector_index WHERE id = 1');
   const hasVectorTable = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'chunk_vectors'");
   const chunkExists = db.prepare<[number], { id: number }>('SELECT id FROM chunks WHERE id = ?');
+  const slotVersion = db.prepare<[number], { version: number }>('SELECT version FROM chunk_vector_slots WHERE slot = ?');
+  const bump = db.prepare<[number], { version: number }>(
+    'INSERT INTO chunk_vector_slots (slot, version) VALUES (?, 1) ON CONFLICT (slot) DO UPDATE SET version = version + 1 RETURNING version',
+  );
+  const goneIds = db.prepare<[number], { chunk_id: number }>('SELECT chunk_id FROM chunk_vector_gone ORDER BY chunk_id LIMIT ?');
+  const forgetGone = db.prepare<[string]>('DELETE FROM chunk_vector_gone WHERE chunk_id IN (SELECT value FROM json_each(?))');
+  const file = db.name && db.name !== ':memory:' && !db.memory ? db.name : undefined;
+  const ann = createAnn(
+    file ? `${file}.vectors` : undefined,
+    {
+      version: (slot) => slotVersion.get(slot)?.version ?? 0,
+      count: (slot) => prepared().count.get(BigInt(slot))?.n ?? 0,
+      *vectors(slot) {
+        for (const row of prepared().all.iterate(BigInt(slot))) yield { id: row.id, vector: floats(row.embedding) };
+      },
+    },
+    { ...DEFAULT_ANN, ...options.ann },
+  );
   let statements:
     | {
         insert: Statement<[bigint, bigint, Buffer]>;
         knn: Statement<[Buffer, number, bigint], { id: number; distance: number }>;
         missing: Statement<[number, number, number], { id: number; text: string }>;
-        deleteForArtifact: Statement<[string]>;
+        deleteIds: Statement<[string]>;
+        count: Statement<[bigint], { n: number }>;
+        all: Statement<[bigint], { id: number; embedding: Buffer }>;
       }
     | undefined;
   const prepared = () => {
@@ -34,9 +65,57 @@ export function createVectors(db: Db, now: () => Date) {
          WHERE c.id > ? AND c.id <= ? AND NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id)
          ORDER BY c.id LIMIT ?`,
       ),
-      deleteForArtifact: db.prepare('DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE artifact_id = ?)'),
+      deleteIds: db.prepare('DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT value FROM json_each(?))'),
+      count: db.prepare('SELECT count(*) AS n FROM chunk_vectors WHERE kb_slot = ?'),
+      all: db.prepare('SELECT chunk_id AS id, embedding FROM chunk_vectors WHERE kb_slot = ?'),
     };
     return statements;
+  };
+
+  /** Whether the vectors can be read and written here, with the graphs following the table's model. */
+  const ready = (): boolean => {
+    if (!vectors.vectorsAvailable() || !vectors.hasVectorTable()) return false;
+    const info = vectorConfig.get();
+    if (!info) return false;
+    ann.use(info.model, info.dimensions);
+    return true;
+  };
+
+  /** Commits `write` with a version bump per knowledge base it touched, then brings the graphs along. */
+  const changeVectors = (bySlot: Map<number, { added: Array<{ id: number; vector: Float32Array }>; removed: number[] }>, write: () => void) => {
+    const versions = new Map<number, { from: number; to: number }>();
+    db.transaction(() => {
+      write();
+      for (const slot of bySlot.keys()) {
+        const to = bump.get(slot)?.version ?? 1;
+        versions.set(slot, { from: to - 1, to });
+      }
+    })();
+    for (const [slot, change] of bySlot) {
+      const v = versions.get(slot);
+      if (v) ann.apply(slot, v.from, v.to, change.added, change.removed);
+    }
+  };
+
+  /** Takes the vectors of deleted chunks (queued by migration 170's trigger) out of the table and the graphs. */
+  const sweepGone = () => {
+    for (;;) {
+      const ids = goneIds.all(GONE_BATCH).map((r) => r.chunk_id);
+      if (ids.length === 0) return;
+      const bySlot = new Map<number, { added: never[]; removed: number[] }>();
+      for (const id of ids) {
+        const slot = slotOf(id);
+        const entry = bySlot.get(slot) ?? { added: [], removed: [] };
+        entry.removed.push(id);
+        bySlot.set(slot, entry);
+      }
+      const json = JSON.stringify(ids);
+      changeVectors(bySlot, () => {
+        prepared().deleteIds.run(json);
+        forgetGone.run(json);
+      });
+      if (ids.length < GONE_BATCH) return;
+    }
   };
 
   const vectors = {
@@ -47,11 +126,6 @@ export function createVectors(db: Db, now: () => Date) {
 
     hasVectorTable: (): boolean => hasVectorTable.get()?.n === 1,
 
-    /** Removes an artifact's vectors (before its chunks go, while they still say which). */
-    deleteForArtifact(artifactId: string): void {
-      if (!vectors.vectorsAvailable() || !vectors.hasVectorTable()) return;
-      prepared().deleteForArtifact.run(artifactId);
-    },
 
     /**
      * Creates the vec0 table for this model and dimension. A different model or dimension than
@@ -61,8 +135,11 @@ export function createVectors(db: Db, now: () => Date) {
       if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192) throw new Error(`Invalid embedding dimension ${dimensions}`);
       const current = vectorConfig.get();
       if (current && current.model === model && current.dimensions === dimensions && vectors.hasVectorTable()) return false;
+      ann.reset();
       db.transaction(() => {
         db.exec('DROP TABLE IF EXISTS chunk_vectors');
+        // Every graph saved so far described the dropped vectors.
+        db.exec('DELETE FROM chunk_vector_gone; UPDATE chunk_vector_slots SET version = version + 1;');
         db.exec(`CREATE VIRTUAL TABLE chunk_vectors USING vec0(
                    chunk_id INTEGER PRIMARY KEY,
                    kb_slot INTEGER PARTITION KEY,
@@ -81,20 +158,47 @@ export function createVectors(db: Db, now: () => Date) {
 
     /** Stores vectors; those of chunks deleted meanwhile are skipped. Returns how many were stored. */
     insertVectors(rows: ReadonlyArray<{ id: number; vector: Float32Array }>): number {
+      if (!ready()) throw new Error('No vector table: ensureVectorTable first');
+      sweepGone();
       const s = prepared();
-      return db.transaction(() => {
-        let stored = 0;
-        for (const row of rows) {
-          if (!chunkExists.get(row.id)) continue;
-          stored++;
-          s.insert.run(BigInt(row.id), BigInt(slotOf(row.id)), blob(row.vector));
+      const bySlot = new Map<number, { added: Array<{ id: number; vector: Float32Array }>; removed: never[] }>();
+      for (const row of rows) {
+        const slot = slotOf(row.id);
+        const entry = bySlot.get(slot) ?? { added: [], removed: [] };
+        entry.added.push(row);
+        bySlot.set(slot, entry);
+      }
+      // The graphs are made current first, so these vectors join them incrementally.
+      for (const slot of bySlot.keys()) ann.warm(slot);
+      let stored = 0;
+      changeVectors(bySlot, () => {
+        for (const entry of bySlot.values()) {
+          entry.added = entry.added.filter((row) => chunkExists.get(row.id) !== undefined);
+          for (const row of entry.added) s.insert.run(BigInt(row.id), BigInt(slotOf(row.id)), blob(row.vector));
+          stored += entry.added.length;
         }
-        return stored;
-      })();
+      });
+      return stored;
     },
 
-    /** The `k` nearest vectors of one knowledge base (cosine distance, ascending). */
-    knn: (vector: Float32Array, slot: number, k: number) => prepared().knn.all(blob(vector), k, BigInt(slot)),
+    /**
+     * The `k` nearest vectors of one knowledge base (cosine distance, ascending): from its HNSW
+     * graph (approximate), or exactly where hnswlib cannot run.
+     */
+    knn(vector: Float32Array, slot: number, k: number): Array<{ id: number; distance: number }> {
+      if (!ready()) return [];
+      sweepGone();
+      return ann.search(vector, slot, k) ?? vectors.knnExact(vector, slot, k);
+    },
+
+    /** sqlite-vec's exact kNN, reading every vector of the knowledge base (the bench's reference). */
+    knnExact: (vector: Float32Array, slot: number, k: number): Array<{ id: number; distance: number }> => prepared().knn.all(blob(vector), k, BigInt(slot)),
+
+    /** Saves the graphs changed since last saved, so the next start loads them instead of rebuilding. */
+    saveVectorIndex: (): void => ann.saveAll(),
+
+    /** Whether searches use HNSW graphs (hnswlib-node built here) rather than exact kNN. */
+    approximateVectors: (): boolean => ann.available(),
   };
   return vectors;
 }
