@@ -59,21 +59,4 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: "MemberExpression[object.property.name='repos'][property.name='db'], MemberExpression[object.name='repos'][property.name='db']", message: 'The core reaches the database through repository functions only; shutdown is service/lifecycle.ts.' }],
     },
   },
-  // Transitional, removed at the merge of the retrieval branch (which owns these files): it moves the
-  // sqlite-vec loading into db/connection.ts and imports datasets/access.js. Each keeps every other ban.
-  {
-    // moved by the retrieval branch
-    files: ['main/core/retrieval/vector-extension.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [CORE_PATTERN, { group: ['better-sqlite3'], message: STORAGE_PATTERN.message }, HANDLERS_PATTERN] }] },
-  },
-  {
-    // moved by the retrieval branch
-    files: ['main/core/retrieval/handlers.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [CORE_PATTERN, STORAGE_PATTERN] }] },
-  },
-  {
-    // moved by the retrieval branch (chunks.ts imports the Chunk type from core/ingest)
-    files: ['main/db/repositories/chunks.ts'],
-    rules: restrict(CORE_BANS, 'The database layer never knows its transport or Electron.'),
-  },
 );

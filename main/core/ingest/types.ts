@@ -38,26 +38,8 @@ export interface ParsedDocument {
   text?: string;
 }
 
-/** What a citation can point at. */
-export interface ChunkLocation {
-  /** First page of the chunk (PDF). */
-  page?: number;
-  /** Last page, when the chunk runs over more than one page. */
-  page_end?: number;
-  section?: string;
-  start: number;
-  end: number;
-  /** For CSV: first and last data row (1-based) in the chunk. */
-  row_start?: number;
-  row_end?: number;
-}
-
-export interface Chunk {
-  /** 0-based order within the artifact. */
-  ord: number;
-  text: string;
-  location: ChunkLocation;
-}
+// A chunk is what the chunks repository stores; the ingest pipeline produces it.
+export type { Chunk, ChunkLocation } from '../../db/repositories/chunks/chunk.js';
 
 /** Why a file failed, as the artifact's `error.code`. */
 export type IngestErrorCode = 'unsupported_media_type' | 'mime_mismatch' | 'parse_error' | 'too_large' | 'empty';

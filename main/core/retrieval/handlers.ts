@@ -1,7 +1,7 @@
 import type { ParsedInputOf } from '../../../shared/operations/define.js';
 import type { search as searchOperation } from '../../../shared/operations/search.js';
 import type { AuthedContext } from '../context.js';
-import { assertDatasets } from '../threads/handlers.js';
+import { assertDatasets } from '../datasets/access.js';
 import { retrieve } from './retrieve.js';
 
 /** `POST /search`: the datasets' best passages for a question, over the one retrieval function. */

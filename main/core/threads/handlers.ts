@@ -7,7 +7,6 @@ import { newThread, ownThread, type ThreadSettings } from './access.js';
 import { assertDatasets } from '../datasets/access.js';
 import { requestedWorkflow } from '../workflows/apply.js';
 // Kept for main/core/retrieval/handlers.ts until the retrieval branch imports datasets/access.js (remove at merge).
-export { assertDatasets } from '../datasets/access.js';
 
 export function viewThread(ctx: AuthedContext, row: ThreadRow) {
   return threadView(row, ctx.repos.threads.datasetIds(row.id));

@@ -58,15 +58,7 @@ export function createRepositories(db: Db, options: RepositoryOptions = {}) {
       }
     },
   };
-  return {
-    ...typed,
-    /**
-     * Transitional, for main/core/retrieval only: it loads sqlite-vec into this connection until
-     * the retrieval branch moves that into db/connection.ts. Delete at that merge; lint keeps every
-     * other part of the core from reading it (eslint.config.js).
-     */
-    db,
-  };
+  return typed;
 }
 
 export type Repositories = ReturnType<typeof createRepositories>;

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../connection.js';
-import type { Chunk } from '../../../core/ingest/types.js';
+import type { Chunk } from './chunk.js';
 import type { Slots } from './slots.js';
 
 /** Rows per INSERT statement: one statement per batch keeps FTS5 indexing about twice as fast as row by row. */
