@@ -163,3 +163,22 @@ describe('branches', () => {
     await expect.poll(() => lastAnswer().locator('.markdown').textContent()).toMatch(/user: three$/);
   });
 });
+
+describe('a narrow window', () => {
+  it('names the thread above it and starts a new chat from there; an open table source scrolls inside, never the page', async () => {
+    await ask('What is the population of Lima in Peru?', 'Citing', 'Cities');
+    await page.setViewportSize({ width: 420, height: 900 });
+    try {
+      await expect.poll(() => page.locator('.thread-drawer-title').textContent()).toContain('Lima');
+      await openSource();
+      const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(await sideways()).toBeLessThanOrEqual(0);
+      await page.getByRole('button', { name: 'Start a new chat' }).click();
+      await visible(page.getByRole('heading', { name: 'What would you like to know?' }));
+      await expect.poll(() => page.locator('.thread-drawer-title').textContent()).toBe('New chat');
+      expect(await page.getByRole('button', { name: 'Start a new chat' }).count()).toBe(0);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+});

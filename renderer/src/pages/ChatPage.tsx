@@ -167,7 +167,11 @@ export function ChatPage({ me }: { me: Me }) {
       <h1 ref={heading} className="visually-hidden" tabIndex={-1}>
         Chat
       </h1>
-      <ThreadDrawer>
+      <ThreadDrawer
+        title={threadId ? (threads.threads?.find((t) => t.id === threadId)?.title ?? 'Chat') : 'New chat'}
+        onNewChat={threadId ? () => (window.location.hash = threadHref(null)) : undefined}
+        locked={generating}
+      >
           <ThreadList
           threads={threads.threads}
           error={threads.error}

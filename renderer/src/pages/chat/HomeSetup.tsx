@@ -107,7 +107,7 @@ export function HomeSetup({ onAdded }: { onAdded: () => void }) {
               <ProgressBar
                 value={d.bytes_total ? d.bytes_done / d.bytes_total : 0}
                 label={`Downloading ${d.file_name}`}
-                text={d.status === 'verifying' ? `${d.file_name}: checking it…` : `${d.file_name}: ${formatBytes(d.bytes_done)}${d.bytes_total ? ` of ${formatBytes(d.bytes_total)}` : ''}`}
+                text={d.status === 'verifying' ? `${d.file_name}: checking it…` : `Downloading ${d.file_name}: ${formatBytes(d.bytes_done)}${d.bytes_total ? ` of ${formatBytes(d.bytes_total)}` : ''}`}
               />
             </li>
           ))}
