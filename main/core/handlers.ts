@@ -25,6 +25,7 @@ import * as workflows from './workflows/handlers.js';
 import type { Sequenced } from '../../shared/events.js';
 import * as mcp from './mcp/handlers.js';
 import { readPassage } from './retrieval/passage.js';
+import { readPassageSource } from './retrieval/passage-source.js';
 
 type CtxFor<K extends keyof Operations> = Operations[K]['access'] extends 'public' ? Context : AuthedContext;
 
@@ -125,6 +126,7 @@ export const handlers: Handlers = {
   'mcp.servers.list': mcp.listMcpServers,
   'mcp.servers.connect': mcp.connectMcpServer,
   'passages.get': readPassage,
+  'passages.source': readPassageSource,
 };
 
 type StreamingName = { [K in keyof Operations]: Operations[K]['streaming'] extends Streaming ? K : never }[keyof Operations];

@@ -16,6 +16,11 @@ export const sendChat = defineOperation({
   http: { method: 'POST', path: '/chat', status: 200 },
   input: z.object({
     thread_id: prefixedId('thr').optional(),
+    /**
+     * The message of `thread_id` the new one follows: the end of the branch the reader has on screen
+     * (they switched to an older answer or question). Default: the thread's newest message.
+     */
+    parent_id: prefixedId('msg').optional(),
     message: MessageText,
     dataset_ids: z.array(prefixedId('ds')).max(20).optional(),
     stream: z.boolean().default(false),

@@ -17,6 +17,7 @@ import * as metrics from './metrics.js';
 import * as workflows from './workflows.js';
 import * as service from './service.js';
 import * as mcp from './mcp.js';
+import * as passageSource from './passage-source.js';
 
 /** Every operation of the service, by name. Both transports and the typed client derive from this. */
 export const operations = {
@@ -104,6 +105,7 @@ export const operations = {
   'mcp.servers.list': mcp.listMcpServers,
   'mcp.servers.connect': mcp.connectMcpServer,
   'passages.get': mcp.readPassage,
+  'passages.source': passageSource.readPassageSource,
 } as const satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;

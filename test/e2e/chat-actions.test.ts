@@ -68,13 +68,14 @@ describe('message actions', () => {
     await menu.getByRole('button', { name: 'Slow' }).click();
     // While the new answer is written, the input and the other actions are disabled.
     await eventually(() => composer().isDisabled()).toBe(true);
-    await eventually(() => answers().first().getByRole('button', { name: 'Regenerate', exact: true }).isDisabled()).toBe(true);
+    await eventually(() => page.getByRole('article', { name: 'You said' }).getByRole('button', { name: 'Edit' }).isDisabled()).toBe(true);
     await idle();
-    await eventually(() => answers().count()).toBe(2);
-    await eventually(() => answers().first().locator('.markdown').textContent()).toBe('You said: first question');
+    // One branch is shown: the new answer, with "‹ 2 / 2 ›" to step back to the old one, which is kept.
+    await eventually(() => answers().count()).toBe(1);
     await eventually(() => lastAnswer().locator('.markdown').textContent()).toBe('one two three four five six seven eight nine ten');
-    await visible(lastAnswer().getByText('Another answer to the question above it'));
     await visible(lastAnswer().getByText('Slow (chosen)'));
+    await lastAnswer().getByRole('button', { name: 'Previous answer' }).click();
+    await eventually(() => lastAnswer().locator('.markdown').textContent()).toBe('You said: first question');
   });
 
   it('edits a message: the new version and its answer come after, the old ones kept', async () => {
@@ -89,10 +90,13 @@ describe('message actions', () => {
     expect(await inspectAtWidthsThenResize(page, 'chat-edit', { width: 1280, height: 800 })).toEqual([]);
     await field.press('Enter');
     await idle();
-    await eventually(() => page.getByRole('article', { name: 'You said' }).locator('.bubble').allTextContents()).toEqual(['one', 'two, with a typo', 'two, fixed']);
+    const said = () => page.getByRole('article', { name: 'You said' }).locator('.bubble').allTextContents();
+    await eventually(said).toEqual(['one', 'two, fixed']);
     // The model saw the branch: the first exchange and the new question, not the old one.
     await eventually(() => lastAnswer().locator('.markdown').textContent()).toBe('3 messages: user: one, assistant: You said: one, user: two, fixed');
-    await visible(page.getByText('Edited version'));
+    // The old version is kept, one step back.
+    await page.getByRole('article', { name: 'You said' }).last().getByRole('button', { name: 'Previous version' }).click();
+    await eventually(said).toEqual(['one', 'two, with a typo']);
   });
 
   it('an error is a plain sentence with Retry; Continue goes on from the kept text', async () => {

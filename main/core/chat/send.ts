@@ -82,10 +82,18 @@ export function startChat(ctx: AuthedContext, request: ChatInput): StartedChat {
   const workflow = requestedWorkflow(ctx, request.workflow_id);
   assertDatasets(ctx, request.dataset_ids);
   const thread = request.thread_id ? ownThread(ctx, request.thread_id) : newThread(ctx, { title: titleFrom(request.message) });
-  // A new message follows the thread's newest, whichever branch that is on.
-  const newest = ctx.repos.messages.newest(thread.id);
-  const branch = branchTo(ctx.repos.messages.history(thread.id), newest?.id ?? null);
-  return startAnswer(ctx, { thread, request, workflow, branch, question: { kind: 'new', parent_id: newest?.id ?? null } });
+  // A new message follows the message asked for (the branch on the reader's screen), else the
+  // thread's newest, whichever branch that is on.
+  const history = ctx.repos.messages.history(thread.id);
+  let parentId = ctx.repos.messages.newest(thread.id)?.id ?? null;
+  if (request.parent_id !== undefined) {
+    if (!request.thread_id || !history.some((m) => m.id === request.parent_id)) {
+      throw new ServiceError('not_found', `No message ${request.parent_id} in this thread to follow.`);
+    }
+    parentId = request.parent_id;
+  }
+  const branch = branchTo(history, parentId);
+  return startAnswer(ctx, { thread, request, workflow, branch, question: { kind: 'new', parent_id: parentId } });
 }
 
 /** Chooses the model, stores the question (if new) and the answer, and starts generating. */

@@ -1,6 +1,8 @@
 /** What a chat request asks for, as the chat operations and workflows (which fill parts of it in) see it. */
 export interface ChatInput {
   thread_id?: string | undefined;
+  /** The message the new one follows (default: the thread's newest). */
+  parent_id?: string | undefined;
   message: string;
   dataset_ids?: string[] | undefined;
   agentic: boolean;

@@ -330,6 +330,15 @@ export async function streamChunks(
   return { metadata: doc.metadata };
 }
 
+/**
+ * A stored file parsed again into its document (blocks, table, text), read by the parser process
+ * itself, with the same limits: what a reader's view of a cited passage is cut from.
+ */
+export async function parseStoredDocument(input: { path: string; size: number; mime: string; filename: string }, limits: ParseLimits): Promise<ParsedDocument> {
+  precheck(input.size, input.mime, limits.maxBytes);
+  return runInProcess({ path: input.path, mime: input.mime, filename: input.filename, mode: 'document', ...hooks(input.mime) }, limits, () => undefined);
+}
+
 /** Stops every parser process (shutdown, tests). Parses in progress fail with `parse_error`. */
 export async function closeParserWorkers(): Promise<void> {
   const all = processes.splice(0);

@@ -20,6 +20,10 @@ import { ChatActionsContext, type ChatActions } from './chat/actions.js';
 import { WorkflowPicker } from './chat/WorkflowPicker.js';
 import { takeChatWithDatasets } from './chat/chat-with.js';
 import { useThreads } from './chat/useThreads.js';
+import { shownBranch } from './chat/branches.js';
+import type { Message } from './chat/types.js';
+
+const NO_MESSAGES: Message[] = [];
 
 /** What the pickers offer: models, this workspace's endpoint overrides and the datasets. */
 function usePickerData(me: Me) {
@@ -70,6 +74,17 @@ export function ChatPage({ me }: { me: Me }) {
   );
   const conversation = useConversation(threadId, onThreadStarted);
   const { state } = conversation;
+  /**
+   * The versions the reader picked at forks, for the message count they were picked at: a new
+   * message (sent, edited, regenerated) is the newest, and the default branch — the one leading to
+   * the newest message — shows it, so older picks lapse then.
+   */
+  const [choices, setChoices] = useState<{ thread: string | null; count: number; picked: ReadonlyMap<string, string> }>({ thread: null, count: 0, picked: new Map() });
+  const allMessages = state.status === 'ready' ? state.messages : NO_MESSAGES;
+  const shown = useMemo(
+    () => shownBranch(allMessages, choices.thread === threadId && choices.count === allMessages.length ? choices.picked : undefined),
+    [allMessages, choices, threadId],
+  );
   const generating = state.status === 'ready' && state.generating;
 
   // A thread that was just answered moves to the top of the list (newest first by last activity).
@@ -115,7 +130,7 @@ export function ChatPage({ me }: { me: Me }) {
 
   const send = (text: string, datasets: string[] = datasetIds) => {
     if (!threadId) startedWith.current = datasets;
-    conversation.send({ message: text, modelOverride: model, agentic, datasetIds: threadId ? undefined : datasets, workflowId: workflow });
+    conversation.send({ message: text, modelOverride: model, agentic, datasetIds: threadId ? undefined : datasets, workflowId: workflow, parentId: shown.at(-1)?.message.id ?? null });
     setSent((n) => n + 1);
     if (!threadId) setNewChatDatasets([]);
   };
@@ -135,8 +150,15 @@ export function ChatPage({ me }: { me: Me }) {
         edit(messageId, text, model, agentic);
         setSent((n) => n + 1);
       },
+      switchVersion: (fork, messageId) =>
+        setChoices((was) => {
+          const keep = was.thread === threadId && was.count === allMessages.length;
+          const picked = new Map(keep ? was.picked : []);
+          picked.set(fork, messageId);
+          return { thread: threadId, count: allMessages.length, picked };
+        }),
     }),
-    [generating, data.models, regenerate, continueAnswer, edit, model, agentic],
+    [generating, data.models, regenerate, continueAnswer, edit, model, agentic, threadId, allMessages.length],
   );
   const showHome = !threadId && state.status !== 'ready';
 
@@ -145,7 +167,11 @@ export function ChatPage({ me }: { me: Me }) {
       <h1 ref={heading} className="visually-hidden" tabIndex={-1}>
         Chat
       </h1>
-      <ThreadDrawer>
+      <ThreadDrawer
+        title={threadId ? (threads.threads?.find((t) => t.id === threadId)?.title ?? 'Chat') : 'New chat'}
+        onNewChat={threadId ? () => (window.location.hash = threadHref(null)) : undefined}
+        locked={generating}
+      >
           <ThreadList
           threads={threads.threads}
           error={threads.error}
@@ -162,7 +188,7 @@ export function ChatPage({ me }: { me: Me }) {
       </ThreadDrawer>
       <div className="chat-main">
         {showHome ? (
-          <Home onPrompt={(prompt, datasetId) => send(prompt, datasetId ? [datasetId] : newChatDatasets)} onDataset={(id) => setNewChatDatasets((ids) => (ids.includes(id) ? ids.filter((d) => d !== id) : [...ids, id]))} selectedDatasets={newChatDatasets} models={pickers.state.status === 'ready' ? pickers.state.data.models : null} canManageModels={me.user.role === 'admin' || me.user.role === 'super_admin'} />
+          <Home onPrompt={(prompt, datasetId) => send(prompt, datasetId ? [datasetId] : newChatDatasets)} onDataset={(id) => setNewChatDatasets((ids) => (ids.includes(id) ? ids.filter((d) => d !== id) : [...ids, id]))} selectedDatasets={newChatDatasets} models={pickers.state.status === 'ready' ? pickers.state.data.models : null} canManageModels={me.user.role === 'admin' || me.user.role === 'super_admin'} onModelAdded={pickers.reload} />
         ) : state.status === 'loading' ? (
           <div className="chat-loading">
             <Skeleton shape="messages" label="Loading messages…" />
@@ -175,7 +201,7 @@ export function ChatPage({ me }: { me: Me }) {
           </div>
         ) : state.status === 'ready' ? (
           <ChatActionsContext.Provider value={actions}>
-            <MessageList messages={state.messages} models={models} />
+            <MessageList shown={shown} models={models} />
           </ChatActionsContext.Provider>
         ) : null}
         <Composer

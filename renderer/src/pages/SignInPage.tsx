@@ -4,31 +4,30 @@ import { Alert } from '../ui/Alert.js';
 import { Button } from '../ui/Button.js';
 import { TextField } from '../ui/Field.js';
 import { Logo } from '../ui/icons.js';
+import { useAction } from '../ui/useAction.js';
 
 /** Browser only: the app acts as whoever owns the API key pasted here. */
 export function SignInPage({ notice }: { notice: string | null }) {
   const signIn = useSession((s) => s.signIn);
   const [token, setToken] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const field = useRef<HTMLInputElement>(null);
+  const check = useAction(async () => {
+    const problem = await signIn(token);
+    // On success this page is gone; only a failure leaves something to show.
+    if (problem) {
+      field.current?.focus();
+      throw new Error(problem);
+    }
+  });
 
   useEffect(() => {
     document.title = 'Sign in · Parley';
     field.current?.focus();
   }, []);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    const problem = await signIn(token);
-    // On success this page is gone; only a failure leaves something to show.
-    if (problem) {
-      setBusy(false);
-      setError(problem);
-      field.current?.focus();
-    }
+    void check.run();
   }
 
   return (
@@ -51,11 +50,11 @@ export function SignInPage({ notice }: { notice: string | null }) {
             placeholder="pk_…"
             value={token}
             onChange={(event) => setToken(event.target.value)}
-            error={error}
+            error={check.error}
             required
           />
-          <Button type="submit" variant="primary" busy={busy} className="signin-submit">
-            {busy ? 'Checking key…' : 'Sign in'}
+          <Button type="submit" variant="primary" busy={check.busy} className="signin-submit">
+            {check.busy ? 'Checking key…' : 'Sign in'}
           </Button>
         </form>
         <section className="signin-help" aria-labelledby="signin-help-title">

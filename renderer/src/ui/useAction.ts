@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from './error-text.js';
+import { useBusy } from './useBusy.js';
 
 export interface Action<A extends unknown[], R> {
   /** Runs the call; answers its result, or `undefined` when it threw (the reason is then in `error`). */
@@ -17,7 +18,7 @@ export interface Action<A extends unknown[], R> {
  * `fn` too: whatever it throws becomes `error`, the same way a refusal of the service does.
  */
 export function useAction<A extends unknown[], R>(fn: (...args: A) => Promise<R>): Action<A, R> {
-  const [busy, setBusy] = useState(false);
+  const { busy, during } = useBusy();
   const [error, setError] = useState<string | null>(null);
   // The latest `fn`, so that `run` keeps one identity while `fn` closes over fresh state.
   const latest = useRef(fn);
@@ -25,18 +26,18 @@ export function useAction<A extends unknown[], R>(fn: (...args: A) => Promise<R>
     latest.current = fn;
   });
 
-  const run = useCallback(async (...args: A): Promise<R | undefined> => {
-    setBusy(true);
-    setError(null);
-    try {
-      return await latest.current(...args);
-    } catch (e) {
-      setError(errorText(e));
-      return undefined;
-    } finally {
-      setBusy(false);
-    }
-  }, []);
+  const run = useCallback(
+    async (...args: A): Promise<R | undefined> => {
+      setError(null);
+      try {
+        return await during(() => latest.current(...args));
+      } catch (e) {
+        setError(errorText(e));
+        return undefined;
+      }
+    },
+    [during],
+  );
   const reset = useCallback(() => setError(null), []);
 
   return { run, busy, error, reset };

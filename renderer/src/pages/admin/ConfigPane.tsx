@@ -12,6 +12,7 @@ import { useLoader } from '../../ui/useLoader.js';
 import { ConfigHistory } from './ConfigHistory.js';
 import { SOURCE_LABELS, type ConfigState } from './config-state.js';
 import type { TextProblem, TomlEditorHandle } from './TomlEditor.js';
+import { useBusy } from '../../ui/useBusy.js';
 
 // CodeMirror is only needed here: it loads with the pane, not with the app.
 const TomlEditor = lazy(() => import('./TomlEditor.js').then((m) => ({ default: m.TomlEditor })));
@@ -52,7 +53,7 @@ export function ConfigPane() {
 function ConfigEditorSection({ initial }: { initial: ConfigState }) {
   const [current, setCurrent] = useState(initial);
   const [draft, setDraft] = useState(initial.toml);
-  const [busy, setBusy] = useState(false);
+  const { busy, during } = useBusy();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [historyVersion, setHistoryVersion] = useState(0);
   const editor = useRef<TomlEditorHandle>(null);
@@ -77,28 +78,22 @@ function ConfigEditorSection({ initial }: { initial: ConfigState }) {
 
   async function save() {
     if (!dirty || busy) return;
-    setBusy(true);
     try {
-      applied(await client.call('admin.config.put', { toml: draft, base_version: current.version }));
+      applied(await during(() => client.call('admin.config.put', { toml: draft, base_version: current.version })));
     } catch (error) {
       setOutcome(outcomeOf(error));
-    } finally {
-      setBusy(false);
     }
   }
 
   async function loadNewest() {
-    setBusy(true);
     try {
-      const state = await client.call('admin.config.get', {});
+      const state = await during(() => client.call('admin.config.get', {}));
       setCurrent(state);
       setDraft(state.toml);
       setOutcome(null);
       setHistoryVersion((v) => v + 1);
     } catch (error) {
       setOutcome({ kind: 'failed', detail: errorText(error) });
-    } finally {
-      setBusy(false);
     }
   }
 

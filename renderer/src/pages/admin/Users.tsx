@@ -16,6 +16,7 @@ import { useLoader } from '../../ui/useLoader.js';
 import { Loadable } from '../../ui/Loadable.js';
 import { quotaLeft } from './trial-status.js';
 import { UserManager } from './UserManager.js';
+import { useBusy } from '../../ui/useBusy.js';
 
 type UserList = OutputOf<Operations['admin.users.list']>;
 type Created = OutputOf<Operations['admin.users.create']>;
@@ -46,7 +47,7 @@ export function Users({ me }: { me: Me }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const [errors, setErrors] = useState<FormErrors>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, during } = useBusy();
   const [created, setCreated] = useState<Created | null>(null);
 
   async function create(event: FormEvent<HTMLFormElement>) {
@@ -58,18 +59,15 @@ export function Users({ me }: { me: Me }) {
       setErrors(missing);
       return;
     }
-    setBusy(true);
     setErrors({});
     try {
-      setCreated(await client.call('admin.users.create', { name: name.trim(), email: email.trim(), role }));
+      setCreated(await during(() => client.call('admin.users.create', { name: name.trim(), email: email.trim(), role })));
       setName('');
       setEmail('');
       setRole('member');
       users.reload();
     } catch (error) {
       setErrors(formErrorsOf(error));
-    } finally {
-      setBusy(false);
     }
   }
 

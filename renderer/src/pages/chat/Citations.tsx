@@ -1,4 +1,5 @@
-import { useEffect, useRef, type ToggleEvent } from 'react';
+import { useEffect, useRef, useState, type ToggleEvent } from 'react';
+import { SourceViewer } from './SourceViewer.js';
 import type { Message } from './types.js';
 
 type Citation = Message['citations'][number];
@@ -7,7 +8,7 @@ type Citation = Message['citations'][number];
  * Where a passage is, as a person says it: "page 4", "pages 4–5", "rows 12–18", "§ Allowances".
  * Character offsets are how the index finds it, not something a reader can use: never shown.
  */
-export function humanLocation(location: Citation['location']): string {
+export function humanLocation(location: Record<string, string | number | undefined>): string {
   const parts: string[] = [];
   const page = location.page;
   const pageEnd = location.page_end;
@@ -37,6 +38,8 @@ export function Citations({
   onToggle?: (index: number | null) => void;
 }) {
   const list = useRef<HTMLOListElement>(null);
+  /** Sources opened where no one controls which is open (the comparison page). */
+  const [opened, setOpened] = useState<ReadonlySet<number>>(new Set());
   useEffect(() => {
     if (open === null) return;
     const summary = list.current?.querySelector<HTMLElement>(`#${CSS.escape(citationAnchor(messageId, open))} summary`);
@@ -62,18 +65,24 @@ export function Citations({
                         if (isOpen !== (open === c.index)) onToggle(isOpen ? c.index : null);
                       },
                     }
-                  : {})}
+                  : {
+                      onToggle: (event: ToggleEvent<HTMLDetailsElement>) => {
+                        const isOpen = event.currentTarget.open;
+                        setOpened((was) => {
+                          const next = new Set(was);
+                          if (isOpen) next.add(c.index);
+                          else next.delete(c.index);
+                          return next;
+                        });
+                      },
+                    })}
               >
                 <summary>
                   <span className="citation-index">[{c.index}]</span> <span className="citation-key">{c.artifact_key}</span>
                   {where ? <span className="citation-location"> · {where}</span> : null}
                 </summary>
-                <div className="citation-viewer">
-                  {where ? <p className="citation-where">{`The passage, at ${where}:`}</p> : null}
-                  <blockquote className="citation-snippet">
-                    <mark>{c.snippet}</mark>
-                  </blockquote>
-                </div>
+                {/* Only an open source asks for its file. */}
+                {(onToggle ? open === c.index : opened.has(c.index)) ? <SourceViewer citation={c} /> : null}
               </details>
             </li>
           );

@@ -13,6 +13,8 @@ export interface HomeProps {
   models: Model[] | null;
   /** Admins add and download models; others are told to ask one. */
   canManageModels: boolean;
+  /** A model was added here (a detected server registered, a download finished): the models are read again. */
+  onModelAdded: () => void;
 }
 
 /** Whether a model other than the built-in extractive one can answer. */
@@ -21,7 +23,7 @@ export function hasGenerativeModel(models: Model[]): boolean {
 }
 
 /** The Chat page before a thread is chosen: prompts and datasets to start from. */
-export function Home({ onPrompt, onDataset, selectedDatasets, models, canManageModels }: HomeProps) {
+export function Home({ onPrompt, onDataset, selectedDatasets, models, canManageModels, onModelAdded }: HomeProps) {
   const prompts = useLoader(() => client.call('suggestions.prompts', {}));
   const datasets = useLoader(() => client.call('suggestions.datasets', {}));
   const onlyExtractive = models !== null && !hasGenerativeModel(models);
@@ -36,7 +38,7 @@ export function Home({ onPrompt, onDataset, selectedDatasets, models, canManageM
             : 'Each message is answered by the model best suited to it, or by one you choose. Answers from your datasets cite their sources.'}
         </p>
       </div>
-      {onlyExtractive ? <GettingStarted canManageModels={canManageModels} hasDatasets={hasDatasets} /> : null}
+      {onlyExtractive ? <GettingStarted canManageModels={canManageModels} hasDatasets={hasDatasets} onModelAdded={onModelAdded} /> : null}
       {prompts.state.status === 'loading' ? <Skeleton shape="cards" label="Loading suggestions…" /> : null}
       {prompts.state.status === 'ready' && prompts.state.data.data.length > 0 ? (
         <Carousel label="Suggested prompts" orientation={prompts.state.data.orientation} items={prompts.state.data.data} keyOf={(p) => p.id}>

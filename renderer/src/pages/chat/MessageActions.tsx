@@ -2,6 +2,7 @@ import { CopyButton } from '../../ui/CopyButton.js';
 import { usePopover } from '../../ui/usePopover.js';
 import { useChatActions } from './actions.js';
 import type { Message } from './types.js';
+import { VersionSwitcher, type VersionInfo } from './VersionSwitcher.js';
 
 /** Whether an answer stopped early with text to go on from. */
 export const canContinue = (m: Message) => (m.status === 'error' || m.status === 'cancelled' || m.status === 'interrupted') && m.content.trim() !== '';
@@ -37,10 +38,11 @@ function RegenerateMenu({ message }: { message: Message }) {
 }
 
 /** The actions under an answer: copy, regenerate (with any model). Continue sits with the note of an answer that stopped early. */
-export function AnswerActions({ message }: { message: Message }) {
+export function AnswerActions({ message, versions }: { message: Message; versions?: VersionInfo | undefined }) {
   if (message.status === 'streaming') return null;
   return (
     <div className="msg-actions" role="group" aria-label="Answer actions">
+      <VersionSwitcher info={versions} kind="answer" />
       {message.content ? <CopyButton text={() => message.content} label="Copy answer" /> : null}
       <RegenerateMenu message={message} />
     </div>
@@ -48,11 +50,12 @@ export function AnswerActions({ message }: { message: Message }) {
 }
 
 /** The actions under the user's message: copy, edit. */
-export function QuestionActions({ message, onEdit }: { message: Message; onEdit: () => void }) {
+export function QuestionActions({ message, onEdit, versions }: { message: Message; onEdit: () => void; versions?: VersionInfo | undefined }) {
   const { busy } = useChatActions();
   if (!message.id.startsWith('msg_')) return null;
   return (
     <div className="msg-actions msg-actions-user" role="group" aria-label="Message actions">
+      <VersionSwitcher info={versions} kind="question" />
       <CopyButton text={() => message.content} label="Copy message" />
       <button type="button" className="msg-action" disabled={busy} onClick={onEdit}>
         Edit

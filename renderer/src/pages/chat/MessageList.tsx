@@ -1,14 +1,16 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import { MessageView } from './MessageView.js';
-import type { Message, Model } from './types.js';
+import type { ShownMessage } from './branches.js';
+import type { Model } from './types.js';
 
 /**
  * The thread's messages, virtualised: only those in view (and a few around) are in the DOM, each
  * measured once rendered, so a 10,000-message thread scrolls like a short one. The view follows
  * the end while the reader is at the end, and stays put when they scrolled up to read.
  */
-export function MessageList({ messages, models }: { messages: Message[]; models: Map<string, Model> }) {
+export function MessageList({ shown, models }: { shown: ShownMessage[]; models: Map<string, Model> }) {
+  const messages = shown.map((s) => s.message);
   const scroller = useRef<HTMLDivElement>(null);
   const atEnd = useRef(true);
   /**
@@ -57,11 +59,10 @@ export function MessageList({ messages, models }: { messages: Message[]; models:
     >
       <div className="message-canvas" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => {
-          const message = messages[item.index] as Message;
-          const before = messages[item.index - 1];
+          const entry = shown[item.index] as ShownMessage;
           return (
             <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="message-row" style={{ transform: `translateY(${item.start}px)` }}>
-              <MessageView message={message} models={models} branched={before !== undefined && message.parent_id !== before.id} />
+              <MessageView message={entry.message} models={models} versions={entry} />
             </div>
           );
         })}

@@ -8,6 +8,7 @@ import { AnswerActions, QuestionActions, canContinue } from './MessageActions.js
 import { Citations } from './Citations.js';
 import { Markdown } from './Markdown.js';
 import type { Message, Model } from './types.js';
+import type { VersionInfo } from './VersionSwitcher.js';
 
 function RoutingNote({ message, models }: { message: Message; models: Map<string, Model> }) {
   const routing = message.routing;
@@ -82,17 +83,16 @@ function AnswerProblem({ message }: { message: Message }) {
 }
 
 /** The user's message: its text, or the form that edits it, and its actions. */
-function Question({ message, branched }: { message: Message; branched: boolean }) {
+function Question({ message, versions }: { message: Message; versions: VersionInfo | undefined }) {
   const [editing, setEditing] = useState(false);
   return (
     <article className="message message-user" aria-label="You said">
-      {branched ? <p className="branch-note">Edited version</p> : null}
       {editing ? (
         <EditMessage message={message} onDone={() => setEditing(false)} />
       ) : (
         <>
           <div className="bubble">{message.content}</div>
-          <QuestionActions message={message} onEdit={() => setEditing(true)} />
+          <QuestionActions message={message} onEdit={() => setEditing(true)} versions={versions} />
         </>
       )}
     </article>
@@ -101,18 +101,17 @@ function Question({ message, branched }: { message: Message; branched: boolean }
 
 /**
  * One message: the user's as a bubble, an answer as Markdown with where it came from under it.
- * `branched`: it does not follow the message shown before it (an edited question, a regenerated answer).
+ * `versions`: where it sits among the versions at its fork (an edited question, a regenerated answer).
  */
-export const MessageView = memo(function MessageView({ message, models, branched = false }: { message: Message; models: Map<string, Model>; branched?: boolean }) {
+export const MessageView = memo(function MessageView({ message, models, versions }: { message: Message; models: Map<string, Model>; versions?: VersionInfo | undefined }) {
   const [openSource, setOpenSource] = useState<number | null>(null);
   const cited = useMemo(() => citedOnly(message.citations, message.content), [message.citations, message.content]);
-  if (message.role === 'user') return <Question message={message} branched={branched} />;
+  if (message.role === 'user') return <Question message={message} versions={versions} />;
   const streaming = message.status === 'streaming';
   const stopped = message.status === 'error' || message.status === 'cancelled' || message.status === 'interrupted';
   return (
     <article className="message message-assistant" aria-label="Answer" aria-busy={streaming || undefined}>
       <div className="answer">
-        {branched ? <p className="branch-note">Another answer to the question above it</p> : null}
         {message.content === '' && streaming ? (
           <p className="typing" aria-label="Writing">
             <span />
@@ -126,7 +125,7 @@ export const MessageView = memo(function MessageView({ message, models, branched
         {stopped ? <AnswerProblem message={message} /> : null}
         <Citations messageId={message.id} citations={cited} open={openSource} onToggle={setOpenSource} />
         <RoutingNote message={message} models={models} />
-        <AnswerActions message={message} />
+        <AnswerActions message={message} versions={versions} />
       </div>
     </article>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { Button } from '../../ui/Button.js';
-import { ChatIcon, CloseIcon } from '../../ui/icons.js';
+import { ChatIcon, CloseIcon, PlusIcon } from '../../ui/icons.js';
 import { useMediaQuery } from '../../ui/useMediaQuery.js';
 
 /** The shell's narrow breakpoint (styles/shell.css): below it the thread list is a drawer. */
@@ -18,7 +18,7 @@ function focusables(root: HTMLElement | null): HTMLElement[] {
  * drawer is modal: focus moves into it and stays there, Esc or a click beside it closes it, and
  * choosing a thread (or a new chat) closes it too; focus then returns to where it belongs.
  */
-export function ThreadDrawer({ children }: { children: ReactNode }) {
+export function ThreadDrawer({ children, title, onNewChat, locked = false }: { children: ReactNode; title?: string; onNewChat?: () => void; locked?: boolean }) {
   const narrow = useMediaQuery(NARROW);
   const [open, setOpen] = useState(false);
   const panel = useRef<HTMLDivElement>(null);
@@ -81,6 +81,15 @@ export function ThreadDrawer({ children }: { children: ReactNode }) {
           <ChatIcon size={16} />
           Threads
         </button>
+        {/* Which conversation this is, and a new one, without opening the drawer. */}
+        {title ? (
+          <p className="thread-drawer-title" title={title}>
+            {title}
+          </p>
+        ) : null}
+        {onNewChat ? (
+          <Button size="sm" variant="ghost" className="thread-drawer-new" icon={<PlusIcon size={16} />} disabled={locked} onClick={onNewChat} aria-label="Start a new chat" />
+        ) : null}
       </div>
       {drawerOpen ? <div className="thread-drawer-backdrop" aria-hidden="true" onClick={() => close('toggle')} /> : null}
       <div

@@ -13,9 +13,11 @@ export interface ChatActions {
   continueAnswer(answerId: string): void;
   /** Sends a new version of one of the user's messages; the old one and its answer stay. */
   edit(messageId: string, text: string): void;
+  /** Shows another version at a fork (branches.ts): that message and the conversation under it. */
+  switchVersion(fork: string, messageId: string): void;
 }
 
 const noop = () => undefined;
-export const ChatActionsContext = createContext<ChatActions>({ busy: true, models: [], regenerate: noop, continueAnswer: noop, edit: noop });
+export const ChatActionsContext = createContext<ChatActions>({ busy: true, models: [], regenerate: noop, continueAnswer: noop, edit: noop, switchVersion: noop });
 
 export const useChatActions = () => useContext(ChatActionsContext);

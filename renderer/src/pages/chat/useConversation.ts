@@ -21,6 +21,8 @@ export interface SendOptions {
   datasetIds?: string[];
   /** A workflow (GET /workflows) the message is sent with; the thread remembers it. */
   workflowId?: string | null;
+  /** The end of the branch on screen, which the message follows (default: the thread's newest message). */
+  parentId?: string | null;
 }
 
 type Open = (onSignal: (signal: ChatStreamSignal) => void) => () => void;
@@ -167,19 +169,22 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
   }, [threadId, follow]);
 
   const send = useCallback(
-    ({ message, modelOverride, agentic, datasetIds, workflowId }: SendOptions) => {
+    ({ message, modelOverride, agentic, datasetIds, workflowId, parentId }: SendOptions) => {
+      // Only a stored message can be followed (a draft has no id the service knows yet).
+      const follows = threadId && parentId?.startsWith('msg_') ? parentId : null;
       const draftUser = `draft-user-${Date.now()}`;
       const draftAnswerId = `draft-answer-${Date.now()}`;
       const now = new Date().toISOString();
       setState((s) => {
         const messages = s.status === 'ready' ? s.messages : [];
-        const userMessage: Message = { ...draftAnswer(threadId ?? '', draftUser, messages.at(-1)?.id ?? null), role: 'user', content: message, status: 'complete', created_at: now };
+        const userMessage: Message = { ...draftAnswer(threadId ?? '', draftUser, follows ?? messages.at(-1)?.id ?? null), role: 'user', content: message, status: 'complete', created_at: now };
         return { status: 'ready', generating: true, messages: [...messages, userMessage, draftAnswer(threadId ?? '', draftAnswerId, draftUser)] };
       });
       const input = {
         message,
         stream: true,
         ...(threadId ? { thread_id: threadId } : {}),
+        ...(follows ? { parent_id: follows } : {}),
         ...(modelOverride ? { model_endpoint_override: modelOverride } : {}),
         ...(agentic ? { agentic: true } : {}),
         ...(datasetIds && datasetIds.length > 0 ? { dataset_ids: datasetIds } : {}),

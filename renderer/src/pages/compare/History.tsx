@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { client } from '../../api/index.js';
 import { Button } from '../../ui/Button.js';
 import { EmptyState } from '../../ui/EmptyState.js';
@@ -6,7 +6,7 @@ import { CompareIcon } from '../../ui/icons.js';
 import { Loadable } from '../../ui/Loadable.js';
 import { Time } from '../../ui/Time.js';
 import { useLoader } from '../../ui/useLoader.js';
-import { errorText } from '../../ui/error-text.js';
+import { useAction } from '../../ui/useAction.js';
 import { compareHref } from './compare-hash.js';
 import type { ComparisonSummary } from './types.js';
 
@@ -31,27 +31,18 @@ export function History() {
   const { state, reload } = useLoader(() => client.call('comparisons.list', { limit: PAGE }));
   const [more, setMore] = useState<ComparisonSummary[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (state.status === 'ready') {
       setMore([]);
       setCursor(state.data.next_cursor);
     }
   }, [state]);
-  const loadMore = useCallback(async () => {
+  const loadMore = useAction(async () => {
     if (!cursor) return;
-    setBusy(true);
-    try {
-      const page = await client.call('comparisons.list', { limit: PAGE, cursor });
-      setMore((m) => [...m, ...page.data]);
-      setCursor(page.next_cursor);
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  }, [cursor]);
+    const page = await client.call('comparisons.list', { limit: PAGE, cursor });
+    setMore((m) => [...m, ...page.data]);
+    setCursor(page.next_cursor);
+  });
 
   return (
     <Loadable state={state} reload={reload} loading="Loading your comparisons…" failed="Your comparisons could not be loaded">
@@ -82,9 +73,9 @@ export function History() {
                 </li>
               ))}
             </ul>
-            {error ? <p className="field-error">{error}</p> : null}
+            {loadMore.error ? <p className="field-error">{loadMore.error}</p> : null}
             {cursor ? (
-              <Button variant="secondary" busy={busy} onClick={() => void loadMore()}>
+              <Button variant="secondary" busy={loadMore.busy} onClick={() => void loadMore.run()}>
                 Show older comparisons
               </Button>
             ) : null}

@@ -9,6 +9,7 @@ import { Loadable } from '../../ui/Loadable.js';
 import { Section } from '../../ui/Page.js';
 import { errorText } from '../../ui/error-text.js';
 import { useLoader } from '../../ui/useLoader.js';
+import { useBusy } from '../../ui/useBusy.js';
 
 type ServerState = OutputOf<Operations['service.server']>;
 
@@ -94,7 +95,7 @@ function ServerDetails({ server }: { server: ServerState }) {
 function ServerForm({ server, onSaved }: { server: ServerState; onSaved: () => void }) {
   const [enabled, setEnabled] = useState(server.enabled);
   const [port, setPort] = useState(String(server.port));
-  const [busy, setBusy] = useState(false);
+  const { busy, during } = useBusy();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const checkboxId = useId();
   const served = server.mode === 'served';
@@ -105,21 +106,17 @@ function ServerForm({ server, onSaved }: { server: ServerState; onSaved: () => v
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (portError || !changed) return;
-    setBusy(true);
     setOutcome(null);
     try {
-      const current = await client.call('admin.config.get', {});
-      const saved = await client.call('admin.config.patch', {
-        values: { 'server.enabled': enabled, 'server.port': parsedPort },
-        base_version: current.version,
+      const saved = await during(async () => {
+        const current = await client.call('admin.config.get', {});
+        return client.call('admin.config.patch', { values: { 'server.enabled': enabled, 'server.port': parsedPort }, base_version: current.version });
       });
       setOutcome({ kind: 'saved', restart: saved.restart_required.filter((key) => key.startsWith('server.')) });
       onSaved();
     } catch (error) {
       const portProblem = error instanceof ServiceError ? error.errors?.find((e) => e.path === 'server.port')?.message : undefined;
       setOutcome({ kind: 'failed', detail: errorText(error), ...(portProblem ? { port: portProblem } : {}) });
-    } finally {
-      setBusy(false);
     }
   }
 
