@@ -11,6 +11,7 @@ import * as chat from './chat/handlers.js';
 import * as comparisons from './comparisons/handlers.js';
 import * as datasets from './datasets/handlers.js';
 import * as uploads from './uploads/handlers.js';
+import { artifactLink } from './datasets/download-link.js';
 import * as reports from './reports/handlers.js';
 import * as retrieval from './retrieval/handlers.js';
 import * as suggestions from './suggestions/handlers.js';
@@ -98,6 +99,7 @@ export const handlers: Handlers = {
   'datasets.delete': datasets.deleteDataset,
   'artifacts.list': datasets.listArtifacts,
   'artifacts.get': datasets.getArtifact,
+  'artifacts.link': artifactLink,
   'artifacts.delete': datasets.deleteArtifact,
   'artifacts.retry': datasets.retryArtifact,
   'uploads.create': uploads.createUpload,

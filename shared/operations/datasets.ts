@@ -101,11 +101,17 @@ export const deleteDataset = defineOperation({
 
 export const listArtifacts = defineOperation({
   name: 'artifacts.list',
-  summary: 'The artifacts of a knowledge base, oldest first, optionally by status: the preferred way to check upload completion.',
+  summary:
+    'The artifacts of a knowledge base, oldest first (`order=newest`: the latest uploads first), optionally by status: the preferred way to check upload completion.',
   tag: 'Datasets',
   access: 'user',
   http: { method: 'GET', path: '/knowledge-bases/{kb_id}/artifacts', status: 200 },
-  input: PageQuery.extend({ kb_id: KbId, status: ArtifactStatus.optional() }),
+  input: PageQuery.extend({
+    kb_id: KbId,
+    status: ArtifactStatus.optional(),
+    /** `oldest` (the default, as integrations rely on) or `newest`, as people look at a file list. A cursor keeps the order it was made in. */
+    order: z.enum(['oldest', 'newest']).default('oldest'),
+  }),
   output: page(Artifact),
 });
 
@@ -117,6 +123,17 @@ export const getArtifact = defineOperation({
   http: { method: 'GET', path: '/knowledge-bases/{kb_id}/artifacts/{key}', status: 200 },
   input: z.object({ kb_id: KbId, key: ArtifactKey }),
   output: Artifact,
+});
+
+export const artifactLink = defineOperation({
+  name: 'artifacts.link',
+  summary:
+    'A short-lived signed URL of the stored file (`GET …/artifacts/{key}/content?expires&signature`, no Bearer token needed), for a browser to open it in a tab. Valid for five minutes.',
+  tag: 'Datasets',
+  access: 'user',
+  http: { method: 'POST', path: '/knowledge-bases/{kb_id}/artifacts/{key}/link', status: 200 },
+  input: z.object({ kb_id: KbId, key: ArtifactKey }),
+  output: z.object({ url: z.string(), expires_at: Timestamp }),
 });
 
 export const deleteArtifact = defineOperation({

@@ -79,6 +79,7 @@ export const operations = {
   'datasets.delete': datasets.deleteDataset,
   'artifacts.list': datasets.listArtifacts,
   'artifacts.get': datasets.getArtifact,
+  'artifacts.link': datasets.artifactLink,
   'artifacts.delete': datasets.deleteArtifact,
   'artifacts.retry': datasets.retryArtifact,
   'uploads.create': datasets.createUpload,

@@ -91,9 +91,12 @@ export async function deleteDataset(ctx: AuthedContext, input: { id: string }): 
   return null;
 }
 
-export function listArtifacts(ctx: AuthedContext, input: { kb_id: string; limit: number; cursor?: string | undefined; status?: ArtifactStatus | undefined }) {
+export function listArtifacts(
+  ctx: AuthedContext,
+  input: { kb_id: string; limit: number; cursor?: string | undefined; status?: ArtifactStatus | undefined; order: 'oldest' | 'newest' },
+) {
   orgKb(ctx, input.kb_id);
-  const page = ctx.repos.artifacts.page(input.kb_id, input.limit, input.cursor, input.status);
+  const page = ctx.repos.artifacts.page(input.kb_id, input.limit, input.cursor, input.status, input.order);
   if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
   return { data: page.rows.map(artifactView), next_cursor: page.next_cursor };
 }

@@ -42,6 +42,10 @@ export function createArtifactsRepo(db: Db) {
   const pageOf = db.prepare<{ kb_id: string; after: number; status: string | null; limit: number }, ArtifactRow>(
     'SELECT * FROM artifacts WHERE kb_id = @kb_id AND seq > @after AND (@status IS NULL OR status = @status) ORDER BY seq LIMIT @limit',
   );
+  // Newest first: the cursor is the smallest seq shown so far, the next page is below it.
+  const pageNewestFirst = db.prepare<{ kb_id: string; before: number; status: string | null; limit: number }, ArtifactRow>(
+    'SELECT * FROM artifacts WHERE kb_id = @kb_id AND seq < @before AND (@status IS NULL OR status = @status) ORDER BY seq DESC LIMIT @limit',
+  );
   const inKb = db.prepare<[string], ArtifactRow>('SELECT * FROM artifacts WHERE kb_id = ? ORDER BY seq');
   const withStatus = db.prepare<[string], ArtifactRow>('SELECT * FROM artifacts WHERE status = ? ORDER BY seq');
   const insert = db.prepare(
@@ -87,10 +91,13 @@ export function createArtifactsRepo(db: Db) {
     ofUpload: (uploadId: string) => byUpload.all(uploadId),
     inKb: (kbId: string) => inKb.all(kbId),
     withStatus: (status: ArtifactStatus) => withStatus.all(status),
-    page(kbId: string, limit: number, cursor: string | undefined, status: ArtifactStatus | undefined) {
-      const after = cursor === undefined ? 0 : decodeCursor(cursor);
-      if (after === undefined) return undefined;
-      return toPage(pageOf.all({ kb_id: kbId, after, status: status ?? null, limit: limit + 1 }), limit);
+    page(kbId: string, limit: number, cursor: string | undefined, status: ArtifactStatus | undefined, order: 'oldest' | 'newest' = 'oldest') {
+      const from = cursor === undefined ? undefined : decodeCursor(cursor);
+      if (cursor !== undefined && from === undefined) return undefined;
+      if (order === 'newest') {
+        return toPage(pageNewestFirst.all({ kb_id: kbId, before: from ?? Number.MAX_SAFE_INTEGER, status: status ?? null, limit: limit + 1 }), limit);
+      }
+      return toPage(pageOf.all({ kb_id: kbId, after: from ?? 0, status: status ?? null, limit: limit + 1 }), limit);
     },
     insert: (row: { id: string; kb_id: string; key: string; filename: string; declared_mime_type: string | null; size: number; part_size: number; upload_id: string | null; user_id: string | null; status: ArtifactStatus; now: string }) =>
       insert.run(row),

@@ -41,7 +41,8 @@ export function useArtifacts(kbId: string, status: StatusFilter, watch: boolean)
 
   const query = useCallback(
     (limit: number, cursor?: string) =>
-      client.call('artifacts.list', { kb_id: kbId, limit, ...(cursor ? { cursor } : {}), ...(status === 'all' ? {} : { status }) }),
+      // Newest first: what was just uploaded is what a person looks for.
+      client.call('artifacts.list', { kb_id: kbId, limit, order: 'newest', ...(cursor ? { cursor } : {}), ...(status === 'all' ? {} : { status }) }),
     [kbId, status],
   );
 
