@@ -17,6 +17,7 @@ import * as retrieval from './retrieval/handlers.js';
 import * as suggestions from './suggestions/handlers.js';
 import * as models from './models/handlers.js';
 import * as overrides from './models/overrides.js';
+import { probeModels } from './models/probe.js';
 import * as modelDownloads from './local-models/downloads/handlers.js';
 import * as localModels from './local-models/handlers.js';
 import * as status from './service/status.js';
@@ -78,6 +79,7 @@ export const handlers: Handlers = {
   'messages.thoughts': agents.messageThoughts,
   'models.list': models.listModels,
   'models.create': models.createModel,
+  'models.probe': probeModels,
   'models.update': models.updateModel,
   'models.delete': models.deleteModel,
   'models.test': models.testModel,

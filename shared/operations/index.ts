@@ -58,6 +58,7 @@ export const operations = {
   'messages.thoughts': agents.messageThoughts,
   'models.list': models.listModels,
   'models.create': models.createModel,
+  'models.probe': models.probeModels,
   'models.update': models.updateModel,
   'models.delete': models.deleteModel,
   'models.test': models.testModel,
