@@ -92,9 +92,9 @@ export function bootCore(options: BootOptions): Core {
   if (tightened) options.warn?.(tightened);
   const dbFile = join(options.dataDir, 'parley.db');
   ensurePrivateFile(dbFile);
-  const db = openDatabase(dbFile, { nativeBinding: options.nativeBinding });
+  const db = openDatabase(dbFile, { nativeBinding: options.nativeBinding, ...(options.warn ? { log: options.warn } : {}) });
   try {
-    const repos = createRepositories(db);
+    const repos = createRepositories(db, { now: () => options.now?.() ?? new Date() });
     const now = new Date().toISOString();
     const credentials = hmacHasher(loadCredentialKey(options.dataDir));
     const owner = ensureOwner(repos, { name: defaultOwnerName(), adminApiKey: options.adminApiKey, now, hasher: credentials });

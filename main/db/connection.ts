@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations/index.js';
 
 export type Db = Database.Database;
@@ -21,6 +22,35 @@ export interface OpenOptions {
   /** Path of a better-sqlite3 build for another ABI (Electron's); the Node build by default. */
   nativeBinding?: string;
   migrations?: readonly Migration[];
+  /** Where to say that sqlite-vec could not be loaded (default: console.warn). */
+  log?: (line: string) => void;
+}
+
+const vectorExtension = new WeakMap<Db, boolean>();
+
+/**
+ * Loads sqlite-vec into this connection, once; openDatabase does it for every connection. Its
+ * binary ships inside a per-platform npm package; where none fits (or the file cannot be loaded),
+ * vector search is off and retrieval ranks by keywords only: said once per connection in one log line.
+ */
+export function loadVectorExtension(db: Db, log: (line: string) => void = (line) => console.warn(line)): boolean {
+  let ok = vectorExtension.get(db);
+  if (ok === undefined) {
+    try {
+      sqliteVec.load(db);
+      ok = true;
+    } catch (error) {
+      ok = false;
+      log(`[retrieval] sqlite-vec could not be loaded (${error instanceof Error ? error.message : String(error)}): vector search is off, retrieval ranks by keywords only`);
+    }
+    vectorExtension.set(db, ok);
+  }
+  return ok;
+}
+
+/** Whether sqlite-vec is loaded on this connection. */
+export function hasVectorExtension(db: Db): boolean {
+  return vectorExtension.get(db) === true;
 }
 
 /** Opens (or creates) the database, sets the pragmas Parley relies on and applies pending migrations. */
@@ -31,6 +61,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
+    loadVectorExtension(db, options.log);
     migrate(db, file, options.migrations ?? MIGRATIONS);
     return db;
   } catch (error) {

@@ -20,7 +20,7 @@
  * It measures and reports; it asserts nothing (target: p95 ≤ 10 ms at 1M chunks).
  * Run: node --import tsx test/bench/retrieval.ts [sizes…]   (default: 100000 1000000)
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -197,7 +197,7 @@ function build(db: Db, chunks: ChunksRepo, total: number): Corpus {
         const { index, kb: k, chunks: list } = next.value;
         const id = `art_bench${index}`;
         artifact.run(id, `kb_bench${k}`, `reports/${k}/document-${index}.txt`, `document-${index}.txt`, now, now);
-        chunks.insertArtifactChunks(id, list);
+        chunks.replaceForArtifact(id, undefined, list);
       }
     })();
   }
@@ -208,7 +208,7 @@ function build(db: Db, chunks: ChunksRepo, total: number): Corpus {
 export function benchQuestions(total: number, count = QUESTIONS + WARMUP): Question[] {
   const corpus: Corpus = { vocab: [], artifacts: [] };
   for (const _ of generate(total, corpus));
-  return questions(corpus, count);
+  return questionsOf(corpus, count);
 }
 
 const TEMPLATES = [
@@ -231,7 +231,7 @@ export interface Question {
   source?: string;
 }
 
-function questions(corpus: Corpus, count: number): Question[] {
+function questionsOf(corpus: Corpus, count: number): Question[] {
   const rand = prng(7);
   const { vocab, artifacts } = corpus;
   const common = () => vocab[COMMON_ENGLISH.length + Math.floor(Math.pow(rand(), 2) * 2_000)]!; // ranks ~160–2160
@@ -284,8 +284,48 @@ export interface RetrievalBenchOptions {
   /** Also time hybrid search (hashed 256-d embeddings, sqlite-vec) at sizes up to this. Default 100 000. */
   hybridUpTo?: number;
   log?: (line: string) => void;
-  /** Build the databases in this directory and keep them (for profiling); default: a temp dir, removed. */
-  keepDir?: string;
+  /** Where generated databases are cached, keyed by generator version and size. Default test-results/bench-cache. */
+  cacheDir?: string;
+}
+
+/** Bump when the generated corpus changes: cached databases of another version are never reused. */
+const GENERATOR_VERSION = 1;
+
+/**
+ * The generated keyword database of `size` chunks (optimised, term statistics refreshed) and its
+ * questions, from the cache when there; built into a `.partial` file and renamed only when
+ * complete, so an interrupted build is never reused.
+ */
+export function cachedCorpus(cacheDir: string, size: number, log: (line: string) => void): { file: string; questions: Question[]; buildMs?: number; optimizeMs?: number } {
+  mkdirSync(cacheDir, { recursive: true });
+  const file = join(cacheDir, `retrieval-g${GENERATOR_VERSION}-${size}.db`);
+  const questionsFile = `${file}.questions.json`;
+  if (existsSync(file) && existsSync(questionsFile)) {
+    log(`retrieval bench: ${size.toLocaleString('en')} chunks from ${file}`);
+    return { file, questions: JSON.parse(readFileSync(questionsFile, 'utf8')) as Question[] };
+  }
+  const partial = `${file}.partial`;
+  for (const f of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(f, { force: true });
+  const db = openDatabase(partial);
+  try {
+    const chunks = createChunksRepo(db);
+    log(`retrieval bench: building ${size.toLocaleString('en')} chunks…`);
+    const [built, buildMs] = time(() => build(db, chunks, size));
+    const [, optimizeMs] = time(() => {
+      chunks.optimize();
+      chunks.refreshTermStats();
+    });
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    const questions = questionsOf(built, QUESTIONS + WARMUP);
+    writeFileSync(questionsFile, JSON.stringify(questions));
+    renameSync(partial, file);
+    log(`  built in ${(buildMs / 1000).toFixed(1)} s, optimised + term statistics in ${(optimizeMs / 1000).toFixed(1)} s`);
+    return { file, questions, buildMs, optimizeMs };
+  } catch (error) {
+    if (db.open) db.close();
+    throw error;
+  }
 }
 
 export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Promise<RetrievalBenchRow[]> {
@@ -294,23 +334,19 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
   const overlapSample = options.overlapSample ?? ((size: number) => (size <= 100_000 ? 200 : 100));
   const rows: RetrievalBenchRow[] = [];
   for (const size of sizes) {
-    const dir = options.keepDir ?? mkdtempSync(join(tmpdir(), 'parley-bench-retrieval-'));
-    const file = join(dir, options.keepDir ? `retrieval-${size}.db` : 'parley.db');
+    const cached = cachedCorpus(options.cacheDir ?? join('test-results', 'bench-cache'), size, log);
+    // Each run works on a copy: the hybrid part adds vectors.
+    const dir = mkdtempSync(join(tmpdir(), 'parley-bench-retrieval-'));
+    const file = join(dir, 'parley.db');
+    copyFileSync(cached.file, file);
     const db = openDatabase(file);
+    const buildMs = cached.buildMs;
+    const optimizeMs = cached.optimizeMs;
     try {
       const chunks = createChunksRepo(db);
-      log(`retrieval bench: building ${size.toLocaleString('en')} chunks…`);
-      const [built, buildMs] = time(() => build(db, chunks, size));
-      const [, optimizeMs] = time(() => {
-        chunks.optimize();
-        chunks.refreshTermStats();
-      });
-      db.pragma('wal_checkpoint(TRUNCATE)');
       const dbMb = statSync(file).size / 1e6;
-      log(`  built in ${(buildMs / 1000).toFixed(1)} s, optimised + term statistics in ${(optimizeMs / 1000).toFixed(1)} s, ${dbMb.toFixed(0)} MB`);
-
-      const qs = questions(built, QUESTIONS + WARMUP);
-      for (const q of qs.slice(0, WARMUP)) searchKeyword(db, { kb_ids: q.kb_ids, text: q.text, limit: 10 });
+      const qs = cached.questions;
+      for (const q of qs.slice(0, WARMUP)) searchKeyword({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 });
       const timed = qs.slice(WARMUP);
       const all: number[] = [];
       const topical: number[] = [];
@@ -318,7 +354,7 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
       const results: number[][] = [];
       let found = 0;
       for (const q of timed) {
-        const [hits, ms] = time(() => searchKeyword(db, { kb_ids: q.kb_ids, text: q.text, limit: 10 }));
+        const [hits, ms] = time(() => searchKeyword({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 }));
         all.push(ms);
         (q.source ? topical : commonOnly).push(ms);
         results.push(hits.map((h) => h.chunk_id));
@@ -350,8 +386,8 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
         chunks: size,
         p50_ms: round(s.p50),
         p95_ms: round(s.p95),
-        build_s: round(buildMs / 1000, 1),
-        optimize_s: round(optimizeMs / 1000, 1),
+        ...(buildMs === undefined ? {} : { build_s: round(buildMs / 1000, 1) }),
+        ...(optimizeMs === undefined ? {} : { optimize_s: round(optimizeMs / 1000, 1) }),
         db_mb: Math.round(dbMb),
         overlap_at_10: round(reference === 0 ? 1 : overlap / reference, 3),
         source_in_top10: round(found / Math.max(1, topical.length), 3),
@@ -365,7 +401,7 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
         const embed = hashedEmbedder(256);
         const [embedded, embedMs] = await (async () => {
           const started = performance.now();
-          const n = await indexEmbeddings(db, embed, { model: 'hashed-256', batchSize: 512, log });
+          const n = await indexEmbeddings({ chunks }, embed, { model: 'hashed-256', batchSize: 512, log });
           return [n, performance.now() - started] as const;
         })();
         if (embedded > 0) {
@@ -373,7 +409,7 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
           const hybrid: number[] = [];
           for (const q of timed) {
             const started = performance.now();
-            await searchHybrid(db, { kb_ids: q.kb_ids, text: q.text, limit: 10 }, embed, { log });
+            await searchHybrid({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 }, embed, { log });
             hybrid.push(performance.now() - started);
           }
           const h = summarize(hybrid);
@@ -382,7 +418,7 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
       }
     } finally {
       db.close();
-      if (!options.keepDir) rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     }
   }
   return rows;
@@ -390,8 +426,7 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
-  const keepDir = process.env.PARLEY_BENCH_KEEP_DIR;
-  runRetrievalBench({ ...(sizes.length > 0 ? { sizes } : {}), ...(keepDir ? { keepDir } : {}) }).then(
+  runRetrievalBench({ ...(sizes.length > 0 ? { sizes } : {}) }).then(
     (rows) => {
       printRows(
         'Retrieval (top 10; target p95 ≤ 10 ms at 1M chunks)',

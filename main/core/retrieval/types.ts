@@ -1,4 +1,5 @@
 import type { ChunkLocation } from '../ingest/types.js';
+import type { ChunksRepo } from '../../db/repositories/chunks.js';
 
 export interface SearchQuery {
   /** Knowledge bases to search (those of the datasets attached to a message or thread). */
@@ -20,3 +21,13 @@ export interface SearchHit {
   /** Higher is better; comparable within one result list only. */
   score: number;
 }
+
+/** What retrieval reads and writes: the chunks repository (the rest of the repositories may come along). */
+export interface RetrievalSource {
+  chunks: ChunksRepo;
+}
+
+/** An OpenAI-compatible embeddings call: one vector per text, in order. */
+export type Embedder = (texts: string[]) => Promise<number[][]>;
+
+export type RetrievalLog = (line: string) => void;

@@ -17,8 +17,14 @@ import { createUsersRepo } from './users.js';
 import { createMetricsRepo } from './metrics.js';
 import { createWorkflowsRepo } from './workflows.js';
 
+export interface RepositoryOptions {
+  /** The clock repositories stamp times with (the service's injected clock). */
+  now?: () => Date;
+}
+
 /** Every repository over one connection; the only place SQL lives. */
-export function createRepositories(db: Db) {
+export function createRepositories(db: Db, options: RepositoryOptions = {}) {
+  const now = options.now ?? (() => new Date());
   return {
     db,
     users: createUsersRepo(db),
@@ -29,7 +35,7 @@ export function createRepositories(db: Db) {
     threads: createThreadsRepo(db),
     messages: createMessagesRepo(db),
     usage: createUsageRepo(db),
-    chunks: createChunksRepo(db),
+    chunks: createChunksRepo(db, now),
     datasets: createDatasetsRepo(db),
     artifacts: createArtifactsRepo(db),
     reports: createReportsRepo(db),

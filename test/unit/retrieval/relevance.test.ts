@@ -36,7 +36,7 @@ describe('retrieval relevance on the labelled corpus', () => {
   });
 
   it('keyword search puts the right artifact in the top 3 for at least 90% of questions', async () => {
-    const share = await score('keyword', (text) => searchKeyword(c.db, { kb_ids: [c.kb], text, limit: TOP }));
+    const share = await score('keyword', (text) => searchKeyword(c, { kb_ids: [c.kb], text, limit: TOP }));
     expect(share).toBeGreaterThanOrEqual(REQUIRED);
   });
 
@@ -44,14 +44,14 @@ describe('retrieval relevance on the labelled corpus', () => {
     // ~90 chunks here: selecting terms may match at most ~4 chunks, and IDF counting is tight, so
     // most terms only boost or nudge, as common words do at scale.
     const pruned: KeywordOptions = { scoreBudget: 4, idfBudget: 14, nudgeDepth: 10 };
-    const share = await score('keyword, aggressive pruning', (text) => searchKeyword(c.db, { kb_ids: [c.kb], text, limit: TOP }, pruned));
+    const share = await score('keyword, aggressive pruning', (text) => searchKeyword(c, { kb_ids: [c.kb], text, limit: TOP }, pruned));
     expect(share).toBeGreaterThanOrEqual(REQUIRED);
   });
 
   it('hybrid search (hashed bag-of-words embeddings, sqlite-vec, RRF) keeps it', async () => {
     const embed = hashedEmbedder(128);
-    expect(await indexEmbeddings(c.db, embed, { model: 'hashed-128' })).toBeGreaterThan(0);
-    const share = await score('hybrid', (text) => searchHybrid(c.db, { kb_ids: [c.kb], text, limit: TOP }, embed));
+    expect(await indexEmbeddings(c, embed, { model: 'hashed-128' })).toBeGreaterThan(0);
+    const share = await score('hybrid', (text) => searchHybrid(c, { kb_ids: [c.kb], text, limit: TOP }, embed));
     expect(share).toBeGreaterThanOrEqual(REQUIRED);
   });
 });

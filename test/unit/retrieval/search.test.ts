@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../../main/db/connection.js';
+import { loadVectorExtension, type Db } from '../../../main/db/connection.js';
 import { createChunksRepo, slotOf } from '../../../main/db/repositories/chunks.js';
 import {
   bm25Idf,
@@ -13,7 +13,6 @@ import {
   searchKeyword,
   snippetOf,
 } from '../../../main/core/retrieval/search.js';
-import { loadVectorExtension } from '../../../main/core/retrieval/vector-extension.js';
 import { DOCUMENTS } from '../../fixtures/corpus/documents.js';
 import { hashedEmbedder } from './hashed-embedder.js';
 import { corpusDb, retrievalDb, type RetrievalDb } from './setup.js';
@@ -26,6 +25,9 @@ const track = <T extends RetrievalDb>(r: T): T => {
 afterEach(() => open.splice(0).forEach((r) => r.close()));
 
 const doc = (key: string) => DOCUMENTS.find((d) => d.key === key)!.text;
+const countInKb = (r: RetrievalDb, kbId: string) => (r.db.prepare('SELECT count(*) AS n FROM chunks WHERE kb_id = ?').get(kbId) as { n: number }).n;
+const textsOf = (r: RetrievalDb, artifactId: string) =>
+  r.db.prepare('SELECT id, text FROM chunks WHERE artifact_id = ? ORDER BY ord').all(artifactId) as Array<{ id: number; text: string }>;
 const integrity = (db: Db) => db.prepare("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('integrity-check', 1)").run();
 
 describe('chunks repository', () => {
@@ -36,9 +38,9 @@ describe('chunks repository', () => {
     r.addDocument(a, 'one.md', doc('baking/sourdough.md'));
     r.addDocument(b, 'two.md', doc('earth/tides.md'));
     r.addDocument(a, 'three.md', doc('earth/glaciers.md'));
-    expect(r.chunks.countByKb(a)).toBe(8);
-    expect(r.chunks.countByKb(b)).toBe(4);
-    expect(r.chunks.countByKb('kb_nope')).toBe(0);
+    expect(countInKb(r, a)).toBe(8);
+    expect(countInKb(r, b)).toBe(4);
+    expect(r.chunks.kbRanges(['kb_nope'])).toEqual([]);
     const slots = r.db.prepare('SELECT kb_id, id FROM chunks').all() as Array<{ kb_id: string; id: number }>;
     const slotA = r.chunks.kbRanges([a])[0]!.slot;
     for (const row of slots) expect(slotOf(row.id) === slotA).toBe(row.kb_id === a);
@@ -50,15 +52,15 @@ describe('chunks repository', () => {
     const kb = r.addKb('A');
     const other = r.addKb('B');
     const art = r.addDocument(kb, 'doc.md', doc('baking/sourdough.md'));
-    const before = r.chunks.listByArtifact(art).map((c) => c.id);
+    const before = textsOf(r, art).map((c) => c.id);
     const ids = r.chunks.replaceForArtifact(art, kb, [{ ord: 0, text: 'Completely new words about zeppelins.', location: { start: 0, end: 37 } }]);
     expect(ids).toHaveLength(1);
     expect(before).not.toContain(ids[0]);
-    expect(r.chunks.listByArtifact(art).map((c) => c.text)).toEqual(['Completely new words about zeppelins.']);
-    expect(searchKeyword(r.db, { kb_ids: [kb], text: 'sourdough starter', limit: 5 })).toEqual([]);
-    expect(searchKeyword(r.db, { kb_ids: [kb], text: 'zeppelins', limit: 5 })).toHaveLength(1);
+    expect(textsOf(r, art).map((c) => c.text)).toEqual(['Completely new words about zeppelins.']);
+    expect(searchKeyword(r, { kb_ids: [kb], text: 'sourdough starter', limit: 5 })).toEqual([]);
+    expect(searchKeyword(r, { kb_ids: [kb], text: 'zeppelins', limit: 5 })).toHaveLength(1);
     expect(() => r.chunks.replaceForArtifact(art, other, [])).toThrow(/not in knowledge base/);
-    expect(() => r.chunks.insertArtifactChunks('art_missing', [])).toThrow(/No artifact/);
+    expect(() => r.chunks.replaceForArtifact('art_missing', undefined, [])).toThrow(/No artifact/);
     integrity(r.db);
   });
 
@@ -104,17 +106,17 @@ describe('searchKeyword', () => {
     }
     for (const d of DOCUMENTS.slice(8)) r.addDocument(c, d.key, d.text);
     const question = 'How do bees and volcanoes and git branches work?';
-    const onlyA = searchKeyword(r.db, { kb_ids: [a], text: question, limit: 50 });
+    const onlyA = searchKeyword(r, { kb_ids: [a], text: question, limit: 50 });
     expect(onlyA.length).toBeGreaterThan(3);
     expect(onlyA.every((h) => h.kb_id === a)).toBe(true);
-    const onlyB = searchKeyword(r.db, { kb_ids: [b], text: question, limit: 50 });
+    const onlyB = searchKeyword(r, { kb_ids: [b], text: question, limit: 50 });
     expect(onlyB.map((h) => h.artifact_key)).toEqual(onlyA.map((h) => h.artifact_key));
     expect(onlyB.every((h) => h.kb_id === b)).toBe(true);
-    const ac = searchKeyword(r.db, { kb_ids: [a, c], text: 'tides glaciers sourdough', limit: 50 });
+    const ac = searchKeyword(r, { kb_ids: [a, c], text: 'tides glaciers sourdough', limit: 50 });
     expect(new Set(ac.map((h) => h.kb_id))).toEqual(new Set([a, c]));
-    expect(searchKeyword(r.db, { kb_ids: [c], text: 'sourdough starter', limit: 10 })).toEqual([]);
-    expect(searchKeyword(r.db, { kb_ids: ['kb_unknown'], text: 'sourdough', limit: 10 })).toEqual([]);
-    expect(searchKeyword(r.db, { kb_ids: [], text: 'sourdough', limit: 10 })).toEqual([]);
+    expect(searchKeyword(r, { kb_ids: [c], text: 'sourdough starter', limit: 10 })).toEqual([]);
+    expect(searchKeyword(r, { kb_ids: ['kb_unknown'], text: 'sourdough', limit: 10 })).toEqual([]);
+    expect(searchKeyword(r, { kb_ids: [], text: 'sourdough', limit: 10 })).toEqual([]);
     // A and C are not neighbours (B sits between them): two spans; A and B merge into one.
     expect(querySpans(r.chunks, r.chunks.kbRanges([a, c]))).toHaveLength(2);
     expect(querySpans(r.chunks, r.chunks.kbRanges([a, b]))).toHaveLength(1);
@@ -122,7 +124,7 @@ describe('searchKeyword', () => {
 
   it('returns hits with the artifact key, a snippet around the terms and the location', () => {
     const c = track(corpusDb());
-    const [hit] = searchKeyword(c.db, { kb_ids: [c.kb], text: 'What is the rule of 72?', limit: 1 });
+    const [hit] = searchKeyword(c, { kb_ids: [c.kb], text: 'What is the rule of 72?', limit: 1 });
     expect(hit).toMatchObject({ kb_id: c.kb, artifact_key: 'finance/compound-interest.md', artifact_id: c.artifactByKey.get('finance/compound-interest.md') });
     expect(hit!.snippet).toMatch(/rule of 72/);
     expect(hit!.snippet.split(/\s+/).length).toBeLessThanOrEqual(34);
@@ -134,17 +136,17 @@ describe('searchKeyword', () => {
 
   it('ranks by bm25, best first, and honours the limit', () => {
     const c = track(corpusDb());
-    const hits = searchKeyword(c.db, { kb_ids: [c.kb], text: 'glacier ice melting', limit: 4 });
+    const hits = searchKeyword(c, { kb_ids: [c.kb], text: 'glacier ice melting', limit: 4 });
     expect(hits).toHaveLength(4);
     expect(hits[0]!.artifact_key).toBe('earth/glaciers.md');
     for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.score).toBeGreaterThanOrEqual(hits[i]!.score);
-    expect(searchKeyword(c.db, { kb_ids: [c.kb], text: 'glacier', limit: 0 })).toEqual([]);
+    expect(searchKeyword(c, { kb_ids: [c.kb], text: 'glacier', limit: 0 })).toEqual([]);
   });
 
   it('finds nothing for a question of stop words only, rather than everything', () => {
     const c = track(corpusDb());
     for (const text of ['What is it?', 'How do I do that?', 'Why would they be there and not here?', '', '   ', '?!']) {
-      expect(searchKeyword(c.db, { kb_ids: [c.kb], text, limit: 10 })).toEqual([]);
+      expect(searchKeyword(c, { kb_ids: [c.kb], text, limit: 10 })).toEqual([]);
     }
     expect(questionWords('What is the Calvin cycle?').words).toEqual(['calvin', 'cycle']);
   });
@@ -191,10 +193,10 @@ describe('searchKeyword', () => {
       '\\"; DROP TABLE chunks; --',
     ];
     for (const text of nasty) {
-      expect(() => searchKeyword(c.db, { kb_ids: [c.kb], text, limit: 5 }), text.slice(0, 40)).not.toThrow();
+      expect(() => searchKeyword(c, { kb_ids: [c.kb], text, limit: 5 }), text.slice(0, 40)).not.toThrow();
     }
-    expect(searchKeyword(c.db, { kb_ids: [c.kb], text: '"(honeybees* -swarming) AND', limit: 1 })[0]?.artifact_key).toBe('nature/honeybees.md');
-    expect(searchKeyword(c.db, { kb_ids: [c.kb], text: 'NEAR(varroa mites)', limit: 1 })[0]?.artifact_key).toBe('nature/honeybees.md');
+    expect(searchKeyword(c, { kb_ids: [c.kb], text: '"(honeybees* -swarming) AND', limit: 1 })[0]?.artifact_key).toBe('nature/honeybees.md');
+    expect(searchKeyword(c, { kb_ids: [c.kb], text: 'NEAR(varroa mites)', limit: 1 })[0]?.artifact_key).toBe('nature/honeybees.md');
     expect(c.db.prepare('SELECT count(*) AS n FROM chunks').get()).toEqual({ n: expect.any(Number) });
   });
 
@@ -204,11 +206,11 @@ describe('searchKeyword', () => {
     const bees = r.addDocument(kb, 'bees.md', doc('nature/honeybees.md'));
     const tides = r.addDocument(kb, 'tides.md', doc('earth/tides.md'));
     const coffee = r.addDocument(kb, 'coffee.md', doc('food/coffee-roasting.md'));
-    const find = (text: string) => searchKeyword(r.db, { kb_ids: [kb], text, limit: 10 });
+    const find = (text: string) => searchKeyword(r, { kb_ids: [kb], text, limit: 10 });
     expect(find('varroa mites swarming')).not.toEqual([]);
 
-    // Through the repository.
-    expect(r.chunks.deleteByArtifact(bees)).toBe(4);
+    // Re-indexed with no chunks.
+    expect(r.chunks.replaceForArtifact(bees, kb, [])).toEqual([]);
     expect(find('varroa mites swarming queen')).toEqual([]);
     integrity(r.db);
 
@@ -246,7 +248,7 @@ describe('searchKeyword', () => {
         .all(all, 1000)
         .filter((row) => holds.get(select, BigInt(row.id)))
         .slice(0, 5);
-      const got = searchKeyword(c.db, { kb_ids: [c.kb], text, limit: 5 }, options);
+      const got = searchKeyword(c, { kb_ids: [c.kb], text, limit: 5 }, options);
       expect(got.map((h) => h.chunk_id)).toEqual(expected.map((e) => e.id));
       got.forEach((h, i) => expect(h.score).toBeCloseTo(-expected[i]!.s, 9));
       checked++;
@@ -264,7 +266,7 @@ describe('searchKeyword', () => {
     expect(plan.boost.length + plan.nudge.length + plan.dropped.length).toBe(4);
     const common = planKeyword(c.chunks, 'water heat', ranges, { scoreBudget: 1, idfBudget: 1 });
     expect(common.mode).toBe('unranked');
-    const hits = searchKeyword(c.db, { kb_ids: [c.kb], text: 'water heat', limit: 10 }, { scoreBudget: 1, idfBudget: 1 });
+    const hits = searchKeyword(c, { kb_ids: [c.kb], text: 'water heat', limit: 10 }, { scoreBudget: 1, idfBudget: 1 });
     expect(hits.length).toBeGreaterThan(0);
     for (const h of hits) expect(h.text.toLowerCase()).toMatch(/water/);
     expect(bm25Idf(100, 50)).toBe(1e-6);
@@ -305,25 +307,29 @@ describe('reciprocal rank fusion', () => {
 });
 
 describe('hybrid search', () => {
-  it('loads sqlite-vec here', () => {
+  it('loads sqlite-vec here, where the connection opens', () => {
     const r = track(retrievalDb());
-    expect(loadVectorExtension(r.db)).toBe(true);
+    expect(r.chunks.vectorsAvailable()).toBe(true);
     expect((r.db.prepare('SELECT vec_version() AS v').get() as { v: string }).v).toMatch(/^v0\./);
   });
 
   it('fuses keyword and vector rankings by reciprocal rank (k = 60)', async () => {
     const c = track(corpusDb());
     const embed = hashedEmbedder(64);
-    expect(await indexEmbeddings(c.db, embed, { model: 'hashed-64' })).toBe(c.chunks.countByKb(c.kb));
-    expect(await indexEmbeddings(c.db, embed, { model: 'hashed-64' })).toBe(0);
+    expect(await indexEmbeddings(c, embed, { model: 'hashed-64' })).toBe(countInKb(c, c.kb));
+    expect(await indexEmbeddings(c, embed, { model: 'hashed-64' })).toBe(0);
     const text = 'Why does heat make the honey ferment in the hive?';
     const candidates = 30;
-    const keyword = searchKeyword(c.db, { kb_ids: [c.kb], text, limit: candidates }).map((h) => h.chunk_id);
+    const keyword = searchKeyword(c, { kb_ids: [c.kb], text, limit: candidates }).map((h) => h.chunk_id);
     const [vector] = await embed([text]);
     const slot = c.chunks.kbRanges([c.kb])[0]!.slot;
-    const nearest = c.chunks.knn(Float32Array.from(vector!), slot, candidates).map((n) => n.id);
+    // Hashed bag-of-words vectors tie often: equal distances go newest first, as searchRanked orders them.
+    const nearest = c.chunks
+      .knn(Float32Array.from(vector!), slot, candidates)
+      .sort((a, b) => a.distance - b.distance || b.id - a.id)
+      .map((n) => n.id);
     const expected = reciprocalRankFusion([keyword, nearest]).slice(0, 8);
-    const hybrid = await searchHybrid(c.db, { kb_ids: [c.kb], text, limit: 8 }, embed, { candidates });
+    const hybrid = await searchHybrid(c, { kb_ids: [c.kb], text, limit: 8 }, embed, { candidates });
     expect(hybrid.map((h) => h.chunk_id)).toEqual(expected.map((e) => e.id));
     hybrid.forEach((h, i) => expect(h.score).toBeCloseTo(expected[i]!.score, 12));
     expect(hybrid[0]!.artifact_key).toBe('nature/honeybees.md');
@@ -336,18 +342,18 @@ describe('hybrid search', () => {
   it('without an embedder, or when embedding fails or does not fit, is the keyword ranking', async () => {
     const c = track(corpusDb());
     const query = { kb_ids: [c.kb], text: 'How do mRNA vaccines train immunity?', limit: 5 };
-    const keyword = searchKeyword(c.db, query);
-    expect(await searchHybrid(c.db, query)).toEqual(keyword);
+    const keyword = searchKeyword(c, query);
+    expect(await searchHybrid(c, query)).toEqual(keyword);
     // An embedder but no vector index yet.
-    expect(await searchHybrid(c.db, query, hashedEmbedder(16))).toEqual(keyword);
-    await indexEmbeddings(c.db, hashedEmbedder(16), { model: 'hashed-16' });
+    expect(await searchHybrid(c, query, hashedEmbedder(16))).toEqual(keyword);
+    await indexEmbeddings(c, hashedEmbedder(16), { model: 'hashed-16' });
     const lines: string[] = [];
     const log = (line: string) => lines.push(line);
     const failing = async () => {
       throw new Error('upstream 503');
     };
-    expect(await searchHybrid(c.db, query, failing, { log })).toEqual(keyword);
-    expect(await searchHybrid(c.db, query, hashedEmbedder(8), { log })).toEqual(keyword);
+    expect(await searchHybrid(c, query, failing, { log })).toEqual(keyword);
+    expect(await searchHybrid(c, query, hashedEmbedder(8), { log })).toEqual(keyword);
     expect(lines).toEqual([expect.stringContaining('upstream 503'), expect.stringContaining('does not match the vector index')]);
   });
 
@@ -356,20 +362,18 @@ describe('hybrid search', () => {
     const kb = r.addKb('A');
     const bees = r.addDocument(kb, 'bees.md', doc('nature/honeybees.md'));
     r.addDocument(kb, 'tides.md', doc('earth/tides.md'));
-    expect(await indexEmbeddings(r.db, hashedEmbedder(32), { model: 'm1' })).toBe(8);
+    expect(await indexEmbeddings(r, hashedEmbedder(32), { model: 'm1' })).toBe(8);
     r.addDocument(kb, 'sleep.md', doc('health/sleep.md'));
-    expect(await indexEmbeddings(r.db, hashedEmbedder(32), { model: 'm1' })).toBe(4);
-    expect(await indexEmbeddings(r.db, hashedEmbedder(48), { model: 'm2' })).toBe(12);
+    expect(await indexEmbeddings(r, hashedEmbedder(32), { model: 'm1' })).toBe(4);
+    expect(await indexEmbeddings(r, hashedEmbedder(48), { model: 'm2' })).toBe(12);
     expect(r.chunks.vectorIndex()).toEqual({ model: 'm2', dimensions: 48 });
     const vectors = () => (r.db.prepare('SELECT count(*) AS n FROM chunk_vectors').get() as { n: number }).n;
     expect(vectors()).toBe(12);
-    r.chunks.deleteByArtifact(bees);
-    expect(vectors()).toBe(8);
-    // A cascade leaves vectors behind; they never surface and can be pruned.
+    // Re-indexed without chunks, then deleted with its artifact row: their vectors go at the next search.
+    r.chunks.replaceForArtifact(bees, kb, []);
     r.db.prepare("DELETE FROM artifacts WHERE key = 'tides.md'").run();
-    const hits = await searchHybrid(r.db, { kb_ids: [kb], text: 'moon tides bees sleep', limit: 10 }, hashedEmbedder(48));
+    const hits = await searchHybrid(r, { kb_ids: [kb], text: 'moon tides bees sleep', limit: 10 }, hashedEmbedder(48));
     expect(hits.every((h) => h.artifact_key === 'sleep.md')).toBe(true);
-    expect(r.chunks.pruneOrphanVectors()).toBe(4);
     expect(vectors()).toBe(4);
   });
 
@@ -386,19 +390,23 @@ describe('hybrid search', () => {
       },
     }) as Db;
     const { migrate } = await import('../../../main/db/connection.js');
+    const lines: string[] = [];
+    const log = (line: string) => lines.push(line);
+    // What openDatabase does for every connection.
+    expect(loadVectorExtension(db, log)).toBe(false);
+    expect(loadVectorExtension(db, log)).toBe(false);
     migrate(db, ':memory:');
     const now = new Date().toISOString();
     db.exec(`INSERT INTO organizations VALUES ('o', 'O', '${now}');
              INSERT INTO datasets (id, organization_id, name, created_at, updated_at) VALUES ('d', 'o', 'D', '${now}', '${now}');
              INSERT INTO knowledge_bases (id, dataset_id, created_at) VALUES ('k', 'd', '${now}');
              INSERT INTO artifacts (id, kb_id, key, filename, size, part_size, status, created_at, updated_at) VALUES ('a', 'k', 'a.md', 'a.md', 1, 0, 'ready', '${now}', '${now}');`);
-    createChunksRepo(db).insertArtifactChunks('a', [{ ord: 0, text: 'Glaciers retreat as the climate warms.', location: { start: 0, end: 38 } }]);
-    const lines: string[] = [];
-    const log = (line: string) => lines.push(line);
-    expect(await indexEmbeddings(db, hashedEmbedder(8), { model: 'm', log })).toBe(0);
+    const source = { chunks: createChunksRepo(db) };
+    source.chunks.replaceForArtifact('a', undefined, [{ ord: 0, text: 'Glaciers retreat as the climate warms.', location: { start: 0, end: 38 } }]);
+    expect(await indexEmbeddings(source, hashedEmbedder(8), { model: 'm', log })).toBe(0);
     // A vector index configured by another connection that could load it.
     db.prepare("INSERT INTO chunk_vector_index (id, model, dimensions, created_at) VALUES (1, 'm', 8, 'now')").run();
-    const hits = await searchHybrid(db, { kb_ids: ['k'], text: 'glaciers', limit: 3 }, hashedEmbedder(8), { log });
+    const hits = await searchHybrid(source, { kb_ids: ['k'], text: 'glaciers', limit: 3 }, hashedEmbedder(8), { log });
     expect(hits.map((h) => h.artifact_key)).toEqual(['a.md']);
     expect(lines).toEqual([expect.stringMatching(/sqlite-vec could not be loaded \(no binary for this platform\): vector search is off, retrieval ranks by keywords only/)]);
     raw.close();

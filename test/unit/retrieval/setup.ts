@@ -41,7 +41,7 @@ export function retrievalDb(): RetrievalDb {
          VALUES (?, ?, ?, ?, ?, 0, 'ready', ?, ?)`,
       ).run(id, kbId, key, key.split('/').pop() ?? key, text.length, now, now);
       const list: Chunk[] = paragraphs(text).map((p, ord) => ({ ord, text: p.text, location: { start: p.start, end: p.end } }));
-      chunks.insertArtifactChunks(id, list);
+      chunks.replaceForArtifact(id, undefined, list);
       return id;
     },
     close() {

@@ -1,0 +1,49 @@
+import { toVector } from './vector.js';
+import type { Embedder, RetrievalLog, RetrievalSource } from './types.js';
+
+export interface IndexEmbeddingsOptions {
+  /** The embedding model's name: a different one than the index's rebuilds the index. */
+  model: string;
+  /** Only these knowledge bases (default: all). */
+  kb_ids?: string[];
+  /** Texts per embeddings call. Default 32. */
+  batchSize?: number;
+  log?: RetrievalLog;
+}
+
+/**
+ * Embeds the chunks that have no vector yet and stores their vectors (sqlite-vec), creating the
+ * vector table on the first batch, once the dimension is known. Returns how many chunks it
+ * embedded: 0 when sqlite-vec could not be loaded on this connection.
+ */
+export async function indexEmbeddings(source: RetrievalSource, embed: Embedder, options: IndexEmbeddingsOptions): Promise<number> {
+  const { chunks } = source;
+  // Where sqlite-vec could not be loaded, the connection said so when it opened.
+  if (!chunks.vectorsAvailable()) return 0;
+  const size = Math.max(1, Math.min(2_048, Math.floor(options.batchSize ?? 32)));
+  const ranges = options.kb_ids ? chunks.kbRanges(options.kb_ids) : chunks.allKbRanges();
+  const current = chunks.vectorIndex();
+  let dimensions = current?.model === options.model && chunks.hasVectorTable() ? current.dimensions : undefined;
+  let embedded = 0;
+  for (const range of ranges) {
+    let after = range.lo - 1;
+    for (;;) {
+      const batch = dimensions === undefined ? chunks.chunksAfter(after, range.hi, size) : chunks.chunksWithoutVectors(after, range.hi, size);
+      if (batch.length === 0) break;
+      const values = await embed(batch.map((c) => c.text));
+      if (values.length !== batch.length) throw new Error(`The embedding model returned ${values.length} vectors for ${batch.length} texts`);
+      const width = dimensions ?? values[0]?.length ?? 0;
+      const vectors = values.map((v) => toVector(v, width));
+      if (vectors.some((v) => v === undefined)) throw new Error(`The embedding model returned vectors that are not all finite and ${width}-dimensional`);
+      if (dimensions === undefined) {
+        chunks.ensureVectorTable(options.model, width);
+        dimensions = width;
+      }
+      embedded += chunks.insertVectors(batch.map((c, i) => ({ id: c.id, vector: vectors[i]! })));
+      after = batch[batch.length - 1]!.id;
+    }
+  }
+  // The vector graphs grew with each batch; saved now, the next start loads them instead of rebuilding.
+  if (embedded > 0) chunks.saveVectorIndex();
+  return embedded;
+}

@@ -1,0 +1,58 @@
+import type { ChunksRepo, KbRange } from '../../db/repositories/chunks.js';
+import { and, bm25Idf, KEYWORD_DEFAULTS, or, planKeyword, querySpans, type KeywordOptions, type KeywordPlan } from './plan.js';
+import { clampLimit, hydrate, snippetTerms, type Scored } from './hits.js';
+import type { RetrievalSource, SearchHit, SearchQuery } from './types.js';
+
+/** Runs a plan over each query span; the best `limit`, best first. */
+function runPlan(chunks: ChunksRepo, plan: KeywordPlan, spans: readonly KbRange[], limit: number, o: Required<KeywordOptions>): Scored[] {
+  if (plan.mode === 'none') return [];
+  if (plan.mode === 'unranked') {
+    const match = and(plan.select);
+    const ids = spans.flatMap((r) => chunks.matchIds(match, r.lo, r.hi, limit));
+    ids.sort((a, b) => b - a);
+    return ids.slice(0, limit).map((id, rank) => ({ id, score: 1 / (rank + 1) }));
+  }
+  const select = plan.mode === 'ranked' ? or(plan.select) : and(plan.select);
+  const boosted = plan.boost.length > 0 ? `(${select}) AND (${or(plan.boost)})` : undefined;
+  const depth = plan.nudge.length > 0 ? Math.max(limit, o.nudgeDepth) : limit;
+  const total = Math.max(1, chunks.insertedTotal());
+  const all: Scored[] = [];
+  for (const r of spans) {
+    const best = new Map<number, number>();
+    for (const hit of chunks.rank(select, r.lo, r.hi, o.maxScoredPerKb, depth)) best.set(hit.id, hit.bm25);
+    // With every term: exact for the chunks holding a booster too, so it replaces the selectors' score.
+    if (boosted) for (const hit of chunks.rank(boosted, r.lo, r.hi, o.maxScoredPerKb, depth)) best.set(hit.id, hit.bm25);
+    if (plan.nudge.length > 0 && best.size > 0) {
+      const candidates = [...best.keys()];
+      for (const t of plan.nudge) {
+        // One occurrence in a chunk of average length weighs exactly the IDF in bm25 (k1 = 1.2, b = 0.75).
+        const weight = bm25Idf(total, t.df);
+        for (const id of chunks.presentAmong(t.fts, candidates)) best.set(id, (best.get(id) ?? 0) - weight);
+      }
+    }
+    for (const [id, bm25] of best) all.push({ id, score: -bm25 });
+  }
+  all.sort((a, b) => b.score - a.score || b.id - a.id);
+  return all.slice(0, limit);
+}
+
+export function keywordRanking(source: RetrievalSource, query: SearchQuery, limit: number, options: KeywordOptions) {
+  const { chunks } = source;
+  const o = { ...KEYWORD_DEFAULTS, ...options };
+  const ranges = chunks.kbRanges(query.kb_ids);
+  const spans = querySpans(chunks, ranges);
+  const plan = planKeyword(chunks, query.text, spans, o);
+  return { chunks, ranges, plan, o, ranked: runPlan(chunks, plan, spans, limit, o) };
+}
+
+/**
+ * Keyword search: the best `query.limit` chunks of `query.kb_ids` for a natural-language
+ * question, by bm25 over its informative terms. A question of stop words only finds nothing.
+ */
+export function searchKeyword(source: RetrievalSource, query: SearchQuery, options: KeywordOptions = {}): SearchHit[] {
+  const limit = clampLimit(query.limit);
+  if (limit === 0) return [];
+  const { chunks, plan, o, ranked } = keywordRanking(source, query, limit, options);
+  return hydrate(chunks, ranked, snippetTerms(plan), o.snippetTokens, limit);
+}
+

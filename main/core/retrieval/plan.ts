@@ -1,0 +1,210 @@
+/**
+ * Keyword planning: which of a question's terms select, boost, nudge or are dropped. Execution is
+ * keyword.ts; snippets, snippets.ts; fusion with vectors, fusion.ts and hybrid.ts.
+ *
+ * Why keyword search stays fast at a million chunks: FTS5's bm25 costs about 0.7 µs for every
+ * chunk that matches (it scores them all before keeping the best), plus about 30 ns for every
+ * chunk holding a ranked term (it counts them for the term's weight, the IDF). A question's
+ * common words would each cost tens of milliseconds. So a question is planned first:
+ *
+ * 1. words are lowercased and split as the index splits them; stop words go; each remaining
+ *    word is stemmed by FTS5's own tokenizer and looked up in the term statistics (document
+ *    frequency); words the index has never seen go too;
+ * 2. the rarest terms *select* candidates (OR), while the chunks they match stay within a
+ *    scoring budget (estimated from document frequencies and the share of the corpus in the
+ *    knowledge bases searched);
+ * 3. the next terms, while their IDF counting stays within its budget, *boost*: a second query
+ *    `(selectors) AND (boosters)` scores the candidates that also hold a booster with every term.
+ *    Taking, for each chunk, that score where present and the selectors' score otherwise gives
+ *    exactly the bm25 of all these terms for every chunk holding a selector, so the top results
+ *    are the ones plain bm25 would give among those chunks;
+ * 4. terms too common for either budget only *nudge*: among the best few dozen candidates, those
+ *    holding such a term (one cheap rowid probe each, no IDF counting) gain the term's bm25 weight
+ *    for one occurrence in a chunk of average length, its IDF taken from the term statistics.
+ *    Terms in more than about half of the chunks weigh nothing in bm25 and are dropped;
+ * 5. when even the rarest term is too common to select with, candidates are the chunks holding
+ *    all of the rarest few terms (AND), bm25-ranked if their IDF counting is affordable and
+ *    newest first otherwise.
+ *
+ * Each knowledge base is searched as a rowid range (see migration 050; neighbouring ranges merge
+ * into one span), so FTS5 never reads another knowledge base's postings; and at most
+ * `maxScoredPerKb` matches are ever scored per span. Document frequencies come from
+ * `chunk_terms` (the ingest job should call chunks.refreshTermStatsIfStale() after loading);
+ * terms it lacks are counted live once and remembered. Every term reaches FTS5 as a quoted string, so no question can be an FTS5
+ * syntax error.
+ */
+import type { ChunksRepo, KbRange } from '../../db/repositories/chunks.js';
+import { STOP_WORDS } from './stop-words.js';
+
+export interface KeywordOptions {
+  /** About how many matches bm25 may score per search, for the selecting terms. Default 4000. */
+  scoreBudget?: number;
+  /** How many postings bm25 may count to weigh terms, all queries of a search together. Default 60 000. */
+  idfBudget?: number;
+  /** Hard cap on the matches scored per knowledge base; beyond it, the newest. Default 10 000. */
+  maxScoredPerKb?: number;
+  /** At most this many terms select and boost. Default 12. */
+  maxTerms?: number;
+  /** How many of the best candidates (per query span) the nudging terms are checked in. Default 40. */
+  nudgeDepth?: number;
+  /** At most this many nudging terms. Default 4. */
+  maxNudgeTerms?: number;
+  /** Longest snippet, in words. Default 32. */
+  snippetTokens?: number;
+}
+
+export interface PlannedTerm {
+  word: string;
+  /** The index's terms for the word (one, nearly always). */
+  stems: string[];
+  /** Chunks holding it (for several stems: the rarest one's). */
+  df: number;
+  /** The word as an FTS5 string: quoted, never syntax. */
+  fts: string;
+}
+
+export interface KeywordPlan {
+  mode: 'none' | 'ranked' | 'conjunctive' | 'unranked';
+  /** Terms whose matches are the candidates: OR when ranked, AND otherwise. */
+  select: PlannedTerm[];
+  /** Terms that only add to the scores of the candidates holding them. */
+  boost: PlannedTerm[];
+  /** Terms too common to afford in bm25: they add their weight to the best candidates holding them. */
+  nudge: PlannedTerm[];
+  /** Terms that weigh (next to) nothing, or beyond the limits. */
+  dropped: PlannedTerm[];
+  /** Stop words, and words no chunk holds. */
+  ignored: string[];
+}
+
+export const KEYWORD_DEFAULTS: Required<KeywordOptions> = {
+  scoreBudget: 4_000,
+  idfBudget: 60_000,
+  maxScoredPerKb: 10_000,
+  maxTerms: 12,
+  nudgeDepth: 40,
+  maxNudgeTerms: 4,
+  snippetTokens: 32,
+};
+const MAX_QUESTION_CHARS = 4_000;
+const MAX_WORDS = 64;
+const CONJUNCTION_TERMS = 3;
+/** Terms weighing less than this in bm25 (in over ~45% of chunks) are not worth a probe. */
+const MIN_NUDGE_IDF = 0.2;
+
+/** The question's words as the index splits them (letters, digits, marks), lowercased, stop words out, deduplicated. */
+export function questionWords(text: string): { words: string[]; stop: string[] } {
+  const words: string[] = [];
+  const stop: string[] = [];
+  const seen = new Set<string>();
+  for (const match of text.slice(0, MAX_QUESTION_CHARS).toLowerCase().matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
+    const word = match[0];
+    if (seen.has(word)) continue;
+    seen.add(word);
+    if (STOP_WORDS.has(word)) stop.push(word);
+    else if (words.length < MAX_WORDS) words.push(word);
+  }
+  return { words, stop };
+}
+
+export const quote = (word: string) => `"${word.replaceAll('"', '""')}"`;
+export const or = (terms: readonly PlannedTerm[]) => terms.map((t) => t.fts).join(' OR ');
+export const and = (terms: readonly PlannedTerm[]) => terms.map((t) => t.fts).join(' AND ');
+
+/** Decides which of the question's terms select, boost, or are dropped (see the top of this file). */
+export function planKeyword(chunks: ChunksRepo, text: string, ranges: readonly KbRange[], options: KeywordOptions = {}): KeywordPlan {
+  const o = { ...KEYWORD_DEFAULTS, ...options };
+  const { words, stop } = questionWords(text);
+  const plan: KeywordPlan = { mode: 'none', select: [], boost: [], nudge: [], dropped: [], ignored: [...stop] };
+  if (words.length === 0 || ranges.length === 0) return plan;
+
+  const stems = chunks.stems(words);
+  const terms: PlannedTerm[] = [];
+  const seen = new Set<string>();
+  words.forEach((word, i) => {
+    const s = stems[i] ?? [];
+    const key = s.join(' ');
+    if (s.length === 0 || seen.has(key)) {
+      if (s.length === 0) plan.ignored.push(word);
+      return;
+    }
+    seen.add(key);
+    const df = Math.min(...s.map((stem) => chunks.docFreq(stem)));
+    if (df === 0) plan.ignored.push(word);
+    else terms.push({ word, stems: s, df, fts: quote(word) });
+  });
+  if (terms.length === 0) return plan;
+  terms.sort((a, b) => a.df - b.df || a.word.localeCompare(b.word));
+
+  // The share of all chunks that the searched knowledge bases hold: matches are estimated as df × share.
+  const total = Math.max(1, chunks.insertedTotal());
+  const share = Math.min(1, ranges.reduce((n, r) => n + r.inserted, 0) / total);
+  const queries = ranges.length;
+
+  let scored = 0;
+  let selectDf = 0;
+  let i = 0;
+  for (; i < terms.length && plan.select.length < o.maxTerms; i++) {
+    const t = terms[i]!;
+    const nextScored = scored + t.df * share;
+    // Counted once by the selecting query, and once more by the boosting one, per knowledge base.
+    const idf = queries * 2 * (selectDf + t.df);
+    if (nextScored > o.scoreBudget || idf > o.idfBudget) break;
+    plan.select.push(t);
+    scored = nextScored;
+    selectDf += t.df;
+  }
+  const nudgeOrDrop = (t: PlannedTerm) => {
+    if (plan.nudge.length < o.maxNudgeTerms && bm25Idf(total, t.df) >= MIN_NUDGE_IDF) plan.nudge.push(t);
+    else plan.dropped.push(t);
+  };
+  if (plan.select.length > 0) {
+    plan.mode = 'ranked';
+    let boostDf = 0;
+    for (; i < terms.length; i++) {
+      const t = terms[i]!;
+      const idf = queries * (2 * selectDf + boostDf + t.df);
+      if (plan.select.length + plan.boost.length < o.maxTerms && idf <= o.idfBudget) {
+        plan.boost.push(t);
+        boostDf += t.df;
+      } else nudgeOrDrop(t);
+    }
+    return plan;
+  }
+
+  // Every term is too common to select with: chunks holding all of the rarest few.
+  plan.select = terms.slice(0, CONJUNCTION_TERMS);
+  terms.slice(CONJUNCTION_TERMS).forEach(nudgeOrDrop);
+  const idf = queries * plan.select.reduce((n, t) => n + t.df, 0);
+  plan.mode = idf <= o.idfBudget ? 'conjunctive' : 'unranked';
+  return plan;
+}
+
+/** FTS5's bm25 IDF: ln((N − n + 0.5) / (n + 0.5)), at least 1e-6. */
+export function bm25Idf(chunks: number, df: number): number {
+  return Math.max(1e-6, Math.log((chunks - df + 0.5) / (df + 0.5)));
+}
+
+/**
+ * The id spans to query for these knowledge bases: neighbouring ranges merge when no other
+ * knowledge base holds chunks between them, so searching several knowledge bases often costs one
+ * query (one IDF count per term) instead of one per knowledge base, without reading any other's
+ * postings.
+ */
+export function querySpans(chunks: ChunksRepo, ranges: readonly KbRange[]): KbRange[] {
+  if (ranges.length < 2) return [...ranges];
+  const searched = new Set(ranges.map((r) => r.slot));
+  const others = chunks
+    .allKbRanges()
+    .filter((r) => !searched.has(r.slot) && r.inserted > 0)
+    .map((r) => r.slot);
+  const spans: KbRange[] = [];
+  for (const r of [...ranges].sort((a, b) => a.slot - b.slot)) {
+    const last = spans[spans.length - 1];
+    if (last && !others.some((slot) => slot > last.slot && slot < r.slot)) {
+      spans[spans.length - 1] = { ...last, kb_id: `${last.kb_id},${r.kb_id}`, slot: r.slot, hi: r.hi, inserted: last.inserted + r.inserted };
+    } else spans.push({ ...r });
+  }
+  return spans;
+}
+

@@ -1,0 +1,85 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../../connection.js';
+import type { Chunk } from '../../../core/ingest/types.js';
+import type { Slots } from './slots.js';
+
+/** Rows per INSERT statement: one statement per batch keeps FTS5 indexing about twice as fast as row by row. */
+const INSERT_BATCH = 100;
+
+export interface ChunkHitRow {
+  id: number;
+  kb_id: string;
+  artifact_id: string;
+  artifact_key: string;
+  text: string;
+  location: string;
+}
+
+export interface ChunkRow {
+  id: number;
+  ord: number;
+  text: string;
+  location: string;
+}
+
+/**
+ * Chunk rows: writing an artifact's chunks (the migration's triggers keep the keyword index in
+ * step) and reading them back for hits, passages and openings.
+ */
+export function createChunkRows(db: Db, slots: Slots) {
+  const artifactKb = db.prepare<[string], { kb_id: string }>('SELECT kb_id FROM artifacts WHERE id = ?');
+  const deleteArtifact = db.prepare('DELETE FROM chunks WHERE artifact_id = ?');
+  const chunksAfter = db.prepare<[number, number, number], { id: number; text: string }>('SELECT id, text FROM chunks WHERE id > ? AND id <= ? ORDER BY id LIMIT ?');
+  const around = db.prepare<[number, number, number], ChunkRow>(
+    `SELECT n.id, n.ord, n.text, n.location FROM chunks c JOIN chunks n ON n.artifact_id = c.artifact_id
+     WHERE c.id = ? AND n.ord BETWEEN c.ord - ? AND c.ord + ? ORDER BY n.ord`,
+  );
+  const opening = db.prepare<[string, number], ChunkRow>('SELECT id, ord, text, location FROM chunks WHERE artifact_id = ? ORDER BY ord LIMIT ?');
+  const hit = db.prepare<[number], ChunkHitRow>(
+    `SELECT c.id, c.kb_id, c.artifact_id, a.key AS artifact_key, c.text, c.location
+     FROM chunks c JOIN artifacts a ON a.id = c.artifact_id WHERE c.id = ?`,
+  );
+
+  const inserts = new Map<number, Statement>();
+  const insertStatement = (rows: number): Statement => {
+    let statement = inserts.get(rows);
+    if (!statement) {
+      statement = db.prepare(`INSERT INTO chunks (id, artifact_id, kb_id, ord, text, location) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?)').join(', ')}`);
+      inserts.set(rows, statement);
+    }
+    return statement;
+  };
+
+  return {
+    /**
+     * Replaces an artifact's chunks with `chunks`, in one transaction (a savepoint when called
+     * inside one), checking that the artifact belongs to `kbId` when given. Returns the new chunk
+     * ids in `chunks` order.
+     */
+    replaceForArtifact: (artifactId: string, kbId: string | undefined, chunks: readonly Chunk[]): number[] =>
+      db.transaction((): number[] => {
+        const kb = artifactKb.get(artifactId);
+        if (!kb) throw new Error(`No artifact ${artifactId}`);
+        if (kbId !== undefined && kb.kb_id !== kbId) throw new Error(`Artifact ${artifactId} is not in knowledge base ${kbId}`);
+        deleteArtifact.run(artifactId);
+        if (chunks.length === 0) return [];
+        const first = slots.reserveIds(kb.kb_id, chunks.length);
+        const ids = chunks.map((_, i) => first + i);
+        for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
+          const batch = chunks.slice(start, start + INSERT_BATCH);
+          const params: Array<string | number> = [];
+          batch.forEach((chunk, i) => params.push(first + start + i, artifactId, kb.kb_id, chunk.ord, chunk.text, JSON.stringify(chunk.location)));
+          insertStatement(batch.length).run(params);
+        }
+        return ids;
+      })(),
+
+    hit: (id: number): ChunkHitRow | undefined => hit.get(id),
+    /** A chunk with up to `radius` neighbours on each side in its file, in reading order. */
+    around: (id: number, radius: number): ChunkRow[] => around.all(id, radius, radius),
+    /** The first `limit` chunks of a file, in reading order. */
+    opening: (artifactId: string, limit: number): ChunkRow[] => opening.all(artifactId, limit),
+    /** Chunks in (afterId, hi], in id order. */
+    chunksAfter: (afterId: number, hi: number, limit: number): Array<{ id: number; text: string }> => chunksAfter.all(afterId, hi, limit),
+  };
+}

@@ -1,0 +1,204 @@
+import type { Statement } from 'better-sqlite3';
+import { hasVectorExtension, type Db } from '../../connection.js';
+import { createAnn, DEFAULT_ANN, type AnnParams } from './ann.js';
+import { slotOf } from './slots.js';
+
+export interface VectorIndexInfo {
+  model: string;
+  dimensions: number;
+}
+
+const blob = (vector: Float32Array) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+/** A copy: SQLite's buffer need not be 4-byte aligned. */
+const floats = (buffer: Buffer) => new Float32Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength));
+const GONE_BATCH = 10_000;
+
+export interface VectorOptions {
+  /** HNSW parameters (tests and the bench tune them). */
+  ann?: Partial<AnnParams>;
+}
+
+/**
+ * Chunk vectors (sqlite-vec, loaded where the connection opens). The vec0 table exists only once
+ * an embedding model is configured, and only connections that loaded the extension can touch it.
+ * It is the source of truth; searches go through an HNSW graph per knowledge base (ann.ts) kept
+ * in step with it, and fall back to sqlite-vec's exact kNN where no graph can be built.
+ */
+export function createVectors(db: Db, now: () => Date, options: VectorOptions = {}) {
+  const vectorConfig = db.prepare<[], VectorIndexInfo>('SELECT model, dimensions FROM chunk_vector_index WHERE id = 1');
+  const hasVectorTable = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'chunk_vectors'");
+  const chunkExists = db.prepare<[number], { id: number }>('SELECT id FROM chunks WHERE id = ?');
+  const slotVersion = db.prepare<[number], { version: number }>('SELECT version FROM chunk_vector_slots WHERE slot = ?');
+  const bump = db.prepare<[number], { version: number }>(
+    'INSERT INTO chunk_vector_slots (slot, version) VALUES (?, 1) ON CONFLICT (slot) DO UPDATE SET version = version + 1 RETURNING version',
+  );
+  const goneIds = db.prepare<[number], { chunk_id: number }>('SELECT chunk_id FROM chunk_vector_gone ORDER BY chunk_id LIMIT ?');
+  const forgetGone = db.prepare<[string]>('DELETE FROM chunk_vector_gone WHERE chunk_id IN (SELECT value FROM json_each(?))');
+  const file = db.name && db.name !== ':memory:' && !db.memory ? db.name : undefined;
+  const ann = createAnn(
+    file ? `${file}.vectors` : undefined,
+    {
+      version: (slot) => slotVersion.get(slot)?.version ?? 0,
+      count: (slot) => prepared().count.get(BigInt(slot))?.n ?? 0,
+      *vectors(slot) {
+        for (const row of prepared().all.iterate(BigInt(slot))) yield { id: row.id, vector: floats(row.embedding) };
+      },
+    },
+    { ...DEFAULT_ANN, ...options.ann },
+  );
+  let statements:
+    | {
+        insert: Statement<[bigint, bigint, Buffer]>;
+        knn: Statement<[Buffer, number, bigint], { id: number; distance: number }>;
+        missing: Statement<[number, number, number], { id: number; text: string }>;
+        deleteIds: Statement<[string]>;
+        count: Statement<[bigint], { n: number }>;
+        all: Statement<[bigint], { id: number; embedding: Buffer }>;
+      }
+    | undefined;
+  const prepared = () => {
+    statements ??= {
+      insert: db.prepare('INSERT OR REPLACE INTO chunk_vectors (chunk_id, kb_slot, embedding) VALUES (?, ?, ?)'),
+      knn: db.prepare('SELECT chunk_id AS id, distance FROM chunk_vectors WHERE embedding MATCH ? AND k = ? AND kb_slot = ? ORDER BY distance'),
+      missing: db.prepare(
+        `SELECT c.id, c.text FROM chunks c
+         WHERE c.id > ? AND c.id <= ? AND NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id)
+         ORDER BY c.id LIMIT ?`,
+      ),
+      deleteIds: db.prepare('DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT value FROM json_each(?))'),
+      count: db.prepare('SELECT count(*) AS n FROM chunk_vectors WHERE kb_slot = ?'),
+      all: db.prepare('SELECT chunk_id AS id, embedding FROM chunk_vectors WHERE kb_slot = ?'),
+    };
+    return statements;
+  };
+
+  /** Whether the vectors can be read and written here, with the graphs following the table's model. */
+  const ready = (): boolean => {
+    if (!vectors.vectorsAvailable() || !vectors.hasVectorTable()) return false;
+    const info = vectorConfig.get();
+    if (!info) return false;
+    ann.use(info.model, info.dimensions);
+    return true;
+  };
+
+  /** Commits `write` with a version bump per knowledge base it touched, then brings the graphs along. */
+  const changeVectors = (bySlot: Map<number, { added: Array<{ id: number; vector: Float32Array }>; removed: number[] }>, write: () => void) => {
+    const versions = new Map<number, { from: number; to: number }>();
+    db.transaction(() => {
+      write();
+      for (const slot of bySlot.keys()) {
+        const to = bump.get(slot)?.version ?? 1;
+        versions.set(slot, { from: to - 1, to });
+      }
+    })();
+    for (const [slot, change] of bySlot) {
+      const v = versions.get(slot);
+      if (v) ann.apply(slot, v.from, v.to, change.added, change.removed);
+    }
+  };
+
+  /** Takes the vectors of deleted chunks (queued by migration 170's trigger) out of the table and the graphs. */
+  const sweepGone = () => {
+    for (;;) {
+      const ids = goneIds.all(GONE_BATCH).map((r) => r.chunk_id);
+      if (ids.length === 0) return;
+      const bySlot = new Map<number, { added: never[]; removed: number[] }>();
+      for (const id of ids) {
+        const slot = slotOf(id);
+        const entry = bySlot.get(slot) ?? { added: [], removed: [] };
+        entry.removed.push(id);
+        bySlot.set(slot, entry);
+      }
+      const json = JSON.stringify(ids);
+      changeVectors(bySlot, () => {
+        prepared().deleteIds.run(json);
+        forgetGone.run(json);
+      });
+      if (ids.length < GONE_BATCH) return;
+    }
+  };
+
+  const vectors = {
+    /** Whether this connection could load sqlite-vec (connection.ts says why not, once). */
+    vectorsAvailable: (): boolean => hasVectorExtension(db),
+
+    vectorIndex: (): VectorIndexInfo | undefined => vectorConfig.get(),
+
+    hasVectorTable: (): boolean => hasVectorTable.get()?.n === 1,
+
+
+    /**
+     * Creates the vec0 table for this model and dimension. A different model or dimension than
+     * the table's drops the old vectors. Returns whether the table was (re)created.
+     */
+    ensureVectorTable(model: string, dimensions: number): boolean {
+      if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192) throw new Error(`Invalid embedding dimension ${dimensions}`);
+      const current = vectorConfig.get();
+      if (current && current.model === model && current.dimensions === dimensions && vectors.hasVectorTable()) return false;
+      ann.reset();
+      db.transaction(() => {
+        db.exec('DROP TABLE IF EXISTS chunk_vectors');
+        // Every graph saved so far described the dropped vectors.
+        db.exec('DELETE FROM chunk_vector_gone; UPDATE chunk_vector_slots SET version = version + 1;');
+        db.exec(`CREATE VIRTUAL TABLE chunk_vectors USING vec0(
+                   chunk_id INTEGER PRIMARY KEY,
+                   kb_slot INTEGER PARTITION KEY,
+                   embedding FLOAT[${dimensions}] distance_metric=cosine)`);
+        db.prepare(
+          `INSERT INTO chunk_vector_index (id, model, dimensions, created_at) VALUES (1, ?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET model = excluded.model, dimensions = excluded.dimensions, created_at = excluded.created_at`,
+        ).run(model, dimensions, now().toISOString());
+      })();
+      statements = undefined;
+      return true;
+    },
+
+    /** Chunks in (afterId, hi] that have no vector yet, in id order. */
+    chunksWithoutVectors: (afterId: number, hi: number, limit: number) => prepared().missing.all(afterId, hi, limit),
+
+    /** Stores vectors; those of chunks deleted meanwhile are skipped. Returns how many were stored. */
+    insertVectors(rows: ReadonlyArray<{ id: number; vector: Float32Array }>): number {
+      if (!ready()) throw new Error('No vector table: ensureVectorTable first');
+      sweepGone();
+      const s = prepared();
+      const bySlot = new Map<number, { added: Array<{ id: number; vector: Float32Array }>; removed: never[] }>();
+      for (const row of rows) {
+        const slot = slotOf(row.id);
+        const entry = bySlot.get(slot) ?? { added: [], removed: [] };
+        entry.added.push(row);
+        bySlot.set(slot, entry);
+      }
+      // The graphs are made current first, so these vectors join them incrementally.
+      for (const slot of bySlot.keys()) ann.warm(slot);
+      let stored = 0;
+      changeVectors(bySlot, () => {
+        for (const entry of bySlot.values()) {
+          entry.added = entry.added.filter((row) => chunkExists.get(row.id) !== undefined);
+          for (const row of entry.added) s.insert.run(BigInt(row.id), BigInt(slotOf(row.id)), blob(row.vector));
+          stored += entry.added.length;
+        }
+      });
+      return stored;
+    },
+
+    /**
+     * The `k` nearest vectors of one knowledge base (cosine distance, ascending): from its HNSW
+     * graph (approximate), or exactly where hnswlib cannot run.
+     */
+    knn(vector: Float32Array, slot: number, k: number): Array<{ id: number; distance: number }> {
+      if (!ready()) return [];
+      sweepGone();
+      return ann.search(vector, slot, k) ?? vectors.knnExact(vector, slot, k);
+    },
+
+    /** sqlite-vec's exact kNN, reading every vector of the knowledge base (the bench's reference). */
+    knnExact: (vector: Float32Array, slot: number, k: number): Array<{ id: number; distance: number }> => prepared().knn.all(blob(vector), k, BigInt(slot)),
+
+    /** Saves the graphs changed since last saved, so the next start loads them instead of rebuilding. */
+    saveVectorIndex: (): void => ann.saveAll(),
+
+    /** Whether searches use HNSW graphs (hnswlib-node built here) rather than exact kNN. */
+    approximateVectors: (): boolean => ann.available(),
+  };
+  return vectors;
+}

@@ -1,0 +1,161 @@
+import { existsSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../main/db/connection.js';
+import { createChunksRepo } from '../../../main/db/repositories/chunks.js';
+import { seededRandom } from '../../../main/core/seeded-random.js';
+import { retrievalDb, type RetrievalDb } from './setup.js';
+
+const open: RetrievalDb[] = [];
+const connections: Array<ReturnType<typeof openDatabase>> = [];
+afterEach(() => {
+  connections.splice(0).forEach((db) => db.close());
+  open.splice(0).forEach((r) => r.close());
+});
+/** Another connection to the same file, as after a restart. */
+const restart = (r: RetrievalDb) => {
+  const db = openDatabase(r.db.name);
+  connections.push(db);
+  return createChunksRepo(db);
+};
+
+const DIMENSIONS = 48;
+
+/** Vectors around a few dozen centres, as embeddings of documents on a few dozen topics are. */
+function generator(seed: number) {
+  const rand = seededRandom(seed);
+  const gauss = () => Math.sqrt(-2 * Math.log(rand() || 1e-12)) * Math.cos(2 * Math.PI * rand());
+  const centres = Array.from({ length: 40 }, () => Array.from({ length: DIMENSIONS }, gauss));
+  return () => {
+    const c = centres[Math.floor(rand() * centres.length)]!;
+    return Float32Array.from(c, (x) => x + 0.6 * gauss());
+  };
+}
+
+/** A knowledge base with `files` artifacts of `perFile` chunks, each chunk with a generated vector. */
+function seeded(files: number, perFile: number, seed = 1) {
+  const r = retrievalDb();
+  open.push(r);
+  const kb = r.addKb('Vectors');
+  const next = generator(seed);
+  r.chunks.ensureVectorTable('generated', DIMENSIONS);
+  const artifacts: Array<{ id: string; chunks: number[] }> = [];
+  for (let f = 0; f < files; f++) {
+    const id = r.addDocument(kb, `file-${f}.md`, Array.from({ length: perFile }, (_, i) => `Paragraph ${i} of file ${f}.`).join('\n\n'));
+    const chunks = (r.db.prepare('SELECT id FROM chunks WHERE artifact_id = ? ORDER BY ord').all(id) as Array<{ id: number }>).map((c) => c.id);
+    expect(r.chunks.insertVectors(chunks.map((c) => ({ id: c, vector: next() })))).toBe(chunks.length);
+    artifacts.push({ id, chunks });
+  }
+  const slot = r.chunks.kbRanges([kb])[0]!.slot;
+  return { r, kb, slot, artifacts, next };
+}
+
+const recallAt10 = (r: RetrievalDb, slot: number, queries: Float32Array[]) => {
+  let found = 0;
+  for (const q of queries) {
+    const exact = new Set(r.chunks.knnExact(q, slot, 10).map((n) => n.id));
+    found += r.chunks.knn(q, slot, 10).filter((n) => exact.has(n.id)).length;
+  }
+  return found / (queries.length * 10);
+};
+
+const files = (r: RetrievalDb, slot: number) => {
+  const dir = `${r.db.name}.vectors`;
+  return { graph: join(dir, `slot-${slot}.hnsw`), meta: join(dir, `slot-${slot}.json`) };
+};
+const savedVersion = (r: RetrievalDb, slot: number) => (JSON.parse(readFileSync(files(r, slot).meta, 'utf8')) as { version: number }).version;
+const dbVersion = (r: RetrievalDb, slot: number) => (r.db.prepare('SELECT version FROM chunk_vector_slots WHERE slot = ?').get(slot) as { version: number }).version;
+
+describe('the HNSW vector index', () => {
+  it('finds the exact nearest neighbours for at least 95% of the top 10 on a generated set', () => {
+    const { r, slot, next } = seeded(100, 30);
+    expect(r.chunks.approximateVectors()).toBe(true);
+    const queries = Array.from({ length: 60 }, next);
+    expect(recallAt10(r, slot, queries)).toBeGreaterThanOrEqual(0.95);
+    // Distances are cosine distances, as sqlite-vec's.
+    const [a] = r.chunks.knn(queries[0]!, slot, 1);
+    const [b] = r.chunks.knnExact(queries[0]!, slot, 1);
+    expect(a!.distance).toBeCloseTo(b!.distance, 4);
+  });
+
+  it('takes in vectors incrementally: a chunk embedded after the first search is found', () => {
+    const { r, kb, slot } = seeded(5, 10);
+    const probe = generator(99)();
+    r.chunks.knn(probe, slot, 5);
+    const id = r.addDocument(kb, 'late.md', 'A late paragraph.');
+    const [chunk] = r.db.prepare('SELECT id FROM chunks WHERE artifact_id = ?').all(id) as Array<{ id: number }>;
+    r.chunks.insertVectors([{ id: chunk!.id, vector: probe }]);
+    expect(r.chunks.knn(probe, slot, 1)[0]!.id).toBe(chunk!.id);
+  });
+
+  it('forgets a deleted artifact’s vectors, in the table and the graph', () => {
+    const { r, slot, artifacts } = seeded(10, 10);
+    const victim = artifacts[3]!;
+    const { embedding } = r.db.prepare('SELECT embedding FROM chunk_vectors WHERE chunk_id = ?').get(victim.chunks[0]) as { embedding: Buffer };
+    const probe = new Float32Array(embedding.buffer.slice(embedding.byteOffset, embedding.byteOffset + embedding.byteLength));
+    expect(r.chunks.knn(probe, slot, 1)[0]!.id).toBe(victim.chunks[0]);
+    // Cascaded from the artifact row, as deleting a file does.
+    r.db.prepare('DELETE FROM artifacts WHERE id = ?').run(victim.id);
+    const found = r.chunks.knn(probe, slot, 100).map((n) => n.id);
+    expect(found).toHaveLength(90);
+    for (const id of victim.chunks) expect(found).not.toContain(id);
+    expect((r.db.prepare('SELECT count(*) AS n FROM chunk_vectors').get() as { n: number }).n).toBe(90);
+    expect((r.db.prepare('SELECT count(*) AS n FROM chunk_vector_gone').get() as { n: number }).n).toBe(0);
+  });
+
+  it('is saved beside the database and loaded at the next start, not rebuilt', () => {
+    const { r, slot, next } = seeded(20, 10);
+    const queries = Array.from({ length: 10 }, next);
+    const before = queries.map((q) => r.chunks.knn(q, slot, 10).map((n) => n.id));
+    r.chunks.saveVectorIndex();
+    const { graph } = files(r, slot);
+    expect(savedVersion(r, slot)).toBe(dbVersion(r, slot));
+    // Marked old: a rebuild would write it again.
+    utimesSync(graph, new Date(2000, 0, 1), new Date(2000, 0, 1));
+    const reopened = restart(r);
+    expect(queries.map((q) => reopened.knn(q, slot, 10).map((n) => n.id))).toEqual(before);
+    expect(statSync(graph).mtime.getFullYear()).toBe(2000);
+  });
+
+  it('is rebuilt from the vectors table after a crash: file missing, or older than the vectors', () => {
+    const { r, kb, slot, next } = seeded(20, 10);
+    const queries = Array.from({ length: 20 }, next);
+    r.chunks.knn(queries[0]!, slot, 1);
+    r.chunks.saveVectorIndex();
+    // More vectors, then a crash before the graph is saved again: the file is one version behind.
+    const id = r.addDocument(kb, 'after-save.md', 'Written after the save.');
+    const [chunk] = r.db.prepare('SELECT id FROM chunks WHERE artifact_id = ?').all(id) as Array<{ id: number }>;
+    const late = next();
+    r.chunks.insertVectors([{ id: chunk!.id, vector: late }]);
+    expect(savedVersion(r, slot)).toBeLessThan(dbVersion(r, slot));
+
+    const restarted = { chunks: restart(r) };
+    expect(restarted.chunks.knn(late, slot, 1)[0]!.id).toBe(chunk!.id);
+    expect(savedVersion(r, slot)).toBe(dbVersion(r, slot));
+
+    // The files gone altogether.
+    rmSync(`${r.db.name}.vectors`, { recursive: true, force: true });
+    const again = restart(r);
+    expect(again.knn(late, slot, 1)[0]!.id).toBe(chunk!.id);
+    expect(existsSync(files(r, slot).graph)).toBe(true);
+    let found = 0;
+    for (const q of queries) {
+      const exact = new Set(again.knnExact(q, slot, 10).map((n) => n.id));
+      found += again.knn(q, slot, 10).filter((n) => exact.has(n.id)).length;
+    }
+    expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('starts over when the embedding model changes: old graphs are never used for new vectors', () => {
+    const { r, slot, artifacts } = seeded(5, 10);
+    r.chunks.knn(generator(5)(), slot, 3);
+    r.chunks.saveVectorIndex();
+    expect(r.chunks.ensureVectorTable('another', 8)).toBe(true);
+    expect(existsSync(files(r, slot).graph)).toBe(false);
+    const ids = artifacts.flatMap((a) => a.chunks);
+    r.chunks.insertVectors(ids.map((id, i) => ({ id, vector: Float32Array.from({ length: 8 }, (_, d) => (d === i % 8 ? 1 : 0.01)) })));
+    const hits = r.chunks.knn(Float32Array.from({ length: 8 }, (_, d) => (d === 2 ? 1 : 0)), slot, 5);
+    expect(hits).toHaveLength(5);
+    for (const h of hits) expect(ids.indexOf(h.id) % 8).toBe(2);
+  });
+});
