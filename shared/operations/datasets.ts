@@ -19,6 +19,18 @@ export const Dataset = z.object({
 
 export const ArtifactStatus = z.enum(['pending', 'uploading', 'processing', 'ready', 'failed']);
 
+/**
+ * A ready file's vectors for hybrid search (issue 9 item 4), when an embedding model is configured:
+ * computed in the background, batch by batch, after the file is ready (it is searchable by keyword
+ * meanwhile). `done` of `total` chunks have a vector; `failed` keeps the reason in `error`.
+ */
+export const ArtifactEmbedding = z.object({
+  state: z.enum(['embedding', 'ready', 'failed']),
+  done: z.number().int(),
+  total: z.number().int(),
+  error: z.string().nullable(),
+});
+
 export const Artifact = z.object({
   id: z.string(),
   key: z.string(),
@@ -31,6 +43,8 @@ export const Artifact = z.object({
   progress: z.number(),
   error: z.object({ code: z.string(), detail: z.string() }).nullable(),
   chunk_count: z.number().int(),
+  /** Embedding progress of a ready file; null without an embedding model, or before the file is ready. */
+  embedding: ArtifactEmbedding.nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

@@ -43,6 +43,9 @@ export function mayWrite(ctx: AuthedContext, dataset: DatasetRow): void {
   }
 }
 
+/** Whether an embedding model is configured: ready files then report their vectors' progress. */
+export const embeds = (ctx: AuthedContext): boolean => ctx.runtime.embedding() !== undefined;
+
 const view = (ctx: AuthedContext, row: DatasetRow) => datasetView(row, canWrite(ctx, row));
 
 export function createDataset(ctx: AuthedContext, input: { name: string; description?: string | undefined }) {
@@ -98,11 +101,11 @@ export function listArtifacts(
   orgKb(ctx, input.kb_id);
   const page = ctx.repos.artifacts.page(input.kb_id, input.limit, input.cursor, input.status, input.order);
   if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
-  return { data: page.rows.map(artifactView), next_cursor: page.next_cursor };
+  return { data: page.rows.map((row) => artifactView(row, embeds(ctx))), next_cursor: page.next_cursor };
 }
 
 export function getArtifact(ctx: AuthedContext, input: { kb_id: string; key: string }) {
-  return artifactView(artifactByKey(ctx, input.kb_id, input.key));
+  return artifactView(artifactByKey(ctx, input.kb_id, input.key), embeds(ctx));
 }
 
 export async function deleteArtifact(ctx: AuthedContext, input: { kb_id: string; key: string }): Promise<null> {
@@ -121,5 +124,5 @@ export function retryArtifact(ctx: AuthedContext, input: { kb_id: string; key: s
   if (!artifact.sha256) throw new ServiceError('conflict', 'This file never finished uploading; upload it again.');
   ctx.repos.artifacts.setStatus(artifact.id, 'processing', isoNow(ctx));
   ctx.runtime.ingest.enqueue(artifact.id);
-  return artifactView(artifactByKey(ctx, input.kb_id, input.key));
+  return artifactView(artifactByKey(ctx, input.kb_id, input.key), embeds(ctx));
 }

@@ -6,7 +6,7 @@ import { detectMime } from './mime.js';
 import { parseAndChunk } from './parse.js';
 import { IngestError } from './types.js';
 import type { EmbeddingModel } from '../retrieval/embedder.js';
-import { indexEmbeddings } from '../retrieval/search.js';
+import { EmbedQueue } from './embed-queue.js';
 
 const MB = 1024 * 1024;
 const SNIFF_BYTES = 64 * 1024;
@@ -18,6 +18,8 @@ export interface IngestDeps {
   /** The configured embedding model, if any: chunks are embedded once indexed. */
   embedding: () => EmbeddingModel | undefined;
   warn: (message: string) => void;
+  /** Queues a knowledge base for embedding once a file of it is ready (IngestQueue sets it). */
+  embedLater?: (kbId: string) => void;
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -66,7 +68,8 @@ export async function processArtifact(deps: IngestDeps, artifactId: string): Pro
     });
     // Keep the document frequencies that query pruning uses close to the corpus (cheap unless it grew by a tenth).
     repos.chunks.refreshTermStatsIfStale();
-    await embedChunks(deps, artifact.kb_id);
+    // Vectors follow in the background (EmbedQueue): the file is searchable by keyword already.
+    deps.embedLater?.(artifact.kb_id);
   } catch (error) {
     const failure =
       error instanceof IngestError
@@ -80,20 +83,6 @@ export async function processArtifact(deps: IngestDeps, artifactId: string): Pro
 }
 
 /**
- * Vectors for the new chunks, when an embedding model is configured. The file is already
- * searchable by keyword; an embedding failure only costs the vector half of hybrid search.
- */
-async function embedChunks(deps: IngestDeps, kbId: string): Promise<void> {
-  const model = deps.embedding();
-  if (!model) return;
-  try {
-    await indexEmbeddings(deps.repos, model.embed, { model: model.name, kb_ids: [kbId], log: deps.warn });
-  } catch (error) {
-    deps.warn(`embedding the chunks of ${kbId} failed (${error instanceof Error ? error.message : String(error)}); keyword search still finds them`);
-  }
-}
-
-/**
  * Processes artifacts one at a time, in the order they were queued (parsing runs in a worker, so
  * the API stays responsive). Whatever was processing when the app stopped is queued again at start.
  */
@@ -101,8 +90,14 @@ export class IngestQueue {
   private readonly pending: string[] = [];
   private running: Promise<void> | null = null;
   private stopped = false;
+  /** Embedding runs beside parsing, so a long embedding never holds the next file back. */
+  readonly embeddings: EmbedQueue;
+  private readonly deps: IngestDeps;
 
-  constructor(private readonly deps: IngestDeps) {}
+  constructor(deps: IngestDeps) {
+    this.embeddings = new EmbedQueue(deps);
+    this.deps = { ...deps, embedLater: (kbId) => this.embeddings.enqueue(kbId) };
+  }
 
   enqueue(artifactId: string): void {
     if (this.stopped || this.pending.includes(artifactId)) return;
@@ -110,21 +105,26 @@ export class IngestQueue {
     this.running ??= this.drain();
   }
 
-  /** Start-up: resume what was processing when the app stopped. */
+  /** Start-up: resume what was processing when the app stopped, and the embedding left unfinished. */
   resume(): number {
     const stale = this.deps.repos.artifacts.withStatus('processing');
     for (const artifact of stale) this.enqueue(artifact.id);
+    this.embeddings.resume();
     return stale.length;
   }
 
-  /** Resolves once nothing is queued or running. */
+  /** Resolves once nothing is queued or running, embedding included. */
   async idle(): Promise<void> {
     while (this.running) await this.running;
+    await this.embeddings.idle();
+    // Embedding may have ended while files were still queued (or the other way round).
+    if (this.running) await this.idle();
   }
 
   stop(): void {
     this.stopped = true;
     this.pending.length = 0;
+    this.embeddings.stop();
   }
 
   private async drain(): Promise<void> {

@@ -9,6 +9,8 @@ export interface IndexEmbeddingsOptions {
   /** Texts per embeddings call. Default 32. */
   batchSize?: number;
   log?: RetrievalLog;
+  /** After each stored batch, with its chunk ids (per-file progress); `reset` when the vector table was rebuilt first. */
+  onBatch?: (chunkIds: number[], reset: boolean) => void;
 }
 
 /**
@@ -35,11 +37,16 @@ export async function indexEmbeddings(source: RetrievalSource, embed: Embedder, 
       const width = dimensions ?? values[0]?.length ?? 0;
       const vectors = values.map((v) => toVector(v, width));
       if (vectors.some((v) => v === undefined)) throw new Error(`The embedding model returned vectors that are not all finite and ${width}-dimensional`);
+      let reset = false;
       if (dimensions === undefined) {
-        chunks.ensureVectorTable(options.model, width);
+        reset = chunks.ensureVectorTable(options.model, width);
         dimensions = width;
       }
       embedded += chunks.insertVectors(batch.map((c, i) => ({ id: c.id, vector: vectors[i]! })));
+      options.onBatch?.(
+        batch.map((c) => c.id),
+        reset,
+      );
       after = batch[batch.length - 1]!.id;
     }
   }

@@ -4,7 +4,7 @@ import type { ArtifactRow } from '../../db/repositories/artifacts.js';
 import type { AuthedContext, Context } from '../context.js';
 import { isoNow } from '../context.js';
 import { artifactView } from '../datasets/views.js';
-import { mayWrite, orgKb } from '../datasets/handlers.js';
+import { embeds, mayWrite, orgKb } from '../datasets/handlers.js';
 import { newId } from '../ids.js';
 import { TooManyBytes } from '../storage/blob-store.js';
 import { storageError } from '../storage/disk-full.js';
@@ -55,7 +55,7 @@ function uploadView(ctx: AuthedContext, uploadId: string) {
     status,
     expires_at: upload.expires_at,
     files: artifacts.map((a) => ({ key: a.key, artifact_id: a.id, part_size: a.part_size, urls: status === 'open' ? partUrls(ctx, upload.id, a, expires) : [] })),
-    artifacts: artifacts.map(artifactView),
+    artifacts: artifacts.map((a) => artifactView(a, embeds(ctx))),
   };
 }
 

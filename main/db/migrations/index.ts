@@ -11,6 +11,7 @@ import { m110_model_downloads } from './110-model-downloads.js';
 import { m120_message_branches } from './120-message-branches.js';
 import { m150_hardening } from './150-hardening.js';
 import { m170_vector_index } from './170-vector-index.js';
+import { m180_embedding_progress } from './180-embedding-progress.js';
 
 export interface Migration {
   /** Strictly increasing, numbered in tens so a fix can slot in between. */
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m120_message_branches,
   m150_hardening,
   m170_vector_index,
+  m180_embedding_progress,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -21,6 +21,7 @@ const SHIPPED: Record<number, string> = {
   120: 'd9653d5d0bc4e17462736bde4843ca9de667cdc3319cbcb0d3b9a2587c3681a9',
   150: '69e286c331591e0009c19fb37976cbcb64efc9a6e43f7b67e5f9a7f30d0f83c5',
   170: 'acc1023841067ced50bc4dbaf3118d1b1bf385f2a3fe5ae776b84b07549b754f',
+  180: '4c7ce663f611893a88511328313a0bfd8152102e600b4d00ee451b23738906c2',
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
