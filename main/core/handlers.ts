@@ -11,11 +11,13 @@ import * as chat from './chat/handlers.js';
 import * as comparisons from './comparisons/handlers.js';
 import * as datasets from './datasets/handlers.js';
 import * as uploads from './uploads/handlers.js';
+import { artifactLink } from './datasets/download-link.js';
 import * as reports from './reports/handlers.js';
 import * as retrieval from './retrieval/handlers.js';
 import * as suggestions from './suggestions/handlers.js';
 import * as models from './models/handlers.js';
 import * as overrides from './models/overrides.js';
+import { probeModels } from './models/probe.js';
 import * as modelDownloads from './local-models/downloads/handlers.js';
 import * as localModels from './local-models/handlers.js';
 import * as status from './service/status.js';
@@ -78,6 +80,7 @@ export const handlers: Handlers = {
   'messages.thoughts': agents.messageThoughts,
   'models.list': models.listModels,
   'models.create': models.createModel,
+  'models.probe': probeModels,
   'models.update': models.updateModel,
   'models.delete': models.deleteModel,
   'models.test': models.testModel,
@@ -99,6 +102,7 @@ export const handlers: Handlers = {
   'datasets.delete': datasets.deleteDataset,
   'artifacts.list': datasets.listArtifacts,
   'artifacts.get': datasets.getArtifact,
+  'artifacts.link': artifactLink,
   'artifacts.delete': datasets.deleteArtifact,
   'artifacts.retry': datasets.retryArtifact,
   'uploads.create': uploads.createUpload,

@@ -11,6 +11,8 @@ import { startCompletion } from './chat/completions.js';
 import { allModels } from './models/catalog.js';
 import type { Readable } from 'node:stream';
 import { artifactByKey } from './datasets/access.js';
+import { verifyDownload } from './datasets/download-link.js';
+import type { ArtifactRow } from '../db/repositories/artifacts.js';
 import { receivePart, storeFile } from './uploads/handlers.js';
 import type { PartGrant } from './uploads/signing.js';
 import type { Caller, Context, Runtime } from './context.js';
@@ -55,6 +57,13 @@ export function createService(options: ServiceOptions) {
     return { name, op, input: parsed.data as unknown, ctx: { ...base, caller, runtime: meteredRuntime(base.runtime, base.repos, caller) } as Context };
   }
 
+  function storedContent(artifact: ArtifactRow) {
+    if (!artifact.sha256 || artifact.status === 'uploading' || artifact.status === 'pending') {
+      throw new ServiceError('conflict', 'This file has not finished uploading.');
+    }
+    return { artifact, stream: base.runtime.blobs.read(artifact.sha256) };
+  }
+
   return {
     authenticate(token: string | undefined): Caller {
       // First, so that once shutdown began nothing reads the database on a request's behalf.
@@ -94,11 +103,20 @@ export function createService(options: ServiceOptions) {
     /** A stored file, to serve back with its detected type. */
     artifactContent(caller: Caller, kbId: string, key: string) {
       base.runtime.lifecycle.assertAccepting();
-      const artifact = artifactByKey({ ...base, caller }, kbId, key);
-      if (!artifact.sha256 || artifact.status === 'uploading' || artifact.status === 'pending') {
-        throw new ServiceError('conflict', 'This file has not finished uploading.');
-      }
-      return { artifact, stream: base.runtime.blobs.read(artifact.sha256) };
+      return storedContent(artifactByKey({ ...base, caller }, kbId, key));
+    },
+
+    /**
+     * A stored file through a signed download link (`artifacts.link`): the signature, bound to the
+     * artifact and an expiry, is the credential. A wrong, expired or foreign link is 403, and says so.
+     */
+    signedArtifactContent(kbId: string, key: string, grant: { expires: number; signature: string }) {
+      base.runtime.lifecycle.assertAccepting();
+      const artifact = base.repos.artifacts.getByKey(kbId, key);
+      const valid = artifact !== undefined && verifyDownload(base.runtime.signingKey, { artifact_id: artifact.id, expires: grant.expires }, grant.signature);
+      if (!valid) throw new ServiceError('forbidden', 'This download link is not valid (the file changed, or the link was altered). Open the file again from its dataset.');
+      if (grant.expires * 1000 <= base.now().getTime()) throw new ServiceError('forbidden', 'This download link has expired. Open the file again from its dataset.');
+      return storedContent(artifact);
     },
 
 

@@ -19,6 +19,18 @@ export const Dataset = z.object({
 
 export const ArtifactStatus = z.enum(['pending', 'uploading', 'processing', 'ready', 'failed']);
 
+/**
+ * A ready file's vectors for hybrid search (issue 9 item 4), when an embedding model is configured:
+ * computed in the background, batch by batch, after the file is ready (it is searchable by keyword
+ * meanwhile). `done` of `total` chunks have a vector; `failed` keeps the reason in `error`.
+ */
+export const ArtifactEmbedding = z.object({
+  state: z.enum(['embedding', 'ready', 'failed']),
+  done: z.number().int(),
+  total: z.number().int(),
+  error: z.string().nullable(),
+});
+
 export const Artifact = z.object({
   id: z.string(),
   key: z.string(),
@@ -31,6 +43,8 @@ export const Artifact = z.object({
   progress: z.number(),
   error: z.object({ code: z.string(), detail: z.string() }).nullable(),
   chunk_count: z.number().int(),
+  /** Embedding progress of a ready file; null without an embedding model, or before the file is ready. */
+  embedding: ArtifactEmbedding.nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -101,11 +115,17 @@ export const deleteDataset = defineOperation({
 
 export const listArtifacts = defineOperation({
   name: 'artifacts.list',
-  summary: 'The artifacts of a knowledge base, oldest first, optionally by status: the preferred way to check upload completion.',
+  summary:
+    'The artifacts of a knowledge base, oldest first (`order=newest`: the latest uploads first), optionally by status: the preferred way to check upload completion.',
   tag: 'Datasets',
   access: 'user',
   http: { method: 'GET', path: '/knowledge-bases/{kb_id}/artifacts', status: 200 },
-  input: PageQuery.extend({ kb_id: KbId, status: ArtifactStatus.optional() }),
+  input: PageQuery.extend({
+    kb_id: KbId,
+    status: ArtifactStatus.optional(),
+    /** `oldest` (the default, as integrations rely on) or `newest`, as people look at a file list. A cursor keeps the order it was made in. */
+    order: z.enum(['oldest', 'newest']).default('oldest'),
+  }),
   output: page(Artifact),
 });
 
@@ -117,6 +137,17 @@ export const getArtifact = defineOperation({
   http: { method: 'GET', path: '/knowledge-bases/{kb_id}/artifacts/{key}', status: 200 },
   input: z.object({ kb_id: KbId, key: ArtifactKey }),
   output: Artifact,
+});
+
+export const artifactLink = defineOperation({
+  name: 'artifacts.link',
+  summary:
+    'A short-lived signed URL of the stored file (`GET …/artifacts/{key}/content?expires&signature`, no Bearer token needed), for a browser to open it in a tab. Valid for five minutes.',
+  tag: 'Datasets',
+  access: 'user',
+  http: { method: 'POST', path: '/knowledge-bases/{kb_id}/artifacts/{key}/link', status: 200 },
+  input: z.object({ kb_id: KbId, key: ArtifactKey }),
+  output: z.object({ url: z.string(), expires_at: Timestamp }),
 });
 
 export const deleteArtifact = defineOperation({

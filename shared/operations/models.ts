@@ -74,7 +74,7 @@ export const createModel = defineOperation({
 export const updateModel = defineOperation({
   name: 'models.update',
   summary:
-    'Edits a registered model: its name, endpoint, API key (`null` removes it; left out, it is kept), provider model id and capabilities. ' +
+    'Edits a registered model: its name, endpoint, API key (`null` removes it; left out, it is kept while the endpoint keeps its origin, and dropped when it moves to another), provider model id and capabilities. ' +
     'What is known of its health is reset: test it again to see whether it answers. Built-in models cannot be edited.',
   tag: 'Models',
   access: 'admin',
@@ -88,6 +88,24 @@ export const updateModel = defineOperation({
     capabilities: Capabilities.partial().optional(),
   }),
   output: Model,
+});
+
+export const probeModels = defineOperation({
+  name: 'models.probe',
+  summary:
+    "The model ids an endpoint offers (its own `GET /v1/models`), for a form to pick from. Editing a model, `model_id` lends its stored API key, to the same origin only. " +
+    'An endpoint that does not answer, or refuses the key, is 422 with the field to fix (`endpoint_url` or `api_key`).',
+  tag: 'Models',
+  access: 'admin',
+  http: { method: 'POST', path: '/models/probe', status: 200 },
+  input: z.object({
+    provider: z.enum(['openai_compatible', 'anthropic']),
+    /** Required for openai_compatible; Anthropic's own API when left out. */
+    endpoint_url: HttpUrl.optional(),
+    api_key: ApiKeySecret.optional(),
+    model_id: prefixedId('mdl').optional(),
+  }),
+  output: list(z.object({ id: z.string() })),
 });
 
 export const deleteModel = defineOperation({

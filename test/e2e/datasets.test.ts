@@ -145,11 +145,12 @@ describe('datasets', () => {
     expect(upload.ok).toBe(true);
 
     await go(`#/datasets/${dataset.id}`, 'Many small notes');
-    await visible(row('note-01.txt'));
+    // Newest upload first: the last file of the form leads.
+    await visible(row('note-55.txt'));
     // One page of 50, and the header row.
     await eventually(() => page.getByRole('row').count()).toBe(51);
     await page.getByRole('button', { name: 'Load more' }).click();
-    await visible(row('note-55.txt'));
+    await visible(row('note-01.txt'));
     await eventually(() => page.getByRole('row').count()).toBe(56);
     await page.getByRole('button', { name: 'Load more' }).waitFor({ state: 'detached' });
     await suite.served.api(`/datasets/${dataset.id}`, { method: 'DELETE' });

@@ -22,7 +22,7 @@ afterAll(async () => {
 
 async function addModel(name: string, model: string) {
   await page.getByRole('button', { name: 'Add endpoint' }).click();
-  const form = await visible(page.getByRole('form', { name: 'Add an OpenAI-compatible endpoint' }));
+  const form = await visible(page.getByRole('form', { name: 'Add a model endpoint' }));
   await form.getByLabel('Name').fill(name);
   await form.getByLabel('Endpoint URL').fill(upstream.openaiBaseUrl);
   await form.getByLabel('Model', { exact: true }).fill(model);

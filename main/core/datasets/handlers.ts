@@ -4,7 +4,7 @@ import type { DatasetRow } from '../../db/repositories/datasets.js';
 import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
 import { newId } from '../ids.js';
-import { artifactView, datasetView } from './views.js';
+import { artifactView, datasetView, embeds } from './views.js';
 import { artifactByKey, canWrite, mayWrite, orgDataset, orgKb } from './access.js';
 
 const view = (ctx: AuthedContext, row: DatasetRow) => datasetView(row, canWrite(ctx, row));
@@ -55,15 +55,18 @@ export async function deleteDataset(ctx: AuthedContext, input: { id: string }): 
   return null;
 }
 
-export function listArtifacts(ctx: AuthedContext, input: { kb_id: string; limit: number; cursor?: string | undefined; status?: ArtifactStatus | undefined }) {
+export function listArtifacts(
+  ctx: AuthedContext,
+  input: { kb_id: string; limit: number; cursor?: string | undefined; status?: ArtifactStatus | undefined; order: 'oldest' | 'newest' },
+) {
   orgKb(ctx, input.kb_id);
-  const page = ctx.repos.artifacts.page(input.kb_id, input.limit, input.cursor, input.status);
+  const page = ctx.repos.artifacts.page(input.kb_id, input.limit, input.cursor, input.status, input.order);
   if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
-  return { data: page.rows.map(artifactView), next_cursor: page.next_cursor };
+  return { data: page.rows.map((row) => artifactView(row, embeds(ctx))), next_cursor: page.next_cursor };
 }
 
 export function getArtifact(ctx: AuthedContext, input: { kb_id: string; key: string }) {
-  return artifactView(artifactByKey(ctx, input.kb_id, input.key));
+  return artifactView(artifactByKey(ctx, input.kb_id, input.key), embeds(ctx));
 }
 
 export async function deleteArtifact(ctx: AuthedContext, input: { kb_id: string; key: string }): Promise<null> {
@@ -82,5 +85,5 @@ export function retryArtifact(ctx: AuthedContext, input: { kb_id: string; key: s
   if (!artifact.sha256) throw new ServiceError('conflict', 'This file never finished uploading; upload it again.');
   ctx.repos.artifacts.setStatus(artifact.id, 'processing', isoNow(ctx));
   ctx.runtime.ingest.enqueue(artifact.id);
-  return artifactView(artifactByKey(ctx, input.kb_id, input.key));
+  return artifactView(artifactByKey(ctx, input.kb_id, input.key), embeds(ctx));
 }

@@ -1,6 +1,10 @@
 import type { Artifact } from '../../../shared/operations/datasets.js';
 import type { ArtifactRow } from '../../db/repositories/artifacts.js';
 import type { DatasetRow } from '../../db/repositories/datasets.js';
+import type { AuthedContext } from '../context.js';
+
+/** Whether an embedding model is configured: ready files then report their vectors' progress. */
+export const embeds = (ctx: AuthedContext): boolean => ctx.runtime.embedding() !== undefined;
 
 /** A dataset as `caller` sees it; `canWrite` from `mayWrite`'s rule (owner or admin). */
 export function datasetView(row: DatasetRow, canWrite: boolean) {
@@ -16,7 +20,16 @@ export function datasetView(row: DatasetRow, canWrite: boolean) {
   };
 }
 
-export function artifactView(row: ArtifactRow): Artifact {
+/** Where a ready file's vectors are; null when no embedding model is configured (`embeds`) or it is not ready. */
+function embeddingOf(row: ArtifactRow, embeds: boolean): Artifact['embedding'] {
+  if (!embeds || row.status !== 'ready') return null;
+  const done = Math.min(row.embedded_chunks, row.chunk_count);
+  const state = row.embedding_error !== null ? 'failed' : done >= row.chunk_count ? 'ready' : 'embedding';
+  return { state, done, total: row.chunk_count, error: row.embedding_error };
+}
+
+/** `embeds`: whether an embedding model is configured, so that ready files report their vectors. */
+export function artifactView(row: ArtifactRow, embeds = false): Artifact {
   return {
     id: row.id,
     key: row.key,
@@ -28,6 +41,7 @@ export function artifactView(row: ArtifactRow): Artifact {
     progress: row.progress,
     error: row.error_code ? { code: row.error_code, detail: row.error_detail ?? '' } : null,
     chunk_count: row.chunk_count,
+    embedding: embeddingOf(row, embeds),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -7,8 +7,8 @@ import { ChunkWriter } from './chunk-writer.js';
 import { PARSE_POOL_SIZE, streamChunks } from './parse.js';
 import { IngestError } from './types.js';
 import type { EmbeddingModel } from '../retrieval/embedder.js';
-import { indexEmbeddings } from '../retrieval/search.js';
 import type { Logger } from '../logger.js';
+import { EmbedQueue } from './embed-queue.js';
 
 const MB = 1024 * 1024;
 const SNIFF_BYTES = 64 * 1024;
@@ -20,6 +20,8 @@ export interface IngestDeps {
   /** The configured embedding model, if any: chunks are embedded once indexed. */
   embedding: () => EmbeddingModel | undefined;
   log: Logger;
+  /** Queues a knowledge base for embedding once a file of it is ready (IngestQueue sets it). */
+  embedLater?: (kbId: string) => void;
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -87,7 +89,8 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
     repos.artifacts.setReady(artifact.id, { mime_type: detected.mime, chunk_count: writer.count, metadata: JSON.stringify(doc.metadata), now: now() });
     // Keep the document frequencies that query pruning uses close to the corpus (cheap unless it grew by a tenth).
     repos.chunks.refreshTermStatsIfStale();
-    await embedChunks(deps, artifact.kb_id);
+    // Vectors follow in the background (EmbedQueue): the file is searchable by keyword already.
+    deps.embedLater?.(artifact.kb_id);
   } catch (error) {
     const failure =
       error instanceof IngestError
@@ -109,31 +112,6 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
 }
 
 /**
- * Vectors for the new chunks, when an embedding model is configured. The file is already
- * searchable by keyword; an embedding failure only costs the vector half of hybrid search.
- */
-/** The last embedding pass of each database's queue. */
-const embedding = new WeakMap<Repositories, Promise<void>>();
-
-async function embedChunks(deps: IngestDeps, kbId: string): Promise<void> {
-  // One embedding pass at a time: two files of one knowledge base finishing together would
-  // otherwise both embed the chunks neither has vectors for yet.
-  const turn = (embedding.get(deps.repos) ?? Promise.resolve()).then(() => embedOnce(deps, kbId));
-  embedding.set(deps.repos, turn.catch(() => undefined));
-  await turn;
-}
-
-async function embedOnce(deps: IngestDeps, kbId: string): Promise<void> {
-  const model = deps.embedding();
-  if (!model) return;
-  try {
-    await indexEmbeddings(deps.repos, model.embed, { model: model.name, kb_ids: [kbId], log: (m) => deps.log.warn(m) });
-  } catch (error) {
-    deps.log.warn(`embedding the chunks of ${kbId} failed (${error instanceof Error ? error.message : String(error)}); keyword search still finds them`);
-  }
-}
-
-/**
  * Processes queued artifacts, up to `PARSE_POOL_SIZE` at once, started in the order they were
  * queued: while one file is parsed in a parser process, another's chunks are indexed here, so the
  * cores stay busy; many small files do not wait for each other's round trips. Whatever was
@@ -146,11 +124,17 @@ export class IngestQueue {
   /** Lanes taking files; counted down the moment one finds the queue empty. */
   private lanes = 0;
   private stopped = false;
+  /** Embedding runs beside parsing, so a long embedding never holds the next file back. */
+  readonly embeddings: EmbedQueue;
+  private readonly deps: IngestDeps;
 
   constructor(
-    private readonly deps: IngestDeps,
+    deps: IngestDeps,
     private readonly concurrency = PARSE_POOL_SIZE,
-  ) {}
+  ) {
+    this.embeddings = new EmbedQueue(deps);
+    this.deps = { ...deps, embedLater: (kbId) => this.embeddings.enqueue(kbId) };
+  }
 
   enqueue(artifactId: string): void {
     if (this.stopped || this.queued.has(artifactId)) return;
@@ -162,10 +146,11 @@ export class IngestQueue {
     this.running.add(lane);
   }
 
-  /** Start-up: resume what was processing when the app stopped. */
+  /** Start-up: resume what was processing when the app stopped, and the embedding left unfinished. */
   resume(): number {
     const stale = this.deps.repos.artifacts.withStatus('processing');
     for (const artifact of stale) this.enqueue(artifact.id);
+    this.embeddings.resume();
     return stale.length;
   }
 
@@ -174,16 +159,19 @@ export class IngestQueue {
     return this.queued.size;
   }
 
-  /** Resolves once nothing is queued or running. */
+  /** Resolves once nothing is queued or running, embedding included. */
   async idle(): Promise<void> {
     while (this.running.size > 0) await Promise.all(this.running);
+    await this.embeddings.idle();
+    // Embedding may have ended while files were still queued (or the other way round).
+    if (this.running.size > 0) await this.idle();
   }
 
   /** Takes no more files; resolves once the one being processed has stopped where it stands. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.pending.length = 0;
-    await this.idle();
+    await Promise.all([this.embeddings.stop(), this.idle()]);
   }
 
   /** One lane: takes the next queued file until none is left. */

@@ -4,7 +4,7 @@ import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
 import { newId } from '../ids.js';
 import { allModels, findModel, modelView, resolveModel } from './catalog.js';
-import { redactSecrets } from '../secrets/redact.js';
+import { redactSecrets, sameOrigin } from '../secrets/redact.js';
 import { checkModelPath } from '../local-models/model-path.js';
 import { localCapabilities } from '../local-models/views.js';
 
@@ -76,6 +76,9 @@ export function updateModel(ctx: AuthedContext, input: UpdateModel) {
   if (row.provider === 'openai_compatible' && !endpoint) {
     throw new ServiceError('invalid_argument', 'An OpenAI-compatible model needs an endpoint URL.', [{ path: 'endpoint_url', message: 'is required for openai_compatible models' }]);
   }
+  // A stored key was given for its endpoint's origin: moved elsewhere without a new key, it is
+  // dropped, or editing the URL would send the key to any server (the rule overrides follow too).
+  const keptKey = sameOrigin(endpoint, row.endpoint_url) ? row.api_key_secret : null;
   const capabilities = input.capabilities ? Capabilities.parse({ ...JSON.parse(row.capabilities), ...input.capabilities }) : JSON.parse(row.capabilities);
   ctx.repos.models.update({
     id: row.id,
@@ -83,7 +86,7 @@ export function updateModel(ctx: AuthedContext, input: UpdateModel) {
     endpoint_url: endpoint,
     model: input.model ?? row.model,
     capabilities: JSON.stringify(capabilities),
-    api_key_secret: input.api_key === undefined ? row.api_key_secret : input.api_key === null ? null : ctx.runtime.secrets.seal(input.api_key),
+    api_key_secret: input.api_key === undefined ? keptKey : input.api_key === null ? null : ctx.runtime.secrets.seal(input.api_key),
   });
   // Another endpoint or model is another thing to call: what was observed of the old one does not apply.
   ctx.runtime.health.forget(row.id);

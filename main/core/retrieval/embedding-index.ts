@@ -9,6 +9,10 @@ export interface IndexEmbeddingsOptions {
   /** Texts per embeddings call. Default 32. */
   batchSize?: number;
   log?: RetrievalLog;
+  /** After each stored batch, with its chunk ids (per-file progress); `reset` when the vector table was rebuilt first. */
+  onBatch?: (chunkIds: number[], reset: boolean) => void;
+  /** Asked before each batch: true stops the pass there (shutdown). */
+  stopped?: () => boolean;
 }
 
 /**
@@ -25,9 +29,11 @@ export async function indexEmbeddings(source: RetrievalSource, embed: Embedder, 
   const current = chunks.vectorIndex();
   let dimensions = current?.model === options.model && chunks.hasVectorTable() ? current.dimensions : undefined;
   let embedded = 0;
-  for (const range of ranges) {
+  ranges: for (const range of ranges) {
     let after = range.lo - 1;
     for (;;) {
+      // Shutdown: stop between batches; what is stored stays (and is saved below), the rest is embedded at the next start.
+      if (options.stopped?.()) break ranges;
       const batch = dimensions === undefined ? chunks.chunksAfter(after, range.hi, size) : chunks.chunksWithoutVectors(after, range.hi, size);
       if (batch.length === 0) break;
       const values = await embed(batch.map((c) => c.text));
@@ -35,11 +41,16 @@ export async function indexEmbeddings(source: RetrievalSource, embed: Embedder, 
       const width = dimensions ?? values[0]?.length ?? 0;
       const vectors = values.map((v) => toVector(v, width));
       if (vectors.some((v) => v === undefined)) throw new Error(`The embedding model returned vectors that are not all finite and ${width}-dimensional`);
+      let reset = false;
       if (dimensions === undefined) {
-        chunks.ensureVectorTable(options.model, width);
+        reset = chunks.ensureVectorTable(options.model, width);
         dimensions = width;
       }
       embedded += chunks.insertVectors(batch.map((c, i) => ({ id: c.id, vector: vectors[i]! })));
+      options.onBatch?.(
+        batch.map((c) => c.id),
+        reset,
+      );
       after = batch[batch.length - 1]!.id;
     }
   }

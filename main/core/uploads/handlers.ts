@@ -3,7 +3,7 @@ import { ServiceError } from '../../../shared/errors.js';
 import type { ArtifactRow } from '../../db/repositories/artifacts.js';
 import type { AuthedContext, Context } from '../context.js';
 import { isoNow } from '../context.js';
-import { artifactView } from '../datasets/views.js';
+import { artifactView, embeds } from '../datasets/views.js';
 import { mayWrite, orgKb } from '../datasets/access.js';
 import { newId } from '../ids.js';
 import { TooManyBytes } from '../storage/blob-store.js';
@@ -55,7 +55,7 @@ function uploadView(ctx: AuthedContext, uploadId: string) {
     status,
     expires_at: upload.expires_at,
     files: artifacts.map((a) => ({ key: a.key, artifact_id: a.id, part_size: a.part_size, urls: status === 'open' ? partUrls(ctx, upload.id, a, expires) : [] })),
-    artifacts: artifacts.map(artifactView),
+    artifacts: artifacts.map((a) => artifactView(a, embeds(ctx))),
   };
 }
 

@@ -12,6 +12,7 @@ import { m120_message_branches } from './120-message-branches.js';
 import { m150_hardening } from './150-hardening.js';
 import { m160_drop_message_thoughts } from './160-drop-message-thoughts.js';
 import { m170_vector_index } from './170-vector-index.js';
+import { m180_embedding_progress } from './180-embedding-progress.js';
 
 export interface Migration {
   /** Strictly increasing, numbered in tens so a fix can slot in between. */
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m150_hardening,
   m160_drop_message_thoughts,
   m170_vector_index,
+  m180_embedding_progress,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

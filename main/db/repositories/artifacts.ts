@@ -20,6 +20,10 @@ export interface ArtifactRow {
   error_code: string | null;
   error_detail: string | null;
   chunk_count: number;
+  /** Chunks of this artifact with a vector so far (background embedding, migration 180). */
+  embedded_chunks: number;
+  /** Why embedding this artifact's chunks stopped; null while it goes on or once done. */
+  embedding_error: string | null;
   metadata: string;
   created_at: string;
   updated_at: string;
@@ -42,6 +46,10 @@ export function createArtifactsRepo(db: Db) {
   const pageOf = db.prepare<{ kb_id: string; after: number; status: string | null; limit: number }, ArtifactRow>(
     'SELECT * FROM artifacts WHERE kb_id = @kb_id AND seq > @after AND (@status IS NULL OR status = @status) ORDER BY seq LIMIT @limit',
   );
+  // Newest first: the cursor is the smallest seq shown so far, the next page is below it.
+  const pageNewestFirst = db.prepare<{ kb_id: string; before: number; status: string | null; limit: number }, ArtifactRow>(
+    'SELECT * FROM artifacts WHERE kb_id = @kb_id AND seq < @before AND (@status IS NULL OR status = @status) ORDER BY seq DESC LIMIT @limit',
+  );
   const inKb = db.prepare<[string], ArtifactRow>('SELECT * FROM artifacts WHERE kb_id = ? ORDER BY seq');
   const withStatus = db.prepare<[string], ArtifactRow>('SELECT * FROM artifacts WHERE status = ? ORDER BY seq');
   const insert = db.prepare(
@@ -54,9 +62,23 @@ export function createArtifactsRepo(db: Db) {
   const setProgress = db.prepare('UPDATE artifacts SET progress = ?, updated_at = ? WHERE id = ?');
   const setStored = db.prepare('UPDATE artifacts SET sha256 = @sha256, mime_type = @mime_type, updated_at = @now WHERE id = @id');
   const setReady = db.prepare(
-    "UPDATE artifacts SET status = 'ready', progress = 1, mime_type = @mime_type, chunk_count = @chunk_count, metadata = @metadata, error_code = NULL, error_detail = NULL, updated_at = @now WHERE id = @id",
+    "UPDATE artifacts SET status = 'ready', progress = 1, mime_type = @mime_type, chunk_count = @chunk_count, metadata = @metadata, error_code = NULL, error_detail = NULL, embedded_chunks = 0, embedding_error = NULL, updated_at = @now WHERE id = @id",
   );
   const remove = db.prepare('DELETE FROM artifacts WHERE id = ?');
+  // Embedding progress: counted per stored batch (the ids are chunks that had no vector before).
+  const countEmbedded = db.prepare<{ ids: string }>(
+    `UPDATE artifacts SET embedded_chunks = min(chunk_count, embedded_chunks + (
+       SELECT count(*) FROM chunks c WHERE c.artifact_id = artifacts.id AND c.id IN (SELECT value FROM json_each(@ids))
+     )), embedding_error = NULL
+     WHERE id IN (SELECT DISTINCT artifact_id FROM chunks WHERE id IN (SELECT value FROM json_each(@ids)))`,
+  );
+  const resetEmbedded = db.prepare('UPDATE artifacts SET embedded_chunks = 0, embedding_error = NULL');
+  const failEmbedding = db.prepare<[string, string]>(
+    "UPDATE artifacts SET embedding_error = ? WHERE kb_id = ? AND status = 'ready' AND embedded_chunks < chunk_count",
+  );
+  const waitingEmbedding = db.prepare<[], { kb_id: string }>(
+    "SELECT DISTINCT kb_id FROM artifacts WHERE status = 'ready' AND embedded_chunks < chunk_count AND embedding_error IS NULL",
+  );
   const setSize = db.prepare('UPDATE artifacts SET size = ? WHERE id = ?');
   const shaUsers = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM artifacts WHERE sha256 = ?');
   const shasOfKbs = (kbIds: string[]) =>
@@ -87,10 +109,13 @@ export function createArtifactsRepo(db: Db) {
     ofUpload: (uploadId: string) => byUpload.all(uploadId),
     inKb: (kbId: string) => inKb.all(kbId),
     withStatus: (status: ArtifactStatus) => withStatus.all(status),
-    page(kbId: string, limit: number, cursor: string | undefined, status: ArtifactStatus | undefined) {
-      const after = cursor === undefined ? 0 : decodeCursor(cursor);
-      if (after === undefined) return undefined;
-      return toPage(pageOf.all({ kb_id: kbId, after, status: status ?? null, limit: limit + 1 }), limit);
+    page(kbId: string, limit: number, cursor: string | undefined, status: ArtifactStatus | undefined, order: 'oldest' | 'newest' = 'oldest') {
+      const from = cursor === undefined ? undefined : decodeCursor(cursor);
+      if (cursor !== undefined && from === undefined) return undefined;
+      if (order === 'newest') {
+        return toPage(pageNewestFirst.all({ kb_id: kbId, before: from ?? Number.MAX_SAFE_INTEGER, status: status ?? null, limit: limit + 1 }), limit);
+      }
+      return toPage(pageOf.all({ kb_id: kbId, after: from ?? 0, status: status ?? null, limit: limit + 1 }), limit);
     },
     insert: (row: { id: string; kb_id: string; key: string; filename: string; declared_mime_type: string | null; size: number; part_size: number; upload_id: string | null; user_id: string | null; status: ArtifactStatus; now: string }) =>
       insert.run(row),
@@ -100,6 +125,14 @@ export function createArtifactsRepo(db: Db) {
     setStored: (id: string, sha256: string, mimeType: string | null, now: string) => setStored.run({ id, sha256, mime_type: mimeType, now }),
     setReady: (id: string, r: { mime_type: string; chunk_count: number; metadata: string; now: string }) => setReady.run({ id, ...r }),
     delete: (id: string) => remove.run(id).changes > 0,
+    /** Counts a stored batch of vectors towards their artifacts' embedding progress. */
+    countEmbedded: (chunkIds: readonly number[]) => countEmbedded.run({ ids: JSON.stringify(chunkIds) }),
+    /** The vector table was rebuilt (another model): every artifact starts over. */
+    resetEmbedded: () => resetEmbedded.run(),
+    /** Embedding a knowledge base stopped: its unfinished artifacts say why. */
+    failEmbedding: (kbId: string, reason: string) => failEmbedding.run(reason, kbId),
+    /** Knowledge bases with ready artifacts still waiting for vectors (start-up resumes them). */
+    kbsWaitingForEmbedding: () => waitingEmbedding.all().map((r) => r.kb_id),
     setSize: (id: string, size: number) => setSize.run(size, id),
     /** How many artifacts share these bytes (content-addressed, so identical files share a blob). */
     shaUsers: (sha256: string) => shaUsers.get(sha256)?.n ?? 0,

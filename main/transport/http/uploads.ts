@@ -16,9 +16,36 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
 }
 
 /** RFC 6266 / 5987: a download name that survives any characters. */
-function contentDisposition(filename: string): string {
+function contentDisposition(filename: string, inline = false): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+  return `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/** The query of a signed download link; both or neither. */
+const SignedQuery = z
+  .object({ expires: z.coerce.number().int().min(0).optional(), signature: z.string().min(1).max(200).optional() })
+  .refine((q) => (q.expires === undefined) === (q.signature === undefined), { message: 'a signed link has both expires and signature', path: ['signature'] });
+
+/**
+ * Types a browser shows itself rather than saving: documents people open to read. Anything else
+ * (Word files, archives) is saved, as a browser would do with it anyway.
+ */
+function showsInline(type: string): boolean {
+  return /^(text\/(plain|markdown|csv|html)|application\/(pdf|json)|image\/(png|jpeg|gif|webp))\b/.test(type);
+}
+
+/** Markdown and CSV shown as the text they are: browsers save those types rather than show them. */
+function shownType(type: string): string {
+  return /^text\/(markdown|csv)\b/.test(type) ? 'text/plain; charset=utf-8' : type;
+}
+
+/**
+ * Uploaded files are untrusted: whatever is shown runs in a sandbox (no script, an opaque origin,
+ * so nothing of Parley's is reachable). Chromium's PDF viewer refuses to run in a sandboxed
+ * document, so a PDF gets every fetch and script refused instead, and its viewer (a plugin) allowed.
+ */
+function contentPolicy(type: string): string {
+  return type.startsWith('application/pdf') ? "default-src 'none'; object-src 'self'" : "default-src 'none'; sandbox";
 }
 
 /**
@@ -84,16 +111,23 @@ export function registerUploadRoutes(app: FastifyInstance, service: Service, aut
     });
   });
 
+  // With the Bearer token: the file as a download. With a signed link (`artifacts.link`, what the UI
+  // opens in a tab): shown in the browser where it can be, still sandboxed.
   app.get('/api/knowledge-bases/:kb_id/artifacts/:key/content', async (request, reply) => {
-    const caller = authenticate(request);
     const { kb_id, key } = parse(z.object({ kb_id: z.string().regex(/^kb_[A-Za-z0-9]+$/), key: ArtifactKey }), request.params);
-    const { artifact, stream } = service.artifactContent(caller, kb_id, key);
+    const signed = parse(SignedQuery, request.query);
+    const { artifact, stream } =
+      signed.signature === undefined ? service.artifactContent(authenticate(request), kb_id, key) : service.signedArtifactContent(kb_id, key, { expires: signed.expires ?? 0, signature: signed.signature });
+    const type = artifact.mime_type ?? 'application/octet-stream';
+    const inline = signed.signature !== undefined && showsInline(type);
     return reply
-      .type(artifact.mime_type ?? 'application/octet-stream')
+      .type(inline ? shownType(type) : type)
       .header('Content-Length', String(artifact.size))
-      .header('Content-Disposition', contentDisposition(artifact.filename))
+      .header('Content-Disposition', contentDisposition(artifact.filename, inline))
       .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Security-Policy', "default-src 'none'; sandbox")
+      .header('Cache-Control', 'private, no-store')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('Content-Security-Policy', contentPolicy(type))
       .send(stream);
   });
 }

@@ -31,5 +31,5 @@ function OpenDataset({ id }: { id: string }) {
       </Page>
     );
   }
-  return <DatasetDetail dataset={dataset.state.data} />;
+  return <DatasetDetail dataset={dataset.state.data} onChanged={dataset.reload} />;
 }

@@ -22,6 +22,7 @@ const SHIPPED: Record<number, string> = {
   150: '69e286c331591e0009c19fb37976cbcb64efc9a6e43f7b67e5f9a7f30d0f83c5',
   160: 'a7896b7762106f7e926efa08544f7b5a3635c222aac368702ed871a08455f61a',
   170: 'acc1023841067ced50bc4dbaf3118d1b1bf385f2a3fe5ae776b84b07549b754f',
+  180: '4c7ce663f611893a88511328313a0bfd8152102e600b4d00ee451b23738906c2',
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

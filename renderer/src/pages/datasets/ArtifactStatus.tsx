@@ -58,8 +58,35 @@ export function ArtifactStatus({ artifact }: { artifact: Artifact }) {
       );
     }
     case 'ready':
-      return <span className="badge badge-success">Ready</span>;
+      return (
+        <span className="status status-ready">
+          <span className="badge badge-success">Ready</span>
+          <EmbeddingProgress artifact={artifact} />
+        </span>
+      );
     case 'pending':
       return <span className="badge">Waiting</span>;
   }
+}
+
+/**
+ * A ready file's vectors, computed in the background: a small bar while they come, a word when
+ * they failed (keyword search finds the file either way), nothing once they are all there.
+ */
+function EmbeddingProgress({ artifact }: { artifact: Artifact }) {
+  const embedding = artifact.embedding;
+  if (!embedding || embedding.state === 'ready') return null;
+  if (embedding.state === 'failed') {
+    return (
+      <span className="status-embedding status-embedding-failed" title={embedding.error ?? undefined}>
+        Keyword search only: embedding failed{embedding.error ? ` (${embedding.error})` : ''}
+      </span>
+    );
+  }
+  const share = embedding.total === 0 ? 0 : embedding.done / embedding.total;
+  return (
+    <span className="status-embedding">
+      <ProgressBar value={share} label={`${artifact.key} embedding`} text={`Embedding ${embedding.done} of ${embedding.total}`} />
+    </span>
+  );
 }

@@ -9,21 +9,29 @@ export interface ArtifactTableProps {
   items: Artifact[];
   filtered: boolean;
   busyKey: string | null;
+  /** Whether the caller may change the dataset: without it, no Retry or Remove is offered. */
+  canWrite: boolean;
+  /** The file whose link is being fetched, to open it. */
+  openingKey: string | null;
+  onOpen: (artifact: Artifact) => void;
   onRetry: (artifact: Artifact) => void;
   onRemove: (artifact: Artifact) => void;
 }
+
+/** A file's bytes exist once its upload finished, whatever became of its processing. */
+const canOpen = (a: Artifact) => a.status !== 'pending' && a.status !== 'uploading';
 
 /** Failures that retrying cannot fix: the same bytes would fail the same way; upload another file instead. */
 const FINAL_FAILURES = new Set(['mime_mismatch', 'unsupported_media_type', 'too_large']);
 
 export const canRetry = (a: Artifact) => a.status === 'failed' && !FINAL_FAILURES.has(a.error?.code ?? '');
 
-export function ArtifactTable({ items, filtered, busyKey, onRetry, onRemove }: ArtifactTableProps) {
+export function ArtifactTable({ items, filtered, busyKey, canWrite, openingKey, onOpen, onRetry, onRemove }: ArtifactTableProps) {
   if (items.length === 0) {
     return (
       <div className="table-empty">
         <DatasetIcon size={18} />
-        <p>{filtered ? 'No file has this status.' : 'No files yet. Drop some above, or choose them.'}</p>
+        <p>{filtered ? 'No file has this status.' : canWrite ? 'No files yet. Drop some above, or choose them.' : 'No files yet.'}</p>
       </div>
     );
   }
@@ -52,7 +60,13 @@ export function ArtifactTable({ items, filtered, busyKey, onRetry, onRemove }: A
           {items.map((a) => (
             <tr key={a.id}>
               <th scope="row" className="cell-primary artifact-key">
-                {a.key}
+                {canOpen(a) ? (
+                  <button type="button" className="artifact-open" aria-busy={openingKey === a.key || undefined} title={`Open ${a.key} in a new tab`} onClick={() => onOpen(a)}>
+                    {a.key}
+                  </button>
+                ) : (
+                  a.key
+                )}
               </th>
               <td title={a.mime_type ?? undefined}>{shortType(a.mime_type, a.filename)}</td>
               <td className="cell-number">{formatBytes(a.size)}</td>
@@ -64,12 +78,12 @@ export function ArtifactTable({ items, filtered, busyKey, onRetry, onRemove }: A
                 <Time iso={a.updated_at} />
               </td>
               <td className="cell-actions">
-                {canRetry(a) ? (
+                {canWrite && canRetry(a) ? (
                   <Button size="sm" variant="ghost" busy={busyKey === a.key} onClick={() => onRetry(a)}>
                     Retry<span className="visually-hidden"> {a.key}</span>
                   </Button>
                 ) : null}
-                {a.status === 'ready' || a.status === 'failed' ? (
+                {canWrite && (a.status === 'ready' || a.status === 'failed') ? (
                   <Button size="sm" variant="ghost" className="btn-danger-ghost" disabled={busyKey === a.key} onClick={() => onRemove(a)}>
                     Remove<span className="visually-hidden"> {a.key}</span>
                   </Button>

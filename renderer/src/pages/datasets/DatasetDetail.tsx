@@ -10,6 +10,7 @@ import { Page, Section } from '../../ui/Page.js';
 import { statusLabel } from './ArtifactStatus.js';
 import { ArtifactTable } from './ArtifactTable.js';
 import { DeleteDatasetDialog } from './DeleteDatasetDialog.js';
+import { RenameDatasetDialog } from './RenameDatasetDialog.js';
 import { DatasetSearch } from './DatasetSearch.js';
 import { DropZone } from './DropZone.js';
 import { errorText } from '../../ui/error-text.js';
@@ -26,7 +27,7 @@ type Dataset = OutputOf<Operations['datasets.get']>;
 const FILTERS: StatusFilter[] = ['all', 'pending', 'uploading', 'processing', 'ready', 'failed'];
 
 /** One dataset: add files, follow them to ready, retry or remove failures, delete it all. */
-export function DatasetDetail({ dataset }: { dataset: Dataset }) {
+export function DatasetDetail({ dataset, onChanged }: { dataset: Dataset; onChanged: () => void }) {
   const [filter, setFilter] = useState<StatusFilter>('all');
   /** The file whose removal waits for confirmation. */
   const [removing, setRemoving] = useState<Artifact | null>(null);
@@ -36,7 +37,24 @@ export function DatasetDetail({ dataset }: { dataset: Dataset }) {
   const [busyKey, setBusyKey] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const [renaming, setRenaming] = useState(false);
+  const [openingKey, setOpeningKey] = useState<string | null>(null);
   const artifacts = useArtifacts(dataset.kb_id, filter, uploading);
+  const writable = dataset.can_write;
+
+  // A tab cannot send the Bearer token: the service signs a short-lived link to the file instead.
+  async function open(artifact: Artifact) {
+    setOpeningKey(artifact.key);
+    setActionError(null);
+    try {
+      const { url } = await client.call('artifacts.link', { kb_id: dataset.kb_id, key: artifact.key });
+      window.open(url, '_blank', 'noopener,noreferrer');
+    } catch (error) {
+      setActionError(`${artifact.key}: ${errorText(error)}`);
+    } finally {
+      setOpeningKey(null);
+    }
+  }
 
   // The upload goes on when the page is closed; follow-uploads then says how it ended.
   async function upload(files: File[]) {
@@ -84,17 +102,26 @@ export function DatasetDetail({ dataset }: { dataset: Dataset }) {
           <Button variant="primary" onClick={() => chatWithDataset(dataset.id)}>
             Chat with this dataset
           </Button>
-          <Button variant="danger" onClick={() => setDeleting(true)}>
-            Delete dataset
-          </Button>
+          {writable ? (
+            <>
+              <Button onClick={() => setRenaming(true)}>Rename</Button>
+              <Button variant="danger" onClick={() => setDeleting(true)}>
+                Delete dataset
+              </Button>
+            </>
+          ) : null}
         </div>
       }
     >
-      <Section title="Add files">
-        <DropZone onFiles={(files) => void upload(files)} busy={uploading} />
-        {uploadError ? <Alert tone="error" title="The upload did not finish">{uploadError}</Alert> : null}
-        <UploadList uploads={uploads} done={!uploading} onClear={() => setUploads([])} />
-      </Section>
+      {writable ? (
+        <Section title="Add files">
+          <DropZone onFiles={(files) => void upload(files)} busy={uploading} />
+          {uploadError ? <Alert tone="error" title="The upload did not finish">{uploadError}</Alert> : null}
+          <UploadList uploads={uploads} done={!uploading} onClear={() => setUploads([])} />
+        </Section>
+      ) : (
+        <Alert tone="info">You can read this dataset and chat with it. Only its owner or an admin can add, rename or remove files.</Alert>
+      )}
 
       <Section
         title="Files"
@@ -118,6 +145,9 @@ export function DatasetDetail({ dataset }: { dataset: Dataset }) {
             items={artifacts.items}
             filtered={filter !== 'all'}
             busyKey={busyKey}
+            canWrite={writable}
+            openingKey={openingKey}
+            onOpen={(a) => void open(a)}
             onRetry={(a) => void act(a, 'artifacts.retry')}
             onRemove={(a) => setRemoving(a)}
           />
@@ -133,7 +163,12 @@ export function DatasetDetail({ dataset }: { dataset: Dataset }) {
 
       <DatasetSearch datasetId={dataset.id} />
 
-      <DeleteDatasetDialog dataset={dataset} open={deleting} onClose={() => setDeleting(false)} />
+      {writable ? (
+        <>
+          <DeleteDatasetDialog dataset={dataset} open={deleting} onClose={() => setDeleting(false)} />
+          <RenameDatasetDialog dataset={dataset} open={renaming} onClose={() => setRenaming(false)} onSaved={onChanged} />
+        </>
+      ) : null}
       <ConfirmDialog
         open={removing !== null}
         title="Remove this file?"

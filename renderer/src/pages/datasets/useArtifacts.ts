@@ -10,8 +10,14 @@ const POLL_MS = 1000;
 /** The service's largest page: a refresh re-reads everything shown in one request up to this. */
 const MAX_LIMIT = 200;
 
+/** Not yet ready or failed: its bytes are coming, or it is being read. */
 export function isInFlight(artifact: Artifact): boolean {
   return artifact.status === 'pending' || artifact.status === 'uploading' || artifact.status === 'processing';
+}
+
+/** Still changing on screen: in flight, or ready with its vectors coming in the background. */
+function isMoving(artifact: Artifact): boolean {
+  return isInFlight(artifact) || artifact.embedding?.state === 'embedding';
 }
 
 export interface ArtifactsState {
@@ -41,7 +47,8 @@ export function useArtifacts(kbId: string, status: StatusFilter, watch: boolean)
 
   const query = useCallback(
     (limit: number, cursor?: string) =>
-      client.call('artifacts.list', { kb_id: kbId, limit, ...(cursor ? { cursor } : {}), ...(status === 'all' ? {} : { status }) }),
+      // Newest first: what was just uploaded is what a person looks for.
+      client.call('artifacts.list', { kb_id: kbId, limit, order: 'newest', ...(cursor ? { cursor } : {}), ...(status === 'all' ? {} : { status }) }),
     [kbId, status],
   );
 
@@ -100,7 +107,7 @@ export function useArtifacts(kbId: string, status: StatusFilter, watch: boolean)
     );
   }, [nextCursor, query]);
 
-  const moving = watch || items.some(isInFlight);
+  const moving = watch || items.some(isMoving);
   useEffect(() => {
     if (!moving) return;
     const timer = window.setInterval(refresh, POLL_MS);

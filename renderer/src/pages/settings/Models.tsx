@@ -8,7 +8,7 @@ import { PlusIcon } from '../../ui/icons.js';
 import { Loadable } from '../../ui/Loadable.js';
 import { Section } from '../../ui/Page.js';
 import { useLoader } from '../../ui/useLoader.js';
-import { AddModelForm } from './AddModelForm.js';
+import { ModelForm } from './ModelForm.js';
 import { errorText } from '../../ui/error-text.js';
 import { useAction } from '../../ui/useAction.js';
 import { ModelTestResult, type TestOutcome } from './ModelTestResult.js';
@@ -25,10 +25,11 @@ const KINDS: Record<Model['kind'], string> = { builtin: 'Built-in', third_party:
 const STATUS_BADGE: Record<Model['status'], string> = { available: 'badge badge-success', degraded: 'badge', unavailable: 'badge badge-danger' };
 const STATUS_LABEL: Record<Model['status'], string> = { available: 'Available', degraded: 'Degraded', unavailable: 'Unavailable' };
 
-/** Every model that can answer; admins add OpenAI-compatible endpoints, test and remove them. */
+/** Every model that can answer; admins add OpenAI-compatible and Anthropic endpoints, edit, test and remove them. */
 export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: () => void }) {
   const models = useLoader(() => client.call('models.list', {}));
   const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<Model | null>(null);
   const [tests, setTests] = useState<Record<string, TestOutcome | 'running'>>({});
   const [removing, setRemoving] = useState<Model | null>(null);
 
@@ -37,6 +38,8 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
     try {
       const outcome = await client.call('models.test', { id: model.id });
       setTests((t) => ({ ...t, [model.id]: outcome }));
+      // The outcome is the model's health now: a failed test takes it out of routing, and its status says so.
+      models.reload();
     } catch (e) {
       setTests((t) => ({ ...t, [model.id]: { ok: false, latency_ms: 0, detail: errorText(e) } }));
     }
@@ -55,21 +58,35 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
       description="The models chat can route to. Built-in models work offline; endpoints you add are called over the network."
       actions={
         isAdmin && !adding ? (
-          <Button icon={<PlusIcon />} onClick={() => setAdding(true)}>
+          <Button
+            icon={<PlusIcon />}
+            onClick={() => {
+              setEditing(null);
+              setAdding(true);
+            }}
+          >
             Add endpoint
           </Button>
         ) : null
       }
     >
       {!isAdmin ? <Alert tone="info">Only admins can add, test or remove models.</Alert> : null}
-      {adding ? (
-        <AddModelForm
-          onAdded={() => {
+      {adding || editing ? (
+        <ModelForm
+          key={editing?.id ?? 'new'}
+          model={editing ?? undefined}
+          onSaved={() => {
             setAdding(false);
+            setEditing(null);
+            // A changed endpoint is another thing to call: the old test result no longer applies.
+            if (editing) setTests(({ [editing.id]: _old, ...rest }) => rest);
             models.reload();
             onChanged();
           }}
-          onCancel={() => setAdding(false)}
+          onCancel={() => {
+            setAdding(false);
+            setEditing(null);
+          }}
         />
       ) : null}
       <Loadable state={models.state} reload={models.reload} loading="Loading models…" failed="The models could not be loaded">
@@ -115,6 +132,18 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
                           <Button size="sm" variant="ghost" busy={outcome === 'running'} onClick={() => void test(m)}>
                             Test<span className="visually-hidden"> {m.name}</span>
                           </Button>
+                          {m.kind !== 'builtin' ? (
+                            <Button
+                              size="sm"
+                              variant="ghost"
+                              onClick={() => {
+                                setAdding(false);
+                                setEditing(m);
+                              }}
+                            >
+                              Edit<span className="visually-hidden"> {m.name}</span>
+                            </Button>
+                          ) : null}
                           {m.kind !== 'builtin' ? (
                             <Button
                               size="sm"

@@ -1,0 +1,54 @@
+/**
+ * Issue 9 item 4 in the UI: once a file is ready, its vectors come in the background and the file
+ * table shows each file's own embedding progress, updated live, then nothing once complete.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startUpstream, type Upstream } from '../fixtures/upstream.js';
+import { e2eSuite, pageProblems, signIn, visible } from './support/browser.js';
+import { inspectAtWidths } from './support/widths.js';
+
+const suite = e2eSuite();
+let page: Page;
+let upstream: Upstream;
+let dataset: { id: string; kb_id: string };
+
+/** Many short sections: several batches of chunks, each batch slowed by the upstream (`slow:`). */
+const LONG = Array.from({ length: 160 }, (_, i) => `## Section ${i}\n\nHarbour record ${i}: the tide table for pier ${i} was checked.`).join('\n\n');
+
+beforeAll(async () => {
+  upstream = await startUpstream();
+  const model = (await (
+    await suite.served.api('/models', { method: 'POST', body: { name: 'Slow embeddings', provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, model: 'slow:1500' } })
+  ).json()) as { id: string };
+  const config = (await (await suite.served.api('/admin/config')).json()) as { version: number };
+  const patched = await suite.served.api('/admin/config', { method: 'PATCH', body: { values: { 'retrieval.embedding_model': model.id }, base_version: config.version } });
+  expect(patched.status).toBe(200);
+  dataset = (await (await suite.served.api('/datasets', { method: 'POST', body: { name: 'Harbour records' } })).json()) as { id: string; kb_id: string };
+  page = await suite.open();
+  await signIn(page, suite.served.apiKey);
+});
+
+afterAll(async () => {
+  await upstream.close();
+});
+
+describe('embedding progress in the file table', () => {
+  it('shows a ready file’s vectors coming, then only Ready', async () => {
+    await page.goto(`${suite.served.url}/#/datasets/${dataset.id}`);
+    await visible(page.getByRole('heading', { level: 1, name: 'Harbour records' }));
+    await page.getByLabel('Files to upload').setInputFiles({ name: 'harbour.md', mimeType: 'text/markdown', buffer: Buffer.from(LONG) });
+
+    const row = page.getByRole('row', { name: /harbour\.md/ });
+    const bar = await visible(row.getByRole('progressbar', { name: 'harbour.md embedding' }), 20_000);
+    await visible(row.getByText('Ready'));
+    await expect.poll(async () => Number(await bar.getAttribute('value')), { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(await row.getByText(/^Embedding \d+ of \d+$/).count()).toBe(1);
+    expect(await inspectAtWidths(page, 'dataset-embedding')).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // Live: the bar goes away by itself once every chunk has its vector.
+    await row.getByRole('progressbar', { name: 'harbour.md embedding' }).waitFor({ state: 'detached', timeout: 60_000 });
+    await visible(row.getByText('Ready'));
+    expect(pageProblems(page)).toEqual([]);
+  });
+});
