@@ -103,7 +103,7 @@ export function bootCore(options: BootOptions): Core {
   if (tightened) log.warn(tightened);
   const dbFile = join(options.dataDir, 'parley.db');
   ensurePrivateFile(dbFile);
-  const db = openDatabase(dbFile, { nativeBinding: options.nativeBinding, ...(options.warn ? { log: options.warn } : {}) });
+  const db = openDatabase(dbFile, { nativeBinding: options.nativeBinding, log: (message) => log.warn(message) });
   try {
     const repos = createRepositories(db, { now: () => options.now?.() ?? new Date() });
     const now = new Date().toISOString();

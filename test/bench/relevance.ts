@@ -118,7 +118,7 @@ export async function runRelevanceBench(dir = process.env.PARLEY_IR_COLLECTION ?
     }
     await core.runtime.ingest.idle();
     const ingestSeconds = (performance.now() - started) / 1000;
-    const passages = core.repos.chunks.countByKb(dataset.kb_id);
+    const passages = core.repos.artifacts.inKb(dataset.kb_id).reduce((n, a) => n + (a.chunk_count ?? 0), 0);
 
     const embedStarted = performance.now();
     const hybrid = process.env.PARLEY_BENCH_RELEVANCE_HYBRID !== '0';

@@ -122,6 +122,7 @@ export const FIXTURES: Record<keyof typeof operations, Fixture> = {
     }),
   },
   'models.test': { input: (w) => ({ id: w.ids.model }) },
+  'models.probe': { input: (w) => ({ provider: 'openai_compatible', endpoint_url: w.upstream.openaiBaseUrl, api_key: 'k' }) },
   'models.catalog': { input: none },
   'models.downloads.create': { input: (w) => ({ url: `${w.upstream.url}/files/${++counter}.gguf` }) },
   // Downloads run in the background (and fail here: the upstream has no such file); listed once
@@ -155,6 +156,7 @@ export const FIXTURES: Record<keyof typeof operations, Fixture> = {
   'datasets.delete': { input: async (w) => ({ id: (await w.invoke<{ id: string }>('datasets.create', { name: unique('doomed dataset') })).id }) },
   'artifacts.list': { input: (w) => ({ kb_id: w.ids.kb }) },
   'artifacts.get': { input: (w) => ({ kb_id: w.ids.kb, key: w.ids.artifactKey }) },
+  'artifacts.link': { input: (w) => ({ kb_id: w.ids.kb, key: w.ids.artifactKey }) },
   'artifacts.delete': {
     input: async (w) => {
       const key = `doomed-${++counter}.txt`;
@@ -211,4 +213,7 @@ export const FIXTURES: Record<keyof typeof operations, Fixture> = {
   // No MCP server is configured in a fresh data directory: the name is unknown to both alike.
   'mcp.servers.connect': { input: () => ({ name: 'nothing' }), outcome: 'not_found' },
   'passages.get': { input: (w) => ({ chunk_id: w.ids.chunk }) },
+  'passages.source': {
+    input: async (w) => ({ artifact_id: (await w.invoke<{ id: string }>('artifacts.get', { kb_id: w.ids.kb, key: w.ids.artifactKey })).id, start: 0, end: 10 }),
+  },
 };

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ServiceError } from '../../../shared/errors.js';
 import type { AuthedContext } from '../context.js';
-import { artifactByKey } from './handlers.js';
+import { artifactByKey } from './access.js';
 
 /**
  * How long a download link stays valid. Opening a file is one click away from asking for the link,

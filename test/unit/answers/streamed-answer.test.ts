@@ -74,7 +74,6 @@ function messageStore(usageUser = () => userId): AnswerStore {
         content: end.content,
         status: end.status,
         citations: '[]',
-        thoughts: '[]',
         input_tokens: end.usage.input_tokens,
         output_tokens: end.usage.output_tokens,
         error_code: end.failure?.code ?? null,
