@@ -93,7 +93,7 @@ describe('home on a fresh install', () => {
     const progress = page.getByRole('progressbar', { name: 'Downloading tiny-chat.gguf' });
     await visible(progress);
     await expect.poll(() => progress.getAttribute('value'), { timeout: 10_000 }).toBe('0.5');
-    const recommended = page.getByRole('list', { name: 'Recommended local models' });
+    const recommended = page.getByRole('list', { name: 'Recommended downloads' });
     await expect.poll(() => recommended.getByRole('listitem').count()).toBeGreaterThan(0);
     expect(await inspectAtWidths(page, 'chat-home-setup')).toEqual([]);
 

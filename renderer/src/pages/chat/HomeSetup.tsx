@@ -38,7 +38,7 @@ function ServerOffer({ server, onAdded }: { server: Server; onAdded: () => void 
         {models.length > 1 ? (
           <>
             <label className="visually-hidden" htmlFor={selectId}>
-              Model of {server.name}
+              Which of {server.name}’s to use
             </label>
             <select id={selectId} className="input select select-sm" value={model} onChange={(e) => setModel(e.target.value)}>
               {models.map((m) => (
@@ -121,7 +121,7 @@ export function HomeSetup({ onAdded }: { onAdded: () => void }) {
       {offered.length > 0 ? (
         <>
           <p className="setup-heading">Or download one that runs here, offline and private:</p>
-          <ul className="setup-offers" aria-label="Recommended local models">
+          <ul className="setup-offers" aria-label="Recommended downloads">
             {offered.map((m) => (
               <li key={m.id} className="setup-offer">
                 <div className="setup-offer-text">
