@@ -1,6 +1,4 @@
 import { useEffect, useState } from 'react';
-import type { z } from 'zod';
-import type { DiscoveredModel } from '../../../../shared/operations/local-models.js';
 import type { ModelDownload } from '../../../../shared/operations/model-downloads.js';
 import { client } from '../../api/index.js';
 import { Button } from '../../ui/Button.js';
@@ -9,8 +7,9 @@ import { ProgressBar } from '../../ui/ProgressBar.js';
 import { useAction } from '../../ui/useAction.js';
 import { useLoader } from '../../ui/useLoader.js';
 import { formatBytes } from '../datasets/format.js';
+import { ServerModelSelect, useServerRegistration, type DiscoveredServer } from '../settings/ServerModelPicker.js';
 
-type Server = z.output<typeof DiscoveredModel>;
+type Server = DiscoveredServer;
 
 /** How often the downloads are read again while one runs. */
 const POLL_MS = 1000;
@@ -20,12 +19,7 @@ const ACTIVE = new Set<ModelDownload['status']>(['queued', 'downloading', 'verif
 
 /** A running Ollama or LM Studio: one of its models registered in one click. */
 function ServerOffer({ server, onAdded }: { server: Server; onAdded: () => void }) {
-  const models = server.models ?? [];
-  const [model, setModel] = useState(models[0] ?? '');
-  const register = useAction(async () => {
-    await client.call('models.create', { name: `${server.name} ${model}`.slice(0, 100), provider: 'openai_compatible', endpoint_url: server.endpoint_url ?? '', model });
-    onAdded();
-  });
+  const { models, model, setModel, register } = useServerRegistration(server, onAdded);
   const selectId = `home-server-${server.source}`;
   return (
     <li className="setup-offer">
@@ -36,18 +30,7 @@ function ServerOffer({ server, onAdded }: { server: Server; onAdded: () => void 
       </div>
       <div className="setup-offer-action">
         {models.length > 1 ? (
-          <>
-            <label className="visually-hidden" htmlFor={selectId}>
-              Which of {server.name}’s to use
-            </label>
-            <select id={selectId} className="input select select-sm" value={model} onChange={(e) => setModel(e.target.value)}>
-              {models.map((m) => (
-                <option key={m} value={m}>
-                  {m}
-                </option>
-              ))}
-            </select>
-          </>
+          <ServerModelSelect id={selectId} label={`Pick one of what ${server.name} offers`} models={models} model={model} onChange={setModel} />
         ) : null}
         <Button size="sm" variant="primary" busy={register.busy} onClick={() => void register.run()}>
           Use {models.length > 1 ? 'this model' : model}
@@ -120,7 +103,7 @@ export function HomeSetup({ onAdded }: { onAdded: () => void }) {
       ))}
       {offered.length > 0 ? (
         <>
-          <p className="setup-heading">Or download one that runs here, offline and private:</p>
+          <p className="setup-heading">{servers.length > 0 ? 'Or download one' : 'Download one'} that runs here, offline and private:</p>
           <ul className="setup-offers" aria-label="Recommended downloads">
             {offered.map((m) => (
               <li key={m.id} className="setup-offer">

@@ -41,7 +41,7 @@ export function ArtifactTable({ items, filtered, busyKey, canWrite, openingKey, 
         <caption className="visually-hidden">Files in this dataset</caption>
         <thead>
           <tr>
-            <th scope="col">Key</th>
+            <th scope="col">File</th>
             <th scope="col">Type</th>
             <th scope="col" className="cell-number">
               Size

@@ -11,6 +11,7 @@ import { Section } from '../../ui/Page.js';
 import { errorText } from '../../ui/error-text.js';
 import { useAction } from '../../ui/useAction.js';
 import { useLoader } from '../../ui/useLoader.js';
+import { ServerModelSelect, useServerRegistration } from './ServerModelPicker.js';
 
 type LocalInfo = NonNullable<Model['local']>;
 type Discovered = Awaited<ReturnType<typeof discovered>>['data'][number];
@@ -56,12 +57,7 @@ function details(local: LocalInfo): string {
 
 /** A running Ollama / LM Studio server: pick one of its models, register it in one click. */
 function ServerRow({ server, onRegistered }: { server: Discovered; onRegistered: () => void }) {
-  const models = server.models ?? [];
-  const [model, setModel] = useState(models[0] ?? '');
-  const register = useAction(async () => {
-    await client.call('models.create', { name: `${server.name} ${model}`.slice(0, 100), provider: 'openai_compatible', endpoint_url: server.endpoint_url ?? '', model });
-    onRegistered();
-  });
+  const { models, model, setModel, register } = useServerRegistration(server, onRegistered);
   const selectId = `server-model-${server.source}`;
   return (
     <li className="local-server">
@@ -72,16 +68,7 @@ function ServerRow({ server, onRegistered }: { server: Discovered; onRegistered:
       </div>
       {models.length > 0 ? (
         <div className="local-server-actions">
-          <label className="visually-hidden" htmlFor={selectId}>
-            Model of {server.name}
-          </label>
-          <select id={selectId} className="input select select-sm" value={model} onChange={(e) => setModel(e.target.value)}>
-            {models.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-          </select>
+          <ServerModelSelect id={selectId} label={`Model of ${server.name}`} models={models} model={model} onChange={setModel} />
           <Button size="sm" icon={<PlusIcon />} busy={register.busy} onClick={() => void register.run()}>
             Register<span className="visually-hidden"> {server.name}</span>
           </Button>
