@@ -3,9 +3,6 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
-    // Two files at a time (vitest's default on 2 cores is one): most tests wait on child processes
-    // (served mode, parser processes, Chromium), so the second core would otherwise idle.
-    maxWorkers: 2,
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'contract', include: ['test/contract/**/*.test.ts'], environment: 'node', testTimeout: 20_000 } },
