@@ -31,7 +31,7 @@ export interface RepositoryOptions {
 
 export function createRepositories(db: Db, options: RepositoryOptions = {}) {
   const now = options.now ?? (() => new Date());
-  const typed = {
+  return {
     users: typedErrors(createUsersRepo(db)),
     credentials: typedErrors(createCredentialsRepo(db)),
     settings: typedErrors(createSettingsRepo(db)),
@@ -58,7 +58,6 @@ export function createRepositories(db: Db, options: RepositoryOptions = {}) {
       }
     },
   };
-  return typed;
 }
 
 export type Repositories = ReturnType<typeof createRepositories>;
