@@ -9,7 +9,7 @@ export interface IndexEmbeddingsOptions {
   /** Texts per embeddings call. Default 32. */
   batchSize?: number;
   log?: RetrievalLog;
-  /** After each stored batch, with its chunk ids (per-file progress); `reset` when the vector table was rebuilt first. */
+  /** After each stored batch, with the chunk ids it stored (per-file progress); `reset` when the vector table was rebuilt first. */
   onBatch?: (chunkIds: number[], reset: boolean) => void;
   /** Asked before each batch: true stops the pass there (shutdown). */
   stopped?: () => boolean;
@@ -46,11 +46,9 @@ export async function indexEmbeddings(source: RetrievalSource, embed: Embedder, 
         reset = chunks.ensureVectorTable(options.model, width);
         dimensions = width;
       }
-      embedded += chunks.insertVectors(batch.map((c, i) => ({ id: c.id, vector: vectors[i]! })));
-      options.onBatch?.(
-        batch.map((c) => c.id),
-        reset,
-      );
+      const stored = chunks.insertVectors(batch.map((c, i) => ({ id: c.id, vector: vectors[i]! })));
+      embedded += stored.length;
+      options.onBatch?.(stored, reset);
       after = batch[batch.length - 1]!.id;
     }
   }

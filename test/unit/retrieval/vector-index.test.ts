@@ -43,7 +43,7 @@ function seeded(files: number, perFile: number, seed = 1) {
   for (let f = 0; f < files; f++) {
     const id = r.addDocument(kb, `file-${f}.md`, Array.from({ length: perFile }, (_, i) => `Paragraph ${i} of file ${f}.`).join('\n\n'));
     const chunks = (r.db.prepare('SELECT id FROM chunks WHERE artifact_id = ? ORDER BY ord').all(id) as Array<{ id: number }>).map((c) => c.id);
-    expect(r.chunks.insertVectors(chunks.map((c) => ({ id: c, vector: next() })))).toBe(chunks.length);
+    expect(r.chunks.insertVectors(chunks.map((c) => ({ id: c, vector: next() })))).toHaveLength(chunks.length);
     artifacts.push({ id, chunks });
   }
   const slot = r.chunks.kbRanges([kb])[0]!.slot;
@@ -85,6 +85,16 @@ describe('the HNSW vector index', () => {
     const id = r.addDocument(kb, 'late.md', 'A late paragraph.');
     const [chunk] = r.db.prepare('SELECT id FROM chunks WHERE artifact_id = ?').all(id) as Array<{ id: number }>;
     r.chunks.insertVectors([{ id: chunk!.id, vector: probe }]);
+    expect(r.chunks.knn(probe, slot, 1)[0]!.id).toBe(chunk!.id);
+  });
+
+  it('skips a chunk that has its vector already (two passes over one batch), so progress is not counted twice', () => {
+    const { r, kb, slot } = seeded(5, 10);
+    const id = r.addDocument(kb, 'twice.md', 'Embedded by two passes.');
+    const [chunk] = r.db.prepare('SELECT id FROM chunks WHERE artifact_id = ?').all(id) as Array<{ id: number }>;
+    const probe = generator(7)();
+    expect(r.chunks.insertVectors([{ id: chunk!.id, vector: probe }])).toEqual([chunk!.id]);
+    expect(r.chunks.insertVectors([{ id: chunk!.id, vector: generator(8)() }])).toEqual([]);
     expect(r.chunks.knn(probe, slot, 1)[0]!.id).toBe(chunk!.id);
   });
 

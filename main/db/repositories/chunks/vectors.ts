@@ -49,6 +49,7 @@ export function createVectors(db: Db, now: () => Date, options: VectorOptions = 
   let statements:
     | {
         insert: Statement<[bigint, bigint, Buffer]>;
+        has: Statement<[bigint], { one: number }>;
         knn: Statement<[Buffer, number, bigint], { id: number; distance: number }>;
         missing: Statement<[number, number, number], { id: number; text: string }>;
         deleteIds: Statement<[string]>;
@@ -58,7 +59,9 @@ export function createVectors(db: Db, now: () => Date, options: VectorOptions = 
     | undefined;
   const prepared = () => {
     statements ??= {
-      insert: db.prepare('INSERT OR REPLACE INTO chunk_vectors (chunk_id, kb_slot, embedding) VALUES (?, ?, ?)'),
+      // vec0 ignores conflict clauses: a chunk that has a vector already is skipped before this.
+      insert: db.prepare('INSERT INTO chunk_vectors (chunk_id, kb_slot, embedding) VALUES (?, ?, ?)'),
+      has: db.prepare('SELECT 1 AS one FROM chunk_vectors WHERE chunk_id = ?'),
       knn: db.prepare('SELECT chunk_id AS id, distance FROM chunk_vectors WHERE embedding MATCH ? AND k = ? AND kb_slot = ? ORDER BY distance'),
       missing: db.prepare(
         `SELECT c.id, c.text FROM chunks c
@@ -156,8 +159,11 @@ export function createVectors(db: Db, now: () => Date, options: VectorOptions = 
     /** Chunks in (afterId, hi] that have no vector yet, in id order. */
     chunksWithoutVectors: (afterId: number, hi: number, limit: number) => prepared().missing.all(afterId, hi, limit),
 
-    /** Stores vectors; those of chunks deleted meanwhile are skipped. Returns how many were stored. */
-    insertVectors(rows: ReadonlyArray<{ id: number; vector: Float32Array }>): number {
+    /**
+     * Stores vectors; those of chunks deleted meanwhile, or embedded already (another pass got
+     * there first), are skipped. Returns the ids stored.
+     */
+    insertVectors(rows: ReadonlyArray<{ id: number; vector: Float32Array }>): number[] {
       if (!ready()) throw new Error('No vector table: ensureVectorTable first');
       sweepGone();
       const s = prepared();
@@ -170,12 +176,14 @@ export function createVectors(db: Db, now: () => Date, options: VectorOptions = 
       }
       // The graphs are made current first, so these vectors join them incrementally.
       for (const slot of bySlot.keys()) ann.warm(slot);
-      let stored = 0;
+      const stored: number[] = [];
       changeVectors(bySlot, () => {
         for (const entry of bySlot.values()) {
-          entry.added = entry.added.filter((row) => chunkExists.get(row.id) !== undefined);
-          for (const row of entry.added) s.insert.run(BigInt(row.id), BigInt(slotOf(row.id)), blob(row.vector));
-          stored += entry.added.length;
+          entry.added = entry.added.filter((row) => chunkExists.get(row.id) !== undefined && s.has.get(BigInt(row.id)) === undefined);
+          for (const row of entry.added) {
+            s.insert.run(BigInt(row.id), BigInt(slotOf(row.id)), blob(row.vector));
+            stored.push(row.id);
+          }
         }
       });
       return stored;
