@@ -5,15 +5,15 @@
  * and given back to the system when it ends. Built as its own bundle (dist/main/parse-worker.js).
  */
 import { readFile } from 'node:fs/promises';
+import { chunkBatches } from './chunk-batches.js';
 import { chunkDocument } from './chunk.js';
 import { runParser } from './parsers/index.js';
-import { IngestError, type Chunk } from './types.js';
+import { parserKind } from './parsers/kinds.js';
+import { readPdf } from './parsers/pdf.js';
+import { IngestError, type Chunk, type ParsedDocument } from './types.js';
 import type { ParseRequest, WorkerMessage } from './worker-protocol.js';
 
 if (!process.send) throw new Error('parse-worker.ts runs as a child process with an IPC channel (see parse.ts).');
-
-/** Text per `chunks` message: each message stays small for the main process to take in. */
-const BATCH_CHARS = 256 * 1024;
 
 function send(message: WorkerMessage): Promise<void> {
   return new Promise((resolve) => {
@@ -36,18 +36,7 @@ function balloon(): void {
 }
 
 async function sendChunks(id: number, chunks: Chunk[]): Promise<void> {
-  let batch: Chunk[] = [];
-  let chars = 0;
-  for (const chunk of chunks) {
-    batch.push(chunk);
-    chars += chunk.text.length;
-    if (chars >= BATCH_CHARS) {
-      await send({ type: 'chunks', id, chunks: batch });
-      batch = [];
-      chars = 0;
-    }
-  }
-  if (batch.length > 0) await send({ type: 'chunks', id, chunks: batch });
+  for (const batch of chunkBatches(chunks)) await send({ type: 'chunks', id, chunks: batch });
 }
 
 async function handle(request: ParseRequest): Promise<void> {
@@ -55,7 +44,20 @@ async function handle(request: ParseRequest): Promise<void> {
   if (request.balloon) balloon();
   try {
     const bytes = request.path !== undefined ? await readFile(request.path) : Buffer.from(request.bytes?.buffer ?? new ArrayBuffer(0), request.bytes?.byteOffset, request.bytes?.byteLength);
-    const doc = await runParser(bytes, request.mime);
+    const pdf = parserKind(request.mime) === 'pdf';
+    if (pdf && request.pdfPages) {
+      // One part of a split PDF: its blocks go back (without the joined text: parse.ts joins the
+      // parts' blocks in page order and chunks them).
+      const part = await readPdf(bytes, { range: request.pdfPages });
+      if ('doc' in part) return await send({ type: 'result', id: request.id, ok: true, doc: { blocks: part.doc.blocks, metadata: part.doc.metadata } });
+    }
+    let doc: ParsedDocument;
+    if (pdf && request.splitPdfFrom !== undefined && request.mode === 'chunks') {
+      // A long PDF answers its page count alone (nothing read yet); a short one is parsed here as usual.
+      const plan = await readPdf(bytes, { splitFrom: request.splitPdfFrom });
+      if ('pages' in plan) return await send({ type: 'pages', id: request.id, pages: plan.pages });
+      doc = plan.doc;
+    } else doc = await runParser(bytes, request.mime);
     if (request.mode === 'document') return await send({ type: 'result', id: request.id, ok: true, doc });
     const chunks = chunkDocument(doc);
     if (chunks.length === 0) throw new IngestError('empty', 'The file has no text to search.');

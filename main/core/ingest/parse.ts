@@ -17,7 +17,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { chunkBatches } from './chunk-batches.js';
+import { chunkDocument } from './chunk.js';
 import { parserKind } from './parsers/kinds.js';
+import { joinPdfParts, PDF_SPLIT_MIN_PAGES, pdfPageRanges } from './pdf-split.js';
 import { IngestError, type Chunk, type ParsedDocument } from './types.js';
 import type { ParseRequest, WorkerMessage } from './worker-protocol.js';
 
@@ -166,7 +169,7 @@ class ParserProcess {
       };
       const onMessage = (message: WorkerMessage) => {
         if (message.type === 'chunks' && message.id === request.id) onChunks(message.chunks);
-        else if (message.type === 'result' && message.id === request.id) finish(message);
+        else if ((message.type === 'result' || message.type === 'pages') && message.id === request.id) finish(message);
       };
       const onError = (error: Error) => finish({ type: 'crash', error });
       const onExit = (code: number | null, signal: string | null) => finish({ type: 'crash', error: new Error(`the parser stopped (${signal ?? `exit code ${code}`})`) });
@@ -251,6 +254,19 @@ function testHook(mime: string): 'hang' | 'balloon' | null {
 }
 
 async function runInProcess(request: Omit<ParseRequest, 'id'>, limits: ParseLimits, onChunks: (chunks: Chunk[]) => void): Promise<ParsedDocument> {
+  const answer = await runRequest(request, limits, onChunks);
+  if ('pages' in answer) throw new IngestError('parse_error', 'The parser answered a page count where a document was expected.');
+  return answer;
+}
+
+/** Runs one request in a parser process: the document, or a long PDF's page count (`splitPdfFrom`). */
+async function runRequest(
+  request: Omit<ParseRequest, 'id'>,
+  limits: ParseLimits,
+  onChunks: (chunks: Chunk[]) => void,
+  /** Time left for this request (a part of a split PDF gets what is left of the file's limit). */
+  timeoutMs = limits.timeoutMs,
+): Promise<ParsedDocument | { pages: number }> {
   const memoryMb = limits.memoryMb ?? DEFAULT_PARSE_MEMORY_MB;
   let slot: ParserProcess;
   try {
@@ -264,7 +280,11 @@ async function runInProcess(request: Omit<ParseRequest, 'id'>, limits: ParseLimi
     retire(slot);
     throw new IngestError('parse_error', `The parser could not start: ${error instanceof Error ? error.message : String(error)}.`);
   }
-  const outcome = await slot.run({ ...request, id: nextId++ }, Math.max(1, limits.timeoutMs), onChunks);
+  const outcome = await slot.run({ ...request, id: nextId++ }, Math.max(1, timeoutMs), onChunks);
+  if (outcome.type === 'pages') {
+    release(slot);
+    return { pages: outcome.pages };
+  }
   if (outcome.type === 'result') {
     release(slot);
     if (outcome.ok) return outcome.doc;
@@ -318,16 +338,39 @@ export async function parseAndChunk(input: { path: string; size: number; mime: s
 
 /**
  * parseAndChunk, handing each batch of chunks to `onChunks` as it arrives (the ingest queue
- * indexes them while the rest are still coming) instead of collecting them.
+ * indexes them while the rest are still coming) instead of collecting them. A PDF of at least
+ * `PDF_SPLIT_MIN_PAGES` pages is read by up to `PARSE_POOL_SIZE` processes at once, a range of
+ * pages each (see pdf-split.ts); `parts` says how many read the file.
  */
 export async function streamChunks(
   input: { path: string; size: number; mime: string; filename: string },
   limits: ParseLimits,
   onChunks: (chunks: Chunk[]) => void,
-): Promise<{ metadata: ParsedDocument['metadata'] }> {
+): Promise<{ metadata: ParsedDocument['metadata']; parts: number }> {
   precheck(input.size, input.mime, limits.maxBytes);
-  const doc = await runInProcess({ path: input.path, mime: input.mime, filename: input.filename, mode: 'chunks', ...hooks(input.mime) }, limits, onChunks);
-  return { metadata: doc.metadata };
+  // The time limit is the file's, however many processes read it.
+  const deadline = performance.now() + limits.timeoutMs;
+  const file = { path: input.path, mime: input.mime, filename: input.filename };
+  const split = PARSE_POOL_SIZE > 1 && parserKind(input.mime) === 'pdf' ? { splitPdfFrom: PDF_SPLIT_MIN_PAGES } : {};
+  const answer = await runRequest({ ...file, mode: 'chunks', ...hooks(input.mime), ...split }, limits, onChunks);
+  if (!('pages' in answer)) return { metadata: answer.metadata, parts: 1 };
+
+  const ranges = pdfPageRanges(answer.pages, PARSE_POOL_SIZE);
+  // Every part runs to its end (each bounded by the deadline and its own memory ceiling) before
+  // the outcome is known, so no process is left working for a file that already failed.
+  const settled = await Promise.allSettled(
+    ranges.map((pdfPages) => runRequest({ ...file, mode: 'document', pdfPages }, limits, () => undefined, deadline - performance.now())),
+  );
+  const parts: ParsedDocument[] = [];
+  for (const outcome of settled) {
+    // The failure of the earliest pages is the one reported.
+    if (outcome.status === 'rejected') throw outcome.reason;
+    if ('pages' in outcome.value) throw new IngestError('parse_error', 'The parser answered a page count where pages were expected.');
+    parts.push(outcome.value);
+  }
+  const doc = joinPdfParts(parts, answer.pages);
+  for (const batch of chunkBatches(chunkDocument(doc))) onChunks(batch);
+  return { metadata: doc.metadata, parts: ranges.length };
 }
 
 /**

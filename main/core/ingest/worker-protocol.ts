@@ -1,4 +1,5 @@
 /** Messages between `parse.ts` and `parse-worker.ts` (a child process, over its IPC channel). */
+import type { PdfPageRange } from './parsers/pdf.js';
 import type { Chunk, IngestErrorCode, ParsedDocument } from './types.js';
 
 export interface ParseRequest {
@@ -11,6 +12,13 @@ export interface ParseRequest {
   filename: string;
   /** `document`: answer the parsed document; `chunks`: chunk it too and answer the chunks in batches. */
   mode: 'document' | 'chunks';
+  /**
+   * PDF, `chunks` mode: when the document has at least this many pages, answer `pages` (its page
+   * count) instead of parsing it, so that `parse.ts` splits its pages across the parser processes.
+   */
+  splitPdfFrom?: number;
+  /** PDF, `document` mode: read only these pages (one part of a split PDF). */
+  pdfPages?: PdfPageRange;
   /** Test hook: spin forever, like a parser stuck on a pathological file. */
   hang?: boolean;
   /** Test hook: allocate memory outside the V8 heap until killed, like a zip bomb inflating. */
@@ -20,5 +28,6 @@ export interface ParseRequest {
 export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'chunks'; id: number; chunks: Chunk[] }
+  | { type: 'pages'; id: number; pages: number }
   | { type: 'result'; id: number; ok: true; doc: ParsedDocument }
   | { type: 'result'; id: number; ok: false; code: IngestErrorCode; detail: string };

@@ -7,6 +7,7 @@
  * 2026-11-23 with test/bench/ingest.ts; the figures are in the README).
  */
 import { DocumentBuilder } from '../builder.js';
+import { emptyPdfDetail } from '../pdf-split.js';
 import { PARSE_LIMITS } from '../limits.js';
 import { IngestError, type ParsedDocument } from '../types.js';
 import { cString, FPDF_ERR, loadPdfium, readUtf16, resetPdfium, type PdfiumApi } from './pdfium.js';
@@ -127,7 +128,37 @@ function openError(code: number): IngestError {
   return new IngestError('parse_error', `PDF: the file could not be read (${reason}).`);
 }
 
+/** Pages to read, 0-based: `from` inclusive, `to` exclusive (clamped to the document). */
+export interface PdfPageRange {
+  from: number;
+  to: number;
+}
+
+export interface PdfReadOptions {
+  /** Read only these pages (one part of a PDF split across parser processes). */
+  range?: PdfPageRange;
+  /**
+   * Answer only the page count when the document has at least this many pages (checked right
+   * after the count, before any page is read): the caller then splits the pages across processes.
+   */
+  splitFrom?: number;
+}
+
+/** The document, or — with `splitFrom` and at least that many pages — its page count alone. */
+export type PdfReadResult = { doc: ParsedDocument } | { pages: number };
+
 export async function parsePdf(bytes: Buffer): Promise<ParsedDocument> {
+  const result = await readPdf(bytes);
+  if ('doc' in result) return result.doc;
+  throw new Error('unreachable: no split was asked for');
+}
+
+/**
+ * Reads a PDF's text, all of it or the pages of `options.range` (page numbers on the blocks stay
+ * those of the whole document, for citations). A part may have no text (its pages are scanned):
+ * only a whole document without text is `empty`, so that check is the caller's for a part.
+ */
+export async function readPdf(bytes: Buffer, options: PdfReadOptions = {}): Promise<PdfReadResult> {
   const api = await loadPdfium();
   const data = api.wasmExports.malloc(bytes.length);
   if (!data) throw new IngestError('too_large', 'PDF: the file is larger than the parser can hold.');
@@ -143,8 +174,11 @@ export async function parsePdf(bytes: Buffer): Promise<ParsedDocument> {
     if (pages > PARSE_LIMITS.pdfPages) {
       throw new IngestError('too_large', `PDF: the file declares ${pages} pages; at most ${PARSE_LIMITS.pdfPages} are read.`);
     }
+    if (options.splitFrom !== undefined && !options.range && pages >= options.splitFrom) return { pages };
+    const from = Math.max(0, Math.min(pages, options.range?.from ?? 0));
+    const to = Math.max(from, Math.min(pages, options.range?.to ?? pages));
     const builder = new DocumentBuilder();
-    for (let index = 0; index < pages; index++) {
+    for (let index = from; index < to; index++) {
       const page = api._FPDF_LoadPage(doc, index);
       if (!page) continue; // A broken page is skipped; the others are still read.
       try {
@@ -162,8 +196,8 @@ export async function parsePdf(bytes: Buffer): Promise<ParsedDocument> {
     const metadata: ParsedDocument['metadata'] = { format: 'pdf', pages };
     const title = metaText(api, doc, 'Title');
     if (title) metadata.title = title;
-    if (builder.isEmpty) throw new IngestError('empty', `PDF: none of the ${pages} page(s) has extractable text (scanned pages need OCR, which is not supported).`);
-    return builder.build(metadata);
+    if (builder.isEmpty && !options.range) throw new IngestError('empty', emptyPdfDetail(pages));
+    return { doc: builder.build(metadata) };
   } catch (error) {
     if (error instanceof IngestError) throw error;
     // A trap inside PDFium (a hostile file) may leave its memory inconsistent: the next PDF gets a fresh instance.
