@@ -10,6 +10,8 @@ import { chunkDocument } from './chunk.js';
 import { runParser } from './parsers/index.js';
 import { parserKind } from './parsers/kinds.js';
 import { readPdf } from './parsers/pdf.js';
+import { decodeTextOrThrow } from './text.js';
+import { textChunksBySegment } from './text-segments.js';
 import { IngestError, type Chunk, type ParsedDocument } from './types.js';
 import type { ParseRequest, WorkerMessage } from './worker-protocol.js';
 
@@ -50,6 +52,17 @@ async function handle(request: ParseRequest): Promise<void> {
       // parts' blocks in page order and chunks them).
       const part = await readPdf(bytes, { range: request.pdfPages });
       if ('doc' in part) return await send({ type: 'result', id: request.id, ok: true, doc: { blocks: part.doc.blocks, metadata: part.doc.metadata } });
+    }
+    if (request.mode === 'chunks' && parserKind(request.mime) === 'text') {
+      // Plain text goes out a segment at a time: indexing starts while the rest is still parsed.
+      const { text, encoding } = decodeTextOrThrow(bytes, 'Text');
+      let count = 0;
+      for (const chunks of textChunksBySegment(text)) {
+        count += chunks.length;
+        await sendChunks(request.id, chunks);
+      }
+      if (count === 0) throw new IngestError('empty', 'The file has no text.');
+      return await send({ type: 'result', id: request.id, ok: true, doc: { blocks: [], metadata: { format: 'text', encoding } } });
     }
     let doc: ParsedDocument;
     if (pdf && request.splitPdfFrom !== undefined && request.mode === 'chunks') {
