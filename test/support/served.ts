@@ -37,6 +37,8 @@ export interface Served {
   api(path: string, init?: { method?: string; body?: unknown; token?: string | null }): Promise<Response>;
   /** The `Sign in: …` link served mode printed with the ready line, if it printed one. */
   signInLink: string | null;
+  /** The server's process id (benchmarks read its CPU time). */
+  pid: number;
   /** Everything the server printed so far, for failure messages. */
   output(): string;
   /** SIGTERM, then waits for the exit (SIGKILL after 10 s); answers how it exited. */
@@ -115,6 +117,7 @@ export async function startServed(options: ServedOptions = {}): Promise<Served> 
   return {
     url,
     apiKey,
+    pid: child.pid ?? -1,
     get signInLink() {
       return /^Sign in: (\S+)\s*$/m.exec(log)?.[1] ?? null;
     },
