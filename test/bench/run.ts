@@ -13,6 +13,7 @@ import { runPipelineBench } from './pipeline.js';
 import { relevanceTable, relevanceTitle, runRelevanceBench } from './relevance.js';
 import { runRetrievalBench } from './retrieval.js';
 import { runRoutingBench } from './routing.js';
+import { runSmallFilesBench } from './small-files.js';
 import { runStartupBench } from './startup.js';
 import { printRows, type Row } from './stats.js';
 import { applyGoals, goalSummary } from './targets.js';
@@ -45,6 +46,8 @@ if (pipeline) {
   tables.pipeline = pipeline;
   printRows('Upload → ready through served mode', applyGoals('pipeline', pipeline));
 }
+const smallFiles = await guarded('10,000 small files', runSmallFilesBench);
+if (smallFiles) printRows('10,000 small files uploaded at once (the dataset read over and over meanwhile)', smallFiles);
 const startup = await guarded('Start-up', () => runStartupBench());
 if (startup) {
   tables.startup = startup.map((r): Row => ({ ...r }));
