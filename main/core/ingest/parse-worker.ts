@@ -51,7 +51,10 @@ async function handle(request: ParseRequest): Promise<void> {
       // One part of a split PDF: its blocks go back (without the joined text: parse.ts joins the
       // parts' blocks in page order and chunks them).
       const part = await readPdf(bytes, { range: request.pdfPages });
-      if ('doc' in part) return await send({ type: 'result', id: request.id, ok: true, doc: { blocks: part.doc.blocks, metadata: part.doc.metadata } });
+      if ('doc' in part) {
+        if (request.pdfPartMaxChars !== undefined && (part.doc.text?.length ?? 0) > request.pdfPartMaxChars) return await send({ type: 'unsplit', id: request.id });
+        return await send({ type: 'result', id: request.id, ok: true, doc: { blocks: part.doc.blocks, metadata: part.doc.metadata } });
+      }
     }
     if (request.mode === 'chunks' && parserKind(request.mime) === 'text') {
       // Plain text goes out a segment at a time: indexing starts while the rest is still parsed.

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { chunkBatches } from './chunk-batches.js';
 import { chunkDocument } from './chunk.js';
 import { parserKind } from './parsers/kinds.js';
-import { joinPdfParts, PDF_SPLIT_MIN_PAGES, pdfPageRanges } from './pdf-split.js';
+import { joinPdfParts, PDF_PART_MAX_CHARS, PDF_SPLIT_MIN_PAGES, pdfPageRanges } from './pdf-split.js';
 import { IngestError, type Chunk, type ParsedDocument } from './types.js';
 import type { ParseRequest, WorkerMessage } from './worker-protocol.js';
 
@@ -35,6 +35,8 @@ export interface ParseLimits {
   timeoutMs: number;
   /** Resident memory the parser process may use, in MB (`[uploads] parse_memory_mb`). */
   memoryMb?: number;
+  /** Text one part of a split PDF may hand back (default `PDF_PART_MAX_CHARS`); beyond it the file is read whole by one process. */
+  pdfPartMaxChars?: number;
 }
 
 /**
@@ -169,7 +171,7 @@ class ParserProcess {
       };
       const onMessage = (message: WorkerMessage) => {
         if (message.type === 'chunks' && message.id === request.id) onChunks(message.chunks);
-        else if ((message.type === 'result' || message.type === 'pages') && message.id === request.id) finish(message);
+        else if ((message.type === 'result' || message.type === 'pages' || message.type === 'unsplit') && message.id === request.id) finish(message);
       };
       const onError = (error: Error) => finish({ type: 'crash', error });
       const onExit = (code: number | null, signal: string | null) => finish({ type: 'crash', error: new Error(`the parser stopped (${signal ?? `exit code ${code}`})`) });
@@ -254,19 +256,25 @@ function testHook(mime: string): 'hang' | 'balloon' | null {
 }
 
 async function runInProcess(request: Omit<ParseRequest, 'id'>, limits: ParseLimits, onChunks: (chunks: Chunk[]) => void): Promise<ParsedDocument> {
-  const answer = await runRequest(request, limits, onChunks);
-  if ('pages' in answer) throw new IngestError('parse_error', 'The parser answered a page count where a document was expected.');
+  return asDocument(await runRequest(request, limits, onChunks));
+}
+
+function asDocument(answer: ParsedDocument | { pages: number } | { unsplit: true }): ParsedDocument {
+  if (!('blocks' in answer)) throw new IngestError('parse_error', 'The parser answered something else than the document it was asked for.');
   return answer;
 }
 
-/** Runs one request in a parser process: the document, or a long PDF's page count (`splitPdfFrom`). */
+/**
+ * Runs one request in a parser process: the document, a long PDF's page count (`splitPdfFrom`), or
+ * word that a part of a split PDF holds too much text to be joined here (`pdfPartMaxChars`).
+ */
 async function runRequest(
   request: Omit<ParseRequest, 'id'>,
   limits: ParseLimits,
   onChunks: (chunks: Chunk[]) => void,
   /** Time left for this request (a part of a split PDF gets what is left of the file's limit). */
   timeoutMs = limits.timeoutMs,
-): Promise<ParsedDocument | { pages: number }> {
+): Promise<ParsedDocument | { pages: number } | { unsplit: true }> {
   const memoryMb = limits.memoryMb ?? DEFAULT_PARSE_MEMORY_MB;
   let slot: ParserProcess;
   try {
@@ -284,6 +292,10 @@ async function runRequest(
   if (outcome.type === 'pages') {
     release(slot);
     return { pages: outcome.pages };
+  }
+  if (outcome.type === 'unsplit') {
+    release(slot);
+    return { unsplit: true };
   }
   if (outcome.type === 'result') {
     release(slot);
@@ -353,20 +365,30 @@ export async function streamChunks(
   const file = { path: input.path, mime: input.mime, filename: input.filename };
   const split = PARSE_POOL_SIZE > 1 && parserKind(input.mime) === 'pdf' ? { splitPdfFrom: PDF_SPLIT_MIN_PAGES } : {};
   const answer = await runRequest({ ...file, mode: 'chunks', ...hooks(input.mime), ...split }, limits, onChunks);
-  if (!('pages' in answer)) return { metadata: answer.metadata, parts: 1 };
+  if (!('pages' in answer)) return { metadata: asDocument(answer).metadata, parts: 1 };
 
   const ranges = pdfPageRanges(answer.pages, PARSE_POOL_SIZE);
+  const pdfPartMaxChars = limits.pdfPartMaxChars ?? PDF_PART_MAX_CHARS;
   // Every part runs to its end (each bounded by the deadline and its own memory ceiling) before
   // the outcome is known, so no process is left working for a file that already failed.
   const settled = await Promise.allSettled(
-    ranges.map((pdfPages) => runRequest({ ...file, mode: 'document', pdfPages }, limits, () => undefined, deadline - performance.now())),
+    ranges.map((pdfPages) => runRequest({ ...file, mode: 'document', pdfPages, pdfPartMaxChars }, limits, () => undefined, deadline - performance.now())),
   );
   const parts: ParsedDocument[] = [];
+  let unsplit = false;
   for (const outcome of settled) {
     // The failure of the earliest pages is the one reported.
     if (outcome.status === 'rejected') throw outcome.reason;
-    if ('pages' in outcome.value) throw new IngestError('parse_error', 'The parser answered a page count where pages were expected.');
-    parts.push(outcome.value);
+    if ('unsplit' in outcome.value) unsplit = true;
+    else parts.push(asDocument(outcome.value));
+  }
+  if (unsplit) {
+    // Pages with that much text are joined where they were read, as before splitting: one process
+    // reads the whole file and streams its chunks, so the main process never holds the whole text.
+    parts.length = 0;
+    settled.length = 0;
+    const whole = await runRequest({ ...file, mode: 'chunks' }, limits, onChunks, deadline - performance.now());
+    return { metadata: asDocument(whole).metadata, parts: 1 };
   }
   const doc = joinPdfParts(parts, answer.pages);
   for (const batch of chunkBatches(chunkDocument(doc))) onChunks(batch);

@@ -17,6 +17,12 @@ export function emptyPdfDetail(pages: number): string {
 
 /** A PDF is split once it has this many pages (below, the extra round trip and document load cost more than they save). */
 export const PDF_SPLIT_MIN_PAGES = 32;
+/**
+ * Text one part may send back to be joined in the main process (characters). The joined document
+ * and its chunks briefly take 2–3× the text there; a PDF with more text per part than this is read
+ * whole by one process instead, which streams its chunks (bounded batches), as before splitting.
+ */
+export const PDF_PART_MAX_CHARS = 16 * 1024 * 1024;
 /** Pages each part reads at least. */
 export const PDF_MIN_PAGES_PER_PART = 16;
 

@@ -19,6 +19,8 @@ export interface ParseRequest {
   splitPdfFrom?: number;
   /** PDF, `document` mode: read only these pages (one part of a split PDF). */
   pdfPages?: PdfPageRange;
+  /** With `pdfPages`: a part whose text is longer answers `unsplit` instead of its blocks. */
+  pdfPartMaxChars?: number;
   /** Test hook: spin forever, like a parser stuck on a pathological file. */
   hang?: boolean;
   /** Test hook: allocate memory outside the V8 heap until killed, like a zip bomb inflating. */
@@ -29,5 +31,7 @@ export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'chunks'; id: number; chunks: Chunk[] }
   | { type: 'pages'; id: number; pages: number }
+  /** A part of a split PDF with more text than the main process should hold: read the file whole instead. */
+  | { type: 'unsplit'; id: number }
   | { type: 'result'; id: number; ok: true; doc: ParsedDocument }
   | { type: 'result'; id: number; ok: false; code: IngestErrorCode; detail: string };

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chunkDocument } from '../../../main/core/ingest/chunk.js';
-import { closeParserWorkers, PARSE_POOL_SIZE, parseDocument, streamChunks } from '../../../main/core/ingest/parse.js';
+import { closeParserWorkers, PARSE_POOL_SIZE, parseDocument, streamChunks, type ParseLimits } from '../../../main/core/ingest/parse.js';
 import { PDF_MIN_PAGES_PER_PART, PDF_SPLIT_MIN_PAGES, pdfPageRanges } from '../../../main/core/ingest/pdf-split.js';
 import { IngestError, type Chunk } from '../../../main/core/ingest/types.js';
 import { makePdf } from '../../fixtures/files/index.js';
@@ -27,7 +27,7 @@ function pageText(n: number): string[][] {
   return Array.from({ length: 5 }, (_, k) => [`Marker page${n} paragraph${k} about harbour ledgers and tides.`, `Second line of page${n} paragraph${k}, kept with it.`]);
 }
 
-async function ingest(name: string, bytes: Buffer, limits = LIMITS): Promise<{ chunks: Chunk[]; parts: number; metadata: Record<string, string | number> }> {
+async function ingest(name: string, bytes: Buffer, limits: ParseLimits = LIMITS): Promise<{ chunks: Chunk[]; parts: number; metadata: Record<string, string | number> }> {
   const path = join(dir, name);
   writeFileSync(path, bytes);
   const chunks: Chunk[] = [];
@@ -107,6 +107,18 @@ describe('a long PDF split across the parser processes', () => {
     );
     expect(error).toMatchObject({ code: 'too_large', message: expect.stringMatching(/declares 1000000 pages; at most 10000/) });
   }, 60_000);
+
+  it('a PDF whose parts hold more text than the main process should join is read whole by one process, with the same chunks', async () => {
+    const pages = 2 * PDF_SPLIT_MIN_PAGES;
+    const pdf = await makePdf(Array.from({ length: pages }, (_, i) => pageText(i + 1)));
+    const split = await ingest('split-again.pdf', pdf);
+    expect(split.parts).toBeGreaterThan(1);
+    // Each part holds ~10 KB of text: over a 1,000-character allowance, the file is read whole.
+    const whole = await ingest('too-much-text.pdf', pdf, { ...LIMITS, pdfPartMaxChars: 1_000 });
+    expect(whole.parts).toBe(1);
+    expect(whole.chunks).toEqual(split.chunks);
+    expect(whole.metadata).toEqual(split.metadata);
+  }, 120_000);
 
   it('a short PDF is read whole by one process', async () => {
     const pdf = await makePdf(Array.from({ length: PDF_SPLIT_MIN_PAGES - 1 }, (_, i) => pageText(i + 1)));
