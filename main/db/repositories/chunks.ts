@@ -3,12 +3,14 @@ import { createFullText } from './chunks/fulltext.js';
 import { createChunkRows } from './chunks/rows.js';
 import { createSlots } from './chunks/slots.js';
 import { createTermStats } from './chunks/term-stats.js';
+import { createUnready } from './chunks/unready.js';
 import { createVectors, type VectorOptions } from './chunks/vectors.js';
 
 export { KB_SLOT_BITS, MAX_KB_SLOT, slotOf, slotRange, type KbRange } from './chunks/slots.js';
 export type { ChunkHitRow, ChunkRow } from './chunks/rows.js';
 export { DEFAULT_TERM_STATS_MIN_DF, type TermStatsRefresh } from './chunks/term-stats.js';
 export type { ScoredId } from './chunks/fulltext.js';
+export type { IdRun } from './chunks/unready.js';
 export type { VectorIndexInfo, VectorOptions } from './chunks/vectors.js';
 
 /**
@@ -17,13 +19,16 @@ export type { VectorIndexInfo, VectorOptions } from './chunks/vectors.js';
  */
 export function createChunksRepo(db: Db, now: () => Date = () => new Date(), options: VectorOptions = {}) {
   const slots = createSlots(db);
+  const unready = createUnready(db);
   const { reserveIds: _reserveIds, ...ranges } = slots;
+  const { addUnready: _addUnready, forgetUnready: _forgetUnready, ...unreadyReads } = unready;
   return {
-    ...createChunkRows(db, slots),
+    ...createChunkRows(db, slots, unready),
     ...ranges,
+    ...unreadyReads,
     ...createTermStats(db, slots, now),
-    ...createFullText(db),
-    ...createVectors(db, now, options),
+    ...createFullText(db, unready),
+    ...createVectors(db, now, unready, options),
   };
 }
 

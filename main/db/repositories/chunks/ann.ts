@@ -183,15 +183,16 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
     },
 
     /** The `k` nearest chunk ids of one knowledge base, or undefined when no graph can serve. */
-    search(vector: Float32Array, slot: number, k: number): Array<{ id: number; distance: number }> | undefined {
+    search(vector: Float32Array, slot: number, k: number, searchable?: (chunkId: number) => boolean): Array<{ id: number; distance: number }> | undefined {
       const graph = graphOf(slot);
       if (!graph) return undefined;
       const { index } = graph;
       const live = index.getCurrentCount();
       if (live === 0) return [];
       index.setEf(Math.max(k, params.efSearch));
-      const found = index.searchKnn(Array.from(vector), Math.min(k, live));
       const base = slot * SLOT_SPAN;
+      // hnswlib applies the filter while it walks the graph, so k searchable neighbours still come back.
+      const found = searchable ? index.searchKnn(Array.from(vector), Math.min(k, live), (n) => searchable(base + n)) : index.searchKnn(Array.from(vector), Math.min(k, live));
       return found.neighbors.map((n, i) => ({ id: base + n, distance: found.distances[i] ?? 0 }));
     },
 
