@@ -22,13 +22,22 @@ export function createChunksRepo(db: Db, now: () => Date = () => new Date(), opt
   const unready = createUnready(db);
   const { reserveIds: _reserveIds, ...ranges } = slots;
   const { addUnready: _addUnready, forgetUnready: _forgetUnready, ...unreadyReads } = unready;
+  // Shutdown stops the work in worker threads (term statistics, vector graphs) before the connection closes.
+  const stopping = new AbortController();
+  const vectors = createVectors(db, now, unready, options);
+  const termStats = createTermStats(db, slots, now, { nativeBinding: options.nativeBinding, signal: stopping.signal });
   return {
     ...createChunkRows(db, slots, unready),
     ...ranges,
     ...unreadyReads,
-    ...createTermStats(db, slots, now),
+    ...termStats,
     ...createFullText(db, unready),
-    ...createVectors(db, now, unready, options),
+    ...vectors,
+    /** Stops what runs in worker threads (shutdown, before the connection closes); what they left half done is redone later. */
+    async stopBackgroundWork(): Promise<void> {
+      stopping.abort();
+      await Promise.allSettled([vectors.stopVectorWork(), termStats.termStatsSettled()]);
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../connection.js';
 import type { Slots } from './slots.js';
+import { runInBackground } from './background.js';
 
 /** Terms in at least this many chunks are kept in `chunk_terms`; rarer ones are counted live. */
 export const DEFAULT_TERM_STATS_MIN_DF = 200;
@@ -18,11 +19,17 @@ export interface TermStatsRefresh {
 }
 
 /** Term statistics: the index's stems for a word, and document frequencies (stored or counted live). */
-export function createTermStats(db: Db, slots: Slots, now: () => Date) {
+export function createTermStats(db: Db, slots: Slots, now: () => Date, background: { nativeBinding?: string | undefined; signal?: AbortSignal } = {}) {
+  const file = db.name && db.name !== ':memory:' && !db.memory ? db.name : undefined;
+  let refreshing: Promise<boolean> | undefined;
   const termDf = db.prepare<[string], { df: number }>('SELECT df FROM chunk_terms WHERE term = ?');
   const liveDf = db.prepare<[string], { doc: number }>('SELECT doc FROM chunks_vocab WHERE term = ?');
   const liveCounts = new Map<string, { df: number; inserted: number }>();
   const statsMeta = db.prepare<[], { chunk_count: number; min_df: number }>('SELECT chunk_count, min_df FROM chunk_terms_meta WHERE id = 1');
+  const writeMeta = db.prepare<[number, number, string]>(
+    `INSERT INTO chunk_terms_meta (id, chunk_count, min_df, refreshed_at) VALUES (1, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET chunk_count = excluded.chunk_count, min_df = excluded.min_df, refreshed_at = excluded.refreshed_at`,
+  );
 
   // A per-connection scratch FTS5 table with the index's tokenizer: the only exact way to know
   // which (stemmed) terms the index holds for a word of a question.
@@ -88,12 +95,42 @@ export function createTermStats(db: Db, slots: Slots, now: () => Date) {
         db.prepare('DELETE FROM chunk_terms').run();
         const terms = db.prepare('INSERT INTO chunk_terms (term, df) SELECT term, doc FROM chunks_vocab WHERE doc >= ?').run(minDf).changes;
         const inserted = slots.insertedTotal();
-        db.prepare(
-          `INSERT INTO chunk_terms_meta (id, chunk_count, min_df, refreshed_at) VALUES (1, ?, ?, ?)
-           ON CONFLICT (id) DO UPDATE SET chunk_count = excluded.chunk_count, min_df = excluded.min_df, refreshed_at = excluded.refreshed_at`,
-        ).run(inserted, minDf, now().toISOString());
+        writeMeta.run(inserted, minDf, now().toISOString());
         return { terms, chunks_inserted: inserted, ms: performance.now() - started };
       })();
+    },
+
+    /** Resolves once no background refresh runs. */
+    termStatsSettled: async (): Promise<void> => void (await refreshing),
+
+    /**
+     * {@link refreshTermStatsIfStale} without holding the main thread: the index's vocabulary is
+     * read in a worker thread on its own connection (the seconds-long part at a million chunks),
+     * and only the result is written here, in one short transaction. One refresh at a time; an
+     * in-memory database is refreshed in place. Resolves with whether it refreshed.
+     */
+    refreshTermStatsInBackground(growth = 0.1, minChunks = 5_000): Promise<boolean> {
+      if (refreshing) return refreshing;
+      const meta = statsMeta.get();
+      const since = slots.insertedTotal() - (meta?.chunk_count ?? 0);
+      if (since < minChunks || (meta && since < growth * meta.chunk_count)) return Promise.resolve(false);
+      if (!file) return Promise.resolve(stats.refreshTermStatsIfStale(growth, minChunks));
+      const minDf = meta?.min_df ?? DEFAULT_TERM_STATS_MIN_DF;
+      refreshing = (async () => {
+        const result = await runInBackground({ kind: 'term-stats', dbFile: file, nativeBinding: background.nativeBinding, minDf }, background.signal);
+        if (!result.ok || result.kind !== 'term-stats' || !db.open) return false;
+        liveCounts.clear();
+        db.transaction(() => {
+          db.prepare('DELETE FROM chunk_terms').run();
+          const insert = db.prepare<[string, number]>('INSERT INTO chunk_terms (term, df) VALUES (?, ?)');
+          for (const [term, df] of result.terms) insert.run(term, df);
+          writeMeta.run(result.chunksInserted, minDf, now().toISOString());
+        })();
+        return true;
+      })().finally(() => {
+        refreshing = undefined;
+      });
+      return refreshing;
     },
 
     /**

@@ -17,6 +17,12 @@ const GONE_BATCH = 10_000;
 export interface VectorOptions {
   /** HNSW parameters (tests and the bench tune them). */
   ann?: Partial<AnnParams>;
+  /** Where graphs are built and loaded: in a worker thread (default for a database file) or in place. */
+  annBuild?: 'background' | 'inline';
+  /** A better-sqlite3 build for another ABI (Electron's), for the background worker's connection. */
+  nativeBinding?: string | undefined;
+  /** Where a failed background build is said. */
+  log?: (line: string) => void;
 }
 
 /**
@@ -46,6 +52,7 @@ export function createVectors(db: Db, now: () => Date, unready: Pick<Unready, 'h
       },
     },
     { ...DEFAULT_ANN, ...options.ann },
+    { dbFile: file, nativeBinding: options.nativeBinding, build: options.annBuild ?? 'background', log: options.log ?? ((line) => console.warn(line)) },
   );
   let statements:
     | {
@@ -218,6 +225,21 @@ export function createVectors(db: Db, now: () => Date, unready: Pick<Unready, 'h
 
     /** Saves the graphs changed since last saved, so the next start loads them instead of rebuilding. */
     saveVectorIndex: (): void => ann.saveAll(),
+
+    /** Whether a knowledge base's searches go through its HNSW graph now, or through exact kNN while the graph loads or is rebuilt. */
+    vectorSearchPath: (slot: number): 'graph' | 'exact' => (ready() && ann.serving(slot) ? 'graph' : 'exact'),
+
+    /** Starts loading (or rebuilding) the graph of every knowledge base with vectors, without waiting: after start-up, so the first search finds it ready. */
+    warmVectorGraphs(): void {
+      if (!ready()) return;
+      for (const { slot } of db.prepare<[], { slot: number }>('SELECT slot FROM chunk_vector_slots').all()) ann.warm(slot);
+    },
+
+    /** Shutdown: stops loading and rebuilding graphs (before the connection closes). */
+    stopVectorWork: (): Promise<void> => ann.stop(),
+
+    /** Resolves once no graph is being loaded or rebuilt. */
+    vectorGraphsSettled: (): Promise<void> => ann.settled(),
 
     /** Whether searches use HNSW graphs (hnswlib-node built here) rather than exact kNN. */
     approximateVectors: (): boolean => ann.available(),
