@@ -30,6 +30,10 @@ await build({
   entryPoints: { serve: 'main/serve.ts' },
   outdir: 'dist/main',
   format: 'esm',
+  // What is imported dynamically (the Anthropic SDK, loaded at its first use) goes into chunks of
+  // its own, compiled only when needed.
+  splitting: true,
+  chunkNames: 'serve-chunks/[name]-[hash]',
   external: ['electron', 'better-sqlite3', 'sqlite-vec', 'sqlite-vec-*', 'node-llama-cpp', '@hyzyla/pdfium', 'pino', 'pino-*', 'thread-stream'],
   // Bundled CommonJS packages call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __parleyCreateRequire } from 'node:module'; const require = __parleyCreateRequire(import.meta.url);" },
