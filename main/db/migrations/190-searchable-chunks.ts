@@ -44,10 +44,12 @@ CREATE TRIGGER artifacts_chunks_unready_gone AFTER DELETE ON artifacts BEGIN
 END;
 
 -- A database from before: chunks of files left processing (or failed with chunks) stop being found.
+-- CROSS JOIN keeps artifacts the outer loop: only the chunks of files not ready are read (by index),
+-- never all chunks (a million-chunk database migrates in milliseconds).
 INSERT INTO chunk_unready (lo, hi, artifact_id)
 SELECT min(id), max(id), artifact_id FROM (
   SELECT c.id, c.artifact_id, c.id - row_number() OVER (PARTITION BY c.artifact_id ORDER BY c.id) AS run
-  FROM chunks c JOIN artifacts a ON a.id = c.artifact_id WHERE a.status <> 'ready'
+  FROM artifacts a CROSS JOIN chunks c ON c.artifact_id = a.id WHERE a.status <> 'ready'
 ) GROUP BY artifact_id, run;
 `,
 };
