@@ -35,12 +35,14 @@ describe('term statistics refreshed in the background', () => {
     expect(await r.chunks.refreshTermStatsInBackground(0.1, 1)).toBe(false);
   });
 
-  it('keeps terms common enough, with their document frequencies', async () => {
+  it('keeps terms common enough, with their document frequencies, and drops the counts of terms gone', async () => {
     const r = retrievalDb();
     open.push(r);
     const kb = r.addKb('Stats');
     for (let i = 0; i < 10; i++) r.addDocument(kb, `doc-${i}.md`, `Lanterns ${i}.`);
     r.db.prepare('INSERT INTO chunk_terms_meta (id, chunk_count, min_df, refreshed_at) VALUES (1, 0, 5, ?)').run('t0');
+    // Counts from before: one out of date, one of a term no chunk holds any more.
+    r.db.prepare("INSERT INTO chunk_terms (term, df) VALUES ('lantern', 3), ('zeppelin', 999)").run();
     expect(await r.chunks.refreshTermStatsInBackground(0.1, 1)).toBe(true);
     expect(r.db.prepare('SELECT term, df FROM chunk_terms').all()).toEqual([{ term: 'lantern', df: 10 }]);
   });
