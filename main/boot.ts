@@ -171,6 +171,10 @@ export function bootCore(options: BootOptions): Core {
     };
     // Find the local models in the background: the first listing waits for this scan anyway.
     local.refresh().catch((error: unknown) => log.warn(`looking for local models failed: ${String(error)}`));
+    // Vector graphs load (or are rebuilt) off the main thread from now on; searches use exact kNN until each is ready.
+    setImmediate(() => {
+      if (db.open) repos.chunks.warmVectorGraphs();
+    });
     const resumed = recover ? runtime.ingest.resume() : 0;
     if (resumed > 0) log.warn(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
     const downloading = recover ? runtime.downloads.resume() : 0;
@@ -198,7 +202,7 @@ export function bootCore(options: BootOptions): Core {
           log,
           options.shutdownGraceMs,
         );
-        await Promise.allSettled([runtime.mcp?.close(), engine.close()]);
+        await Promise.allSettled([runtime.mcp?.close(), engine.close(), repos.chunks.stopBackgroundWork()]);
         db.close();
       })());
     return { db, repos, service, runtime, config, desktopCaller, owner, dataDir: options.dataDir, cleanedUp, close };

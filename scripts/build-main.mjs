@@ -8,7 +8,13 @@ await build({
   ...common,
   // The parse worker is its own entry: parsing runs in a worker thread, found beside serve.js.
   // mcp: the stdio MCP server (`npm run mcp`, the `parley-mcp` bin); its shebang lets clients run it directly.
-  entryPoints: { electron: 'main/electron.ts', 'parse-worker': 'main/core/ingest/parse-worker.ts', mcp: 'main/mcp.ts' },
+  // background-worker: the worker thread that rebuilds vector graphs and reads term statistics off the main thread.
+  entryPoints: {
+    electron: 'main/electron.ts',
+    'parse-worker': 'main/core/ingest/parse-worker.ts',
+    'background-worker': 'main/db/repositories/chunks/background-worker.ts',
+    mcp: 'main/mcp.ts',
+  },
   outdir: 'dist/main',
   format: 'esm',
   packages: 'external',
@@ -24,6 +30,10 @@ await build({
   entryPoints: { serve: 'main/serve.ts' },
   outdir: 'dist/main',
   format: 'esm',
+  // What is imported dynamically (the Anthropic SDK, loaded at its first use) goes into chunks of
+  // its own, compiled only when needed.
+  splitting: true,
+  chunkNames: 'serve-chunks/[name]-[hash]',
   external: ['electron', 'better-sqlite3', 'sqlite-vec', 'sqlite-vec-*', 'node-llama-cpp', '@hyzyla/pdfium', 'pino', 'pino-*', 'thread-stream'],
   // Bundled CommonJS packages call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __parleyCreateRequire } from 'node:module'; const require = __parleyCreateRequire(import.meta.url);" },

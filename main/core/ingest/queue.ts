@@ -87,8 +87,9 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
     if (writer.gone || !repos.artifacts.get(artifact.id)) return;
     if (writer.count === 0) throw new IngestError('empty', 'The file has no text to search.');
     repos.artifacts.setReady(artifact.id, { mime_type: detected.mime, chunk_count: writer.count, metadata: JSON.stringify(doc.metadata), now: now() });
-    // Keep the document frequencies that query pruning uses close to the corpus (cheap unless it grew by a tenth).
-    repos.chunks.refreshTermStatsIfStale();
+    // Keep the document frequencies that query pruning uses close to the corpus once it grew by a
+    // tenth: read in a worker thread (seconds at a million chunks), so no request waits for it.
+    repos.chunks.refreshTermStatsInBackground().catch((error: unknown) => deps.log.warn(`refreshing the term statistics failed: ${String(error)}`));
     // Vectors follow in the background (EmbedQueue): the file is searchable by keyword already.
     deps.embedLater?.(artifact.kb_id);
   } catch (error) {

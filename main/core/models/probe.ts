@@ -1,4 +1,3 @@
-import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { ServiceError } from '../../../shared/errors.js';
 import type { AuthedContext } from '../context.js';
@@ -54,6 +53,8 @@ export async function probeModels(ctx: AuthedContext, input: ProbeInput) {
   const ids: string[] = [];
   try {
     if (input.provider === 'anthropic') {
+      // Loaded when first needed: the SDK is the largest module of served mode (start-up, test/bench/startup.ts).
+      const { default: Anthropic } = await import('@anthropic-ai/sdk');
       const client = new Anthropic({ apiKey, ...options, ...(input.endpoint_url ? { baseURL: input.endpoint_url } : {}) });
       for await (const model of client.models.list({ limit: 100 })) if (ids.push(model.id) >= MAX_IDS) break;
     } else {

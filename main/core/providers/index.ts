@@ -1,8 +1,8 @@
 import type { Model } from '../../../shared/operations/models.js';
 import type { LocalModels } from '../local-models/registry.js';
-import { anthropicProvider } from './anthropic.js';
 import { extractiveProvider } from './extractive.js';
 import { llamaCppProvider } from './llama-cpp.js';
+import { lazyProvider } from './lazy.js';
 import { openAiCompatibleProvider } from './openai-compatible.js';
 import type { Provider } from './types.js';
 
@@ -13,7 +13,7 @@ export function createProviders(local: LocalModels): Providers {
   return {
     extractive: extractiveProvider(),
     openai_compatible: openAiCompatibleProvider(),
-    anthropic: anthropicProvider(),
+    anthropic: lazyProvider(async () => (await import('./anthropic.js')).anthropicProvider()),
     llama_cpp: llamaCppProvider(local),
   };
 }

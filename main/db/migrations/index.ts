@@ -13,6 +13,7 @@ import { m150_hardening } from './150-hardening.js';
 import { m160_drop_message_thoughts } from './160-drop-message-thoughts.js';
 import { m170_vector_index } from './170-vector-index.js';
 import { m180_embedding_progress } from './180-embedding-progress.js';
+import { m190_searchable_chunks } from './190-searchable-chunks.js';
 
 export interface Migration {
   /** Strictly increasing, numbered in tens so a fix can slot in between. */
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m160_drop_message_thoughts,
   m170_vector_index,
   m180_embedding_progress,
+  m190_searchable_chunks,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -3,12 +3,14 @@ import { createFullText } from './chunks/fulltext.js';
 import { createChunkRows } from './chunks/rows.js';
 import { createSlots } from './chunks/slots.js';
 import { createTermStats } from './chunks/term-stats.js';
+import { createUnready } from './chunks/unready.js';
 import { createVectors, type VectorOptions } from './chunks/vectors.js';
 
 export { KB_SLOT_BITS, MAX_KB_SLOT, slotOf, slotRange, type KbRange } from './chunks/slots.js';
 export type { ChunkHitRow, ChunkRow } from './chunks/rows.js';
 export { DEFAULT_TERM_STATS_MIN_DF, type TermStatsRefresh } from './chunks/term-stats.js';
 export type { ScoredId } from './chunks/fulltext.js';
+export type { IdRun } from './chunks/unready.js';
 export type { VectorIndexInfo, VectorOptions } from './chunks/vectors.js';
 
 /**
@@ -17,13 +19,25 @@ export type { VectorIndexInfo, VectorOptions } from './chunks/vectors.js';
  */
 export function createChunksRepo(db: Db, now: () => Date = () => new Date(), options: VectorOptions = {}) {
   const slots = createSlots(db);
+  const unready = createUnready(db);
   const { reserveIds: _reserveIds, ...ranges } = slots;
+  const { addUnready: _addUnready, forgetUnready: _forgetUnready, ...unreadyReads } = unready;
+  // Shutdown stops the work in worker threads (term statistics, vector graphs) before the connection closes.
+  const stopping = new AbortController();
+  const vectors = createVectors(db, now, unready, options);
+  const termStats = createTermStats(db, slots, now, { nativeBinding: options.nativeBinding, signal: stopping.signal });
   return {
-    ...createChunkRows(db, slots),
+    ...createChunkRows(db, slots, unready),
     ...ranges,
-    ...createTermStats(db, slots, now),
-    ...createFullText(db),
-    ...createVectors(db, now, options),
+    ...unreadyReads,
+    ...termStats,
+    ...createFullText(db, unready),
+    ...vectors,
+    /** Stops what runs in worker threads (shutdown, before the connection closes); what they left half done is redone later. */
+    async stopBackgroundWork(): Promise<void> {
+      stopping.abort();
+      await Promise.allSettled([vectors.stopVectorWork(), termStats.termStatsSettled()]);
+    },
   };
 }
 

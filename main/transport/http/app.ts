@@ -140,6 +140,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   if (options.rendererDir && existsSync(join(options.rendererDir, 'index.html'))) {
     await app.register(fastifyStatic, {
       root: options.rendererDir,
+      // A route per file (a glob walk at start, ~50 ms of CPU): with one wildcard route instead, a
+      // path like /../x reached @fastify/send, whose 403 became a 500 here (tried 2026-11-23, reverted).
       wildcard: false,
       setHeaders: (res, path) => {
         if (path.endsWith('.html')) res.setHeader('Content-Security-Policy', RENDERER_CSP);

@@ -8,7 +8,10 @@ import { retrievalDb, type RetrievalDb } from './setup.js';
 
 const open: RetrievalDb[] = [];
 const connections: Array<ReturnType<typeof openDatabase>> = [];
-afterEach(() => {
+const repos: Array<ReturnType<typeof createChunksRepo>> = [];
+afterEach(async () => {
+  // No graph still loading when its connection closes.
+  for (const repo of [...repos.splice(0), ...open.map((r) => r.chunks)]) await repo.vectorGraphsSettled();
   connections.splice(0).forEach((db) => db.close());
   open.splice(0).forEach((r) => r.close());
 });
@@ -16,7 +19,9 @@ afterEach(() => {
 const restart = (r: RetrievalDb) => {
   const db = openDatabase(r.db.name);
   connections.push(db);
-  return createChunksRepo(db);
+  const repo = createChunksRepo(db);
+  repos.push(repo);
+  return repo;
 };
 
 const DIMENSIONS = 48;
@@ -127,7 +132,7 @@ describe('the HNSW vector index', () => {
     expect(statSync(graph).mtime.getFullYear()).toBe(2000);
   });
 
-  it('is rebuilt from the vectors table after a crash: file missing, or older than the vectors', () => {
+  it('is rebuilt from the vectors table after a crash (file missing, or older than the vectors) in the background: searches answer meanwhile', async () => {
     const { r, kb, slot, next } = seeded(20, 10);
     const queries = Array.from({ length: 20 }, next);
     r.chunks.knn(queries[0]!, slot, 1);
@@ -139,14 +144,22 @@ describe('the HNSW vector index', () => {
     r.chunks.insertVectors([{ id: chunk!.id, vector: late }]);
     expect(savedVersion(r, slot)).toBeLessThan(dbVersion(r, slot));
 
-    const restarted = { chunks: restart(r) };
-    expect(restarted.chunks.knn(late, slot, 1)[0]!.id).toBe(chunk!.id);
+    const restarted = restart(r);
+    // The first search does not wait for the graph: exact kNN answers it (the graph arrives on a later turn of the event loop at the earliest).
+    expect(restarted.knn(late, slot, 1)[0]!.id).toBe(chunk!.id);
+    expect(restarted.vectorSearchPath(slot)).toBe('exact');
+    await restarted.vectorGraphsSettled();
+    expect(restarted.vectorSearchPath(slot)).toBe('graph');
+    expect(restarted.knn(late, slot, 1)[0]!.id).toBe(chunk!.id);
     expect(savedVersion(r, slot)).toBe(dbVersion(r, slot));
 
     // The files gone altogether.
     rmSync(`${r.db.name}.vectors`, { recursive: true, force: true });
     const again = restart(r);
     expect(again.knn(late, slot, 1)[0]!.id).toBe(chunk!.id);
+    expect(again.vectorSearchPath(slot)).toBe('exact');
+    await again.vectorGraphsSettled();
+    expect(again.vectorSearchPath(slot)).toBe('graph');
     expect(existsSync(files(r, slot).graph)).toBe(true);
     let found = 0;
     for (const q of queries) {
@@ -154,6 +167,30 @@ describe('the HNSW vector index', () => {
       found += again.knn(q, slot, 10).filter((n) => exact.has(n.id)).length;
     }
     expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('takes in the vectors stored and deleted while its saved graph is being read, so the graph it then serves is current', async () => {
+    const { r, kb, slot, artifacts, next } = seeded(20, 10);
+    r.chunks.knn(next(), slot, 1);
+    r.chunks.saveVectorIndex();
+    const restarted = restart(r);
+    restarted.warmVectorGraphs();
+    expect(restarted.vectorSearchPath(slot)).toBe('exact');
+    // While the file (of the version before these changes) is read on the thread pool: a new vector, and a deleted file.
+    const id = r.addDocument(kb, 'meanwhile.md', 'Stored during the rebuild.');
+    const [chunk] = r.db.prepare('SELECT id FROM chunks WHERE artifact_id = ?').all(id) as Array<{ id: number }>;
+    const probe = next();
+    expect(restarted.insertVectors([{ id: chunk!.id, vector: probe }])).toEqual([chunk!.id]);
+    const victim = artifacts[0]!;
+    r.db.prepare('DELETE FROM artifacts WHERE id = ?').run(victim.id);
+    const { embedding } = r.db.prepare('SELECT embedding FROM chunk_vectors WHERE chunk_id = ?').get(artifacts[1]!.chunks[0]) as { embedding: Buffer };
+    restarted.knn(probe, slot, 1); // sweeps the deleted chunks' vectors, still during the rebuild
+    await restarted.vectorGraphsSettled();
+    expect(restarted.vectorSearchPath(slot)).toBe('graph');
+    expect(restarted.knn(probe, slot, 1)[0]!.id).toBe(chunk!.id);
+    const all = restarted.knn(new Float32Array(embedding.buffer.slice(embedding.byteOffset, embedding.byteOffset + embedding.byteLength)), slot, 500).map((n) => n.id);
+    expect(all).toHaveLength(200 - 10 + 1);
+    for (const gone of victim.chunks) expect(all).not.toContain(gone);
   });
 
   it('starts over when the embedding model changes: old graphs are never used for new vectors', () => {

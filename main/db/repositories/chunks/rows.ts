@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../connection.js';
 import type { Chunk } from './chunk.js';
 import type { Slots } from './slots.js';
+import { searchableId, type Unready } from './unready.js';
 
 /** Rows per INSERT statement: one statement per batch keeps FTS5 indexing about twice as fast as row by row. */
 const INSERT_BATCH = 100;
@@ -26,10 +27,13 @@ export interface ChunkRow {
  * Chunk rows: writing an artifact's chunks (the migration's triggers keep the keyword index in
  * step) and reading them back for hits, passages and openings.
  */
-export function createChunkRows(db: Db, slots: Slots) {
+export function createChunkRows(db: Db, slots: Slots, unready: Unready) {
   const artifactKb = db.prepare<[string], { kb_id: string }>('SELECT kb_id FROM artifacts WHERE id = ?');
   const deleteArtifact = db.prepare('DELETE FROM chunks WHERE artifact_id = ?');
-  const chunksAfter = db.prepare<[number, number, number], { id: number; text: string }>('SELECT id, text FROM chunks WHERE id > ? AND id <= ? ORDER BY id LIMIT ?');
+  // Only chunks of ready files: a file's vectors are made once it is ready, never while it is processed.
+  const chunksAfter = db.prepare<[number, number, number], { id: number; text: string }>(
+    `SELECT id, text FROM chunks WHERE id > ? AND id <= ? AND ${searchableId('chunks.id')} ORDER BY id LIMIT ?`,
+  );
   const around = db.prepare<[number, number, number], ChunkRow>(
     `SELECT n.id, n.ord, n.text, n.location FROM chunks c JOIN chunks n ON n.artifact_id = c.artifact_id
      WHERE c.id = ? AND n.ord BETWEEN c.ord - ? AND c.ord + ? ORDER BY n.ord`,
@@ -61,6 +65,8 @@ export function createChunkRows(db: Db, slots: Slots) {
       batch.forEach((chunk, i) => params.push(first + start + i, artifactId, kbId, chunk.ord, chunk.text, JSON.stringify(chunk.location)));
       insertStatement(batch.length).run(params);
     }
+    // Not searchable until the artifact is ready (migration 190).
+    unready.addUnready(artifactId, first, first + chunks.length - 1);
     return ids;
   };
 
@@ -85,6 +91,7 @@ export function createChunkRows(db: Db, slots: Slots) {
         if (!kb) throw new Error(`No artifact ${artifactId}`);
         if (kbId !== undefined && kb.kb_id !== kbId) throw new Error(`Artifact ${artifactId} is not in knowledge base ${kbId}`);
         deleteArtifact.run(artifactId);
+        unready.forgetUnready(artifactId);
         return insertChunks(artifactId, kb.kb_id, chunks);
       })(),
 
@@ -93,7 +100,7 @@ export function createChunkRows(db: Db, slots: Slots) {
     around: (id: number, radius: number): ChunkRow[] => around.all(id, radius, radius),
     /** The first `limit` chunks of a file, in reading order. */
     opening: (artifactId: string, limit: number): ChunkRow[] => opening.all(artifactId, limit),
-    /** Chunks in (afterId, hi], in id order. */
+    /** Chunks of ready artifacts in (afterId, hi], in id order. */
     chunksAfter: (afterId: number, hi: number, limit: number): Array<{ id: number; text: string }> => chunksAfter.all(afterId, hi, limit),
   };
 }

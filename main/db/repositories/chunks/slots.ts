@@ -24,6 +24,11 @@ export function slotOf(chunkId: number): number {
   return Math.floor(chunkId / SLOT_SPAN);
 }
 
+/** A chunk's label in its knowledge base's HNSW graph: the low 32 bits of its id (hnswlib labels are 32-bit here; the slot is the graph). */
+export function graphLabel(chunkId: number): number {
+  return chunkId - slotOf(chunkId) * SLOT_SPAN;
+}
+
 /** Id slots: which id range each knowledge base owns, and reserving ids inside it. */
 export function createSlots(db: Db) {
   const ensureKb = db.prepare('INSERT INTO chunk_kbs (kb_id) VALUES (?) ON CONFLICT (kb_id) DO NOTHING');

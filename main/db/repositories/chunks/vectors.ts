@@ -1,7 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import { hasVectorExtension, type Db } from '../../connection.js';
 import { createAnn, DEFAULT_ANN, type AnnParams } from './ann.js';
-import { slotOf } from './slots.js';
+import { slotOf, slotRange } from './slots.js';
+import { inRuns, searchableId, type Unready } from './unready.js';
 
 export interface VectorIndexInfo {
   model: string;
@@ -16,6 +17,12 @@ const GONE_BATCH = 10_000;
 export interface VectorOptions {
   /** HNSW parameters (tests and the bench tune them). */
   ann?: Partial<AnnParams>;
+  /** Where graphs are built and loaded: in a worker thread (default for a database file) or in place. */
+  annBuild?: 'background' | 'inline';
+  /** A better-sqlite3 build for another ABI (Electron's), for the background worker's connection. */
+  nativeBinding?: string | undefined;
+  /** Where a failed background build is said. */
+  log?: (line: string) => void;
 }
 
 /**
@@ -24,7 +31,7 @@ export interface VectorOptions {
  * It is the source of truth; searches go through an HNSW graph per knowledge base (ann.ts) kept
  * in step with it, and fall back to sqlite-vec's exact kNN where no graph can be built.
  */
-export function createVectors(db: Db, now: () => Date, options: VectorOptions = {}) {
+export function createVectors(db: Db, now: () => Date, unready: Pick<Unready, 'hasUnready' | 'unreadyRuns'>, options: VectorOptions = {}) {
   const vectorConfig = db.prepare<[], VectorIndexInfo>('SELECT model, dimensions FROM chunk_vector_index WHERE id = 1');
   const hasVectorTable = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'chunk_vectors'");
   const chunkExists = db.prepare<[number], { id: number }>('SELECT id FROM chunks WHERE id = ?');
@@ -45,6 +52,7 @@ export function createVectors(db: Db, now: () => Date, options: VectorOptions = 
       },
     },
     { ...DEFAULT_ANN, ...options.ann },
+    { dbFile: file, nativeBinding: options.nativeBinding, build: options.annBuild ?? 'background', log: options.log ?? ((line) => console.warn(line)) },
   );
   let statements:
     | {
@@ -65,7 +73,7 @@ export function createVectors(db: Db, now: () => Date, options: VectorOptions = 
       knn: db.prepare('SELECT chunk_id AS id, distance FROM chunk_vectors WHERE embedding MATCH ? AND k = ? AND kb_slot = ? ORDER BY distance'),
       missing: db.prepare(
         `SELECT c.id, c.text FROM chunks c
-         WHERE c.id > ? AND c.id <= ? AND NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id)
+         WHERE c.id > ? AND c.id <= ? AND NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id) AND ${searchableId('c.id')}
          ORDER BY c.id LIMIT ?`,
       ),
       deleteIds: db.prepare('DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT value FROM json_each(?))'),
@@ -156,7 +164,7 @@ export function createVectors(db: Db, now: () => Date, options: VectorOptions = 
       return true;
     },
 
-    /** Chunks in (afterId, hi] that have no vector yet, in id order. */
+    /** Chunks of ready artifacts in (afterId, hi] that have no vector yet, in id order. */
     chunksWithoutVectors: (afterId: number, hi: number, limit: number) => prepared().missing.all(afterId, hi, limit),
 
     /**
@@ -196,7 +204,20 @@ export function createVectors(db: Db, now: () => Date, options: VectorOptions = 
     knn(vector: Float32Array, slot: number, k: number): Array<{ id: number; distance: number }> {
       if (!ready()) return [];
       sweepGone();
-      return ann.search(vector, slot, k) ?? vectors.knnExact(vector, slot, k);
+      // Vectors are made only for ready files' chunks, but a file that left `ready` keeps its own
+      // until it is processed again: the chunks of files not ready are never candidates.
+      const { lo, hi } = slotRange(slot);
+      const runs = unready.hasUnready(lo, hi) ? unready.unreadyRuns(lo, hi) : [];
+      const searchable = runs.length > 0 ? (id: number) => !inRuns(runs, id) : undefined;
+      const approximate = ann.search(vector, slot, k, searchable);
+      if (approximate) return approximate;
+      if (!searchable) return vectors.knnExact(vector, slot, k);
+      // sqlite-vec's kNN takes no such filter: ask for enough more (its k is at most 4,096) and leave them out.
+      const unreadyCount = runs.reduce((n, r) => n + r.hi - r.lo + 1, 0);
+      return vectors
+        .knnExact(vector, slot, Math.min(4_096, k + unreadyCount))
+        .filter((n) => searchable(n.id))
+        .slice(0, k);
     },
 
     /** sqlite-vec's exact kNN, reading every vector of the knowledge base (the bench's reference). */
@@ -204,6 +225,21 @@ export function createVectors(db: Db, now: () => Date, options: VectorOptions = 
 
     /** Saves the graphs changed since last saved, so the next start loads them instead of rebuilding. */
     saveVectorIndex: (): void => ann.saveAll(),
+
+    /** Whether a knowledge base's searches go through its HNSW graph now, or through exact kNN while the graph loads or is rebuilt. */
+    vectorSearchPath: (slot: number): 'graph' | 'exact' => (ready() && ann.serving(slot) ? 'graph' : 'exact'),
+
+    /** Starts loading (or rebuilding) the graph of every knowledge base with vectors, without waiting: after start-up, so the first search finds it ready. */
+    warmVectorGraphs(): void {
+      if (!ready()) return;
+      for (const { slot } of db.prepare<[], { slot: number }>('SELECT slot FROM chunk_vector_slots').all()) ann.warm(slot);
+    },
+
+    /** Shutdown: stops loading and rebuilding graphs (before the connection closes). */
+    stopVectorWork: (): Promise<void> => ann.stop(),
+
+    /** Resolves once no graph is being loaded or rebuilt. */
+    vectorGraphsSettled: (): Promise<void> => ann.settled(),
 
     /** Whether searches use HNSW graphs (hnswlib-node built here) rather than exact kNN. */
     approximateVectors: (): boolean => ann.available(),

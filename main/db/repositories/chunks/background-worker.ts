@@ -1,0 +1,77 @@
+/**
+ * Work over the chunks that is too long for the main thread, run in a worker thread on its own
+ * read-only connection (WAL: it reads one consistent snapshot while the app keeps writing):
+ * - `graph`: builds a knowledge base's HNSW graph from `chunk_vectors` and saves it beside the
+ *   database (graph file, then its meta, each through a temp file and a rename, as ann.ts does);
+ * - `term-stats`: reads the index's vocabulary for `chunk_terms` (a pass over the whole FTS5 index:
+ *   seconds at a million chunks); the main thread writes what it gets in one short transaction.
+ * Never loaded by the main thread: background.ts starts it by file path.
+ */
+import { renameSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import type { HierarchicalNSW as Hnsw } from 'hnswlib-node';
+import type { BackgroundJob, BackgroundResult } from './background-protocol.js';
+import { graphLabel } from './slots.js';
+
+type HnswModule = { HierarchicalNSW: new (space: 'cosine', dimensions: number) => Hnsw };
+
+function buildGraph(db: Database.Database, job: Extract<BackgroundJob, { kind: 'graph' }>): BackgroundResult {
+  const hnsw = createRequire(import.meta.url)('hnswlib-node') as HnswModule;
+  sqliteVec.load(db);
+  // One read transaction: the version and the vectors are of the same moment.
+  db.exec('BEGIN');
+  try {
+    const info = db.prepare<[], { model: string; dimensions: number }>('SELECT model, dimensions FROM chunk_vector_index WHERE id = 1').get();
+    if (!info || info.model !== job.model || info.dimensions !== job.dimensions) return { kind: 'graph', ok: false, reason: 'the vector index changed model' };
+    const version = db.prepare<[number], { version: number }>('SELECT version FROM chunk_vector_slots WHERE slot = ?').get(job.slot)?.version ?? 0;
+    const count = db.prepare<[bigint], { n: number }>('SELECT count(*) AS n FROM chunk_vectors WHERE kb_slot = ?').get(BigInt(job.slot))?.n ?? 0;
+    const index = new hnsw.HierarchicalNSW('cosine', job.dimensions);
+    index.initIndex({ maxElements: Math.max(1_024, Math.ceil(count * 1.25)), m: job.params.m, efConstruction: job.params.efConstruction, randomSeed: 100 });
+    const all = db.prepare<[bigint], { id: number; embedding: Buffer }>('SELECT chunk_id AS id, embedding FROM chunk_vectors WHERE kb_slot = ?');
+    for (const row of all.iterate(BigInt(job.slot))) {
+      const e = row.embedding;
+      const vector = new Float32Array(e.buffer.slice(e.byteOffset, e.byteOffset + e.byteLength));
+      if (index.getCurrentCount() >= index.getMaxElements()) index.resizeIndex(index.getMaxElements() * 2);
+      index.addPoint(Array.from(vector), graphLabel(row.id));
+    }
+    mkdirSync(dirname(job.graphFile), { recursive: true });
+    rmSync(job.metaFile, { force: true });
+    index.writeIndexSync(`${job.graphFile}.tmp`);
+    renameSync(`${job.graphFile}.tmp`, job.graphFile);
+    writeFileSync(`${job.metaFile}.tmp`, JSON.stringify({ version, model: job.model, dimensions: job.dimensions, params: job.params }));
+    renameSync(`${job.metaFile}.tmp`, job.metaFile);
+    return { kind: 'graph', ok: true, version, count };
+  } finally {
+    db.exec('COMMIT');
+  }
+}
+
+function termStats(db: Database.Database, job: Extract<BackgroundJob, { kind: 'term-stats' }>): BackgroundResult {
+  db.exec('BEGIN');
+  try {
+    const inserted = db.prepare<[], { n: number | null }>('SELECT sum(next_seq) AS n FROM chunk_kbs').get()?.n ?? 0;
+    const rows = db.prepare<[number], [string, number]>('SELECT term, doc FROM chunks_vocab WHERE doc >= ?').raw().all(job.minDf);
+    return { kind: 'term-stats', ok: true, terms: rows, chunksInserted: inserted };
+  } finally {
+    db.exec('COMMIT');
+  }
+}
+
+const job = workerData as BackgroundJob;
+let result: BackgroundResult;
+try {
+  const db = new Database(job.dbFile, { readonly: true, fileMustExist: true, ...(job.nativeBinding ? { nativeBinding: job.nativeBinding } : {}) });
+  try {
+    db.pragma('busy_timeout = 5000');
+    result = job.kind === 'graph' ? buildGraph(db, job) : termStats(db, job);
+  } finally {
+    db.close();
+  }
+} catch (error) {
+  result = { kind: job.kind, ok: false, reason: error instanceof Error ? error.message : String(error) };
+}
+parentPort?.postMessage(result);
