@@ -23,6 +23,7 @@ const SHIPPED: Record<number, string> = {
   160: 'a7896b7762106f7e926efa08544f7b5a3635c222aac368702ed871a08455f61a',
   170: 'acc1023841067ced50bc4dbaf3118d1b1bf385f2a3fe5ae776b84b07549b754f',
   180: '4c7ce663f611893a88511328313a0bfd8152102e600b4d00ee451b23738906c2',
+  190: '622accb36ef340154ee9c6a6c89ff22f26ea568af25742fbb8ffe3baafa4b443',
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
