@@ -26,7 +26,7 @@ export interface DataTableProps<T> {
   /** The table's accessible name (a caption that only assistive technology reads). */
   caption: string;
   /** The row's name, shown as the row header (`<th scope="row">`); first column. */
-  name: { header: string; cell: (row: T) => ReactNode; wrap?: boolean };
+  name: { header: string; cell: (row: T) => ReactNode; wrap?: boolean; className?: string };
   columns: Array<Column<T>>;
   rows: readonly T[];
   rowKey: (row: T) => string;
@@ -74,7 +74,7 @@ export function DataTable<T>({ caption, name, columns, rows, rowKey, actions, em
         <tbody>
           {rows.map((row) => (
             <tr key={rowKey(row)} aria-current={isCurrent?.(row) ? 'true' : undefined}>
-              <th scope="row" className={name.wrap ? 'cell-primary cell-wrap' : 'cell-primary'}>
+              <th scope="row" className={['cell-primary', name.wrap ? 'cell-wrap' : null, name.className].filter(Boolean).join(' ')}>
                 {name.cell(row)}
                 {under.map((c) => (
                   <span key={c.id} className="cell-secondary show-narrow">
