@@ -172,7 +172,7 @@ function KeyTable({ keys, user, onRevoked }: { keys: ApiKey[]; user: AdminUser; 
         empty={<TableEmpty icon={<KeyIcon size={18} />}>No API keys: {user.name} cannot sign in until you issue one.</TableEmpty>}
         name={{ header: 'Name', cell: (key) => key.name }}
         columns={[
-          { id: 'key', header: 'Key', cell: (key) => <code className="key-prefix">{key.prefix}…</code> },
+          { id: 'key', header: 'Key', narrow: 'under', cell: (key) => <code className="key-prefix">{key.prefix}…</code> },
           { id: 'created', header: 'Created', narrow: 'hide', cell: (key) => <Time iso={key.created_at} /> },
           { id: 'used', header: 'Last used', narrow: 'hide', cell: (key) => (key.last_used_at ? <Time iso={key.last_used_at} /> : <span className="muted">Never</span>) },
         ]}
