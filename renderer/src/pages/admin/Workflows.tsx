@@ -137,7 +137,7 @@ function WorkflowForm({
           error={missing.name}
         />
         <TextField label="Description" autoComplete="off" value={description} onChange={(event) => setDescription(event.target.value)} hint="Optional; shown next to the name." />
-        <SelectField label="Model" value={model} onChange={(event) => setModel(event.target.value)} hint="Dynamic routing picks a model per message.">
+        <SelectField label="Answered by" value={model} onChange={(event) => setModel(event.target.value)} hint="Dynamic routing picks a model per message.">
           <option value="">Dynamic routing</option>
           {modelOptions.map((m) => (
             <option key={m.id} value={m.id}>
