@@ -58,7 +58,7 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
       title="Models and providers"
       description="The models chat can route to. Built-in models work offline; endpoints you add are called over the network."
       actions={
-        isAdmin && !adding ? (
+        isAdmin && !adding && !editing ? (
           <Button
             icon={<PlusIcon />}
             onClick={() => {
