@@ -43,7 +43,7 @@ export const readPassageSource = defineOperation({
   name: 'passages.source',
   summary:
     'A cited passage shown where it sits in its file: the PDF page, the CSV rows around it with the header, or the section of a Markdown, DOCX or HTML file, the passage marked. ' +
-    '`start` and `end` are the offsets a citation’s (or a search result’s) `location` carries; `focus`, its `snippet`, narrows the mark to what the reader saw. The file must be processed (`ready`), else a conflict; a file of a dataset the caller may not read is not found.',
+    '`start` and `end` are the offsets a citation’s (or a search result’s) `location` carries; `focus`, its `snippet`, narrows the mark in text to what the reader saw; table rows are marked whole, the rows the citation names. The file must be processed (`ready`), else a conflict; a file of a dataset the caller may not read is not found.',
   tag: 'Search',
   access: 'user',
   http: { method: 'GET', path: '/artifacts/{artifact_id}/source', status: 200 },

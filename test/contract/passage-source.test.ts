@@ -121,6 +121,9 @@ describe('GET /artifacts/{artifact_id}/source', () => {
     const first = rows.find((r) => r.highlight)?.number ?? 0;
     const last = rows.filter((r) => r.highlight).at(-1)?.number ?? 0;
     expect(res.body.location).toEqual({ row_start: first, row_end: last });
+    // The rows marked are the rows the citation names (its heading says "rows 12–18"), not a narrower snippet's.
+    expect(res.body.location).toEqual({ row_start: hit.location.row_start, row_end: hit.location.row_end });
+    expect(rows.filter((r) => r.highlight)).toHaveLength(last - first + 1);
     expect(rows[0]?.number).toBe(Math.max(1, first - 3));
     expect(rows.at(-1)?.number).toBe(Math.min(30, last + 3));
   });

@@ -94,7 +94,7 @@ describe('a cited source opens at its passage', () => {
     const text = (await viewer.textContent()) ?? '';
     expect(text).not.toContain('thirty days of paid holiday');
     const where = (await lastAnswer().locator('.citation[open] .citation-where').textContent()) ?? '';
-    expect(where).toContain('§ Allowances');
+    expect(where).toContain('§ Handbook > Allowances');
     expect(where).not.toMatch(/\d+\s*[–-]\s*\d+|offset|start/);
     expect(await inspectAtWidths(page, 'chat-source-section')).toEqual([]);
   });
@@ -106,7 +106,14 @@ describe('a cited source opens at its passage', () => {
     expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Row', 'city', 'country', 'population']);
     const cited = table.locator('tr.source-row-cited');
     await expect.poll(() => cited.allTextContents()).toContainEqual(expect.stringContaining('Lima'));
-    expect(await lastAnswer().locator('.citation[open] .citation-where').textContent()).toMatch(/rows? \d+(–\d+)? of 30/);
+    const where = (await lastAnswer().locator('.citation[open] .citation-where').textContent()) ?? '';
+    expect(where).toMatch(/rows? \d+(–\d+)? of 30/);
+    // The source's heading and its viewer name the same rows, and those are the rows marked.
+    const heading = (await lastAnswer().locator('.citation[open] summary .citation-location').textContent()) ?? '';
+    const [, first, last] = /rows? (\d+)(?:–(\d+))?/.exec(heading) ?? [];
+    expect(first).toBeDefined();
+    expect(where).toContain(`${heading.replace(/^\s*·\s*/, '')} of 30`);
+    expect(await cited.count()).toBe(Number(last ?? first) - Number(first) + 1);
     expect(await inspectAtWidths(page, 'chat-source-rows')).toEqual([]);
   });
 

@@ -30,6 +30,8 @@ describe('the first visit, through the printed sign-in link', () => {
     // Still signed in after a reload: the browser holds a key, not the code.
     await page.reload();
     await visible(page.getByRole('navigation', { name: 'Main' }));
+    // The home screen itself, not its loading skeleton, is what the screenshots are for.
+    await visible(page.getByRole('heading', { name: 'What would you like to know?' }));
     expect(await inspectAtWidths(page, 'first-run-home')).toEqual([]);
     expect(pageProblems(page)).toEqual([]);
 

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
+import { inspectAtWidthsThenResize } from './support/widths.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -25,7 +26,7 @@ describe('every page of the shell, as the owner', () => {
     await visible(page.getByRole('main').getByRole('link', { name: 'Open Settings' }));
     await eventually(() => page.getByRole('link', { name: 'Compare', exact: true }).getAttribute('aria-current')).toBe('page');
     await eventually(() => page.title()).toBe('Compare · Parley');
-    expect(await inspectPage(page, 'compare')).toEqual([]);
+    expect(await inspectAtWidthsThenResize(page, 'compare', { width: 1280, height: 800 })).toEqual([]);
   });
 
   it('#/settings shows the profile and the API keys', async () => {
@@ -33,14 +34,14 @@ describe('every page of the shell, as the owner', () => {
     await visible(page.getByRole('region', { name: 'Profile' }));
     await visible(page.getByRole('region', { name: 'API keys' }));
     await visible(page.getByRole('row', { name: /Admin key \(PARLEY_ADMIN_API_KEY\)/ }));
-    expect(await inspectPage(page, 'settings')).toEqual([]);
+    expect(await inspectAtWidthsThenResize(page, 'settings', { width: 1280, height: 800 })).toEqual([]);
   });
 
   it('#/admin lists the users', async () => {
     await go('#/admin', 'Admin');
     await visible(page.getByRole('region', { name: 'Users' }));
     await visible(page.getByRole('row', { name: /owner@localhost/ }));
-    expect(await inspectPage(page, 'admin')).toEqual([]);
+    expect(await inspectAtWidthsThenResize(page, 'admin', { width: 1280, height: 800 })).toEqual([]);
   });
 
   it('an unknown address says so', async () => {

@@ -158,9 +158,9 @@ export function focusRange(text: string, start: number, end: number, focus: stri
 }
 
 /**
- * The view of `[start, end)` (a chunk's location offsets) in `doc`, located and marked by `focus`
- * (the snippet a reader saw) when it is found there, or null when no part of the document is
- * there (offsets of another version of the file).
+ * The view of `[start, end)` (a chunk's location offsets) in `doc`, or null when no part of the
+ * document is there (offsets of another version of the file). Text is marked where `focus` (the
+ * snippet a reader saw) is found in it; table rows are marked whole, as the citation names them.
  */
 export function sourceView(doc: ParsedDocument, start: number, end: number, focus?: string): View | null {
   const text = documentText(doc);
@@ -168,8 +168,10 @@ export function sourceView(doc: ParsedDocument, start: number, end: number, focu
   const range = focusRange(text, start, Math.min(end, text.length), focus);
   const passage = overlapping(doc.blocks, range.start, range.end);
   if (passage.length === 0) return null;
+  // Rows are cited whole: the rows marked are the passage's rows, the range its citation names
+  // ("rows 12–18"), not the few the snippet happened to show.
   return (
-    rowsView(doc, passage) ??
+    rowsView(doc, overlapping(doc.blocks, start, end)) ??
     pagesView(doc, text, passage, range.start, range.end) ??
     sectionView(doc, text, passage, range.start, range.end) ??
     textView(doc, text, range.start, range.end)

@@ -1,12 +1,17 @@
-/** Where a passage sits, as a person says it: "page 4", "rows 12–18", "§ Allowances" — never character offsets. */
-export function humanLocation(location: { page?: number | string; page_end?: number | string; section?: string | number; row_start?: number | string; row_end?: number | string }): string {
+/** A passage's location as the service sends it (a citation's, a search result's, a source view's); offsets are ignored. */
+export type PassageLocation = Readonly<Record<string, string | number | undefined>>;
+
+/**
+ * Where a passage is, as a person says it: "page 4", "pages 4–5", "rows 12–18", "§ Handbook > Allowances"
+ * (its section's heading path: a bare "Allowances" could be any of several), joined by commas. Character offsets are how the
+ * index finds a passage, not something a reader can use: never shown. The one wording for
+ * citations, the source viewer and dataset search.
+ */
+export function humanLocation(location: PassageLocation): string {
   const parts: string[] = [];
-  if (location.page !== undefined) {
-    parts.push(location.page_end !== undefined && location.page_end !== location.page ? `pages ${location.page}–${location.page_end}` : `page ${location.page}`);
-  }
-  if (location.row_start !== undefined) {
-    parts.push(location.row_end !== undefined && location.row_end !== location.row_start ? `rows ${location.row_start}–${location.row_end}` : `row ${location.row_start}`);
-  }
-  if (location.section !== undefined && String(location.section).trim() !== '') parts.push(`§ ${location.section}`);
-  return parts.join(' · ');
+  const { page, page_end: pageEnd, row_start: rowStart, row_end: rowEnd, section } = location;
+  if (page !== undefined) parts.push(pageEnd !== undefined && pageEnd !== page ? `pages ${page}–${pageEnd}` : `page ${page}`);
+  if (rowStart !== undefined) parts.push(rowEnd !== undefined && rowEnd !== rowStart ? `rows ${rowStart}–${rowEnd}` : `row ${rowStart}`);
+  if (section !== undefined && String(section).trim() !== '') parts.push(`§ ${String(section).trim()}`);
+  return parts.join(', ');
 }

@@ -2,6 +2,7 @@ import type { McpServer } from '../../../../shared/operations/index.js';
 import { client } from '../../api/index.js';
 import { Alert } from '../../ui/Alert.js';
 import { Button } from '../../ui/Button.js';
+import { DataTable, TableEmpty } from '../../ui/DataTable.js';
 import { EmptyState } from '../../ui/EmptyState.js';
 import { ShieldIcon } from '../../ui/icons.js';
 import { Loadable } from '../../ui/Loadable.js';
@@ -139,34 +140,24 @@ function ServerCard({ server, onChanged }: { server: McpServer; onChanged: () =>
           </p>
         </Alert>
       ) : null}
-      {server.tools.length > 0 ? (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Tools of {server.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Tool</th>
-                <th scope="col">What it does</th>
-              </tr>
-            </thead>
-            <tbody>
-              {server.tools.map((tool) => (
-                <tr key={tool.name}>
-                  <th scope="row" className="cell-primary">
-                    {tool.name}
-                    <span className="cell-secondary">
-                      <code>{tool.qualified_name}</code>
-                    </span>
-                  </th>
-                  <td>{tool.description ?? <span className="muted">No description</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="muted">{toolsNote(server.state)}</p>
-      )}
+      <DataTable
+        caption={`Tools of ${server.name}`}
+        rows={server.tools}
+        rowKey={(tool) => tool.name}
+        empty={<TableEmpty>{toolsNote(server.state)}</TableEmpty>}
+        name={{
+          header: 'Tool',
+          cell: (tool) => (
+            <>
+              {tool.name}
+              <span className="cell-secondary">
+                <code>{tool.qualified_name}</code>
+              </span>
+            </>
+          ),
+        }}
+        columns={[{ id: 'description', header: 'What it does', wrap: true, cell: (tool) => tool.description ?? <span className="muted">No description</span> }]}
+      />
       {server.hidden_tools.length > 0 ? (
         <p className="muted mcp-hidden">
           Left out by the allow-list ({server.hidden_tools.length}): {server.hidden_tools.join(', ')}

@@ -3,6 +3,7 @@ import type { Operations, OutputOf } from '../../../../shared/operations/index.j
 import { client } from '../../api/index.js';
 import { Alert } from '../../ui/Alert.js';
 import { Button } from '../../ui/Button.js';
+import { DataTable, TableEmpty } from '../../ui/DataTable.js';
 import { SelectField, TextField } from '../../ui/Field.js';
 import { KeyIcon } from '../../ui/icons.js';
 import { Loadable } from '../../ui/Loadable.js';
@@ -94,45 +95,37 @@ export function TrialTokens() {
         <Loadable state={users.state} reload={users.reload} loading="Loading trial users…" failed="The trial users could not be loaded">
           {(list) => {
             const trials = list.data.filter((u) => u.role === 'trial');
-            if (trials.length === 0) return <p className="muted">No trial users yet.</p>;
             return (
-              <div className="table-wrap">
-                <table className="table">
-                  <caption className="visually-hidden">Trial users</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Email</th>
-                      <th scope="col">Added</th>
-                      <th scope="col">Expires</th>
-                      <th scope="col">Quota</th>
-                      <th scope="col">Status</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {trials.map((u) => (
-                      <tr key={u.id}>
-                        <th scope="row" className="cell-primary">
-                          {u.email}
-                        </th>
-                        <td>
-                          <Time iso={u.created_at} />
-                        </td>
-                        <td>{u.trial ? <Time iso={u.trial.expires_at} /> : '—'}</td>
-                        <td>{u.trial ? quotaLeft(u.trial) : '—'}</td>
-                        <td>
-                          {u.disabled ? (
-                            <span className="badge badge-danger">Disabled</span>
-                          ) : u.trial?.expired ? (
-                            <span className="badge badge-danger">Ended</span>
-                          ) : (
-                            <span className="badge badge-success">Active</span>
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                caption="Trial users"
+                rows={trials}
+                rowKey={(u) => u.id}
+                empty={<TableEmpty icon={<KeyIcon size={18} />}>No trial users yet. Issue a token above to invite one.</TableEmpty>}
+                name={{ header: 'Email', cell: (u) => u.email }}
+                columns={[
+                  { id: 'added', header: 'Added', narrow: 'hide', cell: (u) => <Time iso={u.created_at} /> },
+                  {
+                    id: 'expires',
+                    header: 'Expires',
+                    narrow: 'under',
+                    cell: (u) => (u.trial ? <Time iso={u.trial.expires_at} /> : '—'),
+                    underCell: (u) => (u.trial ? <>{u.trial.expired ? 'Ended ' : 'Until '}<Time iso={u.trial.expires_at} /></> : null),
+                  },
+                  { id: 'quota', header: 'Quota', narrow: 'under', cell: (u) => (u.trial ? quotaLeft(u.trial) : '—') },
+                  {
+                    id: 'status',
+                    header: 'Status',
+                    cell: (u) =>
+                      u.disabled ? (
+                        <span className="badge badge-danger">Disabled</span>
+                      ) : u.trial?.expired ? (
+                        <span className="badge badge-danger">Ended</span>
+                      ) : (
+                        <span className="badge badge-success">Active</span>
+                      ),
+                  },
+                ]}
+              />
             );
           }}
         </Loadable>

@@ -1,6 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import type { Metrics } from '../../../../shared/operations/index.js';
 import { client } from '../../api/index.js';
+import { DataTable, TableEmpty } from '../../ui/DataTable.js';
 import { ROLE_LABELS } from '../../app/roles.js';
 import { SelectField } from '../../ui/Field.js';
 import { Loadable } from '../../ui/Loadable.js';
@@ -152,41 +153,25 @@ interface FigureRow {
 /** A table of figures: a header column, optional text columns, then right-aligned figures. */
 function FigureTable({ caption, columns, rows }: { caption: string; columns: { header: string; text?: string[]; figures: string[] }; rows: FigureRow[] }) {
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{columns.header}</th>
-            {columns.text?.map((label) => (
-              <th scope="col" key={label}>
-                {label}
-              </th>
-            ))}
-            {columns.figures.map((label) => (
-              <th scope="col" className="num" key={label}>
-                {label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.key}>
-              <th scope="row" className="cell-primary">
-                {row.header}
-              </th>
-              {row.text?.map((cell, i) => <td key={i}>{cell}</td>)}
-              {row.figures.map((value, i) => (
-                <td className="num" key={i}>
-                  {typeof value === 'number' ? n(value) : value}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption={caption}
+      rows={rows}
+      rowKey={(row) => row.key}
+      empty={<TableEmpty>Nothing in this period.</TableEmpty>}
+      name={{ header: columns.header, cell: (row) => row.header }}
+      columns={[
+        ...(columns.text ?? []).map((header, i) => ({ id: `text-${header}`, header, narrow: 'under' as const, cell: (row: FigureRow) => row.text?.[i] })),
+        ...columns.figures.map((header, i) => ({
+          id: `figure-${header}`,
+          header,
+          numeric: true,
+          cell: (row: FigureRow) => {
+            const value = row.figures[i];
+            return typeof value === 'number' ? n(value) : value;
+          },
+        })),
+      ]}
+    />
   );
 }
 

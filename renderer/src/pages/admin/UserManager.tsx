@@ -5,6 +5,7 @@ import { client } from '../../api/index.js';
 import { ROLE_LABELS } from '../../app/roles.js';
 import { Alert } from '../../ui/Alert.js';
 import { Button } from '../../ui/Button.js';
+import { DataTable, TableEmpty } from '../../ui/DataTable.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { SelectField, TextField } from '../../ui/Field.js';
 import { KeyIcon } from '../../ui/icons.js';
@@ -162,50 +163,25 @@ function KeyTable({ keys, user, onRevoked }: { keys: ApiKey[]; user: AdminUser; 
     setTarget(null);
     onRevoked();
   });
-  if (keys.length === 0) return <p className="muted">No API keys: {user.name} cannot sign in until you issue one.</p>;
   return (
-    <div className="table-wrap">
-      <table className="table compact-narrow">
-        <caption className="visually-hidden">API keys of {user.name}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col" className="hide-narrow">
-              Created
-            </th>
-            <th scope="col" className="hide-narrow">
-              Last used
-            </th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((key) => (
-            <tr key={key.id}>
-              <th scope="row" className="cell-primary">
-                {key.name}
-              </th>
-              <td>
-                <code>{key.prefix}…</code>
-              </td>
-              <td className="hide-narrow">
-                <Time iso={key.created_at} />
-              </td>
-              <td className="hide-narrow">{key.last_used_at ? <Time iso={key.last_used_at} /> : <span className="muted">Never</span>}</td>
-              <td>
-                <div className="row-actions">
-                  <Button size="sm" onClick={() => setTarget(key)} aria-label={`Revoke the key ${key.name} (${key.prefix}…)`}>
-                    Revoke
-                  </Button>
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+    <>
+      <DataTable
+        caption={`API keys of ${user.name}`}
+        rows={keys}
+        rowKey={(key) => key.id}
+        empty={<TableEmpty icon={<KeyIcon size={18} />}>No API keys: {user.name} cannot sign in until you issue one.</TableEmpty>}
+        name={{ header: 'Name', cell: (key) => key.name }}
+        columns={[
+          { id: 'key', header: 'Key', narrow: 'under', cell: (key) => <code className="key-prefix">{key.prefix}…</code> },
+          { id: 'created', header: 'Created', narrow: 'hide', cell: (key) => <Time iso={key.created_at} /> },
+          { id: 'used', header: 'Last used', narrow: 'hide', cell: (key) => (key.last_used_at ? <Time iso={key.last_used_at} /> : <span className="muted">Never</span>) },
+        ]}
+        actions={(key) => (
+          <Button size="sm" variant="ghost" className="btn-danger-ghost" onClick={() => setTarget(key)} aria-label={`Revoke the key ${key.name} (${key.prefix}…)`}>
+            Revoke
+          </Button>
+        )}
+      />
       <ConfirmDialog
         open={target !== null}
         title={`Revoke “${target?.name ?? ''}”?`}
@@ -223,7 +199,7 @@ function KeyTable({ keys, user, onRevoked }: { keys: ApiKey[]; user: AdminUser; 
           The key {target?.prefix}… stops working at once; whatever uses it is signed out. {user.name}’s other keys keep working.
         </p>
       </ConfirmDialog>
-    </div>
+    </>
   );
 }
 

@@ -7,6 +7,7 @@ import { ROLE_LABELS } from '../../app/roles.js';
 import type { Me } from '../../app/session.js';
 import { Alert } from '../../ui/Alert.js';
 import { Button } from '../../ui/Button.js';
+import { DataTable, TableEmpty } from '../../ui/DataTable.js';
 import { SelectField, TextField } from '../../ui/Field.js';
 import { PlusIcon } from '../../ui/icons.js';
 import { Section } from '../../ui/Page.js';
@@ -128,52 +129,34 @@ function UserTable({ users, me, reload }: { users: UserList['data']; me: Me; rel
   const current = users.find((u) => u.id === selected) ?? null;
   return (
     <>
-      <div className="table-wrap">
-        <table className="table compact-narrow">
-          <caption className="visually-hidden">Users of {me.user.organization.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col" className="hide-narrow">
-                Role
-              </th>
-              <th scope="col">Status</th>
-              <th scope="col" className="hide-narrow">
-                Added
-              </th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((user) => (
-              <tr key={user.id} aria-current={user.id === selected ? 'true' : undefined}>
-                <th scope="row" className="cell-primary">
-                  {user.name}
-                  {user.id === me.user.id ? <span className="badge">You</span> : null}
-                  <span className="cell-secondary">{user.email}</span>
-                  <span className="cell-secondary show-narrow">{ROLE_LABELS[user.role]}</span>
-                </th>
-                <td className="hide-narrow">{ROLE_LABELS[user.role]}</td>
-                <td>
-                  <UserStatus user={user} />
-                </td>
-                <td className="nowrap hide-narrow">
-                  <Time iso={user.created_at} />
-                </td>
-                <td>
-                  <div className="row-actions">
-                    <Button size="sm" aria-expanded={user.id === selected} onClick={() => setSelected(user.id === selected ? null : user.id)}>
-                      Manage<span className="visually-hidden"> {user.name}</span>
-                    </Button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption={`Users of ${me.user.organization.name}`}
+        className="compact-narrow"
+        rows={users}
+        rowKey={(user) => user.id}
+        isCurrent={(user) => user.id === selected}
+        empty={<TableEmpty>No users yet.</TableEmpty>}
+        name={{
+          header: 'Name',
+          cell: (user) => (
+            <>
+              {user.name}
+              {user.id === me.user.id ? <span className="badge">You</span> : null}
+              <span className="cell-secondary">{user.email}</span>
+            </>
+          ),
+        }}
+        columns={[
+          { id: 'role', header: 'Role', narrow: 'under', cell: (user) => ROLE_LABELS[user.role] },
+          { id: 'status', header: 'Status', cell: (user) => <UserStatus user={user} /> },
+          { id: 'added', header: 'Added', narrow: 'hide', cell: (user) => <Time iso={user.created_at} /> },
+        ]}
+        actions={(user) => (
+          <Button size="sm" aria-expanded={user.id === selected} onClick={() => setSelected(user.id === selected ? null : user.id)}>
+            Manage<span className="visually-hidden"> {user.name}</span>
+          </Button>
+        )}
+      />
       {current ? <UserManager user={current} isMe={current.id === me.user.id} onChanged={reload} onClose={() => setSelected(null)} /> : null}
     </>
   );

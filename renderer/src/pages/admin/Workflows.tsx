@@ -5,6 +5,7 @@ import type { Workflow } from '../../../../shared/operations/index.js';
 import { client } from '../../api/index.js';
 import { Alert } from '../../ui/Alert.js';
 import { Button } from '../../ui/Button.js';
+import { DataTable, TableEmpty } from '../../ui/DataTable.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { SelectField, TextField } from '../../ui/Field.js';
 import { CheckIcon, PlusIcon } from '../../ui/icons.js';
@@ -136,7 +137,7 @@ function WorkflowForm({
           error={missing.name}
         />
         <TextField label="Description" autoComplete="off" value={description} onChange={(event) => setDescription(event.target.value)} hint="Optional; shown next to the name." />
-        <SelectField label="Model" value={model} onChange={(event) => setModel(event.target.value)} hint="Dynamic routing picks a model per message.">
+        <SelectField label="Answered by" value={model} onChange={(event) => setModel(event.target.value)} hint="Dynamic routing picks a model per message.">
           <option value="">Dynamic routing</option>
           {modelOptions.map((m) => (
             <option key={m.id} value={m.id}>
@@ -235,53 +236,51 @@ function WorkflowTable({
           onCancel={() => setEditing(null)}
         />
       ) : null}
-      <div className="table-wrap">
-        <table className="table">
-          <caption className="visually-hidden">Workflows</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Model</th>
-              <th scope="col">Status</th>
-              <th scope="col" className="cell-actions">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {workflows.map((w) => (
-              <tr key={w.id}>
-                <th scope="row" className="cell-primary">
-                  {w.name}
-                  {w.builtin ? <span className="badge">Built in</span> : null}
-                  {w.description ? <span className="cell-secondary">{w.description}</span> : null}
-                </th>
-                <td>{w.model_endpoint_override ? (modelNames.get(w.model_endpoint_override) ?? w.model_endpoint_override) : <span className="muted">Dynamic routing</span>}</td>
-                <td>{w.active ? <span className="badge badge-success">Active</span> : <span className="badge">Inactive</span>}</td>
-                <td className="cell-actions">
-                  {w.builtin ? (
-                    <span className="muted nowrap">
-                      Set by <a href="#/admin/config">simple_chat</a>
-                    </span>
-                  ) : (
-                    <div className="row-actions">
-                      <Button size="sm" variant="ghost" onClick={() => setEditing(w)} aria-label={`Edit ${w.name}`}>
-                        Edit
-                      </Button>
-                      <Button size="sm" onClick={() => void toggle.run(w)} disabled={toggle.busy} aria-label={`${w.active ? 'Deactivate' : 'Activate'} ${w.name}`}>
-                        {w.active ? 'Deactivate' : 'Activate'}
-                      </Button>
-                      <Button size="sm" variant="ghost" className="btn-danger-ghost" onClick={() => setDeleting(w)} aria-label={`Delete ${w.name}`}>
-                        Delete
-                      </Button>
-                    </div>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Workflows"
+        rows={workflows}
+        rowKey={(w) => w.id}
+        empty={<TableEmpty>No workflows yet. Create one above.</TableEmpty>}
+        name={{
+          header: 'Name',
+          wrap: true,
+          cell: (w) => (
+            <>
+              {w.name}
+              {w.builtin ? <span className="badge">Built in</span> : null}
+              {w.description ? <span className="cell-secondary">{w.description}</span> : null}
+            </>
+          ),
+        }}
+        columns={[
+          {
+            id: 'model',
+            header: 'Answered by',
+            narrow: 'under',
+            cell: (w) => (w.model_endpoint_override ? (modelNames.get(w.model_endpoint_override) ?? w.model_endpoint_override) : <span className="muted">Dynamic routing</span>),
+          },
+          { id: 'status', header: 'Status', cell: (w) => (w.active ? <span className="badge badge-success">Active</span> : <span className="badge">Inactive</span>) },
+        ]}
+        actions={(w) =>
+          w.builtin ? (
+            <span className="muted nowrap">
+              Set by <a href="#/admin/config">simple_chat</a>
+            </span>
+          ) : (
+            <>
+              <Button size="sm" variant="ghost" onClick={() => setEditing(w)} aria-label={`Edit ${w.name}`}>
+                Edit
+              </Button>
+              <Button size="sm" onClick={() => void toggle.run(w)} disabled={toggle.busy} aria-label={`${w.active ? 'Deactivate' : 'Activate'} ${w.name}`}>
+                {w.active ? 'Deactivate' : 'Activate'}
+              </Button>
+              <Button size="sm" variant="ghost" className="btn-danger-ghost" onClick={() => setDeleting(w)} aria-label={`Delete ${w.name}`}>
+                Delete
+              </Button>
+            </>
+          )
+        }
+      />
       <ConfirmDialog
         open={deleting !== null}
         title={`Delete “${deleting?.name ?? ''}”?`}

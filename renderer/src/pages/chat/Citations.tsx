@@ -1,24 +1,9 @@
 import { useEffect, useRef, useState, type ToggleEvent } from 'react';
+import { humanLocation } from '../../ui/passage-location.js';
 import { SourceViewer } from './SourceViewer.js';
 import type { Message } from './types.js';
 
 type Citation = Message['citations'][number];
-
-/**
- * Where a passage is, as a person says it: "page 4", "pages 4–5", "rows 12–18", "§ Allowances".
- * Character offsets are how the index finds it, not something a reader can use: never shown.
- */
-export function humanLocation(location: Record<string, string | number | undefined>): string {
-  const parts: string[] = [];
-  const page = location.page;
-  const pageEnd = location.page_end;
-  if (page !== undefined) parts.push(pageEnd !== undefined && pageEnd !== page ? `pages ${page}–${pageEnd}` : `page ${page}`);
-  const rowStart = location.row_start;
-  const rowEnd = location.row_end;
-  if (rowStart !== undefined) parts.push(rowEnd !== undefined && rowEnd !== rowStart ? `rows ${rowStart}–${rowEnd}` : `row ${rowStart}`);
-  if (typeof location.section === 'string' && location.section) parts.push(`§ ${location.section.split(' > ').at(-1) ?? location.section}`);
-  return parts.join(', ');
-}
 
 export const citationAnchor = (messageId: string, index: number) => `source-${messageId}-${index}`;
 

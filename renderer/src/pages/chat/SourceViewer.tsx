@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { PassageSource } from '../../../../shared/operations/passage-source.js';
 import { client } from '../../api/index.js';
 import { useLoader } from '../../ui/useLoader.js';
-import { humanLocation } from './Citations.js';
+import { humanLocation } from '../../ui/passage-location.js';
 import type { Message } from './types.js';
 
 type Citation = Message['citations'][number];

@@ -125,7 +125,7 @@ export function DatasetDetail({ dataset, onChanged }: { dataset: Dataset; onChan
 
       <Section
         title="Files"
-        description="Statuses update live while files are processed."
+        description="Statuses update live while files are processed, whoever uploaded them."
         actions={
           <SelectField label="Status" fieldClassName="inline-field" value={filter} onChange={(e) => setFilter(e.target.value as StatusFilter)}>
             {FILTERS.map((f) => (

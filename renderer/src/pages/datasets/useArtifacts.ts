@@ -31,9 +31,13 @@ export interface ArtifactsState {
 }
 
 /**
- * A knowledge base's artifacts, paged by cursor and filtered by status. While any shown artifact is
- * still moving (or `watch` is set, during an upload) the pages already shown are read again every
- * second, so statuses change live without the user reloading.
+ * A knowledge base's artifacts, paged by cursor and filtered by status, as everyone viewing it
+ * should see them, whoever uploads (this window, another user, a script over HTTP):
+ * - while any shown artifact is still moving (or `watch` is set, during this window's upload) the
+ *   pages shown are read again every second, so statuses change live; when all are final the poll
+ *   stops (the service has no change events to subscribe to);
+ * - when the window comes back into view or into focus they are read once, so files added
+ *   elsewhere meanwhile appear (and start the poll) without a reload.
  */
 export function useArtifacts(kbId: string, status: StatusFilter, watch: boolean): ArtifactsState {
   const [items, setItems] = useState<Artifact[]>([]);
@@ -113,6 +117,18 @@ export function useArtifacts(kbId: string, status: StatusFilter, watch: boolean)
     const timer = window.setInterval(refresh, POLL_MS);
     return () => window.clearInterval(timer);
   }, [moving, refresh]);
+
+  useEffect(() => {
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') refresh();
+    };
+    window.addEventListener('focus', refresh);
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      window.removeEventListener('focus', refresh);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [refresh]);
 
   return { items, nextCursor, loading, loadingMore, error, loadMore, refresh };
 }

@@ -4,6 +4,7 @@ import { client, connection } from '../../api/index.js';
 import { useSession } from '../../app/store.js';
 import { Alert } from '../../ui/Alert.js';
 import { Button } from '../../ui/Button.js';
+import { DataTable, TableEmpty } from '../../ui/DataTable.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { TextField } from '../../ui/Field.js';
 import { KeyIcon, PlusIcon } from '../../ui/icons.js';
@@ -120,52 +121,31 @@ export function ApiKeys() {
 }
 
 function KeyList({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
-  if (keys.length === 0) {
-    return (
-      <div className="table-empty">
-        <KeyIcon size={18} />
-        <p>You have no API keys. Create one above to call Parley from a script.</p>
-      </div>
-    );
-  }
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="visually-hidden">Your API keys</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((key) => (
-            <tr key={key.id}>
-              <th scope="row" className="cell-primary">
-                {key.name}
-                {isThisBrowsersKey(key) ? <span className="badge badge-accent">This browser</span> : null}
-              </th>
-              <td>
-                <code className="key-prefix">{key.prefix}…</code>
-              </td>
-              <td>
-                <Time iso={key.created_at} />
-              </td>
-              <td>{key.last_used_at ? <Time iso={key.last_used_at} /> : <span className="muted">Never</span>}</td>
-              <td className="cell-actions">
-                <Button size="sm" variant="ghost" className="btn-danger-ghost" onClick={() => onRevoke(key)}>
-                  Revoke<span className="visually-hidden"> {key.name}</span>
-                </Button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Your API keys"
+      rows={keys}
+      rowKey={(key) => key.id}
+      empty={<TableEmpty icon={<KeyIcon size={18} />}>You have no API keys. Create one above to call Parley from a script.</TableEmpty>}
+      name={{
+        header: 'Name',
+        cell: (key) => (
+          <>
+            {key.name}
+            {isThisBrowsersKey(key) ? <span className="badge badge-accent">This browser</span> : null}
+          </>
+        ),
+      }}
+      columns={[
+        { id: 'key', header: 'Key', narrow: 'under', cell: (key) => <code className="key-prefix">{key.prefix}…</code> },
+        { id: 'created', header: 'Created', narrow: 'hide', cell: (key) => <Time iso={key.created_at} /> },
+        { id: 'used', header: 'Last used', narrow: 'hide', cell: (key) => (key.last_used_at ? <Time iso={key.last_used_at} /> : <span className="muted">Never</span>) },
+      ]}
+      actions={(key) => (
+        <Button size="sm" variant="ghost" className="btn-danger-ghost" onClick={() => onRevoke(key)}>
+          Revoke<span className="visually-hidden"> {key.name}</span>
+        </Button>
+      )}
+    />
   );
 }

@@ -3,6 +3,7 @@ import type { Model } from '../../../../shared/operations/models.js';
 import { client } from '../../api/index.js';
 import { Alert } from '../../ui/Alert.js';
 import { Button } from '../../ui/Button.js';
+import { DataTable, TableEmpty } from '../../ui/DataTable.js';
 import { TextField } from '../../ui/Field.js';
 import { FormError } from '../../ui/FormError.js';
 import { PlusIcon } from '../../ui/icons.js';
@@ -146,60 +147,53 @@ export function LocalModels({ isAdmin, onChanged }: { isAdmin: boolean; onChange
     >
       {failure ? <Alert tone="error">{failure}</Alert> : null}
       <Loadable state={models.state} reload={models.reload} loading="Looking for local models…" failed="The local models could not be listed">
-        {(list) =>
-          list.length === 0 ? (
-            <p className="muted">No GGUF model found yet. Put .gguf files in the models folder of Parley’s data directory, or add one by path.</p>
-          ) : (
-            <div className="table-wrap">
-              <table className="table local-table">
-                <caption className="visually-hidden">Local models</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Model</th>
-                    <th scope="col">State</th>
-                    {isAdmin ? (
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    ) : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((m) => {
-                    const local = m.local;
-                    if (!local) return null;
-                    return (
-                      <tr key={m.id}>
-                        <th scope="row" className="cell-primary">
-                          {m.name}
-                          <div className="muted model-id">{details(local)}</div>
-                          <div className="muted model-id local-path" title={local.path ?? undefined}>
-                            {FOUND_IN[local.found_in]}
-                            {local.path ? ` — ${local.path}` : ''}
-                          </div>
-                        </th>
-                        <td className="local-state">
-                          <span className={STATE_BADGE[local.state]}>{STATE_LABEL[local.state]}</span>
-                          {local.error ? <div className="field-error local-error">{local.error}</div> : null}
-                        </td>
-                        {isAdmin ? (
-                          <td className="cell-actions">
-                            {local.state === 'failed' && local.error && /not a GGUF|gone|cannot run here/.test(local.error) ? null : (
-                              <Button size="sm" variant="ghost" busy={busy === m.id} onClick={() => void toggle(m)}>
-                                {local.state === 'loaded' ? 'Unload' : 'Load'}
-                                <span className="visually-hidden"> {m.name}</span>
-                              </Button>
-                            )}
-                          </td>
-                        ) : null}
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {(list) => (
+          <DataTable
+            caption="GGUF files on this machine"
+            className="local-table"
+            rows={list.flatMap((m) => (m.local ? [{ ...m, local: m.local }] : []))}
+            rowKey={(m) => m.id}
+            empty={<TableEmpty>No GGUF file found yet. Put .gguf files in the models folder of Parley’s data directory, or add one by path.</TableEmpty>}
+            name={{
+              header: 'Name',
+              wrap: true,
+              cell: (m) => (
+                <>
+                  {m.name}
+                  <span className="cell-secondary model-id">{details(m.local)}</span>
+                  <span className="cell-secondary model-id local-path" title={m.local.path ?? undefined}>
+                    {FOUND_IN[m.local.found_in]}
+                    {m.local.path ? ` — ${m.local.path}` : ''}
+                  </span>
+                </>
+              ),
+            }}
+            columns={[
+              {
+                id: 'state',
+                header: 'State',
+                wrap: true,
+                cell: (m) => (
+                  <>
+                    <span className={STATE_BADGE[m.local.state]}>{STATE_LABEL[m.local.state]}</span>
+                    {m.local.error ? <div className="field-error local-error">{m.local.error}</div> : null}
+                  </>
+                ),
+              },
+            ]}
+            actions={
+              isAdmin
+                ? (m) =>
+                    m.local.state === 'failed' && m.local.error && /not a GGUF|gone|cannot run here/.test(m.local.error) ? null : (
+                      <Button size="sm" variant="ghost" busy={busy === m.id} onClick={() => void toggle(m)}>
+                        {m.local.state === 'loaded' ? 'Unload' : 'Load'}
+                        <span className="visually-hidden"> {m.name}</span>
+                      </Button>
+                    )
+                : undefined
+            }
+          />
+        )}
       </Loadable>
       {isAdmin ? (
         <>

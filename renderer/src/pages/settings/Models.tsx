@@ -3,6 +3,7 @@ import type { Model } from '../../../../shared/operations/models.js';
 import { client } from '../../api/index.js';
 import { Alert } from '../../ui/Alert.js';
 import { Button } from '../../ui/Button.js';
+import { DataTable, TableEmpty } from '../../ui/DataTable.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { PlusIcon } from '../../ui/icons.js';
 import { Loadable } from '../../ui/Loadable.js';
@@ -57,7 +58,7 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
       title="Models and providers"
       description="The models chat can route to. Built-in models work offline; endpoints you add are called over the network."
       actions={
-        isAdmin && !adding ? (
+        isAdmin && !adding && !editing ? (
           <Button
             icon={<PlusIcon />}
             onClick={() => {
@@ -91,80 +92,81 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
       ) : null}
       <Loadable state={models.state} reload={models.reload} loading="Loading models…" failed="The models could not be loaded">
         {(list) => (
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">Models</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Provider</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Status</th>
-                  {isAdmin ? (
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  ) : null}
-                </tr>
-              </thead>
-              <tbody>
-                {/* Local GGUF models have their own section (LocalModels): state, size, load/unload. */}
-                {list.data.filter((m) => m.provider !== 'llama_cpp').map((m) => {
+          <DataTable
+            caption="Endpoints chat can route to"
+            /* Local GGUF files have their own section (LocalModels): state, size, load/unload. */
+            rows={list.data.filter((m) => m.provider !== 'llama_cpp')}
+            rowKey={(m) => m.id}
+            empty={<TableEmpty>Nothing can answer yet: add an endpoint above.</TableEmpty>}
+            name={{
+              header: 'Name',
+              wrap: true,
+              cell: (m) => (
+                <>
+                  {m.name}
+                  <span className="cell-secondary model-id">{m.endpoint_url ? `${m.model} at ${m.endpoint_url}` : m.model}</span>
+                </>
+              ),
+            }}
+            columns={[
+              { id: 'provider', header: 'Provider', narrow: 'under', cell: (m) => PROVIDERS[m.provider] },
+              { id: 'kind', header: 'Kind', narrow: 'hide', cell: (m) => KINDS[m.kind] },
+              {
+                id: 'status',
+                header: 'Status',
+                wrap: true,
+                cell: (m) => {
                   const outcome = tests[m.id];
                   return (
-                    <tr key={m.id}>
-                      <th scope="row" className="cell-primary">
-                        {m.name}
-                        <div className="muted model-id">{m.endpoint_url ? `${m.model} at ${m.endpoint_url}` : m.model}</div>
-                      </th>
-                      <td>{PROVIDERS[m.provider]}</td>
-                      <td>{KINDS[m.kind]}</td>
-                      <td>
-                        <span className={STATUS_BADGE[m.status]}>{STATUS_LABEL[m.status]}</span>
-                        {outcome && outcome !== 'running' ? (
-                          <div>
-                            <ModelTestResult outcome={outcome} />
-                          </div>
-                        ) : null}
-                      </td>
-                      {isAdmin ? (
-                        <td className="cell-actions">
-                          <Button size="sm" variant="ghost" busy={outcome === 'running'} onClick={() => void test(m)}>
-                            Test<span className="visually-hidden"> {m.name}</span>
-                          </Button>
-                          {m.kind !== 'builtin' ? (
-                            <Button
-                              size="sm"
-                              variant="ghost"
-                              onClick={() => {
-                                setAdding(false);
-                                setEditing(m);
-                              }}
-                            >
-                              Edit<span className="visually-hidden"> {m.name}</span>
-                            </Button>
-                          ) : null}
-                          {m.kind !== 'builtin' ? (
-                            <Button
-                              size="sm"
-                              variant="ghost"
-                              className="btn-danger-ghost"
-                              onClick={() => {
-                                remove.reset();
-                                setRemoving(m);
-                              }}
-                            >
-                              Remove<span className="visually-hidden"> {m.name}</span>
-                            </Button>
-                          ) : null}
-                        </td>
+                    <>
+                      <span className={STATUS_BADGE[m.status]}>{STATUS_LABEL[m.status]}</span>
+                      {outcome && outcome !== 'running' ? (
+                        <div>
+                          <ModelTestResult outcome={outcome} />
+                        </div>
                       ) : null}
-                    </tr>
+                    </>
                   );
-                })}
-              </tbody>
-            </table>
-          </div>
+                },
+              },
+            ]}
+            actions={
+              isAdmin
+                ? (m) => (
+                    <>
+                      <Button size="sm" variant="ghost" busy={tests[m.id] === 'running'} onClick={() => void test(m)}>
+                        Test<span className="visually-hidden"> {m.name}</span>
+                      </Button>
+                      {m.kind !== 'builtin' ? (
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          onClick={() => {
+                            setAdding(false);
+                            setEditing(m);
+                          }}
+                        >
+                          Edit<span className="visually-hidden"> {m.name}</span>
+                        </Button>
+                      ) : null}
+                      {m.kind !== 'builtin' ? (
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          className="btn-danger-ghost"
+                          onClick={() => {
+                            remove.reset();
+                            setRemoving(m);
+                          }}
+                        >
+                          Remove<span className="visually-hidden"> {m.name}</span>
+                        </Button>
+                      ) : null}
+                    </>
+                  )
+                : undefined
+            }
+          />
         )}
       </Loadable>
       <ConfirmDialog

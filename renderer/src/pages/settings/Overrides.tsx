@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { client } from '../../api/index.js';
 import { Button } from '../../ui/Button.js';
+import { DataTable, TableEmpty } from '../../ui/DataTable.js';
 import { SelectField, TextField } from '../../ui/Field.js';
 import { FormError } from '../../ui/FormError.js';
 import { Loadable } from '../../ui/Loadable.js';
@@ -74,51 +75,27 @@ export function Overrides({ workspaceId, workspaceName, isAdmin, modelsVersion }
           const overridable = models.filter((m) => m.provider === 'openai_compatible');
           return (
             <>
-              {overrides.length === 0 ? (
-                <p className="muted">No overrides: every model answers from its own endpoint.</p>
-              ) : (
-                <div className="table-wrap">
-                  <table className="table">
-                    <caption className="visually-hidden">Endpoint overrides</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Model</th>
-                        <th scope="col">Endpoint</th>
-                        <th scope="col">API key</th>
-                        <th scope="col">Updated</th>
-                        {isAdmin ? (
-                          <th scope="col">
-                            <span className="visually-hidden">Actions</span>
-                          </th>
-                        ) : null}
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {overrides.map((o) => (
-                        <tr key={o.id}>
-                          <th scope="row" className="cell-primary">
-                            {nameOf(o.model_id)}
-                          </th>
-                          <td>
-                            <code className="key-prefix">{o.endpoint_url}</code>
-                          </td>
-                          <td>{o.has_api_key ? 'Stored' : <span className="muted">None</span>}</td>
-                          <td>
-                            <Time iso={o.updated_at} />
-                          </td>
-                          {isAdmin ? (
-                            <td className="cell-actions">
-                              <Button size="sm" variant="ghost" className="btn-danger-ghost" busy={removingId === o.model_id} onClick={() => void remove.run(o.model_id)}>
-                                Remove<span className="visually-hidden"> override of {nameOf(o.model_id)}</span>
-                              </Button>
-                            </td>
-                          ) : null}
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-              )}
+              <DataTable
+                caption="Endpoint overrides"
+                rows={overrides}
+                rowKey={(o) => o.id}
+                empty={<TableEmpty>No overrides: every model answers from its own endpoint.</TableEmpty>}
+                name={{ header: 'Overridden', cell: (o) => nameOf(o.model_id) }}
+                columns={[
+                  { id: 'endpoint', header: 'Endpoint', wrap: true, cell: (o) => <code className="key-prefix">{o.endpoint_url}</code> },
+                  { id: 'key', header: 'API key', narrow: 'hide', cell: (o) => (o.has_api_key ? 'Stored' : <span className="muted">None</span>) },
+                  { id: 'updated', header: 'Updated', narrow: 'hide', cell: (o) => <Time iso={o.updated_at} /> },
+                ]}
+                actions={
+                  isAdmin
+                    ? (o) => (
+                        <Button size="sm" variant="ghost" className="btn-danger-ghost" busy={removingId === o.model_id} onClick={() => void remove.run(o.model_id)}>
+                          Remove<span className="visually-hidden"> override of {nameOf(o.model_id)}</span>
+                        </Button>
+                      )
+                    : undefined
+                }
+              />
               {isAdmin && overridable.length > 0 ? (
                 <form className="model-form" aria-label="Set an endpoint override" onSubmit={save} noValidate>
                   <div className="form-grid">
