@@ -3,6 +3,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // Two unit/contract files at a time (vitest's default on 2 cores is one): most of their time is
+    // spent waiting on child processes (served mode, parser processes) and module imports, so the
+    // second core would otherwise idle. The e2e project below has `fileParallelism: false`, which
+    // vitest 4 runs as its own group after every other file, one file at a time: a Chromium never
+    // runs beside another file (`npm run test:soak` checks that from each run's timings).
+    maxWorkers: 2,
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'contract', include: ['test/contract/**/*.test.ts'], environment: 'node', testTimeout: 20_000 } },
