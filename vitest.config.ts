@@ -5,9 +5,9 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     // Two unit/contract files at a time (vitest's default on 2 cores is one): most of their time is
     // spent waiting on child processes (served mode, parser processes) and module imports, so the
-    // second core would otherwise idle. The e2e project below has `fileParallelism: false`, which
-    // vitest 4 runs as its own group after every other file, one file at a time: a Chromium never
-    // runs beside another file (`npm run test:soak` checks that from each run's timings).
+    // second core would otherwise idle. The e2e project below runs in a group of its own after
+    // them, one file at a time (`npm run test:soak` checks from each run's timings that no e2e file
+    // ran beside another file).
     maxWorkers: 2,
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
@@ -23,6 +23,13 @@ export default defineConfig({
           hookTimeout: 60_000,
           // One browser at a time on a 2-core machine.
           fileParallelism: false,
+          // One worker runs every e2e file, its modules (Playwright, axe, the support code) imported
+          // once rather than once per file: ~3 s a file on a loaded 2-core machine. No e2e file
+          // mocks modules or changes globals, so nothing leaks from one file into the next.
+          isolate: false,
+          // A group of its own, after the unit and contract files (vitest requires one for a
+          // project whose worker count differs): a Chromium never runs beside another file.
+          sequence: { groupOrder: 1 },
         },
       },
     ],
