@@ -82,7 +82,7 @@ export function failuresOf(report) {
  * vitest.config.ts), from the report's per-file start and end times; each `e2e file ‖ other file`.
  */
 export function e2eOverlaps(report) {
-  const files = (report.testResults ?? []).filter((f) => f.startTime && f.endTime).map((f) => ({ name: relative(ROOT, f.name), start: f.startTime, end: f.endTime }));
+  const files = (report.testResults ?? []).filter((f) => typeof f.startTime === 'number' && typeof f.endTime === 'number').map((f) => ({ name: relative(ROOT, f.name), start: f.startTime, end: f.endTime }));
   const lines = [];
   for (const e2e of files.filter((f) => f.name.includes('e2e/'))) {
     for (const other of files) if (other !== e2e && other.start < e2e.end && e2e.start < other.end && !(other.name.includes('e2e/') && other.name < e2e.name)) lines.push(`${e2e.name} ‖ ${other.name}`);
