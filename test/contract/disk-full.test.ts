@@ -90,8 +90,15 @@ describe('unfinished uploads are cleaned up', () => {
     expect(existsSync(parts)).toBe(true);
     // The signed URLs expire (url_ttl_seconds, 3600 by default) and the client never completes.
     clock += 3601 * 1000;
-    await vi.waitFor(async () => expect(await artifacts()).toEqual([]), { timeout: 10_000 });
-    expect(existsSync(parts)).toBe(false);
+    // The sweep deletes the rows, then the parts on disk: both are waited for (a loaded machine
+    // can be read between the two).
+    await vi.waitFor(
+      async () => {
+        expect(await artifacts()).toEqual([]);
+        expect(existsSync(parts)).toBe(false);
+      },
+      { timeout: 30_000 },
+    );
     const view = (await (await h.api(`/uploads/${upload.upload_id}`)).json()) as { status: string };
     expect(view.status).toBe('expired');
   });

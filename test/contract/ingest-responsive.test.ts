@@ -23,8 +23,11 @@ function note(i: number): string {
 
 type Upload = { upload_id: string; files: Array<{ key: string; urls: Array<{ url: string }> }> };
 
-/** One upload session of single-part files through signed URLs, completed at the end. */
-async function uploadSession(kbId: string, files: Array<[string, string]>): Promise<void> {
+/**
+ * One upload session of single-part files through signed URLs; answers the completion request,
+ * not awaited: completing assembles each file and queues it, so files are processed meanwhile.
+ */
+async function uploadSession(kbId: string, files: Array<[string, string]>): Promise<Promise<Response>> {
   const created = await h.json<Upload>('/uploads', 'POST', { kb_id: kbId, files: files.map(([key, text]) => ({ key, filename: key, size: Buffer.byteLength(text), mime_type: 'text/markdown' })) });
   expect(created.status).toBe(201);
   const texts = new Map(files);
@@ -37,7 +40,7 @@ async function uploadSession(kbId: string, files: Array<[string, string]>): Prom
       }),
     );
   }
-  expect((await h.json(`/uploads/${created.body.upload_id}/complete`, 'POST', {})).status).toBe(200);
+  return h.api(`/uploads/${created.body.upload_id}/complete`, { method: 'POST', body: '{}' });
 }
 
 async function upload(kbId: string, files: Array<[string, string]>): Promise<void> {
@@ -50,23 +53,31 @@ async function upload(kbId: string, files: Array<[string, string]>): Promise<voi
 describe('the API stays responsive while files are processed', () => {
   it(`${FILES} small files: the dataset and a chat answer come back before the queue is done, and every file ends ready`, async () => {
     const ds = (await h.json<{ id: string; kb_id: string }>('/datasets', 'POST', { name: 'Ledger' })).body;
-    await uploadSession(ds.kb_id, Array.from({ length: FILES }, (_, i) => [`note-${i}.md`, note(i)] as [string, string]));
+    const completing = await uploadSession(ds.kb_id, Array.from({ length: FILES }, (_, i) => [`note-${i}.md`, note(i)] as [string, string]));
     const queue = h.core.runtime.ingest;
-    expect(queue.size).toBeGreaterThan(0);
+    // Files not ready yet (queued, being assembled or processed), read from the database.
+    const unfinished = () => (h.core.db.prepare("SELECT count(*) AS n FROM artifacts WHERE kb_id = ? AND status != 'ready'").get(ds.kb_id) as { n: number }).n;
+    // Processing is under way: the first file is ready while the completion still queues the rest.
+    // (Waiting for the whole completion would race the queue: it processes files as they are queued.)
+    await vi.waitFor(() => expect(unfinished()).toBeLessThan(FILES), { timeout: 120_000, interval: 5 });
 
     const read = await h.json<{ id: string }>(`/datasets/${ds.id}`, 'GET');
-    const busyAfterRead = queue.size;
+    const busyAfterRead = unfinished();
     const chat = await h.json<{ message: { status: string } }>('/chat', 'POST', { message: 'Which channel did the dredger work?', dataset_ids: [ds.id], model_endpoint_override: 'mdl_extractive' });
-    const busyAfterChat = queue.size;
+    const busyAfterChat = unfinished();
 
     expect(read.status).toBe(200);
     expect(read.body.id).toBe(ds.id);
     expect(chat.status).toBe(200);
     expect(chat.body.message.status).toBe('complete');
-    // Both answered while files were still queued or being processed.
+    // Both answered while files were still waiting or being processed.
     expect(busyAfterRead).toBeGreaterThan(0);
     expect(busyAfterChat).toBeGreaterThan(0);
 
+    const completed = await completing;
+    expect(completed.status).toBe(200);
+    // Read to the end, so that its connection is free when the server closes.
+    expect(((await completed.json()) as { status: string }).status).toBe('completed');
     await queue.idle();
     const statuses = h.core.db.prepare('SELECT status, count(*) AS n FROM artifacts WHERE kb_id = ? GROUP BY status').all(ds.kb_id);
     expect(statuses).toEqual([{ status: 'ready', n: FILES }]);

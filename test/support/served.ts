@@ -92,7 +92,7 @@ export async function startServed(options: ServedOptions = {}): Promise<Served> 
   let url: string;
   try {
     url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`served mode did not start within ${options.startTimeoutMs ?? 20_000} ms:\n${log}`)), options.startTimeoutMs ?? 20_000);
+      const timer = setTimeout(() => reject(new Error(`served mode did not start within ${options.startTimeoutMs ?? 60_000} ms:\n${log}`)), options.startTimeoutMs ?? 60_000);
       const onData = () => {
         const match = READY.exec(log);
         if (match?.[1]) {

@@ -112,7 +112,7 @@ export function pageProblems(page: Page): string[] {
   return pageProblemLog.get(page) ?? [];
 }
 
-export async function visible(locator: Locator, timeout = 10_000): Promise<Locator> {
+export async function visible(locator: Locator, timeout = 30_000): Promise<Locator> {
   await locator.waitFor({ state: 'visible', timeout });
   return locator;
 }

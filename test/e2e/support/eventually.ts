@@ -6,7 +6,7 @@ import { expect } from 'vitest';
  * so a value that is right in 50 ms on a quiet laptop can take seconds there. A passing read
  * returns as soon as it is true; only a failing one waits this long.
  */
-export const EVENTUALLY_TIMEOUT_MS = 10_000;
+export const EVENTUALLY_TIMEOUT_MS = 30_000;
 
 export interface EventuallyOptions {
   /** Longer for reads that wait on a whole streamed answer, say. */

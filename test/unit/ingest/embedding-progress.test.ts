@@ -87,24 +87,23 @@ describe('per-file embedding progress', { timeout: 30_000 }, () => {
 
   it('moves batch by batch in the background: the file is ready and keyword-searchable while its vectors come', async () => {
     const u = await upstream();
-    const core = boot(await dataDirWith(u, 'slow:150'));
+    // The first batch is answered, the second held: the file is seen part-way, whatever the machine's speed.
+    const gate = u.hold('/v1/embeddings', 1);
+    const core = boot(await dataDirWith(u, 'text-embedding-hash'));
     const { dataset, get } = await addFile(core, 'harbour.md', LONG);
+    await vi.waitFor(() => expect(gate.held()).toBe(1), { timeout: 20_000, interval: 20 });
     // Seen part-way: ready, some chunks embedded, not all.
-    await vi.waitFor(
-      async () => {
-        const a = await get();
-        expect(a.status).toBe('ready');
-        expect(a.embedding?.state).toBe('embedding');
-        expect(a.embedding?.done).toBeGreaterThan(0);
-        expect(a.embedding?.done).toBeLessThan(a.chunk_count);
-      },
-      { timeout: 20_000, interval: 20 },
-    );
+    const partWay = await get();
+    expect(partWay.status).toBe('ready');
+    expect(partWay.embedding?.state).toBe('embedding');
+    expect(partWay.embedding?.done).toBeGreaterThan(0);
+    expect(partWay.embedding?.done).toBeLessThan(partWay.chunk_count);
     // Search does not wait for the embedding: it answers from the keyword index now.
     const found = (await core.service.invoke('search.query', { query: 'ferry 7', dataset_ids: [dataset.id], mode: 'keyword' }, core.desktopCaller())) as {
       data: Array<{ artifact_key: string }>;
     };
     expect(found.data[0]?.artifact_key).toBe('harbour.md');
+    gate.release();
     await core.runtime.ingest.idle();
     expect((await get()).embedding?.state).toBe('ready');
   });
@@ -130,18 +129,25 @@ describe('per-file embedding progress', { timeout: 30_000 }, () => {
 
   it('resumes after a restart where it stopped', async () => {
     const u = await upstream();
-    const dir = await dataDirWith(u, 'slow:150');
+    const dir = await dataDirWith(u, 'text-embedding-hash');
+    // One batch through, the next held until the restart begins: it stops part-way, whatever the machine's speed.
+    const gate = u.hold('/v1/embeddings', 1);
     const first = boot(dir, true);
     const { dataset } = await addFile(first, 'harbour.md', LONG);
     const progress = async (core: Core) => (await core.service.invoke('artifacts.get', { kb_id: dataset.kb_id, key: 'harbour.md' }, core.desktopCaller())) as Artifact;
-    await vi.waitFor(async () => expect((await progress(first)).embedding?.done).toBeGreaterThan(0), { timeout: 20_000, interval: 20 });
-    // A restart: the first process is gone (its running batch finished and stored) before the next starts.
-    await first.close();
+    await vi.waitFor(() => expect(gate.held()).toBe(1), { timeout: 20_000, interval: 20 });
+    expect((await progress(first)).embedding?.done).toBeGreaterThan(0);
+    // A restart: shutdown begins (no further batch is started), the held batch finishes and is stored,
+    // and the first process is gone before the next starts.
+    const closing = first.close();
+    gate.release();
+    await closing;
 
     const second = boot(dir);
     const resumed = await progress(second);
     expect(resumed.embedding?.state).toBe('embedding');
     expect(resumed.embedding?.done).toBeGreaterThan(0);
+    expect(resumed.embedding?.done).toBeLessThan(resumed.chunk_count);
     await second.runtime.ingest.idle();
     expect((await progress(second)).embedding).toEqual({ state: 'ready', done: resumed.chunk_count, total: resumed.chunk_count, error: null });
   });
