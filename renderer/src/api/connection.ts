@@ -28,7 +28,7 @@ export interface BrowserConnection {
   clearToken(): void;
   /** A client for one candidate key, to check it before storing it. */
   clientFor(token: string): Client;
-  /** Called when a call with the stored key is refused as unauthenticated (key revoked meanwhile). */
+  /** Called when a call made with the key still stored is refused as unauthenticated (key revoked meanwhile). */
   onUnauthenticated(listener: () => void): () => void;
 }
 
@@ -58,10 +58,13 @@ export function connect(scope: Window = window): Connection {
   const http = createHttpTransport({ baseUrl: apiBase, token: () => memoryToken });
   const watched: Transport = {
     async invoke(operation, input) {
+      const sentWith = memoryToken;
       try {
         return await http.invoke(operation, input);
       } catch (error) {
-        if (error instanceof ServiceError && error.code === 'unauthenticated' && memoryToken) for (const listener of listeners) listener();
+        // Only a refusal of the key still in use ends the session: a call sent with a key that a
+        // sign-in link has since replaced (and revoked) is refused too, and must not sign the new key out.
+        if (error instanceof ServiceError && error.code === 'unauthenticated' && sentWith && sentWith === memoryToken) for (const listener of listeners) listener();
         throw error;
       }
     },
