@@ -7,8 +7,13 @@
  * (Imported by the main process: nothing here may load a parser.)
  */
 import { DocumentBuilder, type BlockExtras } from './builder.js';
-import type { PdfPageRange } from './parsers/pdf.js';
 import { IngestError, type ParsedDocument } from './types.js';
+
+/** Pages to read, 0-based: `from` inclusive, `to` exclusive (clamped to the document). */
+export interface PdfPageRange {
+  from: number;
+  to: number;
+}
 
 /** Why a PDF without text is `empty` (one process read it, or all of its parts came back without text). */
 export function emptyPdfDetail(pages: number): string {

@@ -1,5 +1,5 @@
 /** Messages between `parse.ts` and `parse-worker.ts` (a child process, over its IPC channel). */
-import type { PdfPageRange } from './parsers/pdf.js';
+import type { PdfPageRange } from './pdf-split.js';
 import type { Chunk, IngestErrorCode, ParsedDocument } from './types.js';
 
 export interface ParseRequest {

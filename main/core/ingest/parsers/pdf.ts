@@ -7,7 +7,7 @@
  * 2026-11-23 with test/bench/ingest.ts; the figures are in the README).
  */
 import { DocumentBuilder } from '../builder.js';
-import { emptyPdfDetail } from '../pdf-split.js';
+import { emptyPdfDetail, type PdfPageRange } from '../pdf-split.js';
 import { PARSE_LIMITS } from '../limits.js';
 import { IngestError, type ParsedDocument } from '../types.js';
 import { cString, FPDF_ERR, loadPdfium, readUtf16, resetPdfium, type PdfiumApi } from './pdfium.js';
@@ -126,12 +126,6 @@ function openError(code: number): IngestError {
   if (code === FPDF_ERR.security) return new IngestError('parse_error', 'PDF: the file is encrypted with an unsupported security handler.');
   const reason = code === FPDF_ERR.format ? 'it is not a PDF, or it is corrupt' : code === FPDF_ERR.file ? 'it is incomplete' : 'unknown error';
   return new IngestError('parse_error', `PDF: the file could not be read (${reason}).`);
-}
-
-/** Pages to read, 0-based: `from` inclusive, `to` exclusive (clamped to the document). */
-export interface PdfPageRange {
-  from: number;
-  to: number;
 }
 
 export interface PdfReadOptions {
