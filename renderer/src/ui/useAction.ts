@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { errorText } from './error-text.js';
 import { useBusy } from './useBusy.js';
 
@@ -20,9 +20,11 @@ export interface Action<A extends unknown[], R> {
 export function useAction<A extends unknown[], R>(fn: (...args: A) => Promise<R>): Action<A, R> {
   const { busy, during } = useBusy();
   const [error, setError] = useState<string | null>(null);
-  // The latest `fn`, so that `run` keeps one identity while `fn` closes over fresh state.
+  // The latest `fn`, so that `run` keeps one identity while `fn` closes over fresh state. Updated in
+  // a layout effect, which runs before the browser can deliver another event (a passive effect may
+  // run later, and a click right after typing would then call the `fn` of the render before it).
   const latest = useRef(fn);
-  useEffect(() => {
+  useLayoutEffect(() => {
     latest.current = fn;
   });
 

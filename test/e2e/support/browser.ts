@@ -1,10 +1,10 @@
 import type { AxeResults, Result } from 'axe-core';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, inject, type TestContext } from 'vitest';
 import { startServed, type Served, type ServedOptions } from '../../support/served.js';
 
 const require = createRequire(import.meta.url);
@@ -16,6 +16,8 @@ const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../../../test-results/screenshots/', import.meta.url));
 export const SCHEMES = ['light', 'dark'] as const;
+/** Where a failed e2e test leaves each of its open pages: a screenshot and what the page said. */
+export const FAILURE_DIR = fileURLToPath(new URL('../../../test-results/failures/', import.meta.url));
 
 /**
  * The Chromium that the e2e global setup found (test/e2e/support/global-setup.ts); without one,
@@ -65,6 +67,11 @@ export function e2eSuite(servedOptions: () => ServedOptions = () => ({})): E2eSu
     chromiumPath();
     [served, browser] = await Promise.all([startServed(servedOptions()), launchBrowser()]);
   });
+  // A test that failed leaves what its pages showed, so that a failure seen once (under load, in the
+  // soak) can be understood without reproducing it.
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') await keepFailedPages(context, contexts);
+  });
   afterAll(async () => {
     await Promise.all(contexts.splice(0).map((c) => c.close()));
     await browser?.close();
@@ -93,6 +100,28 @@ export function e2eSuite(servedOptions: () => ServedOptions = () => ({})): E2eSu
       return page;
     },
   };
+}
+
+/**
+ * Saves a full-page screenshot and the URL, recorded problems and visible text of every page open
+ * in `contexts`, named after the test, in FAILURE_DIR. Never fails or hangs the run: each step has
+ * its own short limit, and what cannot be saved is skipped.
+ */
+export async function keepFailedPages({ task }: TestContext, contexts: BrowserContext[]): Promise<void> {
+  const file = basename(task.file.name).replace(/\.test\.ts$/, '');
+  const name = `${file}--${task.name}`.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 120);
+  mkdirSync(FAILURE_DIR, { recursive: true });
+  const pages = contexts.flatMap((c) => c.pages());
+  for (const [i, page] of pages.entries()) {
+    const base = join(FAILURE_DIR, `${name}-${i + 1}`);
+    await page.screenshot({ path: `${base}.png`, fullPage: true, timeout: 10_000 }).catch(() => undefined);
+    const text = await page
+      .locator('body')
+      .innerText({ timeout: 5_000 })
+      .catch((error: unknown) => `(no text: ${String(error)})`);
+    writeFileSync(`${base}.txt`, [`url: ${page.url()}`, ...pageProblems(page), '', text].join('\n'));
+  }
+  if (pages.length > 0) process.stderr.write(`e2e: ${task.name} failed; its ${pages.length} page(s) are in ${FAILURE_DIR}${name}-*.png/.txt\n`);
 }
 
 function recordProblems(page: Page): void {

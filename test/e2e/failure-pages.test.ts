@@ -1,0 +1,28 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { e2eSuite, FAILURE_DIR, keepFailedPages, visible } from './support/browser.js';
+
+const suite = e2eSuite();
+
+// What a failed e2e test leaves behind (the suite's afterEach calls this when a test fails): a
+// failure seen once under load must be readable afterwards, not only reproducible.
+describe('a failed e2e test', () => {
+  it('leaves a screenshot and the text of each page it had open', async (context) => {
+    const page = await suite.open();
+    await visible(page.getByRole('heading', { name: 'Sign in to Parley' }));
+    const base = join(FAILURE_DIR, 'failure-pages--leaves-a-screenshot-and-the-text-of-each-page-it-had-open-1');
+    rmSync(`${base}.png`, { force: true });
+    rmSync(`${base}.txt`, { force: true });
+
+    await keepFailedPages(context, [page.context()]);
+
+    expect(existsSync(`${base}.png`)).toBe(true);
+    const text = readFileSync(`${base}.txt`, 'utf8');
+    expect(text).toContain(`url: ${suite.served.url}/`);
+    expect(text).toContain('Sign in to Parley');
+    // Not a failure of this run: nothing is left for a reader of test-results/failures/ to puzzle over.
+    rmSync(`${base}.png`);
+    rmSync(`${base}.txt`);
+  });
+});
