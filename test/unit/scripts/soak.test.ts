@@ -7,8 +7,9 @@ const file = (path: string, startTime: number, endTime: number, extra: Record<st
 
 describe('scripts/soak.mjs (npm run test:soak)', () => {
   it('runs 10 times beside one loader by default; flags, environment and vitest arguments after --', () => {
-    expect(parseArgs([], {})).toEqual({ runs: 10, load: 1, build: true, vitestArgs: [] });
-    expect(parseArgs(['--runs', '3', '--load', '2', '--no-build', '--', '--project', 'unit'], {})).toEqual({ runs: 3, load: 2, build: false, vitestArgs: ['--project', 'unit'] });
+    expect(parseArgs([], {})).toEqual({ runs: 10, load: 1, build: true, keepGoing: false, vitestArgs: [] });
+    expect(parseArgs(['--runs', '3', '--load', '2', '--no-build', '--', '--project', 'unit'], {})).toEqual({ runs: 3, load: 2, build: false, keepGoing: false, vitestArgs: ['--project', 'unit'] });
+    expect(parseArgs(['--keep-going', '--runs', '5'], {})).toMatchObject({ runs: 5, keepGoing: true });
     expect(parseArgs([], { PARLEY_SOAK_RUNS: '25', PARLEY_SOAK_LOAD: '0' })).toMatchObject({ runs: 25, load: 0 });
   });
 
