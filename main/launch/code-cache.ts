@@ -28,7 +28,8 @@ export interface CachedBundle {
 
 const KEY_BYTES = 32;
 
-function cacheKey(source: string): Buffer {
+/** What heads the cache file: the bundle's source, Node's version and the architecture, hashed. */
+export function cacheKey(source: string): Buffer {
   return createHash('sha256').update(source).update(`\0${process.version}\0${process.arch}`).digest();
 }
 
