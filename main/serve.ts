@@ -8,6 +8,7 @@ import { DatabaseFromFutureError } from './db/connection.js';
 import { createLogger } from './logging/logger.js';
 import { pinoCoreLogger } from './logging/core-logger.js';
 import { startHttpServer } from './transport/http/server.js';
+import { signalServedReady } from './launch/served-ready.js';
 
 const USAGE = `Usage: npm run serve -- [--port <port>] [--data-dir <dir>] [--no-sign-in-link]
   --port             TCP port on 127.0.0.1 (env PARLEY_PORT; default: [server] port of the config, 4317)
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
   }
   // One write: whoever waits for the first line finds the link with it.
   process.stdout.write(ready);
+  signalServedReady();
 
   let closing = false;
   const shutdown = async (signal: string) => {

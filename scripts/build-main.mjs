@@ -1,6 +1,7 @@
 // Bundles the main process and the preload with esbuild. Main keeps node_modules external (they
 // ship beside it), except served mode (below); the preload is one CommonJS file because a sandboxed preload cannot load modules.
 import { build } from 'esbuild';
+import { rm } from 'node:fs/promises';
 
 const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
 
@@ -25,19 +26,35 @@ await build({
 // reading and compiling some 250 files (zod, the SDKs, Fastify, ajv…) one by one was most of its
 // start-up (≈1.0 s of CPU before the first line ran; ≈0.5 s bundled, test/bench/startup.ts).
 // Native and WebAssembly packages, and those that start workers by file path, stay external.
+// The bundle is CommonJS (serve-main.cjs) so that the small launcher (serve.js, serve-entry.ts)
+// can run it through vm.Script with a V8 code cache: Node 20 caches no compiled ES module, and
+// compiling ~4 MB was ~200 ms of every start. Whitespace and syntax are minified (names are kept,
+// so stack traces still name functions; the source map has the rest): less to read, hash and
+// lazily compile. Dynamic import()s of bundled modules (the Anthropic SDK) stay lazy: esbuild
+// wraps them so they are evaluated at first use, and the cache holds no code for them until then.
 await build({
   ...common,
-  entryPoints: { serve: 'main/serve.ts' },
+  entryPoints: { 'serve-main': 'main/serve.ts' },
+  outdir: 'dist/main',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  external: ['electron', 'better-sqlite3', 'sqlite-vec', 'sqlite-vec-*', 'node-llama-cpp', '@hyzyla/pdfium', 'pino', 'pino-*', 'thread-stream'],
+  // import.meta has no CommonJS equivalent; the modules use only its url (to find files beside them).
+  define: { 'import.meta.url': '__parleyImportMetaUrl' },
+  banner: { js: "var __parleyImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+await build({
+  ...common,
+  entryPoints: { serve: 'main/serve-entry.ts' },
   outdir: 'dist/main',
   format: 'esm',
-  // What is imported dynamically (the Anthropic SDK, loaded at its first use) goes into chunks of
-  // its own, compiled only when needed.
-  splitting: true,
-  chunkNames: 'serve-chunks/[name]-[hash]',
-  external: ['electron', 'better-sqlite3', 'sqlite-vec', 'sqlite-vec-*', 'node-llama-cpp', '@hyzyla/pdfium', 'pino', 'pino-*', 'thread-stream'],
-  // Bundled CommonJS packages call require(); an ES module has none of its own.
-  banner: { js: "import { createRequire as __parleyCreateRequire } from 'node:module'; const require = __parleyCreateRequire(import.meta.url);" },
 });
+// The last build's code cache (keyed by its source, so it would only be refused) and the chunks
+// of the ES module build that came before this one.
+await rm('dist/main/serve-main.cjs.v8cache', { force: true });
+await rm('dist/main/serve-chunks', { recursive: true, force: true });
 
 await build({
   ...common,

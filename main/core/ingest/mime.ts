@@ -13,8 +13,20 @@
  * PNG; declared text/csv, bytes are a ZIP) is a *mismatch*. Content we cannot identify (unknown
  * binary) never contradicts a declaration: the parser gets to say why it cannot read it.
  */
-import mimeTypes from 'mime-types';
+import { createRequire } from 'node:module';
+import type * as MimeTypes from 'mime-types';
 import { decodeText } from './text.js';
+
+let mimeTypes: typeof MimeTypes | undefined;
+
+/**
+ * The type a file name suggests. `mime-types` is loaded at the first lookup, not when this module
+ * is: its database (mime-db) cost ~10 ms of CPU at every start of served mode (test/bench/startup.ts).
+ */
+function lookupByName(filename: string): string | false {
+  mimeTypes ??= createRequire(import.meta.url)('mime-types') as typeof MimeTypes;
+  return mimeTypes.lookup(filename);
+}
 
 export const MIME = {
   pdf: 'application/pdf',
@@ -163,7 +175,7 @@ export function sniffMagic(bytes: Buffer, filename = ''): string | null {
   if (bytes.length >= 262 && ascii(bytes, 257, 5) === 'ustar') return 'application/x-tar';
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) {
     // OLE2 compound file: legacy Office. Only the name tells which.
-    const byName = mimeTypes.lookup(filename);
+    const byName = lookupByName(filename);
     return byName === 'application/msword' || byName === 'application/vnd.ms-excel' || byName === 'application/vnd.ms-powerpoint' ? byName : 'application/x-cfb';
   }
   if (head.startsWith('SQLite format 3\0')) return 'application/vnd.sqlite3';
@@ -293,7 +305,7 @@ export function detectMime(input: DetectMimeInput): DetectedMime {
   // Exactly 64 KB is most likely a prefix that the caller cut.
   const partial = input.bytes.length >= SAMPLE_BYTES;
   const declared = normalizeMime(input.declared);
-  const lookedUp = mimeTypes.lookup(input.filename || '');
+  const lookedUp = lookupByName(input.filename || '');
   const byName = normalizeMime(typeof lookedUp === 'string' ? lookedUp : null);
   // What the file claims to be: the declaration, else its name.
   const claim = declared ?? byName;

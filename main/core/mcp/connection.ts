@@ -1,9 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../../../shared/config.js';
-import { StdioServerProcess, serverEnvironment } from './stdio-transport.js';
+import { loadClientSdk, type ClientSdk } from './client-sdk.js';
 import type { Timers } from './timers.js';
 import type { Logger } from '../logger.js';
 
@@ -59,6 +58,8 @@ export class McpServerConnection {
   private retryAt: number | null = null;
   private retryTimer: unknown = null;
   private client: Client | null = null;
+  /** The SDK, once the first connection has loaded it. */
+  private sdk: ClientSdk | null = null;
   private transport: Transport | null = null;
   private starting: Promise<void> | null = null;
   /** Bumped whenever the connection is replaced, so late events of an old one are ignored. */
@@ -124,15 +125,25 @@ export class McpServerConnection {
     return this.starting;
   }
 
-  private transportFor(): Transport {
+  private transportFor(sdk: ClientSdk): Transport {
     const c = this.config;
-    if (c.command !== undefined) return new StdioServerProcess({ command: c.command, args: c.args, env: serverEnvironment(c.env) }, this.deps.timers);
-    return new StreamableHTTPClientTransport(new URL(c.url ?? ''), { requestInit: { headers: c.headers } });
+    if (c.command !== undefined) return new sdk.StdioServerProcess({ command: c.command, args: c.args, env: sdk.serverEnvironment(c.env) }, this.deps.timers);
+    return new sdk.StreamableHTTPClientTransport(new URL(c.url ?? ''), { requestInit: { headers: c.headers } });
   }
 
   private async connect(generation: number): Promise<void> {
-    const transport = this.transportFor();
-    const client = new Client(this.deps.clientInfo, { capabilities: {} });
+    let sdk: ClientSdk;
+    try {
+      sdk = await loadClientSdk();
+    } catch (error) {
+      if (this.generation === generation) this.fail(generation, describe(error));
+      return;
+    }
+    // Stopped or restarted while the SDK loaded: that newer call owns the connection.
+    if (this.generation !== generation) return;
+    this.sdk = sdk;
+    const transport = this.transportFor(sdk);
+    const client = new sdk.Client(this.deps.clientInfo, { capabilities: {} });
     this.transport = transport;
     this.client = client;
     client.onclose = () => {
@@ -159,7 +170,7 @@ export class McpServerConnection {
   }
 
   private stderrNote(): string {
-    const text = this.transport instanceof StdioServerProcess ? this.transport.stderr() : '';
+    const text = this.sdk && this.transport instanceof this.sdk.StdioServerProcess ? this.transport.stderr() : '';
     return text ? ` Its last output: ${text.slice(-500)}` : '';
   }
 

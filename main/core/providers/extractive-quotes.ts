@@ -21,14 +21,15 @@ export const QUOTED_SENTENCES = 3;
 /** A "sentence" longer than this (a table row, a list without full stops) is cut around its terms. */
 const MAX_SENTENCE_CHARS = 600;
 
-const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+// Made at the first use: building ICU's sentence rules costs ~15 ms of CPU, at start otherwise.
+let segmenter: Intl.Segmenter | undefined;
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
 /** The sentences of a text: each line on its own (headings and list items end without a full stop), then Intl's sentence boundaries. */
 export function sentencesOf(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\n+/)) {
-    for (const { segment } of segmenter.segment(line)) {
+    for (const { segment } of (segmenter ??= new Intl.Segmenter('en', { granularity: 'sentence' })).segment(line)) {
       const sentence = segment.replace(/\s+/g, ' ').trim();
       if (sentence && /[\p{L}\p{N}]/u.test(sentence)) out.push(sentence);
     }

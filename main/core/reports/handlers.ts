@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import { chatModels, resolveModel } from '../models/catalog.js';
 import { extractFeatures } from '../routing/features.js';
 import { route } from '../routing/router.js';
-import { renderHtml, renderMarkdown, type ReportData } from './render.js';
+import { renderMarkdown, type ReportData } from './render.js';
 import { characteristicTerms } from './terms.js';
 
 const TERM_SAMPLE = 5000;
@@ -64,7 +64,7 @@ async function build(ctx: AuthedContext, reportId: string, datasetId: string, fo
       .map((a) => `${a.key}: ${repos.reports.firstChunkText(a.id).slice(0, 1200)}`);
     const summary = await summarize(ctx, excerpts);
     const data: ReportData = { dataset: { name: dataset.name, description: dataset.description }, artifacts, terms, summary, generatedAt: isoNow(ctx) };
-    const content = format === 'html' ? renderHtml(data) : renderMarkdown(data);
+    const content = format === 'html' ? (await import('./render-html.js')).renderHtml(data) : renderMarkdown(data);
     repos.reports.finish(reportId, { status: 'ready', content, summary_model_id: 'model_id' in summary ? (summary.model_id ?? null) : null, error_detail: null, now: isoNow(ctx) });
   } catch (error) {
     repos.reports.finish(reportId, { status: 'failed', content: null, summary_model_id: null, error_detail: error instanceof Error ? error.message : String(error), now: isoNow(ctx) });

@@ -1,4 +1,3 @@
-import { marked } from 'marked';
 import type { ArtifactRow } from '../../db/repositories/artifacts.js';
 
 export interface ReportData {
@@ -58,11 +57,4 @@ export function renderMarkdown(r: ReportData): string {
     '',
   ];
   return lines.join('\n');
-}
-
-/** The same report as a standalone HTML page; every user-supplied text was escaped in the Markdown. */
-export function renderHtml(r: ReportData): string {
-  const body = marked.parse(renderMarkdown(r), { async: false });
-  const title = r.dataset.name.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${title} — Parley report</title>\n<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .6rem;text-align:left}</style></head>\n<body>\n${body}</body></html>\n`;
 }

@@ -29,7 +29,13 @@ export function openSse(request: FastifyRequest, reply: FastifyReply, onGone: ()
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
-  res.flushHeaders();
+  // The headers go out with the first event when it is ready in this turn of the event loop (a
+  // chat's `message.created` is): one socket write instead of two, the cost of a write on loopback
+  // being a good part of what Parley adds to the time to first token (test/bench/chat.ts). A
+  // stream with nothing to say yet (a replay waiting for events) still sends them at once, next turn.
+  const flush = setImmediate(() => {
+    if (!res.headersSent && res.writable) res.flushHeaders();
+  });
 
   let gone = false;
   const socket = request.raw.socket;
@@ -52,6 +58,7 @@ export function openSse(request: FastifyRequest, reply: FastifyReply, onGone: ()
       if (!res.write(text)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
     },
     end() {
+      clearImmediate(flush);
       clearInterval(heartbeat);
       socket.off('close', onClose);
       res.end();

@@ -1,10 +1,33 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
 import { ServiceError } from '../../../shared/errors.js';
 import type { Caller } from '../../core/context.js';
 import type { Service } from '../../core/service.js';
 import { problemBody } from '../http/problem.js';
-import { parleyMcpServer } from './tools.js';
+import type { parleyMcpServer } from './tools.js';
+
+interface ServerSide {
+  StreamableHTTPServerTransport: typeof StreamableHTTPServerTransport;
+  parleyMcpServer: typeof parleyMcpServer;
+}
+
+let serverSide: Promise<ServerSide> | undefined;
+
+/**
+ * The MCP SDK's server, its Streamable HTTP transport (Hono's Node adapter under it) and our tools'
+ * schemas are loaded at the first POST /mcp, not at every start of served mode (~25 ms of CPU,
+ * test/bench/startup.ts). A failed load is tried again by the next request.
+ */
+function loadServerSide(): Promise<ServerSide> {
+  serverSide ??= Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('./tools.js')]).then(
+    ([http, tools]) => ({ StreamableHTTPServerTransport: http.StreamableHTTPServerTransport, parleyMcpServer: tools.parleyMcpServer }),
+    (error: unknown) => {
+      serverSide = undefined;
+      throw error;
+    },
+  );
+  return serverSide;
+}
 
 export interface McpRouteOptions {
   service: Service;
@@ -25,6 +48,7 @@ export interface McpRouteOptions {
 export function registerMcpRoutes(app: FastifyInstance, options: McpRouteOptions): void {
   app.post('/mcp', { preParsing: options.bodyLimit }, async (request, reply) => {
     const caller = options.authenticate(request);
+    const { StreamableHTTPServerTransport, parleyMcpServer } = await loadServerSide();
     const server = parleyMcpServer({
       service: options.service,
       caller,
