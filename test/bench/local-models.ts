@@ -26,7 +26,8 @@ import { readSse } from '../support/sse.js';
 import { printRows, summarize } from './stats.js';
 
 const TOKENS = 200;
-const RUNS = 30;
+/** Pairs of runs (direct, Parley); `PARLEY_BENCH_LOCAL_RUNS` sets more for a steadier median on a busy machine. */
+const RUNS = Number(process.env.PARLEY_BENCH_LOCAL_RUNS) || 30;
 const WARMUP = 3;
 const CONTEXT = 2048;
 /** Parley's default `[local_models] parallel`: the direct context holds as many sequences, so both batch alike. */
