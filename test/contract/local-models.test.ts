@@ -185,6 +185,7 @@ describe('local GGUF models', { timeout: 60_000 }, () => {
     const res = await h.api('/chat', { method: 'POST', body: JSON.stringify({ message: 'go', stream: true, model_endpoint_override: model.id }) });
     let messageId = '';
     let streamed = '';
+    let cancelled = false;
     const events: string[] = [];
     for await (const e of readSse(res)) {
       events.push(e.event ?? '');
@@ -192,7 +193,11 @@ describe('local GGUF models', { timeout: 60_000 }, () => {
       if (e.event === 'message.created') messageId = data.message_id ?? '';
       if (e.event === 'delta') {
         streamed += data.content ?? '';
-        if (streamed.length === 5) expect((await h.json(`/chat/${messageId}/cancel`, 'POST')).status).toBeLessThan(300);
+        // A delta may carry several tokens (a fast model's are coalesced): cancel once 5 are out.
+        if (!cancelled && streamed.length >= 5) {
+          cancelled = true;
+          expect((await h.json(`/chat/${messageId}/cancel`, 'POST')).status).toBeLessThan(300);
+        }
       }
     }
     const thread = await h.json<{ data: Array<{ id: string; content: string; status: string }> }>(`/threads/${(await h.json<{ data: Array<{ id: string }> }>('/threads', 'GET')).body.data[0]!.id}/messages`, 'GET');

@@ -1,5 +1,5 @@
 import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, ToolCall, ToolSpec } from '../providers/types.js';
-import { untilAborted } from '../answers/until-aborted.js';
+import { coalesceDeltas } from '../answers/coalesce.js';
 import { toolStep } from './steps.js';
 import { parseToolArguments } from '../providers/tool-arguments.js';
 import { TOOL_SPECS, type AgentDataset, type PassageBook } from './tools.js';
@@ -77,7 +77,7 @@ export async function* nativeAgent(run: NativeRun): AsyncGenerator<AgentEvent> {
     let text = '';
     const calls: ToolCall[] = [];
     const events = run.turn({ ...request, messages: transcript, tools: offered, tool_choice: open ? 'auto' : 'none' });
-    for await (const event of untilAborted<AgentTurnEvent>(events, request.signal)) {
+    for await (const event of coalesceDeltas<AgentTurnEvent>(events, request.signal)) {
       if (plan !== null) {
         yield { type: 'thought', kind: 'plan', content: plan, dataset_id: run.datasets.length === 1 ? (run.datasets[0]?.id ?? null) : null };
         plan = null;

@@ -1,7 +1,7 @@
 import type { Runtime } from '../context.js';
 import type { ResolvedModel } from '../models/catalog.js';
 import { overCandidates } from '../answers/candidates.js';
-import { untilAborted } from '../answers/until-aborted.js';
+import { coalesceDeltas } from '../answers/coalesce.js';
 import { withPassages } from '../chat/grounding.js';
 import { quoteSentences } from '../providers/extractive-quotes.js';
 import { questionOf } from '../providers/extractive.js';
@@ -104,5 +104,5 @@ async function* plannedAnswer(
     has_datasets: hasDatasets,
     signal,
   });
-  yield* untilAborted<ProviderEvent>(events, signal);
+  yield* coalesceDeltas<ProviderEvent>(events, signal);
 }

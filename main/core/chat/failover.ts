@@ -1,4 +1,4 @@
-import { untilAborted } from '../answers/until-aborted.js';
+import { coalesceDeltas } from '../answers/coalesce.js';
 import { overCandidates, type Skip, type SwitchEvent } from '../answers/candidates.js';
 import type { Runtime } from '../context.js';
 import type { ResolvedModel } from '../models/catalog.js';
@@ -23,7 +23,7 @@ export interface AttemptRequest {
 /** Calls the candidates in order under the one fail-over rule (answers/candidates.ts). */
 export function answerWithFailover(runtime: Runtime, candidates: ResolvedModel[], request: AttemptRequest): AsyncIterable<AttemptEvent> {
   return overCandidates(runtime.health, candidates, request, (candidate) =>
-    untilAborted<ProviderEvent>(
+    coalesceDeltas<ProviderEvent>(
       runtime.providers[candidate.model.provider].stream({
         model: candidate.model.model,
         endpoint_url: candidate.endpoint_url,

@@ -164,7 +164,8 @@ export function llamaCppProvider(local: LocalModels): Provider {
           ...(functions && Object.keys(functions).length > 0 ? { functions } : {}),
         })
         .then((result) => {
-          for (const [i, call] of (result.functionCalls ?? []).entries()) {
+          // Only when functions were offered: `stream` relies on there being no tool call otherwise.
+          for (const [i, call] of (functions ? (result.functionCalls ?? []) : []).entries()) {
             channel.push({ type: 'tool_call', call: { id: `call_${i}`, name: call.functionName, arguments: JSON.stringify(call.params ?? {}) } });
           }
           channel.push({ type: 'usage', input_tokens: sequence.tokenMeter.usedInputTokens, output_tokens: sequence.tokenMeter.usedOutputTokens });
@@ -190,10 +191,10 @@ export function llamaCppProvider(local: LocalModels): Provider {
   }
 
   return {
-    async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-      for await (const event of generate(request, chatHistory(request.messages), undefined)) {
-        if (event.type !== 'tool_call') yield event;
-      }
+    stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
+      // No functions offered, so no tool call comes: only deltas and usage. Returned as it is, not
+      // re-yielded through another generator (one step less per token).
+      return generate(request, chatHistory(request.messages), undefined) as AsyncIterable<ProviderEvent>;
     },
 
     agentTurn(request: AgentTurnRequest): AsyncIterable<AgentTurnEvent> {

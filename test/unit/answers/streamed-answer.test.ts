@@ -2,11 +2,10 @@
  * Issue 13, item 1: the one streamed-answer module, over a real core's SQLite. The periodic save
  * runs on a timer the test drives by hand; the end (text, status, usage) is one transaction.
  */
-import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnswerFailed } from '../../../main/core/answers/answer-failed.js';
 import { INTERRUPTED, writeAnswer, type AnswerStore, type FlushTimer, type TextEvent } from '../../../main/core/answers/streamed-answer.js';
-import { untilAborted } from '../../../main/core/answers/until-aborted.js';
+import { coalesceDeltas } from '../../../main/core/answers/coalesce.js';
 import { bootTestCore } from '../../support/core.js';
 
 /** Events pushed by the test, read by the answer as a provider's stream. */
@@ -154,9 +153,9 @@ describe('writeAnswer', () => {
       messageId = `msg_${reason}`;
       const controller = new AbortController();
       const source = new Source();
-      // As providers are read: until the signal aborts (answers/until-aborted.ts).
+      // As providers are read: until the signal aborts (answers/coalesce.ts).
       const streamed: string[] = [];
-      const done = writeAnswer({ store: messageStore(), transaction: core.repos.transaction, prompt: 'q', timer: manualTimer() }, untilAborted(source, controller.signal), controller.signal, {
+      const done = writeAnswer({ store: messageStore(), transaction: core.repos.transaction, prompt: 'q', timer: manualTimer() }, coalesceDeltas(source, controller.signal), controller.signal, {
         onDelta: (text) => streamed.push(text),
       });
       source.delta('So far');
@@ -174,34 +173,5 @@ describe('writeAnswer', () => {
     source.push(null);
     await done;
     expect(stored()?.content).toBe('Begun, and ended.');
-  });
-});
-
-describe('untilAborted', () => {
-  it('removes its abort listener when the iteration ends, however many turns share one signal', async () => {
-    const controller = new AbortController();
-    for (let turn = 0; turn < 20; turn++) {
-      const source = new Source();
-      source.delta(`turn ${turn}`);
-      source.push(null);
-      const seen: string[] = [];
-      for await (const event of untilAborted(source, controller.signal)) if (event.type === 'delta') seen.push(event.text);
-      expect(seen).toEqual([`turn ${turn}`]);
-    }
-    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
-  });
-
-  it('stops at once on abort, even when the source never yields again', async () => {
-    const controller = new AbortController();
-    const source = new Source();
-    source.delta('one');
-    const seen: string[] = [];
-    const reading = (async () => {
-      for await (const event of untilAborted(source, controller.signal)) if (event.type === 'delta') seen.push(event.text);
-    })();
-    await expect.poll(() => seen).toEqual(['one']);
-    controller.abort('cancel');
-    await reading;
-    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });
