@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SAVE_GAP_MS } from '../../../main/db/repositories/chunks/ann.js';
 import { DIMENSIONS, dbVersion, files, recallAt10, restart, savedVersion, seeded } from './vector-setup.js';
 
 /** Vector of a chunk as stored (to search for it). */
@@ -14,6 +15,14 @@ const storedVector = (db: { prepare: (sql: string) => { get: (id: number) => unk
 const unnamedGraphs = (dir: string, named: string) => readdirSync(dir).filter((n) => n.endsWith('.hnsw') && n !== named);
 
 describe('saving the HNSW graphs', () => {
+  // The pause between two writes of a graph is a timer (the writes themselves are real I/O on the thread pool).
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('writes off the main thread: searches and new vectors are served while a graph is written, and the file holds the version it started from', async () => {
     const { r, kb, slot, artifacts, next } = seeded(40, 25);
     const startedAt = dbVersion(r, slot);
@@ -47,7 +56,10 @@ describe('saving the HNSW graphs', () => {
     expect(r.chunks.knn(probe, slot, 1)[0]!.id).toBe(chunk!.id);
     expect(r.chunks.knn(victimVector, slot, 50).map((n) => n.id)).not.toContain(victim.chunks[0]);
 
-    await r.chunks.saveVectorIndex();
+    // The next write waits for the pause after the last one.
+    const again = r.chunks.saveVectorIndex();
+    await vi.advanceTimersByTimeAsync(SAVE_GAP_MS);
+    await again;
     expect(savedVersion(r, slot)).toBe(dbVersion(r, slot));
     const restarted = restart(r);
     restarted.warmVectorGraphs();
@@ -57,24 +69,46 @@ describe('saving the HNSW graphs', () => {
     expect(restarted.knn(victimVector, slot, 50).map((n) => n.id)).not.toContain(victim.chunks[0]);
   });
 
-  it('writes one graph at a time: saves asked for while one is written share one more write', async () => {
+  it('writes one graph at a time: saves asked for while one is written share one more write, after a pause', async () => {
     const { r, kb, slot, next } = seeded(20, 10);
     const first = r.chunks.saveVectorIndex();
-    // The first write is under way (a turn of the event loop later); three more batches ask for saves meanwhile.
-    await new Promise((resolve) => setImmediate(resolve));
+    // The first write is under way; three more batches ask for saves meanwhile.
     const later: Array<Promise<void>> = [];
+    let laterDone = false;
     for (let i = 0; i < 3; i++) {
       const id = r.addDocument(kb, `batch-${i}.md`, `Batch ${i}.`);
       const [chunk] = r.db.prepare('SELECT id FROM chunks WHERE artifact_id = ?').all(id) as Array<{ id: number }>;
       r.chunks.insertVectors([{ id: chunk!.id, vector: next() }]);
       later.push(r.chunks.saveVectorIndex());
     }
-    await Promise.all([first, ...later]);
-    // Each write goes to a file of its own, numbered: the second one is the last.
+    void Promise.all(later).then(() => (laterDone = true));
+    await first;
+    const dir = dirname(files(r, slot).meta);
+    expect(basename(files(r, slot).graph)).toMatch(/-1\.hnsw$/);
+    // The follow-up waits out the pause after the first write.
+    await vi.advanceTimersByTimeAsync(SAVE_GAP_MS - 1);
+    expect(laterDone).toBe(false);
+    expect(basename(files(r, slot).graph)).toMatch(/-1\.hnsw$/);
+    await vi.advanceTimersByTimeAsync(1);
+    await Promise.all(later);
+    // Each write goes to a file of its own, numbered: the second is the last, with every batch in it.
     expect(basename(files(r, slot).graph)).toMatch(/-2\.hnsw$/);
     expect(savedVersion(r, slot)).toBe(dbVersion(r, slot));
     // The first write's file was removed once the second was named.
-    expect(unnamedGraphs(dirname(files(r, slot).meta), basename(files(r, slot).graph))).toEqual([]);
+    expect(unnamedGraphs(dir, basename(files(r, slot).graph))).toEqual([]);
+  });
+
+  it('at shutdown, writes what waits at once rather than after the pause', async () => {
+    const { r, kb, slot, next } = seeded(20, 10);
+    await r.chunks.saveVectorIndex();
+    const id = r.addDocument(kb, 'late.md', 'Late.');
+    const [chunk] = r.db.prepare('SELECT id FROM chunks WHERE artifact_id = ?').all(id) as Array<{ id: number }>;
+    r.chunks.insertVectors([{ id: chunk!.id, vector: next() }]);
+    void r.chunks.saveVectorIndex();
+    expect(savedVersion(r, slot)).toBeLessThan(dbVersion(r, slot));
+    // No timer advanced: the pause is cut short.
+    await r.chunks.stopBackgroundWork();
+    expect(savedVersion(r, slot)).toBe(dbVersion(r, slot));
   });
 
   it('leaves the previous graph or a rebuilt one after a kill mid-save, never a torn one', async () => {

@@ -97,10 +97,14 @@ export interface AnnOptions {
   log?: (line: string) => void;
   /** How long shutdown waits for the graphs to be saved before it closes anyway (the next start rebuilds what was not saved). */
   shutdownSaveMs?: number | undefined;
+  /** Least time between the end of a graph's write and the start of its next (also at least 4× the last write's duration). */
+  saveGapMs?: number | undefined;
 }
 
 /** Default for `shutdownSaveMs`: a 1M × 1,536-d graph is ~6.5 GB to write. */
 export const SHUTDOWN_SAVE_MS = 60_000;
+/** Default for `saveGapMs`. */
+export const SAVE_GAP_MS = 10_000;
 
 /** Cosine distance, as hnswlib's cosine space (and sqlite-vec's) computes it. */
 function cosineDistance(a: Float32Array, b: Float32Array): number {
@@ -338,29 +342,67 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
   /** The save of each graph waiting or running; at most one runs and one waits per graph. */
   const saving = new Map<number, Promise<void>>();
   const waiting = new Set<number>();
+  /** When each graph's last write ended, and how long it took (ms). */
+  const lastWrite = new Map<number, { ended: number; took: number }>();
+  /** Saves waiting out their pause, to start at once at shutdown. */
+  const pauses = new Set<() => void>();
+  let flushing = false;
 
   /**
-   * Saves a graph soon, off the main thread. Requests made while one is waiting join it (batches
-   * that come quickly cost one more write, not one each); one made while one runs waits for it.
-   * Never rejects: a failed save is said, and the graph stays dirty for the next one.
+   * The pause before a graph's next write: at least `saveGapMs` after the last one ended, and four
+   * times as long as it took, so that while files keep coming writes take at most a fifth of the
+   * time (a 1M × 1,536-d graph is gigabytes) and everything requested meanwhile is in one write.
+   */
+  const pauseMs = (slot: number): number => {
+    const last = lastWrite.get(slot);
+    return last && !flushing ? last.ended + Math.max(options.saveGapMs ?? SAVE_GAP_MS, 4 * last.took) - Date.now() : 0;
+  };
+  const pause = (slot: number): Promise<void> => {
+    const wait = pauseMs(slot);
+    if (wait <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const go = () => {
+        clearTimeout(timer);
+        pauses.delete(go);
+        resolve();
+      };
+      const timer = setTimeout(go, wait);
+      // Never what keeps the process alive: shutdown starts what waits.
+      timer.unref?.();
+      pauses.add(go);
+    });
+  };
+
+  /**
+   * Saves a graph soon, off the main thread. Requests made while one waits join it (batches that
+   * come quickly cost one write, not one each); one made while one runs waits for it, then for the
+   * pause. Never rejects: a failed save is said, and the graph stays dirty for the next one.
    */
   const requestSave = (slot: number): Promise<void> => {
     const current = saving.get(slot);
     if (current && waiting.has(slot)) return current;
-    const write = () =>
-      writeGraph(slot).catch((error: unknown) =>
-        options.log?.(`[retrieval] saving the vector graph of knowledge base ${slot} failed (${error instanceof Error ? error.message : String(error)}); it is saved again later`),
-      );
+    const write = async () => {
+      const began = Date.now();
+      try {
+        await writeGraph(slot);
+      } catch (error) {
+        options.log?.(`[retrieval] saving the vector graph of knowledge base ${slot} failed (${error instanceof Error ? error.message : String(error)}); it is saved again later`);
+      } finally {
+        lastWrite.set(slot, { ended: Date.now(), took: Date.now() - began });
+      }
+    };
     let next: Promise<void>;
-    if (current) {
-      waiting.add(slot);
-      next = current.then(() => {
-        waiting.delete(slot);
-        return write();
-      });
-    } else {
+    if (!current && pauseMs(slot) <= 0) {
       // Begun now: the file holds the graph as it is at this call.
       next = write();
+    } else {
+      waiting.add(slot);
+      next = (current ?? Promise.resolve())
+        .then(() => pause(slot))
+        .then(() => {
+          waiting.delete(slot);
+          return write();
+        });
     }
     const tracked: Promise<void> = next.finally(() => {
       if (saving.get(slot) === tracked) saving.delete(slot);
@@ -461,13 +503,15 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
      */
     async stop(): Promise<void> {
       stopping.abort();
-      await this.settled();
+      while (pending.size > 0) await Promise.all([...pending.values()].map((p) => p.done));
       let timer: ReturnType<typeof setTimeout> | undefined;
       const budget = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, options.shutdownSaveMs ?? SHUTDOWN_SAVE_MS);
       });
       try {
-        // A save running now is waited for; the one queued behind it writes what was held meanwhile.
+        // No more pauses: a save running now is waited for, the one queued behind it (what was held meanwhile) follows at once.
+        flushing = true;
+        for (const go of [...pauses]) go();
         await Promise.race([this.saveAll(), budget]);
       } finally {
         clearTimeout(timer);
