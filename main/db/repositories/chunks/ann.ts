@@ -247,8 +247,8 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
     const started = generation;
     const { model, dimensions } = space;
     const work = async () => {
-      // A save of this slot's earlier graph still writing: its files are settled first (one writer per graph file).
-      await saving.get(slot);
+      // A write of this slot's earlier graph still under way: its files are settled first (one writer of a slot's files at a time).
+      await writes.get(slot);
       for (let attempt = 0; attempt < 2; attempt++) {
         let saved = currentFile(slot, source.version(slot));
         if (!saved) {
@@ -342,6 +342,8 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
   /** The save of each graph waiting or running; at most one runs and one waits per graph. */
   const saving = new Map<number, Promise<void>>();
   const waiting = new Set<number>();
+  /** The write under way of each graph (a save past its pause). */
+  const writes = new Map<number, Promise<void>>();
   /** When each graph's last write ended, and how long it took (ms). */
   const lastWrite = new Map<number, { ended: number; took: number }>();
   /** Saves waiting out their pause, to start at once at shutdown. */
@@ -383,11 +385,14 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
     if (current && waiting.has(slot)) return current;
     const write = async () => {
       const began = Date.now();
+      const writing = writeGraph(slot);
+      writes.set(slot, writing.catch(() => undefined));
       try {
-        await writeGraph(slot);
+        await writing;
       } catch (error) {
         options.log?.(`[retrieval] saving the vector graph of knowledge base ${slot} failed (${error instanceof Error ? error.message : String(error)}); it is saved again later`);
       } finally {
+        writes.delete(slot);
         lastWrite.set(slot, { ended: Date.now(), took: Date.now() - began });
       }
     };
