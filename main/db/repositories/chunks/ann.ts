@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { HierarchicalNSW as Hnsw } from 'hnswlib-node';
-import { DEFAULT_ANN, type AnnParams } from './ann-params.js';
+import { DEFAULT_ANN, efFor, type AnnParams } from './ann-params.js';
 import { runInBackground } from './background.js';
 import { metaFile, newGraphFile, publishGraph, readGraphMeta, sweepGraphFiles, type GraphMeta } from './graph-files.js';
 import { graphLabel as label, SLOT_SPAN } from './slots.js';
@@ -135,9 +135,6 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
   /** This owner's mark in the names of the graph files it writes (graph-files.ts). */
   const instance = randomBytes(4).toString('hex');
   let written = 0;
-
-  /** efSearch for a graph of `live` vectors (see DEFAULT_ANN). */
-  const efFor = (_live: number): number => params.efSearch;
 
   const fresh = (capacity: number): Hnsw => {
     const hnsw = loadHnsw();
@@ -467,7 +464,7 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
       const live = index.getCurrentCount();
       let found: Array<{ id: number; distance: number }> = [];
       if (live > 0) {
-        index.setEf(Math.max(k, efFor(live)));
+        index.setEf(efFor(params, space?.dimensions ?? 0, k));
         // hnswlib applies the filter while it walks the graph, so k searchable neighbours still come back.
         const keep =
           held && held.removed.size > 0
