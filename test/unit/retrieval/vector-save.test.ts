@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SAVE_GAP_MS } from '../../../main/db/repositories/chunks/ann.js';
@@ -158,6 +158,12 @@ describe('saving the HNSW graphs', () => {
     await r.chunks.stopBackgroundWork();
     expect(savedVersion(r, slot)).toBe(dbVersion(r, slot));
     const saved = files(r, slot).graph;
+    // Vectors of private text: readable by the user running Parley only, as the rest of the data directory.
+    if (process.platform !== 'win32') {
+      expect(statSync(saved).mode & 0o777).toBe(0o600);
+      expect(statSync(files(r, slot).meta).mode & 0o777).toBe(0o600);
+      expect(statSync(dirname(saved)).mode & 0o777).toBe(0o700);
+    }
 
     const restarted = restart(r);
     restarted.warmVectorGraphs();

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { HierarchicalNSW as Hnsw } from 'hnswlib-node';
 import { DEFAULT_ANN, efFor, type AnnParams } from './ann-params.js';
 import { runInBackground } from './background.js';
-import { metaFile, newGraphFile, publishGraph, readGraphMeta, sweepGraphFiles, type GraphMeta } from './graph-files.js';
+import { ensureGraphDir, metaFile, newGraphFile, publishGraph, readGraphMeta, sweepGraphFiles, type GraphMeta } from './graph-files.js';
 import { graphLabel as label, SLOT_SPAN } from './slots.js';
 
 /**
@@ -317,7 +317,7 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
     let published = false;
     try {
       // Synchronous up to the thread pool's write (one cheap mkdir): the write begins at this call.
-      mkdirSync(dir, { recursive: true });
+      ensureGraphDir(dir);
       if ((await graph.index.writeIndex(file)) === false) throw new Error('hnswlib could not write the graph');
       // A model change meanwhile: this graph describes vectors that are gone.
       if (generation !== started) return;

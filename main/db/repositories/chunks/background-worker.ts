@@ -7,14 +7,13 @@
  *   seconds at a million chunks); the main thread writes what it gets in one short transaction.
  * Never loaded by the main thread: background.ts starts it by file path.
  */
-import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import type { HierarchicalNSW as Hnsw } from 'hnswlib-node';
 import type { BackgroundJob, BackgroundResult } from './background-protocol.js';
-import { publishGraphSync } from './graph-files.js';
+import { ensureGraphDir, publishGraphSync } from './graph-files.js';
 import { graphLabel } from './slots.js';
 
 type HnswModule = { HierarchicalNSW: new (space: 'cosine', dimensions: number) => Hnsw };
@@ -38,7 +37,7 @@ function buildGraph(db: Database.Database, job: Extract<BackgroundJob, { kind: '
       if (index.getCurrentCount() >= index.getMaxElements()) index.resizeIndex(index.getMaxElements() * 2);
       index.addPoint(Array.from(vector), graphLabel(row.id));
     }
-    mkdirSync(job.dir, { recursive: true });
+    ensureGraphDir(job.dir);
     index.writeIndexSync(job.graphFile);
     publishGraphSync(job.dir, job.slot, job.graphFile, { version, model: job.model, dimensions: job.dimensions, params: job.params });
     return { kind: 'graph', ok: true, version, count };

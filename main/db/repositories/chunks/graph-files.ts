@@ -1,5 +1,5 @@
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { open, rename, writeFile } from 'node:fs/promises';
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmod, open, rename, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AnnParams } from './ann-params.js';
 
@@ -26,6 +26,15 @@ export interface GraphMeta {
 
 export const metaFile = (dir: string, slot: number) => join(dir, `slot-${slot}.json`);
 
+/** The graphs hold the vectors of private text: only the user running Parley may read them, as the rest of the data directory. */
+const PRIVATE_FILE = 0o600;
+const posix = process.platform !== 'win32';
+
+/** Creates the graphs' directory, 0700. */
+export function ensureGraphDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
 /** A graph file name no other writer uses: this process, the graphs' owner in it (`instance`), and a counter. */
 export const newGraphFile = (dir: string, slot: number, instance: string, n: number) => join(dir, `slot-${slot}.${process.pid}-${instance}-${n}.hnsw`);
 
@@ -46,6 +55,7 @@ const metaOf = (meta: GraphMeta, graphFile: string): string => JSON.stringify({ 
 
 /** Names a complete, flushed graph file in the slot's meta (worker thread: synchronous). */
 export function publishGraphSync(dir: string, slot: number, graphFile: string, meta: GraphMeta): void {
+  if (posix) chmodSync(graphFile, PRIVATE_FILE);
   const fd = openSync(graphFile, 'r+');
   try {
     fsyncSync(fd);
@@ -53,7 +63,7 @@ export function publishGraphSync(dir: string, slot: number, graphFile: string, m
     closeSync(fd);
   }
   const tmp = `${graphFile}.json.tmp`;
-  writeFileSync(tmp, metaOf(meta, graphFile), { flush: true });
+  writeFileSync(tmp, metaOf(meta, graphFile), { flush: true, mode: PRIVATE_FILE });
   renameSync(tmp, metaFile(dir, slot));
 }
 
@@ -68,9 +78,10 @@ async function syncFile(file: string): Promise<void> {
 
 /** Names a complete graph file in the slot's meta, off the main thread (flushes, then a temp meta and a rename). */
 export async function publishGraph(dir: string, slot: number, graphFile: string, meta: GraphMeta): Promise<void> {
+  if (posix) await chmod(graphFile, PRIVATE_FILE);
   await syncFile(graphFile);
   const tmp = `${graphFile}.json.tmp`;
-  await writeFile(tmp, metaOf(meta, graphFile), { flush: true });
+  await writeFile(tmp, metaOf(meta, graphFile), { flush: true, mode: PRIVATE_FILE });
   await rename(tmp, metaFile(dir, slot));
 }
 
