@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SAVE_GAP_MS } from '../../../main/db/repositories/chunks/ann.js';
 import { DIMENSIONS, dbVersion, files, recallAt10, restart, savedVersion, seeded } from './vector-setup.js';
@@ -149,6 +149,21 @@ describe('saving the HNSW graphs', () => {
       found += restarted.knn(q, slot, 10).filter((n) => exact.has(n.id)).length;
     }
     expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('leaves alone the write in progress of another running Parley on the same data directory', async () => {
+    const { r, slot } = seeded(5, 10);
+    await r.chunks.saveVectorIndex();
+    const dir = dirname(files(r, slot).meta);
+    // A graph file of another process that is running (its pid is this test's parent) and one of a process long gone.
+    const other = `slot-${slot}.${process.ppid}-0badcafe-1.hnsw`;
+    const gone = `slot-${slot}.999999999-0badcafe-1.hnsw`;
+    writeFileSync(join(dir, other), 'half written');
+    writeFileSync(join(dir, gone), 'half written');
+    restart(r);
+    expect(existsSync(join(dir, other))).toBe(true);
+    expect(existsSync(join(dir, gone))).toBe(false);
+    expect(existsSync(files(r, slot).graph)).toBe(true);
   });
 
   it('saves the graphs not saved yet at shutdown, so the next start loads them instead of rebuilding', async () => {
