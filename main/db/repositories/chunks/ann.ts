@@ -10,8 +10,8 @@ import { graphLabel as label, SLOT_SPAN } from './slots.js';
 
 /**
  * Approximate nearest neighbours: one HNSW graph (hnswlib) per knowledge base, in memory, kept in
- * step with `chunk_vectors` and saved beside the database (`<db>.vectors/slot-<n>.hnsw` and its
- * `.json`). The vectors table stays the source of truth: a graph is trusted only when its saved
+ * step with `chunk_vectors` and saved beside the database (`<db>.vectors/`: a meta per knowledge
+ * base naming its graph file, graph-files.ts). The vectors table stays the source of truth: a graph is trusted only when its saved
  * version equals the knowledge base's version in `chunk_vector_slots` (bumped in the transaction
  * of every vector change), and rebuilt from the table otherwise — missing file, older file after a
  * crash before saving, another model or dimension.
@@ -21,6 +21,10 @@ import { graphLabel as label, SLOT_SPAN } from './slots.js';
  * one rebuilt in a worker thread (background-worker.ts) that saves it the same crash-safe way.
  * Changes to the vectors meanwhile are kept and applied to the graph when it arrives (its file says
  * which version it holds), so it is current when it starts serving.
+ *
+ * Saving never blocks the main thread: a graph is written on libuv's thread pool while searches
+ * keep reading it, the changes committed meanwhile held beside it (writeGraph); one write per graph
+ * at a time, with a pause between writes; at shutdown what is unsaved is written (bounded).
  *
  * Why HNSW: exact kNN in sqlite-vec reads every vector (42–56 ms p95 at 100k, 256-d, on this
  * machine); see the README's retrieval section for the alternatives measured.
