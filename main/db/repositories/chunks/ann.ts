@@ -502,10 +502,10 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
     },
 
     /**
-     * Shutdown: stops the graphs on their way (a worker is terminated mid-build; its temp file is
-     * never trusted), then saves the graphs changed since their last save, so the next start loads
-     * them instead of rebuilding — for at most `shutdownSaveMs`; a write cut short by the exit is a
-     * temp file, and that graph is rebuilt at the next start.
+     * Shutdown: stops the graphs on their way (a worker is terminated mid-build; its file is never
+     * named by a meta, so never trusted), then saves the graphs changed since their last save, so
+     * the next start loads them instead of rebuilding — for at most `shutdownSaveMs`; a write cut
+     * short by the exit is an unnamed file too, removed at the next start, which rebuilds that graph.
      */
     async stop(): Promise<void> {
       stopping.abort();
