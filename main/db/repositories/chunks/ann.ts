@@ -468,7 +468,7 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
       const live = index.getCurrentCount();
       let found: Array<{ id: number; distance: number }> = [];
       if (live > 0) {
-        index.setEf(efFor(params, space?.dimensions ?? 0, k));
+        index.setEf(efFor(params, space?.dimensions ?? 0, live, k));
         // hnswlib applies the filter while it walks the graph, so k searchable neighbours still come back.
         const keep =
           held && held.removed.size > 0
