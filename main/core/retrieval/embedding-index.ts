@@ -52,7 +52,8 @@ export async function indexEmbeddings(source: RetrievalSource, embed: Embedder, 
       after = batch[batch.length - 1]!.id;
     }
   }
-  // The vector graphs grew with each batch; saved now, the next start loads them instead of rebuilding.
-  if (embedded > 0) chunks.saveVectorIndex();
+  // The vector graphs grew with each batch; saved now (off the main thread, not waited for: searches
+  // go on meanwhile, passes that end quickly share a write), the next start loads them instead of rebuilding.
+  if (embedded > 0) void chunks.saveVectorIndex();
   return embedded;
 }

@@ -33,7 +33,7 @@ export function createChunksRepo(db: Db, now: () => Date = () => new Date(), opt
     ...termStats,
     ...createFullText(db, unready),
     ...vectors,
-    /** Stops what runs in worker threads (shutdown, before the connection closes); what they left half done is redone later. */
+    /** Stops what runs in worker threads and saves the vector graphs not saved yet, bounded (shutdown, before the connection closes); what was left half done is redone later. */
     async stopBackgroundWork(): Promise<void> {
       stopping.abort();
       await Promise.allSettled([vectors.stopVectorWork(), termStats.termStatsSettled()]);

@@ -1,75 +1,6 @@
-import { existsSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../main/db/connection.js';
-import { createChunksRepo } from '../../../main/db/repositories/chunks.js';
-import { seededRandom } from '../../../main/core/seeded-random.js';
-import { retrievalDb, type RetrievalDb } from './setup.js';
-
-const open: RetrievalDb[] = [];
-const connections: Array<ReturnType<typeof openDatabase>> = [];
-const repos: Array<ReturnType<typeof createChunksRepo>> = [];
-afterEach(async () => {
-  // No graph still loading when its connection closes.
-  for (const repo of [...repos.splice(0), ...open.map((r) => r.chunks)]) await repo.vectorGraphsSettled();
-  connections.splice(0).forEach((db) => db.close());
-  open.splice(0).forEach((r) => r.close());
-});
-/** Another connection to the same file, as after a restart. */
-const restart = (r: RetrievalDb) => {
-  const db = openDatabase(r.db.name);
-  connections.push(db);
-  const repo = createChunksRepo(db);
-  repos.push(repo);
-  return repo;
-};
-
-const DIMENSIONS = 48;
-
-/** Vectors around a few dozen centres, as embeddings of documents on a few dozen topics are. */
-function generator(seed: number) {
-  const rand = seededRandom(seed);
-  const gauss = () => Math.sqrt(-2 * Math.log(rand() || 1e-12)) * Math.cos(2 * Math.PI * rand());
-  const centres = Array.from({ length: 40 }, () => Array.from({ length: DIMENSIONS }, gauss));
-  return () => {
-    const c = centres[Math.floor(rand() * centres.length)]!;
-    return Float32Array.from(c, (x) => x + 0.6 * gauss());
-  };
-}
-
-/** A knowledge base with `files` artifacts of `perFile` chunks, each chunk with a generated vector. */
-function seeded(files: number, perFile: number, seed = 1) {
-  const r = retrievalDb();
-  open.push(r);
-  const kb = r.addKb('Vectors');
-  const next = generator(seed);
-  r.chunks.ensureVectorTable('generated', DIMENSIONS);
-  const artifacts: Array<{ id: string; chunks: number[] }> = [];
-  for (let f = 0; f < files; f++) {
-    const id = r.addDocument(kb, `file-${f}.md`, Array.from({ length: perFile }, (_, i) => `Paragraph ${i} of file ${f}.`).join('\n\n'));
-    const chunks = (r.db.prepare('SELECT id FROM chunks WHERE artifact_id = ? ORDER BY ord').all(id) as Array<{ id: number }>).map((c) => c.id);
-    expect(r.chunks.insertVectors(chunks.map((c) => ({ id: c, vector: next() })))).toHaveLength(chunks.length);
-    artifacts.push({ id, chunks });
-  }
-  const slot = r.chunks.kbRanges([kb])[0]!.slot;
-  return { r, kb, slot, artifacts, next };
-}
-
-const recallAt10 = (r: RetrievalDb, slot: number, queries: Float32Array[]) => {
-  let found = 0;
-  for (const q of queries) {
-    const exact = new Set(r.chunks.knnExact(q, slot, 10).map((n) => n.id));
-    found += r.chunks.knn(q, slot, 10).filter((n) => exact.has(n.id)).length;
-  }
-  return found / (queries.length * 10);
-};
-
-const files = (r: RetrievalDb, slot: number) => {
-  const dir = `${r.db.name}.vectors`;
-  return { graph: join(dir, `slot-${slot}.hnsw`), meta: join(dir, `slot-${slot}.json`) };
-};
-const savedVersion = (r: RetrievalDb, slot: number) => (JSON.parse(readFileSync(files(r, slot).meta, 'utf8')) as { version: number }).version;
-const dbVersion = (r: RetrievalDb, slot: number) => (r.db.prepare('SELECT version FROM chunk_vector_slots WHERE slot = ?').get(slot) as { version: number }).version;
+import { existsSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { dbVersion, files, generator, recallAt10, restart, savedVersion, seeded } from './vector-setup.js';
 
 describe('the HNSW vector index', () => {
   it('finds the exact nearest neighbours for at least 95% of the top 10 on a generated set', () => {
@@ -118,11 +49,11 @@ describe('the HNSW vector index', () => {
     expect((r.db.prepare('SELECT count(*) AS n FROM chunk_vector_gone').get() as { n: number }).n).toBe(0);
   });
 
-  it('is saved beside the database and loaded at the next start, not rebuilt', () => {
+  it('is saved beside the database and loaded at the next start, not rebuilt', async () => {
     const { r, slot, next } = seeded(20, 10);
     const queries = Array.from({ length: 10 }, next);
     const before = queries.map((q) => r.chunks.knn(q, slot, 10).map((n) => n.id));
-    r.chunks.saveVectorIndex();
+    await r.chunks.saveVectorIndex();
     const { graph } = files(r, slot);
     expect(savedVersion(r, slot)).toBe(dbVersion(r, slot));
     // Marked old: a rebuild would write it again.
@@ -136,7 +67,7 @@ describe('the HNSW vector index', () => {
     const { r, kb, slot, next } = seeded(20, 10);
     const queries = Array.from({ length: 20 }, next);
     r.chunks.knn(queries[0]!, slot, 1);
-    r.chunks.saveVectorIndex();
+    await r.chunks.saveVectorIndex();
     // More vectors, then a crash before the graph is saved again: the file is one version behind.
     const id = r.addDocument(kb, 'after-save.md', 'Written after the save.');
     const [chunk] = r.db.prepare('SELECT id FROM chunks WHERE artifact_id = ?').all(id) as Array<{ id: number }>;
@@ -172,7 +103,7 @@ describe('the HNSW vector index', () => {
   it('takes in the vectors stored and deleted while its saved graph is being read, so the graph it then serves is current', async () => {
     const { r, kb, slot, artifacts, next } = seeded(20, 10);
     r.chunks.knn(next(), slot, 1);
-    r.chunks.saveVectorIndex();
+    await r.chunks.saveVectorIndex();
     const restarted = restart(r);
     restarted.warmVectorGraphs();
     expect(restarted.vectorSearchPath(slot)).toBe('exact');
@@ -193,10 +124,10 @@ describe('the HNSW vector index', () => {
     for (const gone of victim.chunks) expect(all).not.toContain(gone);
   });
 
-  it('starts over when the embedding model changes: old graphs are never used for new vectors', () => {
+  it('starts over when the embedding model changes: old graphs are never used for new vectors', async () => {
     const { r, slot, artifacts } = seeded(5, 10);
     r.chunks.knn(generator(5)(), slot, 3);
-    r.chunks.saveVectorIndex();
+    await r.chunks.saveVectorIndex();
     expect(r.chunks.ensureVectorTable('another', 8)).toBe(true);
     expect(existsSync(files(r, slot).graph)).toBe(false);
     const ids = artifacts.flatMap((a) => a.chunks);

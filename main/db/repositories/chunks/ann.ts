@@ -1,14 +1,17 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { HierarchicalNSW as Hnsw } from 'hnswlib-node';
+import { DEFAULT_ANN, efFor, type AnnParams } from './ann-params.js';
 import { runInBackground } from './background.js';
+import { ensureGraphDir, metaFile, newGraphFile, publishGraph, readGraphMeta, sweepGraphFiles, type GraphMeta } from './graph-files.js';
 import { graphLabel as label, SLOT_SPAN } from './slots.js';
 
 /**
  * Approximate nearest neighbours: one HNSW graph (hnswlib) per knowledge base, in memory, kept in
- * step with `chunk_vectors` and saved beside the database (`<db>.vectors/slot-<n>.hnsw` and its
- * `.json`). The vectors table stays the source of truth: a graph is trusted only when its saved
+ * step with `chunk_vectors` and saved beside the database (`<db>.vectors/`: a meta per knowledge
+ * base naming its graph file, graph-files.ts). The vectors table stays the source of truth: a graph is trusted only when its saved
  * version equals the knowledge base's version in `chunk_vector_slots` (bumped in the transaction
  * of every vector change), and rebuilt from the table otherwise — missing file, older file after a
  * crash before saving, another model or dimension.
@@ -19,34 +22,36 @@ import { graphLabel as label, SLOT_SPAN } from './slots.js';
  * Changes to the vectors meanwhile are kept and applied to the graph when it arrives (its file says
  * which version it holds), so it is current when it starts serving.
  *
+ * Saving never blocks the main thread: a graph is written on libuv's thread pool while searches
+ * keep reading it, the changes committed meanwhile held beside it (writeGraph); one write per graph
+ * at a time, with a pause between writes; at shutdown what is unsaved is written (bounded).
+ *
  * Why HNSW: exact kNN in sqlite-vec reads every vector (42–56 ms p95 at 100k, 256-d, on this
  * machine); see the README's retrieval section for the alternatives measured.
  */
 
-export interface AnnParams {
-  /** Graph degree. Default 16. */
-  m: number;
-  /** Candidate list while inserting. Default 100. */
-  efConstruction: number;
-  /** Candidate list while searching (at least k). Default 96. */
-  efSearch: number;
-}
-
-export const DEFAULT_ANN: AnnParams = { m: 16, efConstruction: 100, efSearch: 96 };
-
-interface Meta {
-  version: number;
-  model: string;
-  dimensions: number;
-  params: AnnParams;
-}
+export { DEFAULT_ANN, type AnnParams } from './ann-params.js';
 
 interface Graph {
   index: Hnsw;
-  /** The knowledge base's vector version this graph reflects. */
+  /** The knowledge base's vector version this graph reflects (the index with `held` on top). */
   version: number;
   /** Changed since it was saved. */
   dirty: boolean;
+  /**
+   * While the index is written on the thread pool it must not change under the writer (hnswlib's
+   * save reads its memory without a lock; an insert may even reallocate it): the changes committed
+   * meanwhile are held here, searched beside the index, and applied to it once the write is done.
+   */
+  held?: Held | undefined;
+}
+
+interface Held {
+  changes: Change[];
+  /** Vectors added meanwhile, by graph label: searched exactly (a batch or a few, never many). */
+  added: Map<number, Float32Array>;
+  /** Labels removed (or replaced) meanwhile: left out of the index's answers. */
+  removed: Set<number>;
 }
 
 interface Change {
@@ -94,6 +99,30 @@ export interface AnnOptions {
   build?: 'background' | 'inline';
   /** Said when a background build fails (it is retried at the next search). */
   log?: (line: string) => void;
+  /** How long shutdown waits for the graphs to be saved before it closes anyway (the next start rebuilds what was not saved). */
+  shutdownSaveMs?: number | undefined;
+  /** Least time between the end of a graph's write and the start of its next (also at least 4× the last write's duration). */
+  saveGapMs?: number | undefined;
+}
+
+/** Default for `shutdownSaveMs`: a 1M × 1,536-d graph is ~6.5 GB to write. */
+export const SHUTDOWN_SAVE_MS = 60_000;
+/** Default for `saveGapMs`. */
+export const SAVE_GAP_MS = 10_000;
+
+/** Cosine distance, as hnswlib's cosine space (and sqlite-vec's) computes it. */
+function cosineDistance(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na === 0 || nb === 0 ? 1 : 1 - dot / Math.sqrt(na * nb);
 }
 
 /**
@@ -107,15 +136,9 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
   let generation = 0;
   const stopping = new AbortController();
   let background = (options.build ?? 'background') === 'background' && dir !== undefined && options.dbFile !== undefined;
-  const files = (slot: number) => (dir ? { graph: join(dir, `slot-${slot}.hnsw`), meta: join(dir, `slot-${slot}.json`) } : undefined);
-
-  const readMeta = (file: string): Meta | undefined => {
-    try {
-      return JSON.parse(readFileSync(file, 'utf8')) as Meta;
-    } catch {
-      return undefined;
-    }
-  };
+  /** This owner's mark in the names of the graph files it writes (graph-files.ts). */
+  const instance = randomBytes(4).toString('hex');
+  let written = 0;
 
   const fresh = (capacity: number): Hnsw => {
     const hnsw = loadHnsw();
@@ -131,7 +154,8 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
     index.addPoint(Array.from(vector), label(id));
   };
 
-  const applyTo = (graph: Graph, change: Change) => {
+  /** Changes the index itself (never while it is being written). */
+  const applyToIndex = (graph: Graph, change: Change) => {
     for (const id of change.removed) {
       try {
         graph.index.markDelete(label(id));
@@ -140,17 +164,34 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
       }
     }
     for (const { id, vector } of change.added) add(graph, id, vector);
+  };
+
+  const applyTo = (graph: Graph, change: Change) => {
+    const { held } = graph;
+    if (held) {
+      held.changes.push(change);
+      for (const id of change.removed) {
+        held.added.delete(label(id));
+        held.removed.add(label(id));
+      }
+      for (const { id, vector } of change.added) {
+        // A label the index holds too is answered from here only (the newer vector).
+        held.removed.add(label(id));
+        held.added.set(label(id), vector);
+      }
+    } else {
+      applyToIndex(graph, change);
+    }
     graph.version = change.to;
     graph.dirty = true;
   };
 
   /** The saved graph's meta when it describes the current vectors of this model, else undefined. */
-  const currentFile = (slot: number, version: number): { graph: string; meta: Meta } | undefined => {
-    const f = files(slot);
-    if (!f || !space || !existsSync(f.graph)) return undefined;
-    const meta = readMeta(f.meta);
-    if (!meta || meta.version !== version || meta.model !== space.model || meta.dimensions !== space.dimensions) return undefined;
-    return { graph: f.graph, meta };
+  const currentFile = (slot: number, version: number): { graph: string; meta: GraphMeta } | undefined => {
+    if (!dir || !space) return undefined;
+    const meta = readGraphMeta(dir, slot);
+    if (!meta || meta.version !== version || meta.model !== space.model || meta.dimensions !== space.dimensions || !existsSync(meta.file)) return undefined;
+    return { graph: meta.file, meta };
   };
 
   /** The old way, on the calling thread: load the current file, else rebuild from the table and save. */
@@ -168,10 +209,12 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
         // unreadable (torn write, another hnswlib): rebuilt below
       }
     }
-    const graph: Graph = { index: fresh(source.count(slot)), version, dirty: true };
+    const count = source.count(slot);
+    const graph: Graph = { index: fresh(count), version, dirty: count > 0 };
     for (const { id, vector } of source.vectors(slot)) add(graph, id, vector);
     graphs.set(slot, graph);
-    save(slot);
+    // An empty graph is not worth a file: it is saved once vectors join it.
+    if (graph.dirty) void requestSave(slot);
     return graph;
   };
 
@@ -204,15 +247,19 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
     const changes: Change[] = [];
     const started = generation;
     const { model, dimensions } = space;
-    const f = files(slot)!;
     const work = async () => {
+      // A write of this slot's earlier graph still under way: its files are settled first (one writer of a slot's files at a time).
+      await writes.get(slot);
       for (let attempt = 0; attempt < 2; attempt++) {
         let saved = currentFile(slot, source.version(slot));
         if (!saved) {
+          const graphFile = newGraphFile(dir!, slot, instance, ++written);
           const built = await runInBackground(
-            { kind: 'graph', dbFile: options.dbFile!, nativeBinding: options.nativeBinding, slot, model, dimensions, params, graphFile: f.graph, metaFile: f.meta },
+            { kind: 'graph', dbFile: options.dbFile!, nativeBinding: options.nativeBinding, slot, model, dimensions, params, dir: dir!, graphFile },
             stopping.signal,
           );
+          // The graph file a stopped or failed build left, or the one it replaced.
+          sweepGraphFiles(dir!, instance, slot);
           if (generation !== started || stopping.signal.aborted) return;
           if (!built.ok || built.kind !== 'graph') {
             // A worker that cannot run here (an addon built for another runtime): graphs are built in place from now on, as before.
@@ -220,15 +267,15 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
             options.log?.(`[retrieval] building the vector graph of knowledge base ${slot} in the background failed (${built.ok ? 'no graph' : built.reason}); it is built at the next search instead`);
             return;
           }
-          const meta = readMeta(f.meta);
+          const meta = readGraphMeta(dir!, slot);
           if (!meta || meta.version !== built.version) continue;
-          saved = { graph: f.graph, meta };
+          saved = { graph: meta.file, meta };
         }
         const index = await readGraph(saved.graph);
         if (generation !== started || stopping.signal.aborted) return;
         if (index && install(slot, index, saved.meta.version, changes)) return;
         // Unreadable, or changes made elsewhere meanwhile: build again from the table as it is now.
-        rmSync(f.meta, { force: true });
+        rmSync(metaFile(dir!, slot), { force: true });
       }
     };
     const done = work()
@@ -255,20 +302,123 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
     return undefined;
   };
 
-  /** Writes a graph and then its meta, each through a temp file and a rename: a torn write is never trusted. */
-  const save = (slot: number) => {
+  /**
+   * Writes a graph on libuv's thread pool (hnswlib's async `writeIndex`) to a file of its own,
+   * flushes it, then names it in the meta (a temp file and a rename): a meta only ever names a
+   * complete graph, so a crash or kill anywhere leaves the previous pair (trusted only while
+   * current) or the new one (graph-files.ts). Searches go on meanwhile: the index is only read, and
+   * the changes committed meanwhile are held beside it.
+   */
+  const writeGraph = async (slot: number): Promise<void> => {
     const graph = graphs.get(slot);
-    const f = files(slot);
-    if (!graph || !graph.dirty || !f || !space || !dir) return;
-    mkdirSync(dir, { recursive: true });
-    rmSync(f.meta, { force: true });
-    graph.index.writeIndexSync(`${f.graph}.tmp`);
-    renameSync(`${f.graph}.tmp`, f.graph);
-    const meta: Meta = { version: graph.version, model: space.model, dimensions: space.dimensions, params };
-    writeFileSync(`${f.meta}.tmp`, JSON.stringify(meta));
-    renameSync(`${f.meta}.tmp`, f.meta);
+    if (!graph || !graph.dirty || !space || !dir || graph.held) return;
+    const started = generation;
+    const meta: GraphMeta = { version: graph.version, model: space.model, dimensions: space.dimensions, params };
+    const file = newGraphFile(dir, slot, instance, ++written);
+    const held: Held = { changes: [], added: new Map(), removed: new Set() };
+    graph.held = held;
     graph.dirty = false;
+    let published = false;
+    try {
+      // Synchronous up to the thread pool's write (one cheap mkdir): the write begins at this call.
+      ensureGraphDir(dir);
+      if ((await graph.index.writeIndex(file)) === false) throw new Error('hnswlib could not write the graph');
+      // A model change meanwhile: this graph describes vectors that are gone.
+      if (generation !== started) return;
+      await publishGraph(dir, slot, file, meta);
+      published = true;
+    } catch (error) {
+      graph.dirty = true;
+      throw error;
+    } finally {
+      graph.held = undefined;
+      for (const change of held.changes) applyToIndex(graph, change);
+      if (held.changes.length > 0) graph.dirty = true;
+      if (!published) await rm(file, { force: true }).catch(() => undefined);
+      // The graph file the meta named before (this owner's): replaced now.
+      else sweepGraphFiles(dir, instance, slot);
+    }
   };
+
+  /** The save of each graph waiting or running; at most one runs and one waits per graph. */
+  const saving = new Map<number, Promise<void>>();
+  const waiting = new Set<number>();
+  /** The write under way of each graph (a save past its pause). */
+  const writes = new Map<number, Promise<void>>();
+  /** When each graph's last write ended, and how long it took (ms). */
+  const lastWrite = new Map<number, { ended: number; took: number }>();
+  /** Saves waiting out their pause, to start at once at shutdown. */
+  const pauses = new Set<() => void>();
+  let flushing = false;
+
+  /**
+   * The pause before a graph's next write: at least `saveGapMs` after the last one ended, and four
+   * times as long as it took, so that while files keep coming writes take at most a fifth of the
+   * time (a 1M × 1,536-d graph is gigabytes) and everything requested meanwhile is in one write.
+   */
+  const pauseMs = (slot: number): number => {
+    const last = lastWrite.get(slot);
+    return last && !flushing ? last.ended + Math.max(options.saveGapMs ?? SAVE_GAP_MS, 4 * last.took) - Date.now() : 0;
+  };
+  const pause = (slot: number): Promise<void> => {
+    const wait = pauseMs(slot);
+    if (wait <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const go = () => {
+        clearTimeout(timer);
+        pauses.delete(go);
+        resolve();
+      };
+      const timer = setTimeout(go, wait);
+      // Never what keeps the process alive: shutdown starts what waits.
+      timer.unref?.();
+      pauses.add(go);
+    });
+  };
+
+  /**
+   * Saves a graph soon, off the main thread. Requests made while one waits join it (batches that
+   * come quickly cost one write, not one each); one made while one runs waits for it, then for the
+   * pause. Never rejects: a failed save is said, and the graph stays dirty for the next one.
+   */
+  const requestSave = (slot: number): Promise<void> => {
+    const current = saving.get(slot);
+    if (current && waiting.has(slot)) return current;
+    const write = async () => {
+      const began = Date.now();
+      const writing = writeGraph(slot);
+      writes.set(slot, writing.catch(() => undefined));
+      try {
+        await writing;
+      } catch (error) {
+        options.log?.(`[retrieval] saving the vector graph of knowledge base ${slot} failed (${error instanceof Error ? error.message : String(error)}); it is saved again later`);
+      } finally {
+        writes.delete(slot);
+        lastWrite.set(slot, { ended: Date.now(), took: Date.now() - began });
+      }
+    };
+    let next: Promise<void>;
+    if (!current && pauseMs(slot) <= 0) {
+      // Begun now: the file holds the graph as it is at this call.
+      next = write();
+    } else {
+      waiting.add(slot);
+      next = (current ?? Promise.resolve())
+        .then(() => pause(slot))
+        .then(() => {
+          waiting.delete(slot);
+          return write();
+        });
+    }
+    const tracked: Promise<void> = next.finally(() => {
+      if (saving.get(slot) === tracked) saving.delete(slot);
+    });
+    saving.set(slot, tracked);
+    return tracked;
+  };
+
+  // Files of writes a crash or a kill cut short (never named by a meta, so never trusted): removed at start.
+  if (dir) sweepGraphFiles(dir, instance);
 
   return {
     /** Whether graphs can be built here (hnswlib-node loads). */
@@ -313,19 +463,31 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
     search(vector: Float32Array, slot: number, k: number, searchable?: (chunkId: number) => boolean): Array<{ id: number; distance: number }> | undefined {
       const graph = graphOf(slot);
       if (!graph) return undefined;
-      const { index } = graph;
-      const live = index.getCurrentCount();
-      if (live === 0) return [];
-      index.setEf(Math.max(k, params.efSearch));
+      const { index, held } = graph;
       const base = slot * SLOT_SPAN;
-      // hnswlib applies the filter while it walks the graph, so k searchable neighbours still come back.
-      const found = searchable ? index.searchKnn(Array.from(vector), Math.min(k, live), (n) => searchable(base + n)) : index.searchKnn(Array.from(vector), Math.min(k, live));
-      return found.neighbors.map((n, i) => ({ id: base + n, distance: found.distances[i] ?? 0 }));
+      const live = index.getCurrentCount();
+      let found: Array<{ id: number; distance: number }> = [];
+      if (live > 0) {
+        index.setEf(efFor(params, space?.dimensions ?? 0, live, k));
+        // hnswlib applies the filter while it walks the graph, so k searchable neighbours still come back.
+        const keep =
+          held && held.removed.size > 0
+            ? (n: number) => !held.removed.has(n) && (!searchable || searchable(base + n))
+            : searchable
+              ? (n: number) => searchable(base + n)
+              : undefined;
+        const hits = keep ? index.searchKnn(Array.from(vector), Math.min(k, live), keep) : index.searchKnn(Array.from(vector), Math.min(k, live));
+        found = hits.neighbors.map((n, i) => ({ id: base + n, distance: hits.distances[i] ?? 0 }));
+      }
+      if (!held || held.added.size === 0) return found;
+      // The vectors stored while the index is being written: few, compared exactly.
+      for (const [n, v] of held.added) if (!searchable || searchable(base + n)) found.push({ id: base + n, distance: cosineDistance(vector, v) });
+      return found.sort((a, b) => a.distance - b.distance).slice(0, k);
     },
 
-    /** Saves every graph changed since it was last saved (after a batch of embedding, at shutdown). */
-    saveAll(): void {
-      for (const slot of graphs.keys()) save(slot);
+    /** Saves every graph changed since it was last saved, off the main thread (after a batch of embedding, at shutdown); resolves when written. */
+    saveAll(): Promise<void> {
+      return Promise.all([...graphs.keys()].map((slot) => requestSave(slot))).then(() => undefined);
     },
 
     /** Asks for the graph of a knowledge base now, rather than at its first search; true when it serves already. */
@@ -339,15 +501,32 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
       return held !== undefined && held.version === source.version(slot);
     },
 
-    /** Shutdown: stops the graphs on their way (a worker is terminated mid-build; its temp file is never trusted). */
+    /**
+     * Shutdown: stops the graphs on their way (a worker is terminated mid-build; its file is never
+     * named by a meta, so never trusted), then saves the graphs changed since their last save, so
+     * the next start loads them instead of rebuilding — for at most `shutdownSaveMs`; a write cut
+     * short by the exit is an unnamed file too, removed at the next start, which rebuilds that graph.
+     */
     async stop(): Promise<void> {
       stopping.abort();
-      await this.settled();
+      while (pending.size > 0) await Promise.all([...pending.values()].map((p) => p.done));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const budget = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, options.shutdownSaveMs ?? SHUTDOWN_SAVE_MS);
+      });
+      try {
+        // No more pauses: a save running now is waited for, the one queued behind it (what was held meanwhile) follows at once.
+        flushing = true;
+        for (const go of [...pauses]) go();
+        await Promise.race([this.saveAll(), budget]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
 
-    /** Resolves once no graph is on its way (tests, shutdown). */
+    /** Resolves once no graph is on its way nor being saved (tests, shutdown). */
     async settled(): Promise<void> {
-      while (pending.size > 0) await Promise.all([...pending.values()].map((p) => p.done));
+      while (pending.size > 0 || saving.size > 0) await Promise.all([...[...pending.values()].map((p) => p.done), ...saving.values()]);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { AnnParams } from './ann.js';
+import type { AnnParams } from './ann-params.js';
 
 /** What the background worker is asked to do (see background-worker.ts). */
 export type BackgroundJob =
@@ -10,8 +10,9 @@ export type BackgroundJob =
       model: string;
       dimensions: number;
       params: AnnParams;
+      /** The graphs' directory, and the new graph file to write there (graph-files.ts names it). */
+      dir: string;
       graphFile: string;
-      metaFile: string;
     }
   | { kind: 'term-stats'; dbFile: string; nativeBinding?: string | undefined; minDf: number };
 

@@ -2,19 +2,18 @@
  * Work over the chunks that is too long for the main thread, run in a worker thread on its own
  * read-only connection (WAL: it reads one consistent snapshot while the app keeps writing):
  * - `graph`: builds a knowledge base's HNSW graph from `chunk_vectors` and saves it beside the
- *   database (graph file, then its meta, each through a temp file and a rename, as ann.ts does);
+ *   database (a graph file of its own, flushed, then the meta naming it, as ann.ts does: graph-files.ts);
  * - `term-stats`: reads the index's vocabulary for `chunk_terms` (a pass over the whole FTS5 index:
  *   seconds at a million chunks); the main thread writes what it gets in one short transaction.
  * Never loaded by the main thread: background.ts starts it by file path.
  */
-import { renameSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import type { HierarchicalNSW as Hnsw } from 'hnswlib-node';
 import type { BackgroundJob, BackgroundResult } from './background-protocol.js';
+import { ensureGraphDir, publishGraphSync } from './graph-files.js';
 import { graphLabel } from './slots.js';
 
 type HnswModule = { HierarchicalNSW: new (space: 'cosine', dimensions: number) => Hnsw };
@@ -38,12 +37,9 @@ function buildGraph(db: Database.Database, job: Extract<BackgroundJob, { kind: '
       if (index.getCurrentCount() >= index.getMaxElements()) index.resizeIndex(index.getMaxElements() * 2);
       index.addPoint(Array.from(vector), graphLabel(row.id));
     }
-    mkdirSync(dirname(job.graphFile), { recursive: true });
-    rmSync(job.metaFile, { force: true });
-    index.writeIndexSync(`${job.graphFile}.tmp`);
-    renameSync(`${job.graphFile}.tmp`, job.graphFile);
-    writeFileSync(`${job.metaFile}.tmp`, JSON.stringify({ version, model: job.model, dimensions: job.dimensions, params: job.params }));
-    renameSync(`${job.metaFile}.tmp`, job.metaFile);
+    ensureGraphDir(job.dir);
+    index.writeIndexSync(job.graphFile);
+    publishGraphSync(job.dir, job.slot, job.graphFile, { version, model: job.model, dimensions: job.dimensions, params: job.params });
     return { kind: 'graph', ok: true, version, count };
   } finally {
     db.exec('COMMIT');

@@ -23,6 +23,8 @@ export interface VectorOptions {
   nativeBinding?: string | undefined;
   /** Where a failed background build is said. */
   log?: (line: string) => void;
+  /** How long shutdown waits for the vector graphs to be saved (default 60 s). */
+  shutdownSaveMs?: number | undefined;
 }
 
 /**
@@ -52,7 +54,7 @@ export function createVectors(db: Db, now: () => Date, unready: Pick<Unready, 'h
       },
     },
     { ...DEFAULT_ANN, ...options.ann },
-    { dbFile: file, nativeBinding: options.nativeBinding, build: options.annBuild ?? 'background', log: options.log ?? ((line) => console.warn(line)) },
+    { dbFile: file, nativeBinding: options.nativeBinding, build: options.annBuild ?? 'background', shutdownSaveMs: options.shutdownSaveMs, log: options.log ?? ((line) => console.warn(line)) },
   );
   let statements:
     | {
@@ -223,8 +225,12 @@ export function createVectors(db: Db, now: () => Date, unready: Pick<Unready, 'h
     /** sqlite-vec's exact kNN, reading every vector of the knowledge base (the bench's reference). */
     knnExact: (vector: Float32Array, slot: number, k: number): Array<{ id: number; distance: number }> => prepared().knn.all(blob(vector), k, BigInt(slot)),
 
-    /** Saves the graphs changed since last saved, so the next start loads them instead of rebuilding. */
-    saveVectorIndex: (): void => ann.saveAll(),
+    /**
+     * Saves the graphs changed since last saved, so the next start loads them instead of
+     * rebuilding: written on libuv's thread pool while searches go on; resolves once written
+     * (never rejects: a failed save is logged and retried at the next).
+     */
+    saveVectorIndex: (): Promise<void> => ann.saveAll(),
 
     /** Whether a knowledge base's searches go through its HNSW graph now, or through exact kNN while the graph loads or is rebuilt. */
     vectorSearchPath: (slot: number): 'graph' | 'exact' => (ready() && ann.serving(slot) ? 'graph' : 'exact'),
@@ -235,7 +241,7 @@ export function createVectors(db: Db, now: () => Date, unready: Pick<Unready, 'h
       for (const { slot } of db.prepare<[], { slot: number }>('SELECT slot FROM chunk_vector_slots').all()) ann.warm(slot);
     },
 
-    /** Shutdown: stops loading and rebuilding graphs (before the connection closes). */
+    /** Shutdown: stops loading and rebuilding graphs, then saves the graphs not saved yet (bounded), before the connection closes. */
     stopVectorWork: (): Promise<void> => ann.stop(),
 
     /** Resolves once no graph is being loaded or rebuilt. */
