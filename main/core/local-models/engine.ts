@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { importEsm } from '../esm-import.js';
 import type { Config } from '../../../shared/config.js';
 import type { GgufHeader } from './gguf-header.js';
 import type { Logger } from '../logger.js';
@@ -115,7 +116,7 @@ export class LocalEngine {
   probe(): Promise<{ lib: Lib; llama: Llama }> {
     this.runtime ??= (async () => {
       try {
-        const lib = await (this.options.importLibrary ?? (() => import('node-llama-cpp')))();
+        const lib = await (this.options.importLibrary ?? (() => importEsm<Lib>('node-llama-cpp')))();
         const gpu = this.options.config().local_models.gpu;
         // build: never — no compiler runs and nothing is downloaded at run time: prebuilt binaries only.
         const llama = await lib.getLlama({ gpu: gpu === false ? false : 'auto', build: 'never', logLevel: lib.LlamaLogLevel.error, progressLogs: false });

@@ -70,7 +70,9 @@ export function e2eSuite(servedOptions: () => ServedOptions = () => ({})): E2eSu
   // A test that failed leaves what its pages showed, so that a failure seen once (under load, in the
   // soak) can be understood without reproducing it.
   afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await keepFailedPages(context, contexts);
+    if (context.task.result?.state !== 'fail') return;
+    const kept = await keepFailedPages(context, contexts);
+    if (kept) process.stderr.write(`e2e: ${context.task.name} failed; what its pages showed is in ${kept}-*.png/.txt\n`);
   });
   afterAll(async () => {
     await Promise.all(contexts.splice(0).map((c) => c.close()));
@@ -104,10 +106,11 @@ export function e2eSuite(servedOptions: () => ServedOptions = () => ({})): E2eSu
 
 /**
  * Saves a full-page screenshot and the URL, recorded problems and visible text of every page open
- * in `contexts`, named after the test, in FAILURE_DIR. Never fails or hangs the run: each step has
- * its own short limit, and what cannot be saved is skipped.
+ * in `contexts`, named after the test, in FAILURE_DIR; answers their common path (null: no page was
+ * open). Never fails or hangs the run: each step has its own short limit, and what cannot be saved
+ * is skipped.
  */
-export async function keepFailedPages({ task }: TestContext, contexts: BrowserContext[]): Promise<void> {
+export async function keepFailedPages({ task }: TestContext, contexts: BrowserContext[]): Promise<string | null> {
   const file = basename(task.file.name).replace(/\.test\.ts$/, '');
   const name = `${file}--${task.name}`.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 120);
   mkdirSync(FAILURE_DIR, { recursive: true });
@@ -121,7 +124,7 @@ export async function keepFailedPages({ task }: TestContext, contexts: BrowserCo
       .catch((error: unknown) => `(no text: ${String(error)})`);
     writeFileSync(`${base}.txt`, [`url: ${page.url()}`, ...pageProblems(page), '', text].join('\n'));
   }
-  if (pages.length > 0) process.stderr.write(`e2e: ${task.name} failed; its ${pages.length} page(s) are in ${FAILURE_DIR}${name}-*.png/.txt\n`);
+  return pages.length > 0 ? join(FAILURE_DIR, name) : null;
 }
 
 function recordProblems(page: Page): void {
