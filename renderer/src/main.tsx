@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { client } from './api/index.js';
 import { App } from './app/App.js';
 import { startTheme } from './app/theme.js';
+import { ErrorBoundary } from './ui/ErrorBoundary.js';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -11,6 +12,8 @@ startTheme(client);
 
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <ErrorBoundary what="Parley" splash>
+      <App />
+    </ErrorBoundary>
   </StrictMode>,
 );

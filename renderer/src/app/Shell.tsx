@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useRef, type ComponentType } from 'react';
 import { connection } from '../api/index.js';
 import { ForbiddenPage, NotFoundPage } from '../pages/ErrorPages.js';
 import { Button } from '../ui/Button.js';
+import { ErrorBoundary } from '../ui/ErrorBoundary.js';
 import { Skeleton } from '../ui/Skeleton.js';
 import { Toaster } from '../ui/Toaster.js';
 import { ChatIcon, CompareIcon, DatasetIcon, Logo, SettingsIcon, ShieldIcon, SignOutIcon } from '../ui/icons.js';
@@ -117,9 +118,11 @@ export function Shell({ me }: { me: Me }) {
         </section>
       </header>
       <main id="main" className="main" tabIndex={-1}>
-        <Suspense fallback={<Skeleton shape="page" label="Loading the page…" />}>
-          <PageFor route={route} me={me} />
-        </Suspense>
+        <ErrorBoundary what="this page" resetKey={route}>
+          <Suspense fallback={<Skeleton shape="page" label="Loading the page…" />}>
+            <PageFor route={route} me={me} />
+          </Suspense>
+        </ErrorBoundary>
       </main>
       <Toaster />
     </div>
