@@ -6,40 +6,11 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { coalesceDeltas, type DeltaClock } from '../../../main/core/answers/coalesce.js';
+import { PushedSource } from '../../support/pushed-source.js';
 
 type Event = { type: 'delta'; text: string } | { type: 'usage'; input_tokens: number; output_tokens: number } | { type: 'tool_call'; name: string };
 
-/** Events pushed by the test, read as a provider's stream; counts how many it gave out. */
-class Source implements AsyncIterable<Event> {
-  private readonly queue: Array<Event | Error | null> = [];
-  private wake: (() => void) | null = null;
-  taken = 0;
-  returned = false;
-  push(item: Event | Error | null) {
-    this.queue.push(item);
-    this.wake?.();
-  }
-  delta(text: string) {
-    this.push({ type: 'delta', text });
-  }
-  async *[Symbol.asyncIterator]() {
-    try {
-      while (true) {
-        const item = this.queue.shift();
-        if (item === undefined) {
-          await new Promise<void>((resolve) => (this.wake = resolve));
-          continue;
-        }
-        if (item === null) return;
-        if (item instanceof Error) throw item;
-        this.taken++;
-        yield item;
-      }
-    } finally {
-      this.returned = true;
-    }
-  }
-}
+const Source = PushedSource<Event>;
 
 /** A clock the test moves by hand; timers fire when it passes them. */
 function manualClock(): DeltaClock & { advance: (ms: number) => void; pending: () => number } {

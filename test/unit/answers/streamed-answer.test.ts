@@ -7,31 +7,9 @@ import { AnswerFailed } from '../../../main/core/answers/answer-failed.js';
 import { INTERRUPTED, writeAnswer, type AnswerStore, type FlushTimer, type TextEvent } from '../../../main/core/answers/streamed-answer.js';
 import { coalesceDeltas } from '../../../main/core/answers/coalesce.js';
 import { bootTestCore } from '../../support/core.js';
+import { PushedSource } from '../../support/pushed-source.js';
 
-/** Events pushed by the test, read by the answer as a provider's stream. */
-class Source implements AsyncIterable<TextEvent> {
-  private readonly queue: Array<TextEvent | Error | null> = [];
-  private wake: (() => void) | null = null;
-  push(item: TextEvent | Error | null) {
-    this.queue.push(item);
-    this.wake?.();
-  }
-  delta(text: string) {
-    this.push({ type: 'delta', text });
-  }
-  async *[Symbol.asyncIterator]() {
-    while (true) {
-      const item = this.queue.shift();
-      if (item === undefined) {
-        await new Promise<void>((resolve) => (this.wake = resolve));
-        continue;
-      }
-      if (item === null) return;
-      if (item instanceof Error) throw item;
-      yield item;
-    }
-  }
-}
+const Source = PushedSource<TextEvent>;
 
 /** A flush timer the test ticks by hand. */
 function manualTimer(): FlushTimer & { tick: () => void; running: boolean } {
