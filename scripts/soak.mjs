@@ -143,6 +143,8 @@ async function main() {
     }
   }
   writeSummary(options, durations, failedRuns);
+  // The busy loops are child processes: left running, they would keep this process alive too.
+  stopLoaders();
   if (failedRuns.length > 0) process.exit(1);
 }
 
