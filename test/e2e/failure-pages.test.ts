@@ -9,8 +9,20 @@ const suite = e2eSuite();
 // failure seen once under load must be readable afterwards, not only reproducible.
 describe('a failed e2e test', () => {
   it('leaves a screenshot and the text of each page it had open', async (context) => {
-    const page = await suite.open();
+    // A page the test opened itself, not through suite.open: its uncaught errors are kept too.
+    const page = await (await suite.newContext()).newPage();
+    await page.goto(`${suite.served.url}/`);
     await visible(page.getByRole('heading', { name: 'Sign in to Parley' }));
+    // Thrown in a timer of its own; the page answers after it (the next timer), so the error is reported first.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          setTimeout(() => {
+            throw new Error('thrown by the page');
+          });
+          setTimeout(resolve);
+        }),
+    );
     const base = join(FAILURE_DIR, 'failure-pages--leaves-a-screenshot-and-the-text-of-each-page-it-had-open-1');
     rmSync(`${base}.png`, { force: true });
     rmSync(`${base}.txt`, { force: true });
@@ -21,6 +33,7 @@ describe('a failed e2e test', () => {
     const text = readFileSync(`${base}.txt`, 'utf8');
     expect(text).toContain(`url: ${suite.served.url}/`);
     expect(text).toContain('Sign in to Parley');
+    expect(text).toContain('page error: thrown by the page');
     // Not a failure of this run: nothing is left for a reader of test-results/failures/ to puzzle over.
     rmSync(`${base}.png`);
     rmSync(`${base}.txt`);

@@ -92,6 +92,8 @@ export function e2eSuite(servedOptions: () => ServedOptions = () => ({})): E2eSu
     async newContext() {
       const context = await started().browser.newContext(CONTEXT_OPTIONS);
       contexts.push(context);
+      // Every page's uncaught errors, for what a failed test leaves (pages a test opened itself too).
+      context.on('page', logErrors);
       return context;
     },
     async open(hash = '', options = {}) {
@@ -122,9 +124,20 @@ export async function keepFailedPages({ task }: TestContext, contexts: BrowserCo
       .locator('body')
       .innerText({ timeout: 5_000 })
       .catch((error: unknown) => `(no text: ${String(error)})`);
-    writeFileSync(`${base}.txt`, [`url: ${page.url()}`, ...pageProblems(page), '', text].join('\n'));
+    writeFileSync(`${base}.txt`, [`url: ${page.url()}`, ...(errorLog.get(page) ?? []), '', text].join('\n'));
   }
   return pages.length > 0 ? join(FAILURE_DIR, name) : null;
+}
+
+/** Uncaught errors and console errors of every page of the suite's contexts, for keepFailedPages. */
+const errorLog = new WeakMap<Page, string[]>();
+function logErrors(page: Page): void {
+  const errors: string[] = [];
+  errorLog.set(page, errors);
+  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console error: ${message.text()}`);
+  });
 }
 
 function recordProblems(page: Page): void {
