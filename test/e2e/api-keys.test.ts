@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { e2eSuite, inspectPage, mainNavLink, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
@@ -10,7 +10,7 @@ async function settingsAs(key: string): Promise<Page> {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.served.url });
   const page = await suite.open('', { context });
   await signIn(page, key);
-  await page.getByRole('link', { name: 'Settings' }).click();
+  await mainNavLink(page, 'Settings').click();
   await visible(page.getByRole('heading', { level: 1, name: 'Settings' }));
   return page;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { e2eSuite, inspectPage, mainNavLink, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
@@ -49,7 +49,7 @@ describe('datasets', () => {
     await visible(page.getByRole('heading', { level: 1, name: 'Company handbook' }));
     expect(new URL(page.url()).hash).toMatch(/^#\/datasets\/ds_/);
     // The shell still knows this is the Datasets page.
-    await eventually(() => page.getByRole('link', { name: 'Datasets', exact: true }).getAttribute('aria-current')).toBe('page');
+    await eventually(() => mainNavLink(page, 'Datasets').getAttribute('aria-current')).toBe('page');
     await visible(page.getByText('No files yet'));
   });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { e2eSuite, inspectPage, mainNavLink, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
@@ -23,7 +23,7 @@ const toasts = () => page.getByRole('region', { name: 'Notifications' }).getByRo
 
 /** Moves inside the app, as a user does: a full reload would forget the work going on in the background. */
 async function navigate(name: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+  await mainNavLink(page, name).click();
   await visible(page.getByRole('heading', { level: 1, name }));
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startServed } from '../support/served.js';
-import { e2eSuite, pageProblems, visible } from './support/browser.js';
+import { e2eSuite, mainNavLink, pageProblems, visible } from './support/browser.js';
 import { inspectAtWidths } from './support/widths.js';
 import { eventually } from './support/eventually.js';
 
@@ -18,7 +18,7 @@ describe('the first visit, through the printed sign-in link', () => {
     const page = await context.newPage();
     await page.goto(link ?? '');
     await visible(page.getByRole('navigation', { name: 'Main' }));
-    await eventually(() => page.getByRole('link', { name: 'Chat' }).getAttribute('aria-current')).toBe('page');
+    await eventually(() => mainNavLink(page, 'Chat').getAttribute('aria-current')).toBe('page');
     // The owner, a super admin: Admin is offered.
     await eventually(() => page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toContain('Admin');
     expect(page.url()).not.toContain('sign-in');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { e2eSuite, inspectPage, mainNavLink, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
@@ -12,20 +12,20 @@ describe('a page whose code cannot be loaded', () => {
     await signIn(page, suite.served.apiKey);
     await page.route(/\/assets\/SettingsPage-[^/]+\.js$/, (route) => route.abort('connectionrefused'));
 
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await mainNavLink(page, 'Settings').click();
     const alert = await visible(page.getByRole('alert').filter({ hasText: 'Parley could not load this page' }));
     await eventually(() => alert.textContent()).toContain('restarted or updated');
     await visible(alert.getByRole('button', { name: 'Reload' }));
     expect(await inspectPage(page, 'page-load-failure')).toEqual([]);
 
     // The rest of the app is still there: another page replaces the message.
-    await page.getByRole('link', { name: 'Chat' }).click();
+    await mainNavLink(page, 'Chat').click();
     await visible(page.getByRole('heading', { name: 'What would you like to know?' }));
     await eventually(() => page.getByRole('alert').filter({ hasText: 'could not load' }).count()).toBe(0);
 
     // Reload fetches the page's code again, and it opens.
     await page.unroute(/\/assets\/SettingsPage-[^/]+\.js$/);
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await mainNavLink(page, 'Settings').click();
     await visible(page.getByRole('alert').filter({ hasText: 'could not load' }).getByRole('button', { name: 'Reload' }));
     await page.getByRole('button', { name: 'Reload' }).click();
     await visible(page.getByRole('heading', { level: 1, name: 'Settings' }));

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { e2eSuite, inspectPage, mainNavLink, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
 import { inspectAtWidthsThenResize } from './support/widths.js';
 
@@ -24,7 +24,7 @@ describe('every page of the shell, as the owner', () => {
     const main = (await page.getByRole('main').textContent()) ?? '';
     expect(main).not.toMatch(/TODO|lorem/i);
     await visible(page.getByRole('main').getByRole('link', { name: 'Open Settings' }));
-    await eventually(() => page.getByRole('link', { name: 'Compare', exact: true }).getAttribute('aria-current')).toBe('page');
+    await eventually(() => mainNavLink(page, 'Compare').getAttribute('aria-current')).toBe('page');
     await eventually(() => page.title()).toBe('Compare · Parley');
     expect(await inspectAtWidthsThenResize(page, 'compare', { width: 1280, height: 800 })).toEqual([]);
   });
@@ -52,7 +52,7 @@ describe('every page of the shell, as the owner', () => {
   it('the navigation links lead to their pages', async () => {
     await go('#/chat', 'Chat');
     for (const name of ['Datasets', 'Compare', 'Settings', 'Admin', 'Chat']) {
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+      await mainNavLink(page, name).click();
       await visible(page.getByRole('heading', { level: 1, name }));
       expect(new URL(page.url()).hash).toBe(`#/${name.toLowerCase()}`);
       // Focus moves to the new page's heading, so screen readers announce it.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
+import { e2eSuite, inspectPage, mainNavLink, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
 
 const suite = e2eSuite();
@@ -50,7 +50,7 @@ describe('signing in with an API key (served mode)', () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await eventually(() => nav.getByRole('link').allTextContents()).toEqual(['Chat', 'Datasets', 'Compare', 'Settings', 'Admin']);
     await eventually(() => page.evaluate(() => localStorage.getItem('parley.apiKey'))).toBe(suite.served.apiKey);
-    await eventually(() => page.getByRole('link', { name: 'Chat' }).getAttribute('aria-current')).toBe('page');
+    await eventually(() => mainNavLink(page, 'Chat').getAttribute('aria-current')).toBe('page');
 
     // The key survives a reload: still signed in, no sign-in form.
     await page.reload();

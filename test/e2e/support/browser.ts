@@ -162,6 +162,11 @@ export async function visible(locator: Locator, timeout = 30_000): Promise<Locat
   return locator;
 }
 
+/** A link of the app's main navigation, by its exact name: pages hold other links whose names contain "Settings" or "Chat". */
+export function mainNavLink(page: Page, name: string): Locator {
+  return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+}
+
 export async function signIn(page: Page, key: string): Promise<void> {
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
