@@ -32,6 +32,7 @@ import { pathToFileURL } from 'node:url';
 import { openDatabase, type Db } from '../../main/db/connection.js';
 import { createChunksRepo, type ChunksRepo } from '../../main/db/repositories/chunks.js';
 import { DEFAULT_ANN } from '../../main/db/repositories/chunks/ann-params.js';
+import { readGraphMeta } from '../../main/db/repositories/chunks/graph-files.js';
 import { indexEmbeddings, questionWords, searchHybrid, searchKeyword } from '../../main/core/retrieval/search.js';
 import type { Chunk } from '../../main/core/ingest/types.js';
 import { hashedEmbedder } from '../unit/retrieval/hashed-embedder.js';
@@ -322,9 +323,8 @@ export async function cachedEmbedded(
     await chunks.stopVectorWork();
     const indexMs = performance.now() - started;
     for (const { slot, version } of db.prepare<[], { slot: number; version: number }>('SELECT slot, version FROM chunk_vector_slots').all()) {
-      const meta = join(`${partial}.vectors`, `slot-${slot}.json`);
-      const saved = existsSync(meta) ? (JSON.parse(readFileSync(meta, 'utf8')) as { version?: number }).version : undefined;
-      if (saved !== version) throw new Error(`the graph of slot ${slot} was not saved at its last version (${saved ?? 'none'} of ${version})`);
+      const saved = readGraphMeta(`${partial}.vectors`, slot);
+      if (saved?.version !== version || !existsSync(saved.file)) throw new Error(`the graph of slot ${slot} was not saved at its last version (${saved?.version ?? 'none'} of ${version})`);
     }
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
