@@ -92,13 +92,14 @@ export function e2eSuite(servedOptions: () => ServedOptions = () => ({})): E2eSu
     async newContext() {
       const context = await started().browser.newContext(CONTEXT_OPTIONS);
       contexts.push(context);
-      // Every page's uncaught errors, for what a failed test leaves (pages a test opened itself too).
-      context.on('page', logErrors);
+      // Every page's problems, pages a test opens itself too: for pageProblems and for what a failed test leaves.
+      context.on('page', recordProblems);
       return context;
     },
     async open(hash = '', options = {}) {
       const page = await (options.context ?? (await this.newContext())).newPage();
-      recordProblems(page);
+      // A context that newContext did not make records nothing by itself.
+      if (!pageProblemLog.has(page)) recordProblems(page);
       await options.prepare?.(page);
       await page.goto(`${started().served.url}/${hash}`);
       return page;
@@ -124,20 +125,9 @@ export async function keepFailedPages({ task }: TestContext, contexts: BrowserCo
       .locator('body')
       .innerText({ timeout: 5_000 })
       .catch((error: unknown) => `(no text: ${String(error)})`);
-    writeFileSync(`${base}.txt`, [`url: ${page.url()}`, ...(errorLog.get(page) ?? []), '', text].join('\n'));
+    writeFileSync(`${base}.txt`, [`url: ${page.url()}`, ...pageProblems(page), '', text].join('\n'));
   }
   return pages.length > 0 ? join(FAILURE_DIR, name) : null;
-}
-
-/** Uncaught errors and console errors of every page of the suite's contexts, for keepFailedPages. */
-const errorLog = new WeakMap<Page, string[]>();
-function logErrors(page: Page): void {
-  const errors: string[] = [];
-  errorLog.set(page, errors);
-  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console error: ${message.text()}`);
-  });
 }
 
 function recordProblems(page: Page): void {
