@@ -73,7 +73,9 @@ describe('GET /admin/metrics', () => {
   });
 
   it('counts only the period asked for', async () => {
-    const later = new Date(Date.now() + 3600_000);
+    // One hour inside tomorrow (UTC), so the period never spans midnight whatever the time of the run.
+    const later = new Date(Date.now() + 86_400_000);
+    later.setUTCHours(1, 0, 0, 0);
     const res = await get(`?from=${encodeURIComponent(later.toISOString())}&to=${encodeURIComponent(new Date(later.getTime() + 3600_000).toISOString())}`);
     expect(res.status).toBe(200);
     expect(res.body.totals).toEqual({ chats: 0, messages: 0, input_tokens: 0, output_tokens: 0, uploads: 0, model_calls: 0, active_users: 0 });
