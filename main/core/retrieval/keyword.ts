@@ -1,5 +1,6 @@
 import type { ChunksRepo, KbRange } from '../../db/repositories/chunks.js';
-import { and, bm25Idf, KEYWORD_DEFAULTS, or, planKeyword, querySpans, type KeywordOptions, type KeywordPlan } from './plan.js';
+import { and, KEYWORD_DEFAULTS, or, planKeyword, querySpans, type KeywordOptions, type KeywordPlan } from './plan.js';
+import { rescore } from './rescore.js';
 import { clampLimit, hydrate, snippetTerms, type Scored } from './hits.js';
 import type { RetrievalSource, SearchHit, SearchQuery } from './types.js';
 
@@ -15,22 +16,14 @@ function runPlan(chunks: ChunksRepo, plan: KeywordPlan, spans: readonly KbRange[
   const select = plan.mode === 'ranked' ? or(plan.select) : and(plan.select);
   const boosted = plan.boost.length > 0 ? `(${select}) AND (${or(plan.boost)})` : undefined;
   const depth = plan.nudge.length > 0 ? Math.max(limit, o.nudgeDepth) : limit;
-  const total = Math.max(1, chunks.insertedTotal());
   const all: Scored[] = [];
   for (const r of spans) {
     const best = new Map<number, number>();
     for (const hit of chunks.rank(select, r.lo, r.hi, o.maxScoredPerKb, depth)) best.set(hit.id, hit.bm25);
     // With every term: exact for the chunks holding a booster too, so it replaces the selectors' score.
     if (boosted) for (const hit of chunks.rank(boosted, r.lo, r.hi, o.maxScoredPerKb, depth)) best.set(hit.id, hit.bm25);
-    if (plan.nudge.length > 0 && best.size > 0) {
-      const candidates = [...best.keys()];
-      for (const t of plan.nudge) {
-        // One occurrence in a chunk of average length weighs exactly the IDF in bm25 (k1 = 1.2, b = 0.75).
-        const weight = bm25Idf(total, t.df);
-        for (const id of chunks.presentAmong(t.fts, candidates)) best.set(id, (best.get(id) ?? 0) - weight);
-      }
-    }
-    for (const [id, bm25] of best) all.push({ id, score: -bm25 });
+    const scored = [...best].map(([id, bm25]) => ({ id, score: -bm25 }));
+    all.push(...(plan.nudge.length > 0 ? rescore(chunks, scored, plan.nudge, limit, depth) : scored));
   }
   all.sort((a, b) => b.score - a.score || b.id - a.id);
   return all.slice(0, limit);

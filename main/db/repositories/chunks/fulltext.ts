@@ -1,6 +1,25 @@
 import type { Db } from '../../connection.js';
 import { searchableId, type Unready } from './unready.js';
 
+/** A chunk's text and its length in index tokens (what bm25 calls D). */
+export interface ChunkTokens {
+  id: number;
+  text: string;
+  tokens: number;
+}
+
+/** SQLite's varint (FTS5 writes its sizes and totals in it): the value and the offset after it. */
+function varint(buf: Uint8Array, at: number): [number, number] {
+  let value = 0;
+  for (let i = 0; i < 9 && at + i < buf.length; i++) {
+    const byte = buf[at + i]!;
+    if (i === 8) return [value * 256 + byte, at + 9];
+    value = value * 128 + (byte & 0x7f);
+    if ((byte & 0x80) === 0) return [value, at + i + 1];
+  }
+  return [value, buf.length];
+}
+
 export interface ScoredId {
   id: number;
   /** FTS5 bm25(): negative, lower is better. */
@@ -29,9 +48,12 @@ export function createFullText(db: Db, unready: Pick<Unready, 'hasUnready'>) {
   const rankReady = db.prepare<[string, bigint, bigint, number, number], ScoredId>(rankSql(onlyReady));
   const matchIds = db.prepare<[string, bigint, bigint, number], { id: number }>(matchSql(''));
   const matchReadyIds = db.prepare<[string, bigint, bigint, number], { id: number }>(matchSql(onlyReady));
-  const presentAmong = db.prepare<[string, string], { id: number }>(
-    'SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))',
+
+  const tokensOf = db.prepare<[string], { id: number; text: string; sz: Uint8Array | null }>(
+    `SELECT c.id, c.text, d.sz FROM chunks c LEFT JOIN chunks_fts_docsize d ON d.id = c.id WHERE c.id IN (SELECT value FROM json_each(?))`,
   );
+  // FTS5's "averages" record (rowid 1 of its data table): rows, then tokens per column.
+  const averages = db.prepare<[], { block: Uint8Array }>('SELECT block FROM chunks_fts_data WHERE id = 1');
 
   return {
     /** Merges the keyword index into one segment: after bulk loads, for the fastest queries. */
@@ -45,7 +67,16 @@ export function createFullText(db: Db, unready: Pick<Unready, 'hasUnready'>) {
     matchIds: (match: string, lo: number, hi: number, limit: number): number[] =>
       (unready.hasUnready(lo, hi) ? matchReadyIds : matchIds).all(match, BigInt(lo), BigInt(hi), limit).map((r) => r.id),
 
-    /** Which of `ids` hold `match`: one rowid probe each, no scoring (the ids come from rank, so are searchable). */
-    presentAmong: (match: string, ids: readonly number[]): number[] => presentAmong.all(match, JSON.stringify(ids)).map((r) => r.id),
+    /** The text and token count of each of `ids` that exists (any order): what bm25 needs of a chunk besides its terms. */
+    chunkTokens: (ids: readonly number[]): ChunkTokens[] =>
+      tokensOf.all(JSON.stringify(ids)).map((r) => ({ id: r.id, text: r.text, tokens: r.sz ? varint(r.sz, 0)[0] : 0 })),
+
+    /** What bm25 averages over, as FTS5 keeps it: rows indexed and their tokens in all. */
+    indexTotals: (): { rows: number; tokens: number } => {
+      const block = averages.get()?.block;
+      if (!block) return { rows: 0, tokens: 0 };
+      const [rows, at] = varint(block, 0);
+      return { rows, tokens: varint(block, at)[0] };
+    },
   };
 }
