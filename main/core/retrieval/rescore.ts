@@ -39,9 +39,11 @@ function fold(text: string): string {
 
 /**
  * A stem's leading characters that every word stemming to it starts with: Porter's rules rewrite
- * at most a word's last two letters of what stays (happy → happi, sensibility → sensibl).
+ * at most the last letter of what stays of a short word (toy → toi, happy → happi) and the last
+ * two of a longer one (sensibility → sensibl). Kept as long as that allows, since every word
+ * starting with it is looked up.
  */
-const prefixOf = (stem: string) => stem.slice(0, Math.max(1, stem.length - 2));
+const prefixOf = (stem: string) => stem.slice(0, Math.max(1, stem.length - (stem.length >= 6 ? 2 : 1)));
 
 /** The words of `folded` that may stem to each term (start with its prefix), per term. */
 function candidateWords(folded: string, prefixes: readonly string[]): string[][] {

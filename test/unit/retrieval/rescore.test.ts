@@ -74,7 +74,7 @@ describe('rescore', () => {
     const exhaustive = r.db.prepare<[string], { id: number; s: number }>('SELECT rowid AS id, bm25(chunks_fts) AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s');
     const holds = r.db.prepare<[string, bigint], { id: number }>('SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = ?');
     // The rarest term selects; nothing boosts, so every other term's part comes from rescore.ts.
-    const options = { maxTerms: 1, maxBoostShare: 0, maxNudgeTerms: 12, nudgeDepth: 1_000 };
+    const options = { maxTerms: 1, maxBoostDf: 0, maxNudgeTerms: 12, nudgeDepth: 1_000 };
     for (const text of ['zeppelin café running', 'élan run zeppelin', 'happiness relational runs', 'ZEPPELINS runners élans happy']) {
       const plan = planKeyword(r.chunks, text, r.chunks.kbRanges([r.kb]), options);
       expect(plan.nudge.length, text).toBeGreaterThan(0);

@@ -238,7 +238,7 @@ describe('searchKeyword', () => {
     // BigInt: FTS5 ignores a REAL `rowid = ?`, and better-sqlite3 binds numbers as REAL.
     const holds = c.db.prepare<[string, bigint], { id: number }>('SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = ?');
     // Tiny budgets: one rare term selects, the others only boost.
-    const options = { scoreBudget: 3, idfBudget: 60, maxNudgeTerms: 0, maxBoostShare: 1 };
+    const options = { scoreBudget: 3, idfBudget: 60, maxNudgeTerms: 0 };
     let checked = 0;
     for (const text of ['Why do water and heat shape glaciers and tides?', 'How does temperature change coffee beans and sourdough bread?', 'Energy stored in batteries, sugar and glycogen']) {
       const plan = planKeyword(c.chunks, text, ranges, options);
