@@ -71,11 +71,12 @@ describe('a later start', () => {
       expect((await second.api('/me', { token: secondKey })).status).toBe(200);
       const keys = (await (await second.api('/api-keys', { token: secondKey })).json()) as { data: { name: string }[] };
       expect(keys.data.map((k) => k.name)).toEqual(['Browser sign-in']);
-      // The server was down between the two starts: the page's calls got 503 while it stopped, then
-      // no connection, and a page whose code was being fetched then could not load it (the page area
-      // says so, with Reload — before the error boundaries, this blanked the whole window). Nothing
-      // else may have gone wrong (this page's problems were not recorded before).
-      const restartNoise = /Failed to load resource: (net::ERR_CONNECTION_REFUSED|the server responded with a status of 503)|Failed to fetch dynamically imported module/;
+      // The server was down between the two starts: the page's calls got 503 while it stopped, a call
+      // in flight when it closed its sockets was reset (or got no response), then no connection, and a
+      // page whose code was being fetched then could not load it (the page area says so, with Reload —
+      // before the error boundaries, this blanked the whole window). Nothing else may have gone wrong.
+      const restartNoise =
+        /Failed to load resource: (net::ERR_CONNECTION_REFUSED|net::ERR_CONNECTION_RESET|net::ERR_EMPTY_RESPONSE|the server responded with a status of 503)|Failed to fetch dynamically imported module/;
       expect(pageProblems(page).filter((p) => !restartNoise.test(p))).toEqual([]);
       await second.stop();
     } finally {
