@@ -108,12 +108,16 @@ const CONJUNCTION_TERMS = 3;
 /** Terms weighing less than this in bm25 (in over ~45% of chunks) are not worth a probe. */
 const MIN_NUDGE_IDF = 0.2;
 
+/** A character of a word, as the index splits words (letters, digits, marks); every place that splits text into words uses it. */
+export const WORD_CHAR = '[\\p{L}\\p{N}\\p{M}]';
+const WORDS = new RegExp(`${WORD_CHAR}+`, 'gu');
+
 /** The question's words as the index splits them (letters, digits, marks), lowercased, stop words out, deduplicated. */
 export function questionWords(text: string): { words: string[]; stop: string[] } {
   const words: string[] = [];
   const stop: string[] = [];
   const seen = new Set<string>();
-  for (const match of text.slice(0, MAX_QUESTION_CHARS).toLowerCase().matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
+  for (const match of text.slice(0, MAX_QUESTION_CHARS).toLowerCase().matchAll(WORDS)) {
     const word = match[0];
     if (seen.has(word)) continue;
     seen.add(word);
@@ -170,8 +174,9 @@ export function planKeyword(chunks: ChunksRepo, text: string, ranges: readonly K
     scored = nextScored;
     selectDf += t.df;
   }
+  // A nudge is counted in the candidates' text word by word (rescore.ts), so a word the index splits in several terms cannot nudge.
   const nudgeOrDrop = (t: PlannedTerm) => {
-    if (plan.nudge.length < o.maxNudgeTerms && bm25Idf(total, t.df) >= MIN_NUDGE_IDF) plan.nudge.push(t);
+    if (plan.nudge.length < o.maxNudgeTerms && t.stems.length === 1 && bm25Idf(total, t.df) >= MIN_NUDGE_IDF) plan.nudge.push(t);
     else plan.dropped.push(t);
   };
   if (plan.select.length > 0) {

@@ -11,7 +11,7 @@
  */
 import type { ChunksRepo } from '../../db/repositories/chunks.js';
 import type { Scored } from './hits.js';
-import { bm25Idf, type PlannedTerm } from './plan.js';
+import { bm25Idf, WORD_CHAR, type PlannedTerm } from './plan.js';
 
 /** FTS5's bm25 parameters. */
 const K1 = 1.2;
@@ -19,11 +19,11 @@ const B = 0.75;
 /** Most candidates read per round trip (the first reads `limit`, each next one twice as many). */
 const MAX_BATCH = 64;
 
-const ENDS_IN_TOKEN_CHAR = /[\p{L}\p{N}\p{M}]$/u;
-const TOKEN = /[\p{L}\p{N}\p{M}]+/uy;
+const ENDS_IN_WORD_CHAR = new RegExp(`${WORD_CHAR}$`, 'u');
+const WORD_AT = new RegExp(`${WORD_CHAR}+`, 'uy');
 
 /** One term's part of bm25 in a chunk of `tokens` tokens holding it `tf` times. */
-export function bm25Part(idf: number, tf: number, tokens: number, averageTokens: number): number {
+function bm25Part(idf: number, tf: number, tokens: number, averageTokens: number): number {
   return tf === 0 ? 0 : (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * tokens) / averageTokens));
 }
 
@@ -50,9 +50,9 @@ function candidateWords(folded: string, prefixes: readonly string[]): string[][]
   return prefixes.map((prefix) => {
     const words: string[] = [];
     for (let at = folded.indexOf(prefix); at >= 0; at = folded.indexOf(prefix, at + 1)) {
-      if (at > 0 && ENDS_IN_TOKEN_CHAR.test(folded.slice(Math.max(0, at - 2), at))) continue;
-      TOKEN.lastIndex = at;
-      const word = TOKEN.exec(folded)?.[0];
+      if (at > 0 && ENDS_IN_WORD_CHAR.test(folded.slice(Math.max(0, at - 2), at))) continue;
+      WORD_AT.lastIndex = at;
+      const word = WORD_AT.exec(folded)?.[0];
       if (word) words.push(word);
     }
     return words;
@@ -64,15 +64,16 @@ function candidateWords(folded: string, prefixes: readonly string[]): string[][]
  * part of each of `terms`, reading candidates best first and stopping once no unread one can
  * reach the best `limit` even holding every term (or after `depth` candidates): the
  * threshold algorithm. Candidates not read keep their score. Returns the candidates, rescored.
+ * `terms` are single-stem words (the plan nudges no other).
  */
 export function rescore(chunks: ChunksRepo, candidates: readonly Scored[], terms: readonly PlannedTerm[], limit: number, depth: number): Scored[] {
-  const rescorable = terms.filter((t) => t.stems.length === 1);
-  if (rescorable.length === 0 || candidates.length === 0) return [...candidates];
+  if (terms.length === 0 || candidates.length === 0) return [...candidates];
   const totals = chunks.indexTotals();
   if (totals.rows === 0 || totals.tokens === 0) return [...candidates];
   const average = totals.tokens / totals.rows;
-  const idfs = rescorable.map((t) => bm25Idf(totals.rows, t.df));
-  const stems = rescorable.map((t) => t.stems[0]!);
+  const idfs = terms.map((t) => bm25Idf(totals.rows, t.df));
+  // One stem each: the plan nudges no word the index splits.
+  const stems = terms.map((t) => t.stems[0]!);
   const prefixes = stems.map(prefixOf);
   const most = idfs.reduce((n, idf) => n + mostOf(idf), 0);
 

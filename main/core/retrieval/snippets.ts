@@ -1,6 +1,7 @@
-import type { PlannedTerm } from './plan.js';
+import { WORD_CHAR, type PlannedTerm } from './plan.js';
 
 const LEAD_CHARS = 200;
+const WORDS = new RegExp(`${WORD_CHAR}+`, 'gu');
 
 function lead(text: string): string {
   if (text.length <= LEAD_CHARS) return text;
@@ -16,7 +17,7 @@ function lead(text: string): string {
  */
 export function snippetOf(text: string, terms: ReadonlyArray<Pick<PlannedTerm, 'word' | 'stems'>>, maxTokens: number): string {
   const spans: Array<{ start: number; end: number; term: number }> = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
+  for (const m of text.matchAll(WORDS)) {
     const lower = m[0].toLowerCase();
     const term = terms.findIndex((t) => t.word === lower || t.stems.some((stem) => (stem.length >= 3 ? lower.startsWith(stem) : lower === stem)));
     spans.push({ start: m.index, end: m.index + m[0].length, term });

@@ -266,6 +266,14 @@ describe('searchKeyword', () => {
     expect(plan.mode).toBe('ranked');
     for (const t of [...plan.boost, ...plan.nudge]) expect(t.df).toBeGreaterThanOrEqual(plan.select[0]!.df);
     expect(plan.boost.length + plan.nudge.length + plan.dropped.length).toBe(4);
+    // A term in more chunks than maxBoostDf never boosts, however affordable: it nudges (or drops).
+    const text = 'water temperature glycogen heat energy';
+    const open = planKeyword(c.chunks, text, ranges, { scoreBudget: 2, idfBudget: 1e9 });
+    expect(open.boost.length).toBeGreaterThan(1);
+    const cap = Math.min(...open.boost.map((t) => t.df));
+    const capped = planKeyword(c.chunks, text, ranges, { scoreBudget: 2, idfBudget: 1e9, maxBoostDf: cap });
+    expect(capped.boost.map((t) => t.word)).toEqual(open.boost.filter((t) => t.df <= cap).map((t) => t.word));
+    expect(capped.nudge.map((t) => t.word)).toEqual(expect.arrayContaining(open.boost.filter((t) => t.df > cap).map((t) => t.word)));
     const common = planKeyword(c.chunks, 'water heat', ranges, { scoreBudget: 1, idfBudget: 1 });
     expect(common.mode).toBe('unranked');
     const hits = searchKeyword(c, { kb_ids: [c.kb], text: 'water heat', limit: 10 }, { scoreBudget: 1, idfBudget: 1 });
