@@ -10,7 +10,13 @@ export interface FoundServer {
   models: string[];
 }
 
-const PROBE_TIMEOUT_MS = 800;
+/**
+ * Only a server that accepted the connection and then hangs waits this long (a free port refuses at
+ * once). Generous, because the wait also counts time Parley's event loop spent elsewhere: the first
+ * scan that finds a GGUF file loads node-llama-cpp, whose import and native binary block the loop
+ * for 150–300 ms here and more on a slower machine. At 800 ms a running Ollama once went unseen.
+ */
+const PROBE_TIMEOUT_MS = 3_000;
 
 async function getJson(url: string): Promise<unknown> {
   const res = await fetch(url, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS), headers: { accept: 'application/json' } });
