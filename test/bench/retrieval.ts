@@ -568,11 +568,19 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
   return rows;
 }
 
+/**
+ * The vector widths asked for by `PARLEY_BENCH_DIMENSIONS=384,1536` (empty: keyword only), or
+ * undefined (both). Read by this file's command line and by `npm run bench`: a 100k × 1,536-d
+ * embedded corpus takes over an hour to build here the first time.
+ */
+export function benchDimensions(): number[] | undefined {
+  const dims = process.env.PARLEY_BENCH_DIMENSIONS;
+  return dims === undefined ? undefined : dims.split(',').filter(Boolean).map(Number);
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
-  // PARLEY_BENCH_DIMENSIONS=384,1536 (empty: keyword only).
-  const dims = process.env.PARLEY_BENCH_DIMENSIONS;
-  const dimensions = dims === undefined ? undefined : dims.split(',').filter(Boolean).map(Number);
+  const dimensions = benchDimensions();
   runRetrievalBench({ ...(sizes.length > 0 ? { sizes } : {}), ...(dimensions ? { dimensions } : {}) }).then(
     (rows) => {
       printRows(

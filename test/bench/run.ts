@@ -11,14 +11,15 @@ import { runLocalModelsBench } from './local-models.js';
 import { runMetricsBench } from './metrics.js';
 import { runPipelineBench } from './pipeline.js';
 import { relevanceTable, relevanceTitle, runRelevanceBench } from './relevance.js';
-import { runRetrievalBench } from './retrieval.js';
+import { benchDimensions, runRetrievalBench } from './retrieval.js';
 import { runRoutingBench } from './routing.js';
 import { runSmallFilesBench } from './small-files.js';
 import { runStartupBench } from './startup.js';
 import { printRows, type Row } from './stats.js';
 import { applyGoals, goalSummary } from './targets.js';
 
-// `PARLEY_BENCH_SIZES=100000 npm run bench`: a quicker run without the 1M-chunk database (its goals then read "not measured").
+// `PARLEY_BENCH_SIZES=100000 npm run bench`: a quicker run without the 1M-chunk database (its goals then read "not measured");
+// `PARLEY_BENCH_DIMENSIONS=384 npm run bench`: without the 1,536-d vectors (see benchDimensions).
 const sizes = (process.env.PARLEY_BENCH_SIZES ?? '')
   .split(',')
   .map(Number)
@@ -53,7 +54,8 @@ if (startup) {
   tables.startup = startup.map((r): Row => ({ ...r }));
   printRows('Served mode start-up: spawn → first /api/health 200', applyGoals('startup', tables.startup));
 }
-const retrieval = await guarded('Retrieval', () => runRetrievalBench(sizes.length > 0 ? { sizes } : {}));
+const dimensions = benchDimensions();
+const retrieval = await guarded('Retrieval', () => runRetrievalBench({ ...(sizes.length > 0 ? { sizes } : {}), ...(dimensions ? { dimensions } : {}) }));
 if (retrieval) {
   tables.retrieval = retrieval.map((r): Row => ({ ...r }));
   printRows('Retrieval, top 10 (generated corpus; 1M chunks takes a few minutes to build)', applyGoals('retrieval', tables.retrieval));
