@@ -1,4 +1,4 @@
-import { questionWords } from '../retrieval/search.js';
+import { questionWords, WORD_CHAR } from '../retrieval/search.js';
 import type { Passage } from './types.js';
 
 /**
@@ -23,7 +23,8 @@ const MAX_SENTENCE_CHARS = 600;
 
 // Made at the first use: building ICU's sentence rules costs ~15 ms of CPU, at start otherwise.
 let segmenter: Intl.Segmenter | undefined;
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+// Words as the index and the question splitter split them, so a question's word is found in a sentence.
+const WORD = new RegExp(`${WORD_CHAR}+`, 'gu');
 
 /** The sentences of a text: each line on its own (headings and list items end without a full stop), then Intl's sentence boundaries. */
 export function sentencesOf(text: string): string[] {

@@ -10,7 +10,7 @@
  *
  * This module is the entry the rest of the core imports.
  */
-export { bm25Idf, planKeyword, questionWords, querySpans, type KeywordOptions, type KeywordPlan, type PlannedTerm } from './plan.js';
+export { bm25Idf, planKeyword, questionWords, querySpans, WORD_CHAR, type KeywordOptions, type KeywordPlan, type PlannedTerm } from './plan.js';
 export { searchKeyword } from './keyword.js';
 export { snippetOf } from './snippets.js';
 export { reciprocalRankFusion } from './fusion.js';

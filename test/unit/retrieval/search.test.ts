@@ -71,7 +71,7 @@ describe('chunks repository', () => {
     r.addDocument(a, 'bees.md', doc('nature/honeybees.md'));
     r.addDocument(b, 'tides.md', doc('earth/tides.md'));
     const rows = r.db.prepare('SELECT id, text FROM chunks ORDER BY id').all() as Array<{ id: number; text: string }>;
-    // FTS5's own count of a chunk's tokens: its `columnsize` through the fts5vocab-free way, the instance count of every token.
+    // A chunk's tokens counted here as the unicode61 tokenizer splits these English texts (letters and digits), to compare with what FTS5 stored.
     const tokensByFts = (text: string) => text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
     const read = r.chunks.chunkTokens([...rows.map((x) => x.id), 999_999_999]);
     expect(read).toHaveLength(rows.length);
