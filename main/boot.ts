@@ -18,6 +18,7 @@ import { ensurePrivateFile, securePrivateDir } from './core/storage/private-file
 import { keyFileSecretBox, type SecretBox } from './core/secrets/secret-box.js';
 import { IngestQueue } from './core/ingest/queue.js';
 import { embeddingModel } from './core/retrieval/embedder.js';
+import { KeywordThread } from './core/retrieval/keyword-thread.js';
 import { BlobStore } from './core/storage/blob-store.js';
 import { uploadSigningKey } from './core/uploads/signing-key.js';
 import { McpClients } from './core/mcp/clients.js';
@@ -148,6 +149,7 @@ export function bootCore(options: BootOptions): Core {
       secrets,
       credentials,
       embedding,
+      keywords: new KeywordThread({ file: dbFile, nativeBinding: options.nativeBinding, log: (line) => log.warn(line) }),
       providers: createProviders(local),
       local,
       hub: new StreamHub(),
@@ -202,7 +204,7 @@ export function bootCore(options: BootOptions): Core {
           log,
           options.shutdownGraceMs,
         );
-        await Promise.allSettled([runtime.mcp?.close(), engine.close(), repos.chunks.stopBackgroundWork()]);
+        await Promise.allSettled([runtime.mcp?.close(), engine.close(), repos.chunks.stopBackgroundWork(), runtime.keywords.close()]);
         db.close();
       })());
     return { db, repos, service, runtime, config, desktopCaller, owner, dataDir: options.dataDir, cleanedUp, close };

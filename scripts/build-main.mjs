@@ -10,10 +10,12 @@ await build({
   // The parse worker is its own entry: parsing runs in a worker thread, found beside serve.js.
   // mcp: the stdio MCP server (`npm run mcp`, the `parley-mcp` bin); its shebang lets clients run it directly.
   // background-worker: the worker thread that rebuilds vector graphs and reads term statistics off the main thread.
+  // keyword-worker: the thread that ranks hybrid search's keyword half while the main thread searches the vectors.
   entryPoints: {
     electron: 'main/electron.ts',
     'parse-worker': 'main/core/ingest/parse-worker.ts',
     'background-worker': 'main/db/repositories/chunks/background-worker.ts',
+    'keyword-worker': 'main/core/retrieval/keyword-worker.ts',
     mcp: 'main/mcp.ts',
   },
   outdir: 'dist/main',

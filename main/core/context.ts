@@ -7,6 +7,7 @@ import type { ModelHealth } from './routing/types.js';
 import type { SecretBox } from './secrets/secret-box.js';
 import type { CredentialHasher } from './auth/credential-hash.js';
 import type { EmbeddingModel } from './retrieval/embedder.js';
+import type { KeywordThread } from './retrieval/keyword-thread.js';
 import type { IngestQueue } from './ingest/queue.js';
 import type { BlobStore } from './storage/blob-store.js';
 import type { LiveConfig } from './config/live.js';
@@ -50,6 +51,8 @@ export interface Runtime {
   credentials: CredentialHasher;
   /** The configured embedding model, if any (hybrid search). */
   embedding: () => EmbeddingModel | undefined;
+  /** Ranks hybrid search's keyword half in a thread of its own, beside the vector half (started by the first hybrid search). */
+  keywords: KeywordThread;
   providers: Providers;
   /** Local GGUF models: what was found on this machine, and llama.cpp running them. */
   local: LocalModels;

@@ -70,6 +70,17 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   }
 }
 
+/**
+ * A second, read-only connection to a database another connection has opened (and migrated): for
+ * reads in a worker thread. WAL lets it read one consistent snapshot while the app keeps writing;
+ * it never writes, migrates or loads extensions.
+ */
+export function openReadOnlyDatabase(file: string, options: Pick<OpenOptions, 'nativeBinding'> = {}): Db {
+  const db = new Database(file, { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
 /** Applies every pending migration in one transaction, so a failure leaves the database as it was. */
 export function migrate(db: Db, file: string, migrations: readonly Migration[] = MIGRATIONS): number {
   const latest = migrations === MIGRATIONS ? LATEST_VERSION : (migrations[migrations.length - 1]?.version ?? 0);

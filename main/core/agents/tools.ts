@@ -3,7 +3,7 @@ import type { Repositories } from '../../db/repositories/index.js';
 import type { ChunkLocation } from '../ingest/types.js';
 import type { Passage } from '../providers/types.js';
 import { retrieve } from '../retrieval/retrieve.js';
-import type { Embedder } from '../retrieval/search.js';
+import type { Embedder, KeywordThread } from '../retrieval/search.js';
 import { describeLocation } from '../chat/grounding.js';
 import { isToolName, parseToolArgs, SEARCH_LIMIT, TOOL_NAMES, type ToolArgs, type ToolName } from './tool-args.js';
 
@@ -21,6 +21,8 @@ export interface AgentDataset {
 export interface ToolEnv {
   repos: Repositories;
   embed: Embedder | undefined;
+  /** Where hybrid search ranks its keyword half (retrieval/keyword-thread.ts). */
+  keywords?: KeywordThread | undefined;
   datasets: AgentDataset[];
 }
 

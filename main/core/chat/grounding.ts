@@ -27,7 +27,7 @@ export async function groundingFor(ctx: Context, datasetIds: string[], message: 
     const kb = ctx.repos.datasets.get(id)?.kb_id;
     return kb ? [{ id, kb_id: kb }] : [];
   });
-  const { hits } = await retrieve({ repos: ctx.repos, embed: ctx.runtime.embedding()?.embed, log: ctx.runtime.log }, datasets, message, PASSAGES_PER_ANSWER);
+  const { hits } = await retrieve({ repos: ctx.repos, embed: ctx.runtime.embedding()?.embed, log: ctx.runtime.log, keywords: ctx.runtime.keywords }, datasets, message, PASSAGES_PER_ANSWER);
   const passages = hits.map((hit, i): Passage => ({ index: i + 1, artifact_key: hit.artifact_key, text: hit.text, snippet: hit.snippet, location: hit.location }));
   const citations = hits.map(
     (hit, i): Citation => ({

@@ -140,7 +140,7 @@ export function startAnswer(ctx: AuthedContext, spec: AnswerSpec): StartedChat {
     input.agentic && !continued
       ? {
           question: input.message,
-          env: { repos, embed: runtime.embedding()?.embed, datasets: agentDatasets(repos, datasetIds) },
+          env: { repos, embed: runtime.embedding()?.embed, keywords: runtime.keywords, datasets: agentDatasets(repos, datasetIds) },
           maxSteps: limits.max_steps,
           timeBudgetMs: limits.time_budget_seconds * 1000,
           mcp: { maxCalls: ctx.config().mcp.max_calls_per_answer, maxBytes: ctx.config().mcp.max_result_bytes_per_answer },

@@ -10,7 +10,7 @@ export async function searchDatasets(ctx: AuthedContext, input: ParsedInputOf<ty
   const ids = [...new Set(input.dataset_ids)];
   assertDatasets(ctx, ids);
   const datasets = ids.map((id) => ({ id, kb_id: ctx.repos.datasets.get(id)?.kb_id ?? '' })).filter((d) => d.kb_id !== '');
-  const { hits, mode } = await retrieve({ repos: ctx.repos, embed: ctx.runtime.embedding()?.embed, log: ctx.runtime.log }, datasets, input.query, input.limit, input.mode);
+  const { hits, mode } = await retrieve({ repos: ctx.repos, embed: ctx.runtime.embedding()?.embed, log: ctx.runtime.log, keywords: ctx.runtime.keywords }, datasets, input.query, input.limit, input.mode);
   return {
     data: hits.map((hit) => ({
       chunk_id: hit.chunk_id,

@@ -1,7 +1,8 @@
 import type { KeywordOptions } from './plan.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { clampLimit, hydrate, snippetTerms } from './hits.js';
-import { keywordRanking, searchKeyword } from './keyword.js';
+import { keywordRanking, searchKeyword, snippetTokensOf } from './keyword.js';
+import type { KeywordThread } from './keyword-thread.js';
 import { toVector } from './vector.js';
 import type { Embedder, RetrievalLog, RetrievalSource, SearchHit, SearchQuery } from './types.js';
 
@@ -11,6 +12,8 @@ export interface HybridOptions extends KeywordOptions {
   /** Reciprocal-rank-fusion constant. Default 60. */
   rrfK?: number;
   log?: RetrievalLog;
+  /** Where the keyword half runs while this thread searches the vectors (keyword-thread.ts); without it, one after the other here. */
+  keywords?: KeywordThread | undefined;
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -46,10 +49,12 @@ export async function searchRanked(
   const log = options.log ?? ((line: string) => console.warn(line));
 
   const candidates = Math.max(limit, clampLimit(options.candidates ?? Math.max(limit * 3, 30)));
-  const keyword = keywordRanking(source, query, candidates, options);
+  const ranges = chunks.kbRanges(query.kb_ids);
+  // The keyword half starts in its thread first, so that it runs while this one embeds the question and searches the graphs.
+  const inThread = ranges.length > 0 ? options.keywords?.rank(query.kb_ids, query.text, candidates, options) : undefined;
   let nearest: number[] = [];
   let vectorRanked = false;
-  if (keyword.ranges.length > 0 && query.text.trim() !== '') {
+  if (ranges.length > 0 && query.text.trim() !== '') {
     try {
       const [values] = await embed([query.text]);
       const vector = toVector(values, info.dimensions);
@@ -57,7 +62,7 @@ export async function searchRanked(
         log(`[retrieval] the embedding of the question does not match the vector index (${info.model}, ${info.dimensions} dimensions): keyword ranking only`);
       } else {
         vectorRanked = true;
-        nearest = keyword.ranges
+        nearest = ranges
           .flatMap((r) => chunks.knn(vector, r.slot, candidates))
           .sort((a, b) => a.distance - b.distance || b.id - a.id)
           .slice(0, candidates)
@@ -67,9 +72,11 @@ export async function searchRanked(
       log(`[retrieval] embedding the question failed (${errorText(error)}): keyword ranking only`);
     }
   }
+  const keyword = (await inThread) ?? keywordRanking(chunks, query.kb_ids, query.text, candidates, options);
+  const terms = snippetTerms(keyword.plan);
+  const snippetTokens = snippetTokensOf(options);
   // No vector ranking to fuse (the embedding failed or does not fit): the keyword ranking as it is.
-  if (!vectorRanked) return { hits: hydrate(chunks, keyword.ranked, snippetTerms(keyword.plan), keyword.o.snippetTokens, limit), mode: 'keyword' };
+  if (!vectorRanked) return { hits: hydrate(chunks, keyword.ranked, terms, snippetTokens, limit), mode: 'keyword' };
   const fused = reciprocalRankFusion([keyword.ranked.map((r) => r.id), nearest], options.rrfK ?? 60);
-  return { hits: hydrate(chunks, fused, snippetTerms(keyword.plan), keyword.o.snippetTokens, limit), mode: 'hybrid' };
+  return { hits: hydrate(chunks, fused, terms, snippetTokens, limit), mode: 'hybrid' };
 }
-

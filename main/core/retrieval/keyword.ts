@@ -1,11 +1,11 @@
-import type { ChunksRepo, KbRange } from '../../db/repositories/chunks.js';
+import type { ChunkReader, KbRange } from '../../db/repositories/chunks.js';
 import { and, KEYWORD_DEFAULTS, or, planKeyword, querySpans, type KeywordOptions, type KeywordPlan } from './plan.js';
 import { rescore } from './rescore.js';
 import { clampLimit, hydrate, snippetTerms, type Scored } from './hits.js';
 import type { RetrievalSource, SearchHit, SearchQuery } from './types.js';
 
 /** Runs a plan over each query span; the best `limit`, best first. */
-function runPlan(chunks: ChunksRepo, plan: KeywordPlan, spans: readonly KbRange[], limit: number, o: Required<KeywordOptions>): Scored[] {
+function runPlan(chunks: ChunkReader, plan: KeywordPlan, spans: readonly KbRange[], limit: number, o: Required<KeywordOptions>): Scored[] {
   if (plan.mode === 'none') return [];
   if (plan.mode === 'unranked') {
     const match = and(plan.select);
@@ -29,14 +29,22 @@ function runPlan(chunks: ChunksRepo, plan: KeywordPlan, spans: readonly KbRange[
   return all.slice(0, limit);
 }
 
-export function keywordRanking(source: RetrievalSource, query: SearchQuery, limit: number, options: KeywordOptions) {
-  const { chunks } = source;
-  const o = { ...KEYWORD_DEFAULTS, ...options };
-  const ranges = chunks.kbRanges(query.kb_ids);
-  const spans = querySpans(chunks, ranges);
-  const plan = planKeyword(chunks, query.text, spans, o);
-  return { chunks, ranges, plan, o, ranked: runPlan(chunks, plan, spans, limit, o) };
+/** A keyword ranking: the best ids, and the plan (its terms make the snippets). Plain data: a worker thread sends it (keyword-thread.ts). */
+export interface KeywordRanking {
+  ranked: Scored[];
+  plan: KeywordPlan;
 }
+
+/** The best `limit` chunks of `kbIds` for `text` by keywords, read through `chunks` (the repository, or a worker's reader). */
+export function keywordRanking(chunks: ChunkReader, kbIds: readonly string[], text: string, limit: number, options: KeywordOptions): KeywordRanking {
+  const o = { ...KEYWORD_DEFAULTS, ...options };
+  const spans = querySpans(chunks, chunks.kbRanges(kbIds));
+  const plan = planKeyword(chunks, text, spans, o);
+  return { plan, ranked: runPlan(chunks, plan, spans, limit, o) };
+}
+
+/** The longest snippet `options` ask for. */
+export const snippetTokensOf = (options: KeywordOptions) => options.snippetTokens ?? KEYWORD_DEFAULTS.snippetTokens;
 
 /**
  * Keyword search: the best `query.limit` chunks of `query.kb_ids` for a natural-language
@@ -45,7 +53,8 @@ export function keywordRanking(source: RetrievalSource, query: SearchQuery, limi
 export function searchKeyword(source: RetrievalSource, query: SearchQuery, options: KeywordOptions = {}): SearchHit[] {
   const limit = clampLimit(query.limit);
   if (limit === 0) return [];
-  const { chunks, plan, o, ranked } = keywordRanking(source, query, limit, options);
-  return hydrate(chunks, ranked, snippetTerms(plan), o.snippetTokens, limit);
+  const { chunks } = source;
+  const { plan, ranked } = keywordRanking(chunks, query.kb_ids, query.text, limit, options);
+  return hydrate(chunks, ranked, snippetTerms(plan), snippetTokensOf(options), limit);
 }
 

@@ -35,7 +35,7 @@
  * terms it lacks are counted live once and remembered. Every term reaches FTS5 as a quoted string, so no question can be an FTS5
  * syntax error.
  */
-import type { ChunksRepo, KbRange } from '../../db/repositories/chunks.js';
+import type { ChunkReader, KbRange } from '../../db/repositories/chunks.js';
 import { STOP_WORDS } from './stop-words.js';
 
 export interface KeywordOptions {
@@ -132,7 +132,7 @@ export const or = (terms: readonly PlannedTerm[]) => terms.map((t) => t.fts).joi
 export const and = (terms: readonly PlannedTerm[]) => terms.map((t) => t.fts).join(' AND ');
 
 /** Decides which of the question's terms select, boost, or are dropped (see the top of this file). */
-export function planKeyword(chunks: ChunksRepo, text: string, ranges: readonly KbRange[], options: KeywordOptions = {}): KeywordPlan {
+export function planKeyword(chunks: ChunkReader, text: string, ranges: readonly KbRange[], options: KeywordOptions = {}): KeywordPlan {
   const o = { ...KEYWORD_DEFAULTS, ...options };
   const { words, stop } = questionWords(text);
   const plan: KeywordPlan = { mode: 'none', select: [], boost: [], nudge: [], dropped: [], ignored: [...stop] };
@@ -212,7 +212,7 @@ export function bm25Idf(chunks: number, df: number): number {
  * query (one IDF count per term) instead of one per knowledge base, without reading any other's
  * postings.
  */
-export function querySpans(chunks: ChunksRepo, ranges: readonly KbRange[]): KbRange[] {
+export function querySpans(chunks: ChunkReader, ranges: readonly KbRange[]): KbRange[] {
   if (ranges.length < 2) return [...ranges];
   const searched = new Set(ranges.map((r) => r.slot));
   const others = chunks

@@ -9,7 +9,7 @@
  * parts is the bm25 of all the terms. Exact as far as the statistics are fresh (they lag the
  * index by at most a tenth of its growth) and the text splits as the index splits it.
  */
-import type { ChunksRepo } from '../../db/repositories/chunks.js';
+import type { ChunkReader } from '../../db/repositories/chunks.js';
 import type { Scored } from './hits.js';
 import { bm25Idf, WORD_CHAR, type PlannedTerm } from './plan.js';
 
@@ -66,7 +66,7 @@ function candidateWords(folded: string, prefixes: readonly string[]): string[][]
  * threshold algorithm. Candidates not read keep their score. Returns the candidates, rescored.
  * `terms` are single-stem words (the plan nudges no other).
  */
-export function rescore(chunks: ChunksRepo, candidates: readonly Scored[], terms: readonly PlannedTerm[], limit: number, depth: number): Scored[] {
+export function rescore(chunks: ChunkReader, candidates: readonly Scored[], terms: readonly PlannedTerm[], limit: number, depth: number): Scored[] {
   if (terms.length === 0 || candidates.length === 0) return [...candidates];
   const totals = chunks.indexTotals();
   if (totals.rows === 0 || totals.tokens === 0) return [...candidates];

@@ -3,6 +3,7 @@ import { ServiceError } from '../../../shared/errors.js';
 import { searchRanked, vectorsReady, type Embedder } from './search.js';
 import type { SearchHit } from './types.js';
 import type { Logger } from '../logger.js';
+import type { KeywordThread } from './keyword-thread.js';
 
 /** A dataset to search: its id and the knowledge base behind it. */
 export interface SearchableDataset {
@@ -23,7 +24,7 @@ export interface Retrieval {
  * `auto` uses them when they can.
  */
 export async function retrieve(
-  source: { repos: Repositories; embed: Embedder | undefined; log?: Logger | undefined },
+  source: { repos: Repositories; embed: Embedder | undefined; log?: Logger | undefined; keywords?: KeywordThread | undefined },
   datasets: readonly SearchableDataset[],
   text: string,
   limit: number,
@@ -40,6 +41,9 @@ export async function retrieve(
   const byKb = new Map(datasets.map((d) => [d.kb_id, d.id]));
   if (byKb.size === 0) return { hits: [], mode: mode === 'hybrid' ? 'hybrid' : 'keyword' };
   const embed = mode === 'keyword' ? undefined : source.embed;
-  const { hits, mode: used } = await searchRanked(source.repos, { kb_ids: [...byKb.keys()], text, limit }, embed, source.log ? { log: (line) => source.log?.warn(line) } : {});
+  const { hits, mode: used } = await searchRanked(source.repos, { kb_ids: [...byKb.keys()], text, limit }, embed, {
+    keywords: source.keywords,
+    ...(source.log ? { log: (line: string) => source.log?.warn(line) } : {}),
+  });
   return { hits: hits.flatMap((hit) => (byKb.has(hit.kb_id) ? [{ ...hit, dataset_id: byKb.get(hit.kb_id) as string }] : [])), mode: used };
 }

@@ -14,6 +14,7 @@ export { bm25Idf, planKeyword, questionWords, querySpans, WORD_CHAR, type Keywor
 export { searchKeyword } from './keyword.js';
 export { snippetOf } from './snippets.js';
 export { reciprocalRankFusion } from './fusion.js';
+export { KeywordThread } from './keyword-thread.js';
 export { searchHybrid, searchRanked, vectorsReady, type HybridOptions } from './hybrid.js';
 export { indexEmbeddings, type IndexEmbeddingsOptions } from './embedding-index.js';
 export type { Embedder, RetrievalLog, RetrievalSource } from './types.js';

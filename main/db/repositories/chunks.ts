@@ -42,3 +42,18 @@ export function createChunksRepo(db: Db, now: () => Date = () => new Date(), opt
 }
 
 export type ChunksRepo = ReturnType<typeof createChunksRepo>;
+
+/**
+ * What keyword search reads of the chunks (ranges, term statistics, FTS5 ranking), over any
+ * connection: the repository has all of it; a worker thread assembles just this over its own
+ * read-only connection (core/retrieval/keyword-thread.ts).
+ */
+export function createChunkReader(db: Db) {
+  const slots = createSlots(db);
+  const { kbRanges, allKbRanges, insertedTotal } = slots;
+  const { stems, docFreq } = createTermStats(db, slots, () => new Date());
+  const { rank, matchIds, chunkTokens, indexTotals } = createFullText(db, createUnready(db));
+  return { kbRanges, allKbRanges, insertedTotal, stems, docFreq, rank, matchIds, chunkTokens, indexTotals };
+}
+
+export type ChunkReader = ReturnType<typeof createChunkReader>;

@@ -96,6 +96,15 @@ describe('chunks repository', () => {
 });
 
 describe('searchKeyword', () => {
+  it('finds a word asked about before any file held it, once a file holding it is added', () => {
+    const c = track(corpusDb());
+    const query = { kb_ids: [c.kb], text: 'Who logged the zeppelin?', limit: 5 };
+    expect(searchKeyword(c, query)).toEqual([]);
+    c.addDocument(c.kb, 'logs/keeper.md', 'The lighthouse keeper logged a zeppelin over the harbour at dawn.');
+    // One chunk more is far less than a tenth of the corpus: the count of a word that rare is never remembered.
+    expect(searchKeyword(c, query).map((h) => h.artifact_key)).toEqual(['logs/keeper.md']);
+  });
+
   it('never returns another knowledge base’s chunks', () => {
     const r = track(retrievalDb());
     const a = r.addKb('A');

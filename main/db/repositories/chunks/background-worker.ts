@@ -9,16 +9,16 @@
  */
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import type { HierarchicalNSW as Hnsw } from 'hnswlib-node';
 import type { BackgroundJob, BackgroundResult } from './background-protocol.js';
+import { openReadOnlyDatabase, type Db } from '../../connection.js';
 import { ensureGraphDir, publishGraphSync } from './graph-files.js';
 import { graphLabel } from './slots.js';
 
 type HnswModule = { HierarchicalNSW: new (space: 'cosine', dimensions: number) => Hnsw };
 
-function buildGraph(db: Database.Database, job: Extract<BackgroundJob, { kind: 'graph' }>): BackgroundResult {
+function buildGraph(db: Db, job: Extract<BackgroundJob, { kind: 'graph' }>): BackgroundResult {
   const hnsw = createRequire(import.meta.url)('hnswlib-node') as HnswModule;
   sqliteVec.load(db);
   // One read transaction: the version and the vectors are of the same moment.
@@ -46,7 +46,7 @@ function buildGraph(db: Database.Database, job: Extract<BackgroundJob, { kind: '
   }
 }
 
-function termStats(db: Database.Database, job: Extract<BackgroundJob, { kind: 'term-stats' }>): BackgroundResult {
+function termStats(db: Db, job: Extract<BackgroundJob, { kind: 'term-stats' }>): BackgroundResult {
   db.exec('BEGIN');
   try {
     const inserted = db.prepare<[], { n: number | null }>('SELECT sum(next_seq) AS n FROM chunk_kbs').get()?.n ?? 0;
@@ -60,9 +60,8 @@ function termStats(db: Database.Database, job: Extract<BackgroundJob, { kind: 't
 const job = workerData as BackgroundJob;
 let result: BackgroundResult;
 try {
-  const db = new Database(job.dbFile, { readonly: true, fileMustExist: true, ...(job.nativeBinding ? { nativeBinding: job.nativeBinding } : {}) });
+  const db = openReadOnlyDatabase(job.dbFile, job.nativeBinding ? { nativeBinding: job.nativeBinding } : {});
   try {
-    db.pragma('busy_timeout = 5000');
     result = job.kind === 'graph' ? buildGraph(db, job) : termStats(db, job);
   } finally {
     db.close();

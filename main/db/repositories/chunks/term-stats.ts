@@ -81,12 +81,15 @@ export function createTermStats(db: Db, slots: Slots, now: () => Date, backgroun
     docFreq(term: string): number {
       const stored = termDf.get(term);
       if (stored) return stored.df;
-      // Counted live: remembered until the corpus has grown or shrunk by a tenth, so a common
-      // term that the statistics miss (never refreshed, or new since) is counted once, not per question.
+      // Counted live: a common term that the statistics miss (never refreshed, or new since) is
+      // remembered until the corpus has grown or shrunk by a tenth, so it is counted once, not per
+      // question. A rarer one costs little to count and is counted each time: remembered, a word
+      // no chunk held yet would stay unsearchable after the first file holding it was added.
       const inserted = slots.insertedTotal();
       const cached = liveCounts.get(term);
       if (cached && Math.abs(inserted - cached.inserted) <= 0.1 * cached.inserted) return cached.df;
       const df = liveDf.get(term)?.doc ?? 0;
+      if (df < DEFAULT_TERM_STATS_MIN_DF) return df;
       if (liveCounts.size >= MAX_CACHED) liveCounts.clear();
       liveCounts.set(term, { df, inserted });
       return df;
