@@ -100,4 +100,21 @@ describe('POST /search with an embedding model (over IPC)', () => {
       await e.close();
     }
   });
+
+  it('ranks the keyword half in its own thread once the first hybrid search has started it, with the same results', async () => {
+    const e = await bootWithEmbeddings(VILLAGE_DOCS);
+    try {
+      const { core, me, dataset: ds } = e;
+      const keywords = core.runtime.keywords;
+      const ask = async () => (await core.service.invoke('search.query', { query: 'pruning apple trees in winter', dataset_ids: [ds.id], mode: 'hybrid' }, me)) as Answer;
+      // The first one starts the thread and ranks in place meanwhile.
+      const first = await ask();
+      expect(keywords.served).toBe(0);
+      expect(await keywords.start()).toBe(true);
+      expect((await ask()).data).toEqual(first.data);
+      expect(keywords.served).toBe(1);
+    } finally {
+      await e.close();
+    }
+  });
 });

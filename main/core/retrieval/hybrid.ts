@@ -1,7 +1,8 @@
 import type { KeywordOptions } from './plan.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { clampLimit, hydrate, snippetTerms } from './hits.js';
-import { keywordRanking, searchKeyword, snippetTokensOf } from './keyword.js';
+import type { KbRange, VectorIndexInfo } from '../../db/repositories/chunks.js';
+import { keywordRanking, searchKeyword, snippetTokensOf, type KeywordRanking } from './keyword.js';
 import type { KeywordThread } from './keyword-thread.js';
 import { toVector } from './vector.js';
 import type { Embedder, RetrievalLog, RetrievalSource, SearchHit, SearchQuery } from './types.js';
@@ -50,33 +51,48 @@ export async function searchRanked(
 
   const candidates = Math.max(limit, clampLimit(options.candidates ?? Math.max(limit * 3, 30)));
   const ranges = chunks.kbRanges(query.kb_ids);
-  // The keyword half starts in its thread first, so that it runs while this one embeds the question and searches the graphs.
+  // The keyword half goes to its thread first, to run while this one embeds the question and searches the graphs.
   const inThread = ranges.length > 0 ? options.keywords?.rank(query.kb_ids, query.text, candidates, options) : undefined;
-  let nearest: number[] = [];
-  let vectorRanked = false;
-  if (ranges.length > 0 && query.text.trim() !== '') {
-    try {
-      const [values] = await embed([query.text]);
-      const vector = toVector(values, info.dimensions);
-      if (!vector) {
-        log(`[retrieval] the embedding of the question does not match the vector index (${info.model}, ${info.dimensions} dimensions): keyword ranking only`);
-      } else {
-        vectorRanked = true;
-        nearest = ranges
-          .flatMap((r) => chunks.knn(vector, r.slot, candidates))
-          .sort((a, b) => a.distance - b.distance || b.id - a.id)
-          .slice(0, candidates)
-          .map((n) => n.id);
-      }
-    } catch (error) {
-      log(`[retrieval] embedding the question failed (${errorText(error)}): keyword ranking only`);
-    }
+  let nearest: number[] | undefined;
+  let keyword: KeywordRanking | undefined;
+  try {
+    if (ranges.length > 0 && query.text.trim() !== '') nearest = await nearestIds(chunks, info, ranges, query.text, embed, candidates, log);
+  } finally {
+    keyword = inThread?.();
   }
-  const keyword = (await inThread) ?? keywordRanking(chunks, query.kb_ids, query.text, candidates, options);
+  keyword ??= keywordRanking(chunks, query.kb_ids, query.text, candidates, options);
   const terms = snippetTerms(keyword.plan);
   const snippetTokens = snippetTokensOf(options);
   // No vector ranking to fuse (the embedding failed or does not fit): the keyword ranking as it is.
-  if (!vectorRanked) return { hits: hydrate(chunks, keyword.ranked, terms, snippetTokens, limit), mode: 'keyword' };
+  if (!nearest) return { hits: hydrate(chunks, keyword.ranked, terms, snippetTokens, limit), mode: 'keyword' };
   const fused = reciprocalRankFusion([keyword.ranked.map((r) => r.id), nearest], options.rrfK ?? 60);
   return { hits: hydrate(chunks, fused, terms, snippetTokens, limit), mode: 'hybrid' };
+}
+
+/** The `candidates` nearest chunks to the question's embedding, nearest first; undefined (said in the log) when embedding fails or does not fit the index. */
+async function nearestIds(
+  chunks: RetrievalSource['chunks'],
+  info: VectorIndexInfo,
+  ranges: readonly KbRange[],
+  text: string,
+  embed: Embedder,
+  candidates: number,
+  log: RetrievalLog,
+): Promise<number[] | undefined> {
+  try {
+    const [values] = await embed([text]);
+    const vector = toVector(values, info.dimensions);
+    if (!vector) {
+      log(`[retrieval] the embedding of the question does not match the vector index (${info.model}, ${info.dimensions} dimensions): keyword ranking only`);
+      return undefined;
+    }
+    return ranges
+      .flatMap((r) => chunks.knn(vector, r.slot, candidates))
+      .sort((a, b) => a.distance - b.distance || b.id - a.id)
+      .slice(0, candidates)
+      .map((n) => n.id);
+  } catch (error) {
+    log(`[retrieval] embedding the question failed (${errorText(error)}): keyword ranking only`);
+    return undefined;
+  }
 }

@@ -1,12 +1,18 @@
 /**
  * Keyword ranking in a worker thread of its own, on its own read-only connection to the database,
- * so that hybrid search runs its two halves at once on two cores: the keyword half here, the
+ * so that hybrid search runs its two halves at once on two cores: the keyword half there, the
  * question's embedding and the vector graphs on the calling thread. better-sqlite3 and hnswlib are
  * both synchronous, so on one thread the halves add up (hybrid ≈ keyword + vector). WAL lets the
- * worker read committed chunks while the app writes; it reads what the calling thread would.
+ * worker read committed chunks while the app writes: it reads what the calling thread would.
  *
- * Whenever the worker cannot rank at once, the caller ranks in place, as it did before this
- * thread existed: while the worker starts (the first search starts it), while it ranks another
+ * The two threads meet through shared memory, not messages: a question is written to a shared
+ * buffer and the worker, blocked on `Atomics.wait`, wakes at once; the caller takes the answer when
+ * its vector half is done, waiting synchronously for the rest if the worker is not finished (it
+ * would otherwise do that work itself, synchronously too). Measured here, a message to a worker and
+ * back costs 0.2 ms at the median and 0.5 ms at p95, through both event loops; shared memory, 0.02.
+ *
+ * Whenever the worker cannot rank at once, the caller ranks in place, as it did before this thread
+ * existed: while the worker starts (the first search starts it), while it holds another search's
  * question (two searches at once then use both cores), and once it has failed or closed.
  */
 import { existsSync } from 'node:fs';
@@ -15,21 +21,37 @@ import { Worker } from 'node:worker_threads';
 import { KEYWORD_DEFAULTS, type KeywordOptions } from './plan.js';
 import type { KeywordRanking } from './keyword.js';
 
+/** The shared buffer: a control block of int32s, then the question or the answer as UTF-8 JSON. */
+export const CONTROL = { state: 0, length: 1 } as const;
+export const STATE = { idle: 0, asked: 1, answered: 2 } as const;
+const CONTROL_BYTES = 16;
+/** Room for a question (its text is cut to 4,000 characters by the planner) and an answer of up to 1,000 ranked ids. */
+const DATA_BYTES = 1 << 20;
+/** A worker that has not answered by then is taken for stuck: the caller ranks in place from then on. */
+const ANSWER_TIMEOUT_MS = 10_000;
+
 /** What the worker starts with. */
 export interface KeywordWorkerData {
   file: string;
   nativeBinding?: string | undefined;
+  shared: SharedArrayBuffer;
 }
 
-export type KeywordWorkerRequest = { id: number; kb_ids: string[]; text: string; limit: number; options: KeywordOptions };
+export interface KeywordWorkerRequest {
+  kb_ids: string[];
+  text: string;
+  limit: number;
+  options: KeywordOptions;
+}
 
-export type KeywordWorkerMessage =
-  | { type: 'ready' }
-  | { type: 'failed'; reason: string }
-  | { type: 'ranked'; id: number; ranking: KeywordRanking }
-  | { type: 'error'; id: number; reason: string };
+export type KeywordWorkerAnswer = { ok: true; ranking: KeywordRanking } | { ok: false; reason: string };
 
-export interface KeywordThreadOptions extends KeywordWorkerData {
+/** Said once, by message, before the worker starts waiting on the shared buffer. */
+export type KeywordWorkerStarted = { type: 'ready' } | { type: 'failed'; reason: string };
+
+export interface KeywordThreadOptions {
+  file: string;
+  nativeBinding?: string | undefined;
   log?: (line: string) => void;
 }
 
@@ -40,7 +62,7 @@ function workerScript(): string {
   return fileURLToPath(new URL('./keyword-worker-dev.mjs', import.meta.url));
 }
 
-/** Only the keyword options (plain numbers): a caller's options may hold functions, which a worker cannot receive. */
+/** Only the keyword options (plain numbers): a caller's options may hold functions, which no other thread can receive. */
 function keywordOptions(options: KeywordOptions): KeywordOptions {
   const picked: Record<string, number> = {};
   for (const key of Object.keys(KEYWORD_DEFAULTS) as Array<keyof KeywordOptions>) {
@@ -50,16 +72,38 @@ function keywordOptions(options: KeywordOptions): KeywordOptions {
   return picked;
 }
 
+const encoder = new TextEncoder();
+
+/** Writes `value` as JSON after the control block; false when it does not fit. */
+export function writeShared(shared: SharedArrayBuffer, value: unknown): boolean {
+  const json = JSON.stringify(value);
+  const { read, written } = encoder.encodeInto(json, new Uint8Array(shared, CONTROL_BYTES));
+  if (read < json.length) return false;
+  Atomics.store(controlOf(shared), CONTROL.length, written);
+  return true;
+}
+
+/** The JSON value after the control block. */
+export function readShared<T>(shared: SharedArrayBuffer): T {
+  const length = Atomics.load(controlOf(shared), CONTROL.length);
+  return JSON.parse(Buffer.from(shared, CONTROL_BYTES, length).toString('utf8')) as T;
+}
+
+export const sharedBuffer = () => new SharedArrayBuffer(CONTROL_BYTES + DATA_BYTES);
+export const controlOf = (shared: SharedArrayBuffer) => new Int32Array(shared, 0, CONTROL_BYTES / 4);
+
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class KeywordThread {
   private state: 'idle' | 'starting' | 'ready' | 'failed' | 'closed' = 'idle';
   private worker: Worker | undefined;
   private starting: Promise<boolean> | undefined;
-  private nextId = 1;
-  private readonly waiting = new Map<number, (ranking: KeywordRanking | undefined) => void>();
+  private readonly shared = sharedBuffer();
+  private readonly control = controlOf(this.shared);
+  /** A question is with the worker, or its answer not taken yet. */
+  private held = false;
   private errorSaid = false;
-  /** Rankings the worker answered (the rest ranked in place). */
+  /** Rankings the worker answered (the rest were ranked in place). */
   served = 0;
 
   constructor(private readonly options: KeywordThreadOptions) {}
@@ -72,33 +116,22 @@ export class KeywordThread {
   start(): Promise<boolean> {
     if (this.state === 'closed' || this.state === 'failed') return Promise.resolve(false);
     this.starting ??= new Promise<boolean>((resolve) => {
-      if (this.state !== 'idle') return resolve(false);
       this.state = 'starting';
       let worker: Worker;
       try {
-        worker = new Worker(workerScript(), { workerData: { file: this.options.file, nativeBinding: this.options.nativeBinding } satisfies KeywordWorkerData });
+        const workerData: KeywordWorkerData = { file: this.options.file, nativeBinding: this.options.nativeBinding, shared: this.shared };
+        worker = new Worker(workerScript(), { workerData });
       } catch (error) {
         this.fail(errorText(error));
         return resolve(false);
       }
-      // Idle, it keeps no process alive; a ranking under way does (rank() refs it).
+      // It keeps no process alive: a caller waiting for an answer waits synchronously.
       worker.unref();
       this.worker = worker;
-      worker.on('message', (message: KeywordWorkerMessage) => {
-        if (message.type === 'ready') {
-          if (this.state === 'starting') this.state = 'ready';
-          resolve(this.state === 'ready');
-        } else if (message.type === 'failed') {
-          this.fail(message.reason);
-          resolve(false);
-        } else if (message.type === 'ranked') {
-          this.served++;
-          this.settle(message.id, message.ranking);
-        } else {
-          if (!this.errorSaid) this.log(`[retrieval] keyword ranking failed in its thread (${message.reason}): ranked on the main thread instead`);
-          this.errorSaid = true;
-          this.settle(message.id, undefined);
-        }
+      worker.once('message', (message: KeywordWorkerStarted) => {
+        if (message.type === 'failed') this.fail(message.reason);
+        else if (this.state === 'starting') this.state = 'ready';
+        resolve(this.state === 'ready');
       });
       worker.once('error', (error) => {
         this.fail(error.message);
@@ -113,48 +146,64 @@ export class KeywordThread {
   }
 
   /**
-   * The best `limit` chunks of `kbIds` for `text`, ranked in the worker; undefined when the worker
-   * cannot rank at once (see the top of this file): the caller then ranks in place. Never rejects.
+   * Hands the question to the worker and returns at once a function that takes its ranking: the
+   * best `limit` chunks of `kbIds` for `text` (waiting for the worker to finish if it has not), or
+   * undefined if it failed. Call it exactly once, however the search goes on: until then the worker
+   * is held. Undefined instead of a function when the worker cannot take the question now (see the
+   * top of this file): the caller then ranks in place.
    */
-  rank(kbIds: readonly string[], text: string, limit: number, options: KeywordOptions = {}): Promise<KeywordRanking | undefined> | undefined {
+  rank(kbIds: readonly string[], text: string, limit: number, options: KeywordOptions = {}): (() => KeywordRanking | undefined) | undefined {
     if (this.state === 'idle') void this.start();
-    const worker = this.worker;
-    if (this.state !== 'ready' || !worker || this.waiting.size > 0) return undefined;
-    const id = this.nextId++;
-    const request: KeywordWorkerRequest = { id, kb_ids: [...kbIds], text, limit, options: keywordOptions(options) };
-    return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
-      worker.ref();
-      worker.postMessage(request);
-    });
+    if (this.state !== 'ready' || this.held) return undefined;
+    const request: KeywordWorkerRequest = { kb_ids: [...kbIds], text, limit, options: keywordOptions(options) };
+    if (!writeShared(this.shared, request)) return undefined;
+    this.held = true;
+    Atomics.store(this.control, CONTROL.state, STATE.asked);
+    Atomics.notify(this.control, CONTROL.state);
+    let taken = false;
+    return () => {
+      if (taken) return undefined;
+      taken = true;
+      return this.take();
+    };
   }
 
-  private settle(id: number, ranking: KeywordRanking | undefined): void {
-    const resolve = this.waiting.get(id);
-    if (!resolve) return;
-    this.waiting.delete(id);
-    if (this.waiting.size === 0) this.worker?.unref();
-    resolve(ranking);
+  private take(): KeywordRanking | undefined {
+    if (!this.held || this.state !== 'ready') return undefined;
+    if (Atomics.wait(this.control, CONTROL.state, STATE.asked, ANSWER_TIMEOUT_MS) === 'timed-out') {
+      this.fail(`it did not answer within ${ANSWER_TIMEOUT_MS / 1000} s`);
+      return undefined;
+    }
+    let answer: KeywordWorkerAnswer;
+    try {
+      answer = readShared<KeywordWorkerAnswer>(this.shared);
+    } catch (error) {
+      answer = { ok: false, reason: errorText(error) };
+    }
+    Atomics.store(this.control, CONTROL.state, STATE.idle);
+    this.held = false;
+    if (answer.ok) {
+      this.served++;
+      return answer.ranking;
+    }
+    if (!this.errorSaid) this.log(`[retrieval] keyword ranking failed in its thread (${answer.reason}): ranked on the main thread instead`);
+    this.errorSaid = true;
+    return undefined;
   }
 
-  /** The worker is gone for good: what it was asked is ranked in place, and so is everything after. */
+  /** The worker is gone for good: searches rank in place from now on. */
   private fail(reason: string): void {
     if (this.state === 'failed' || this.state === 'closed') return;
     this.state = 'failed';
+    this.held = false;
     this.log(`[retrieval] the keyword search thread stopped (${reason}): keyword ranking runs on the main thread`);
-    this.release();
-  }
-
-  private release(): void {
-    const waiting = [...this.waiting.values()];
-    this.waiting.clear();
-    for (const resolve of waiting) resolve(undefined);
+    void this.worker?.terminate();
   }
 
   /** Stops the worker (shutdown, before the database closes); searches after this rank in place. */
   async close(): Promise<void> {
     this.state = 'closed';
-    this.release();
+    this.held = false;
     const worker = this.worker;
     this.worker = undefined;
     // Read-only: nothing it holds can be lost.

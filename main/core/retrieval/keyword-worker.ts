@@ -1,29 +1,52 @@
 /**
  * The keyword search thread (keyword-thread.ts starts it by file path; the main thread never loads
- * this module): ranks questions by keywords over its own read-only connection, one at a time.
+ * this module): ranks questions by keywords over its own read-only connection, one at a time,
+ * waiting on the shared buffer for each (see keyword-thread.ts for why not messages).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openReadOnlyDatabase } from '../../db/connection.js';
 import { createChunkReader } from '../../db/repositories/chunks.js';
 import { keywordRanking } from './keyword.js';
-import type { KeywordWorkerData, KeywordWorkerMessage, KeywordWorkerRequest } from './keyword-thread.js';
+import {
+  CONTROL,
+  controlOf,
+  readShared,
+  STATE,
+  writeShared,
+  type KeywordWorkerAnswer,
+  type KeywordWorkerData,
+  type KeywordWorkerRequest,
+  type KeywordWorkerStarted,
+} from './keyword-thread.js';
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
-const port = parentPort;
-const send = (message: KeywordWorkerMessage) => port?.postMessage(message);
-const { file, nativeBinding } = workerData as KeywordWorkerData;
+const started = (message: KeywordWorkerStarted) => parentPort?.postMessage(message);
+const { file, nativeBinding, shared } = workerData as KeywordWorkerData;
+const control = controlOf(shared);
 
+function answer(): KeywordWorkerAnswer {
+  try {
+    const q = readShared<KeywordWorkerRequest>(shared);
+    return { ok: true, ranking: keywordRanking(chunks, q.kb_ids, q.text, q.limit, q.options) };
+  } catch (error) {
+    return { ok: false, reason: errorText(error) };
+  }
+}
+
+let chunks: ReturnType<typeof createChunkReader>;
 try {
-  const chunks = createChunkReader(openReadOnlyDatabase(file, nativeBinding ? { nativeBinding } : {}));
-  port?.on('message', (request: KeywordWorkerRequest) => {
-    try {
-      send({ type: 'ranked', id: request.id, ranking: keywordRanking(chunks, request.kb_ids, request.text, request.limit, request.options) });
-    } catch (error) {
-      send({ type: 'error', id: request.id, reason: errorText(error) });
-    }
-  });
-  send({ type: 'ready' });
+  chunks = createChunkReader(openReadOnlyDatabase(file, nativeBinding ? { nativeBinding } : {}));
+  started({ type: 'ready' });
 } catch (error) {
-  send({ type: 'failed', reason: errorText(error) });
-  port?.close();
+  started({ type: 'failed', reason: errorText(error) });
+  process.exit(1);
+}
+// Until terminated (which interrupts the wait): each question as it is asked.
+for (;;) {
+  for (let state = Atomics.load(control, CONTROL.state); state !== STATE.asked; state = Atomics.load(control, CONTROL.state)) {
+    Atomics.wait(control, CONTROL.state, state);
+  }
+  if (!writeShared(shared, answer())) writeShared(shared, { ok: false, reason: 'the ranking is too large to hand back' } satisfies KeywordWorkerAnswer);
+  Atomics.store(control, CONTROL.state, STATE.answered);
+  Atomics.notify(control, CONTROL.state);
 }
