@@ -367,20 +367,20 @@ async function hybridRows(cacheDir: string, corpusFile: string, timed: Question[
     log(`  loaded the saved graphs in ${((performance.now() - loading) / 1000).toFixed(1)} s`);
     // As the app searches: the keyword half in its thread (started here, as the app's first hybrid search starts it).
     if (!(await keywords.start())) throw new Error('the keyword search thread did not start: the bench would time both halves on one thread');
-    const timeHybrid = async (options: { keywords?: KeywordThread }) => {
-      for (const q of timed.slice(0, 20)) await searchHybrid({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 }, embed, { log, ...options });
-      const ms: number[] = [];
-      for (const q of timed) {
-        const t0 = performance.now();
-        await searchHybrid({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 }, embed, { log, ...options });
-        ms.push(performance.now() - t0);
-      }
-      return ms;
-    };
+    // Timed in turns, question by question (which goes first alternates), so that the machine's drift between windows falls on both alike.
+    const search = (q: Question, options: { keywords?: KeywordThread }) => searchHybrid({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 }, embed, { log, ...options });
+    for (const q of timed.slice(0, 20)) for (const options of [{ keywords }, {}]) await search(q, options);
     const served = keywords.served;
-    const hybrid = await timeHybrid({ keywords });
-    if (keywords.served - served !== timed.length + Math.min(20, timed.length)) throw new Error('some keyword halves ranked on the main thread: the bench timed a mix');
-    const oneThread = await timeHybrid({});
+    const hybrid: number[] = [];
+    const oneThread: number[] = [];
+    for (const [i, q] of timed.entries()) {
+      for (const threaded of i % 2 === 0 ? [true, false] : [false, true]) {
+        const t0 = performance.now();
+        await search(q, threaded ? { keywords } : {});
+        (threaded ? hybrid : oneThread).push(performance.now() - t0);
+      }
+    }
+    if (keywords.served - served !== timed.length) throw new Error('some keyword halves ranked on the main thread: the bench timed a mix');
     let found = 0;
     let reference = 0;
     const exactMs: number[] = [];
