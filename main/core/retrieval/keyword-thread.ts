@@ -92,7 +92,7 @@ export function readShared<T>(shared: SharedArrayBuffer): T {
 export const sharedBuffer = () => new SharedArrayBuffer(CONTROL_BYTES + DATA_BYTES);
 export const controlOf = (shared: SharedArrayBuffer) => new Int32Array(shared, 0, CONTROL_BYTES / 4);
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class KeywordThread {
   private state: 'idle' | 'starting' | 'ready' | 'failed' | 'closed' = 'idle';
@@ -103,7 +103,7 @@ export class KeywordThread {
   /** A question is with the worker, or its answer not taken yet. */
   private held = false;
   private errorSaid = false;
-  /** Rankings the worker answered (the rest were ranked in place). */
+  /** Rankings the worker answered (the rest were ranked in place): read by the tests and the bench. */
   served = 0;
 
   constructor(private readonly options: KeywordThreadOptions) {}

@@ -10,6 +10,7 @@ import { keywordRanking } from './keyword.js';
 import {
   CONTROL,
   controlOf,
+  errorText,
   readShared,
   STATE,
   writeShared,
@@ -19,7 +20,6 @@ import {
   type KeywordWorkerStarted,
 } from './keyword-thread.js';
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const started = (message: KeywordWorkerStarted) => parentPort?.postMessage(message);
 const { file, nativeBinding, shared } = workerData as KeywordWorkerData;
 const control = controlOf(shared);
