@@ -2,8 +2,7 @@ import type { Citation } from '../../../shared/events.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ChunkLocation } from '../ingest/types.js';
 import type { Passage } from '../providers/types.js';
-import { retrieve } from '../retrieval/retrieve.js';
-import type { Embedder, KeywordThread } from '../retrieval/search.js';
+import { retrieve, type RetrievalEnv } from '../retrieval/retrieve.js';
 import { describeLocation } from '../chat/grounding.js';
 import { isToolName, parseToolArgs, SEARCH_LIMIT, TOOL_NAMES, type ToolArgs, type ToolName } from './tool-args.js';
 
@@ -18,11 +17,7 @@ export interface AgentDataset {
   artifact_count: number;
 }
 
-export interface ToolEnv {
-  repos: Repositories;
-  embed: Embedder | undefined;
-  /** Where hybrid search ranks its keyword half (retrieval/keyword-thread.ts). */
-  keywords?: KeywordThread | undefined;
+export interface ToolEnv extends RetrievalEnv {
   datasets: AgentDataset[];
 }
 

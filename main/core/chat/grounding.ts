@@ -1,7 +1,7 @@
 import type { Citation } from '../../../shared/events.js';
 import type { Context } from '../context.js';
 import type { ChatTurn, Passage } from '../providers/types.js';
-import { retrieve } from '../retrieval/retrieve.js';
+import { retrieve, retrievalEnv } from '../retrieval/retrieve.js';
 import { estimateTokens, messageTokens, REPLY_RESERVE_TOKENS } from '../tokens.js';
 
 export interface Grounding {
@@ -27,7 +27,7 @@ export async function groundingFor(ctx: Context, datasetIds: string[], message: 
     const kb = ctx.repos.datasets.get(id)?.kb_id;
     return kb ? [{ id, kb_id: kb }] : [];
   });
-  const { hits } = await retrieve({ repos: ctx.repos, embed: ctx.runtime.embedding()?.embed, log: ctx.runtime.log, keywords: ctx.runtime.keywords }, datasets, message, PASSAGES_PER_ANSWER);
+  const { hits } = await retrieve(retrievalEnv(ctx.repos, ctx.runtime), datasets, message, PASSAGES_PER_ANSWER);
   const passages = hits.map((hit, i): Passage => ({ index: i + 1, artifact_key: hit.artifact_key, text: hit.text, snippet: hit.snippet, location: hit.location }));
   const citations = hits.map(
     (hit, i): Citation => ({

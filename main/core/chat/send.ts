@@ -13,6 +13,7 @@ import { buildTurns } from './context.js';
 import { generate } from './generate.js';
 import { groundingFor } from './grounding.js';
 import { agentDatasets } from '../agents/tools.js';
+import { retrievalEnv } from '../retrieval/retrieve.js';
 import { applyWorkflow, requestedWorkflow } from '../workflows/apply.js';
 import type { Workflow } from '../../../shared/operations/workflows.js';
 import type { MessageRow } from '../../db/repositories/messages.js';
@@ -140,7 +141,7 @@ export function startAnswer(ctx: AuthedContext, spec: AnswerSpec): StartedChat {
     input.agentic && !continued
       ? {
           question: input.message,
-          env: { repos, embed: runtime.embedding()?.embed, keywords: runtime.keywords, datasets: agentDatasets(repos, datasetIds) },
+          env: { ...retrievalEnv(repos, runtime), datasets: agentDatasets(repos, datasetIds) },
           maxSteps: limits.max_steps,
           timeBudgetMs: limits.time_budget_seconds * 1000,
           mcp: { maxCalls: ctx.config().mcp.max_calls_per_answer, maxBytes: ctx.config().mcp.max_result_bytes_per_answer },

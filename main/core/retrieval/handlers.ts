@@ -2,7 +2,7 @@ import type { ParsedInputOf } from '../../../shared/operations/define.js';
 import type { search as searchOperation } from '../../../shared/operations/search.js';
 import type { AuthedContext } from '../context.js';
 import { assertDatasets } from '../datasets/access.js';
-import { retrieve } from './retrieve.js';
+import { retrieve, retrievalEnv } from './retrieve.js';
 
 /** `POST /search`: the datasets' best passages for a question, over the one retrieval function. */
 export async function searchDatasets(ctx: AuthedContext, input: ParsedInputOf<typeof searchOperation>) {
@@ -10,7 +10,7 @@ export async function searchDatasets(ctx: AuthedContext, input: ParsedInputOf<ty
   const ids = [...new Set(input.dataset_ids)];
   assertDatasets(ctx, ids);
   const datasets = ids.map((id) => ({ id, kb_id: ctx.repos.datasets.get(id)?.kb_id ?? '' })).filter((d) => d.kb_id !== '');
-  const { hits, mode } = await retrieve({ repos: ctx.repos, embed: ctx.runtime.embedding()?.embed, log: ctx.runtime.log, keywords: ctx.runtime.keywords }, datasets, input.query, input.limit, input.mode);
+  const { hits, mode } = await retrieve(retrievalEnv(ctx.repos, ctx.runtime), datasets, input.query, input.limit, input.mode);
   return {
     data: hits.map((hit) => ({
       chunk_id: hit.chunk_id,

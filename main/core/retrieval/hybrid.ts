@@ -52,7 +52,7 @@ export async function searchRanked(
   const candidates = Math.max(limit, clampLimit(options.candidates ?? Math.max(limit * 3, 30)));
   const ranges = chunks.kbRanges(query.kb_ids);
   // The keyword half goes to its thread first, to run while this one embeds the question and searches the graphs.
-  const inThread = ranges.length > 0 ? options.keywords?.rank(query.kb_ids, query.text, candidates, options) : undefined;
+  const inThread = ranges.length > 0 ? options.keywords?.rank(ranges, query.text, candidates, options) : undefined;
   let nearest: number[] | undefined;
   let keyword: KeywordRanking | undefined;
   try {
@@ -60,7 +60,7 @@ export async function searchRanked(
   } finally {
     keyword = inThread?.();
   }
-  keyword ??= keywordRanking(chunks, query.kb_ids, query.text, candidates, options);
+  keyword ??= keywordRanking(chunks, ranges, query.text, candidates, options);
   const terms = snippetTerms(keyword.plan);
   const snippetTokens = snippetTokensOf(options);
   // No vector ranking to fuse (the embedding failed or does not fit): the keyword ranking as it is.

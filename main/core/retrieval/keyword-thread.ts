@@ -19,6 +19,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { KEYWORD_DEFAULTS, type KeywordOptions } from './plan.js';
+import type { KbRange } from '../../db/repositories/chunks.js';
 import type { KeywordRanking } from './keyword.js';
 
 /** The shared buffer: a control block of int32s, then the question or the answer as UTF-8 JSON. */
@@ -38,7 +39,8 @@ export interface KeywordWorkerData {
 }
 
 export interface KeywordWorkerRequest {
-  kb_ids: string[];
+  /** The knowledge bases' id ranges, as the caller read them (its vector half searches the same). */
+  ranges: KbRange[];
   text: string;
   limit: number;
   options: KeywordOptions;
@@ -98,8 +100,8 @@ export class KeywordThread {
   private state: 'idle' | 'starting' | 'ready' | 'failed' | 'closed' = 'idle';
   private worker: Worker | undefined;
   private starting: Promise<boolean> | undefined;
-  private readonly shared = sharedBuffer();
-  private readonly control = controlOf(this.shared);
+  /** The buffer shared with the worker, made when it starts (none where no hybrid search ever runs). */
+  private shared: SharedArrayBuffer | undefined;
   /** A question is with the worker, or its answer not taken yet. */
   private held = false;
   private errorSaid = false;
@@ -119,6 +121,7 @@ export class KeywordThread {
       this.state = 'starting';
       let worker: Worker;
       try {
+        this.shared = sharedBuffer();
         const workerData: KeywordWorkerData = { file: this.options.file, nativeBinding: this.options.nativeBinding, shared: this.shared };
         worker = new Worker(workerScript(), { workerData });
       } catch (error) {
@@ -147,40 +150,43 @@ export class KeywordThread {
 
   /**
    * Hands the question to the worker and returns at once a function that takes its ranking: the
-   * best `limit` chunks of `kbIds` for `text` (waiting for the worker to finish if it has not), or
+   * best `limit` chunks of the knowledge bases `ranges` for `text` (waiting for the worker to finish if it has not), or
    * undefined if it failed. Call it exactly once, however the search goes on: until then the worker
    * is held. Undefined instead of a function when the worker cannot take the question now (see the
    * top of this file): the caller then ranks in place.
    */
-  rank(kbIds: readonly string[], text: string, limit: number, options: KeywordOptions = {}): (() => KeywordRanking | undefined) | undefined {
+  rank(ranges: readonly KbRange[], text: string, limit: number, options: KeywordOptions = {}): (() => KeywordRanking | undefined) | undefined {
     if (this.state === 'idle') void this.start();
-    if (this.state !== 'ready' || this.held) return undefined;
-    const request: KeywordWorkerRequest = { kb_ids: [...kbIds], text, limit, options: keywordOptions(options) };
-    if (!writeShared(this.shared, request)) return undefined;
+    const shared = this.shared;
+    if (this.state !== 'ready' || this.held || !shared) return undefined;
+    const request: KeywordWorkerRequest = { ranges: [...ranges], text, limit, options: keywordOptions(options) };
+    if (!writeShared(shared, request)) return undefined;
     this.held = true;
-    Atomics.store(this.control, CONTROL.state, STATE.asked);
-    Atomics.notify(this.control, CONTROL.state);
+    const control = controlOf(shared);
+    Atomics.store(control, CONTROL.state, STATE.asked);
+    Atomics.notify(control, CONTROL.state);
     let taken = false;
     return () => {
       if (taken) return undefined;
       taken = true;
-      return this.take();
+      return this.take(shared);
     };
   }
 
-  private take(): KeywordRanking | undefined {
+  private take(shared: SharedArrayBuffer): KeywordRanking | undefined {
     if (!this.held || this.state !== 'ready') return undefined;
-    if (Atomics.wait(this.control, CONTROL.state, STATE.asked, ANSWER_TIMEOUT_MS) === 'timed-out') {
+    const control = controlOf(shared);
+    if (Atomics.wait(control, CONTROL.state, STATE.asked, ANSWER_TIMEOUT_MS) === 'timed-out') {
       this.fail(`it did not answer within ${ANSWER_TIMEOUT_MS / 1000} s`);
       return undefined;
     }
     let answer: KeywordWorkerAnswer;
     try {
-      answer = readShared<KeywordWorkerAnswer>(this.shared);
+      answer = readShared<KeywordWorkerAnswer>(shared);
     } catch (error) {
       answer = { ok: false, reason: errorText(error) };
     }
-    Atomics.store(this.control, CONTROL.state, STATE.idle);
+    Atomics.store(control, CONTROL.state, STATE.idle);
     this.held = false;
     if (answer.ok) {
       this.served++;

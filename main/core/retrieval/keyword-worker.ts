@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openReadOnlyDatabase } from '../../db/connection.js';
-import { createChunkReader } from '../../db/repositories/chunks.js';
+import { createChunkReader, type ChunkReader } from '../../db/repositories/chunks.js';
 import { keywordRanking } from './keyword.js';
 import {
   CONTROL,
@@ -24,29 +24,35 @@ const started = (message: KeywordWorkerStarted) => parentPort?.postMessage(messa
 const { file, nativeBinding, shared } = workerData as KeywordWorkerData;
 const control = controlOf(shared);
 
-function answer(): KeywordWorkerAnswer {
+function answer(chunks: ChunkReader): KeywordWorkerAnswer {
   try {
     const q = readShared<KeywordWorkerRequest>(shared);
-    return { ok: true, ranking: keywordRanking(chunks, q.kb_ids, q.text, q.limit, q.options) };
+    return { ok: true, ranking: keywordRanking(chunks, q.ranges, q.text, q.limit, q.options) };
   } catch (error) {
     return { ok: false, reason: errorText(error) };
   }
 }
 
-let chunks: ReturnType<typeof createChunkReader>;
-try {
-  chunks = createChunkReader(openReadOnlyDatabase(file, nativeBinding ? { nativeBinding } : {}));
-  started({ type: 'ready' });
-} catch (error) {
-  started({ type: 'failed', reason: errorText(error) });
-  process.exit(1);
-}
-// Until terminated (which interrupts the wait): each question as it is asked.
-for (;;) {
-  for (let state = Atomics.load(control, CONTROL.state); state !== STATE.asked; state = Atomics.load(control, CONTROL.state)) {
-    Atomics.wait(control, CONTROL.state, state);
+function open(): ChunkReader | undefined {
+  try {
+    return createChunkReader(openReadOnlyDatabase(file, nativeBinding ? { nativeBinding } : {}));
+  } catch (error) {
+    // Said with its reason; the thread then ends on its own (nothing else keeps it running).
+    started({ type: 'failed', reason: errorText(error) });
+    return undefined;
   }
-  if (!writeShared(shared, answer())) writeShared(shared, { ok: false, reason: 'the ranking is too large to hand back' } satisfies KeywordWorkerAnswer);
-  Atomics.store(control, CONTROL.state, STATE.answered);
-  Atomics.notify(control, CONTROL.state);
+}
+
+const chunks = open();
+if (chunks) {
+  started({ type: 'ready' });
+  // Until terminated (which interrupts the wait): each question as it is asked.
+  for (;;) {
+    for (let state = Atomics.load(control, CONTROL.state); state !== STATE.asked; state = Atomics.load(control, CONTROL.state)) {
+      Atomics.wait(control, CONTROL.state, state);
+    }
+    if (!writeShared(shared, answer(chunks))) writeShared(shared, { ok: false, reason: 'the ranking is too large to hand back' } satisfies KeywordWorkerAnswer);
+    Atomics.store(control, CONTROL.state, STATE.answered);
+    Atomics.notify(control, CONTROL.state);
+  }
 }

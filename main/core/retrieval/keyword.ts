@@ -35,10 +35,10 @@ export interface KeywordRanking {
   plan: KeywordPlan;
 }
 
-/** The best `limit` chunks of `kbIds` for `text` by keywords, read through `chunks` (the repository, or a worker's reader). */
-export function keywordRanking(chunks: ChunkReader, kbIds: readonly string[], text: string, limit: number, options: KeywordOptions): KeywordRanking {
+/** The best `limit` chunks of the knowledge bases `ranges` for `text` by keywords, read through `chunks` (the repository, or a worker's reader). */
+export function keywordRanking(chunks: ChunkReader, ranges: readonly KbRange[], text: string, limit: number, options: KeywordOptions): KeywordRanking {
   const o = { ...KEYWORD_DEFAULTS, ...options };
-  const spans = querySpans(chunks, chunks.kbRanges(kbIds));
+  const spans = querySpans(chunks, ranges);
   const plan = planKeyword(chunks, text, spans, o);
   return { plan, ranked: runPlan(chunks, plan, spans, limit, o) };
 }
@@ -54,7 +54,7 @@ export function searchKeyword(source: RetrievalSource, query: SearchQuery, optio
   const limit = clampLimit(query.limit);
   if (limit === 0) return [];
   const { chunks } = source;
-  const { plan, ranked } = keywordRanking(chunks, query.kb_ids, query.text, limit, options);
+  const { plan, ranked } = keywordRanking(chunks, chunks.kbRanges(query.kb_ids), query.text, limit, options);
   return hydrate(chunks, ranked, snippetTerms(plan), snippetTokensOf(options), limit);
 }
 

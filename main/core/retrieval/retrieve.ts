@@ -4,6 +4,23 @@ import { searchRanked, vectorsReady, type Embedder } from './search.js';
 import type { SearchHit } from './types.js';
 import type { Logger } from '../logger.js';
 import type { KeywordThread } from './keyword-thread.js';
+import type { Runtime } from '../context.js';
+
+/** What retrieval runs with: the repositories, the configured embedding model, the log and the keyword thread. */
+export interface RetrievalEnv {
+  repos: Repositories;
+  embed: Embedder | undefined;
+  log?: Logger | undefined;
+  keywords?: KeywordThread | undefined;
+}
+
+/** The retrieval environment of the running service (every search goes through it). */
+export const retrievalEnv = (repos: Repositories, runtime: Pick<Runtime, 'embedding' | 'log' | 'keywords'>): RetrievalEnv => ({
+  repos,
+  embed: runtime.embedding()?.embed,
+  log: runtime.log,
+  keywords: runtime.keywords,
+});
 
 /** A dataset to search: its id and the knowledge base behind it. */
 export interface SearchableDataset {
@@ -24,7 +41,7 @@ export interface Retrieval {
  * `auto` uses them when they can.
  */
 export async function retrieve(
-  source: { repos: Repositories; embed: Embedder | undefined; log?: Logger | undefined; keywords?: KeywordThread | undefined },
+  source: RetrievalEnv,
   datasets: readonly SearchableDataset[],
   text: string,
   limit: number,
