@@ -96,6 +96,21 @@ describe('keyword ranking in a thread of its own', () => {
     expect(lines).toHaveLength(1);
   });
 
+  it('a ranking that fails in the worker is said once and left to the caller; the worker goes on', async () => {
+    const c = track(corpusDb());
+    const lines: string[] = [];
+    const thread = threadOn(c.db.name, (line) => lines.push(line));
+    expect(await thread.start()).toBe(true);
+    // A range no id can bound: FTS5's rowid arguments cannot be made of it, so the worker's ranking throws.
+    const broken = [{ ...c.chunks.kbRanges([c.kb])[0]!, lo: Number.NaN }];
+    expect(thread.rank(broken, QUESTIONS[0]!, 10)!()).toBeUndefined();
+    expect(thread.rank(broken, QUESTIONS[1]!, 10)!()).toBeUndefined();
+    expect(lines).toEqual([expect.stringMatching(/keyword ranking failed in its thread \(.+\): ranked on the main thread instead/)]);
+    const ranges = c.chunks.kbRanges([c.kb]);
+    expect(thread.rank(ranges, QUESTIONS[0]!, 10)?.()).toEqual(keywordRanking(c.chunks, ranges, QUESTIONS[0]!, 10, {}));
+    expect(thread.served).toBe(1);
+  });
+
   it('answers what it was asked with nothing once closed, and is not asked again', async () => {
     const c = track(corpusDb());
     const thread = threadOn(c.db.name);
