@@ -1,5 +1,6 @@
 /**
- * Retrieval benchmark: keyword search (searchKeyword, top 10) over 100k and 1M generated chunks.
+ * Retrieval benchmark: keyword search (searchKeyword, top 10) over 100k and 1M generated chunks,
+ * shared with the keyword thread as the app searches, and on one thread as before, in turns.
  *
  * Each size gets a database built by the real migrations (WAL) and the
  * real chunks repository (batched inserts, FTS5 kept up to date by the migration's triggers):
@@ -380,7 +381,7 @@ async function hybridRows(cacheDir: string, corpusFile: string, timed: Question[
         (threaded ? hybrid : oneThread).push(performance.now() - t0);
       }
     }
-    if (keywords.served - served !== timed.length) throw new Error('some keyword halves ranked on the main thread: the bench timed a mix');
+    if (keywords.served - served !== timed.length) throw new Error('some keyword halves ran without the keyword thread: the bench timed a mix');
     let found = 0;
     let reference = 0;
     const exactMs: number[] = [];
@@ -514,20 +515,38 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
       const chunks = createChunksRepo(db);
       const dbMb = statSync(file).size / 1e6;
       const qs = cached.questions;
-      for (const q of qs.slice(0, WARMUP)) searchKeyword({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 });
+      // As the app searches: shared with the keyword thread. Timed in turns with the same search on
+      // one thread (before), question by question, which goes first alternating.
+      const keywords = new KeywordThread({ file, log });
+      if (!(await keywords.start())) throw new Error('the keyword search thread did not start: the bench would time one thread only');
+      const search = (q: Question, threaded: boolean) => searchKeyword({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 }, threaded ? { keywords } : {});
+      for (const q of qs.slice(0, WARMUP)) for (const threaded of [true, false]) search(q, threaded);
       const timed = qs.slice(WARMUP);
       const all: number[] = [];
+      const oneThread: number[] = [];
       const topical: number[] = [];
       const commonOnly: number[] = [];
       const results: number[][] = [];
       let found = 0;
-      for (const q of timed) {
-        const [hits, ms] = time(() => searchKeyword({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 }));
-        all.push(ms);
-        (q.source ? topical : commonOnly).push(ms);
-        results.push(hits.map((h) => h.chunk_id));
-        if (q.source && hits.some((h) => h.artifact_id === q.source)) found++;
+      const served = keywords.served;
+      const queries = { ...keywords.queries };
+      for (const [i, q] of timed.entries()) {
+        for (const threaded of i % 2 === 0 ? [true, false] : [false, true]) {
+          const [hits, ms] = time(() => search(q, threaded));
+          if (!threaded) {
+            oneThread.push(ms);
+            continue;
+          }
+          all.push(ms);
+          (q.source ? topical : commonOnly).push(ms);
+          results.push(hits.map((h) => h.chunk_id));
+          if (q.source && hits.some((h) => h.artifact_id === q.source)) found++;
+        }
       }
+      await keywords.close();
+      if (keywords.served - served !== timed.length) throw new Error('some searches ran without the keyword thread: the bench timed a mix');
+      const byWorker = keywords.queries.worker - queries.worker;
+      log(`  keyword at ${size.toLocaleString('en')}: the thread ran ${byWorker} of ${byWorker + keywords.queries.caller - queries.caller} queries`);
       const sample = Math.min(timed.length, overlapSample(size));
       let overlap = 0;
       let reference = 0;
@@ -547,6 +566,7 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
         if (exact.some((id) => artifactOf.get(id)?.artifact_id === q.source)) exhaustiveFound++;
       }
       const s = summarize(all);
+      const one = summarize(oneThread);
       const t = summarize(topical);
       const c = summarize(commonOnly);
       rows.push({
@@ -562,6 +582,7 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
         sample_source_in_top10: round(sampleFound / Math.max(1, sampled), 3),
         sample_source_in_top10_exhaustive: round(exhaustiveFound / Math.max(1, sampled), 3),
       });
+      rows.push({ name: 'keyword top-10, all questions, on one thread (before)', chunks: size, p50_ms: round(one.p50), p95_ms: round(one.p95) });
       rows.push({ name: 'keyword top-10, topical questions', chunks: size, p50_ms: round(t.p50), p95_ms: round(t.p95) });
       rows.push({ name: 'keyword top-10, common words only', chunks: size, p50_ms: round(c.p50), p95_ms: round(c.p95) });
       rows.push(keywordWhileProcessing(db, chunks, timed, size));

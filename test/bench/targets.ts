@@ -21,8 +21,9 @@ export interface Goal extends Target {
 
 const text = (row: Row, ...columns: string[]) => columns.map((c) => String(row[c] ?? '')).join(' ');
 const chunksAre = (row: Row, n: number) => figureOf(row, 'chunks') === n;
-const isKeywordAll = (row: Row) => /^keyword\b.*\ball questions\b/i.test(text(row, 'name', 'benchmark'));
-const isHybrid = (row: Row) => /^hybrid\b/i.test(text(row, 'name', 'benchmark'));
+/** The rows of the app's own search; not the rows timing the way it was before, or under another condition, beside it. */
+const isKeywordAll = (row: Row) => /^keyword top-10, all questions\s*$/i.test(text(row, 'name', 'benchmark'));
+const isHybrid = (row: Row) => /^hybrid\b/i.test(text(row, 'name', 'benchmark')) && !/\bbefore\b/i.test(text(row, 'name', 'benchmark'));
 
 export const GOALS: readonly Goal[] = [
   { goal: 'keyword top-10 p95 at 1M chunks', table: 'retrieval', where: (r) => isKeywordAll(r) && chunksAre(r, 1_000_000), figure: 'p95_ms', max: 10 },

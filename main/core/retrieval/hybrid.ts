@@ -1,20 +1,16 @@
-import type { KeywordOptions } from './plan.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { clampLimit, hydrate, snippetTerms } from './hits.js';
 import type { KbRange, VectorIndexInfo } from '../../db/repositories/chunks.js';
-import { keywordRanking, searchKeyword, snippetTokensOf, type KeywordRanking } from './keyword.js';
-import type { KeywordThread } from './keyword-thread.js';
+import { keywordRanking, searchKeyword, snippetTokensOf, type KeywordRanking, type KeywordSearchOptions } from './keyword.js';
 import { toVector } from './vector.js';
 import type { Embedder, RetrievalLog, RetrievalSource, SearchHit, SearchQuery } from './types.js';
 
-export interface HybridOptions extends KeywordOptions {
+export interface HybridOptions extends KeywordSearchOptions {
   /** How many candidates each ranking (keyword, vector) contributes to the fusion. Default max(limit × 3, 30). */
   candidates?: number;
   /** Reciprocal-rank-fusion constant. Default 60. */
   rrfK?: number;
   log?: RetrievalLog;
-  /** Where the keyword half runs while this thread searches the vectors (keyword-thread.ts); without it, one after the other here. */
-  keywords?: KeywordThread | undefined;
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -51,14 +47,15 @@ export async function searchRanked(
 
   const candidates = Math.max(limit, clampLimit(options.candidates ?? Math.max(limit * 3, 30)));
   const ranges = chunks.kbRanges(query.kb_ids);
-  // The keyword half goes to its thread first, to run while this one embeds the question and searches the graphs.
+  // The keyword half goes to its thread first, to start while this one embeds the question and
+  // searches the graphs; this one then takes the keyword queries the thread has not yet taken.
   const inThread = ranges.length > 0 ? options.keywords?.rank(ranges, query.text, candidates, options) : undefined;
   let nearest: number[] | undefined;
   let keyword: KeywordRanking | undefined;
   try {
     if (ranges.length > 0 && query.text.trim() !== '') nearest = await nearestIds(chunks, info, ranges, query.text, embed, candidates, log);
   } finally {
-    keyword = inThread?.();
+    keyword = inThread?.(chunks);
   }
   keyword ??= keywordRanking(chunks, ranges, query.text, candidates, options);
   const terms = snippetTerms(keyword.plan);

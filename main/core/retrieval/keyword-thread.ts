@@ -1,35 +1,38 @@
 /**
- * Keyword ranking in a worker thread of its own, on its own read-only connection to the database,
- * so that hybrid search runs its two halves at once on two cores: the keyword half there, the
- * question's embedding and the vector graphs on the calling thread. better-sqlite3 and hnswlib are
- * both synchronous, so on one thread the halves add up (hybrid ≈ keyword + vector). WAL lets the
- * worker read committed chunks while the app writes: it reads what the calling thread would.
+ * Keyword searches shared with a worker thread of its own, on its own read-only connection to the
+ * database (WAL lets it read what the app has committed), so that a search uses both cores:
+ * better-sqlite3 and hnswlib are synchronous, so on one thread every query of a search and the
+ * vector half of a hybrid search run one after the other.
  *
- * The two threads meet through shared memory, not messages: a question is written to a shared
- * buffer and the worker, blocked on `Atomics.wait`, wakes at once; the caller takes the answer when
- * its vector half is done, waiting synchronously for the rest if the worker is not finished (it
- * would otherwise do that work itself, synchronously too). Measured here, a message to a worker and
- * back costs 0.2 ms at the median and 0.5 ms at p95, through both event loops; shared memory, 0.02.
+ * How a search is shared (keyword-board.ts has the protocol): the caller hands the question over
+ * and goes on (a hybrid search embeds it and searches the vector graphs meanwhile). Whichever
+ * thread comes to it first plans it and lays out its queries (keyword.ts: the selecting and
+ * boosting queries per span, large ones in halves where that pays), and both run them, each
+ * taking the next one no thread has taken. The caller then merges them (rescoring the nudging
+ * terms). The results are the same whoever ran which query.
  *
- * Whenever the worker cannot rank at once, the caller ranks in place, as it did before this thread
- * existed: while the worker starts (the first search starts it), while it holds another search's
- * question (two searches at once then use both cores), and once it has failed or closed.
+ * The caller never waits for the worker to wake: on this machine a thread asleep for a few
+ * milliseconds takes 2–7.5 ms to wake (a virtual CPU left idle), more than many searches take. It
+ * only waits for queries the worker has started, and it would otherwise run them itself,
+ * synchronously too. The threads meet through shared memory, not messages: a message to a worker
+ * and back costs 0.2 ms at the median here, through both event loops.
+ *
+ * Whenever the worker cannot take a search, the caller runs it alone, as it did before this
+ * thread existed: while the worker starts (the first search starts it), while it holds another
+ * search (two searches at once then use both cores), and once it has failed or closed.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { KEYWORD_DEFAULTS, type KeywordOptions } from './plan.js';
-import type { KbRange } from '../../db/repositories/chunks.js';
-import type { KeywordRanking } from './keyword.js';
+import type { ChunkReader, KbRange, ScoredId } from '../../db/repositories/chunks.js';
+import { combineWork, keywordWork, runPiece, type KeywordPiece, type KeywordRanking, type KeywordSharing, type KeywordWork } from './keyword.js';
+import { Board, boardBuffer, nextGeneration, now, PHASE, PIECE } from './keyword-board.js';
 
-/** The shared buffer: a control block of int32s, then the question or the answer as UTF-8 JSON. */
-export const CONTROL = { state: 0, length: 1 } as const;
-export const STATE = { idle: 0, asked: 1, answered: 2 } as const;
-const CONTROL_BYTES = 16;
-/** Room for a question (its text is cut to 4,000 characters by the planner) and an answer of up to 1,000 ranked ids. */
-const DATA_BYTES = 1 << 20;
-/** A worker that has not answered by then is taken for stuck: the caller ranks in place from then on. */
-const ANSWER_TIMEOUT_MS = 10_000;
+/** A worker that has not finished planning by then is taken for stuck: the caller runs searches alone from then on. */
+const STUCK_MS = 10_000;
+/** How long the caller waits for a query the worker runs, from when it started it: twice its estimated cost, and a millisecond. */
+const patience = (piece: KeywordPiece) => 1 + (2 * piece.cost) / 1000;
 
 /** What the worker starts with. */
 export interface KeywordWorkerData {
@@ -45,8 +48,6 @@ export interface KeywordWorkerRequest {
   limit: number;
   options: KeywordOptions;
 }
-
-export type KeywordWorkerAnswer = { ok: true; ranking: KeywordRanking } | { ok: false; reason: string };
 
 /** Said once, by message, before the worker starts waiting on the shared buffer. */
 export type KeywordWorkerStarted = { type: 'ready' } | { type: 'failed'; reason: string };
@@ -74,39 +75,23 @@ function keywordOptions(options: KeywordOptions): KeywordOptions {
   return picked;
 }
 
-const encoder = new TextEncoder();
-
-/** Writes `value` as JSON after the control block; false when it does not fit. */
-export function writeShared(shared: SharedArrayBuffer, value: unknown): boolean {
-  const json = JSON.stringify(value);
-  const { read, written } = encoder.encodeInto(json, new Uint8Array(shared, CONTROL_BYTES));
-  if (read < json.length) return false;
-  Atomics.store(controlOf(shared), CONTROL.length, written);
-  return true;
-}
-
-/** The JSON value after the control block. */
-export function readShared<T>(shared: SharedArrayBuffer): T {
-  const length = Atomics.load(controlOf(shared), CONTROL.length);
-  return JSON.parse(Buffer.from(shared, CONTROL_BYTES, length).toString('utf8')) as T;
-}
-
-export const sharedBuffer = () => new SharedArrayBuffer(CONTROL_BYTES + DATA_BYTES);
-export const controlOf = (shared: SharedArrayBuffer) => new Int32Array(shared, 0, CONTROL_BYTES / 4);
-
 export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export class KeywordThread {
+export class KeywordThread implements KeywordSharing {
   private state: 'idle' | 'starting' | 'ready' | 'failed' | 'closed' = 'idle';
   private worker: Worker | undefined;
   private starting: Promise<boolean> | undefined;
-  /** The buffer shared with the worker, made when it starts (none where no hybrid search ever runs). */
-  private shared: SharedArrayBuffer | undefined;
+  /** The memory shared with the worker, made when it starts (none where no search ever runs). */
+  private board: Board | undefined;
+  /** The generation of the last question asked. */
+  private gen = 0;
   /** A question is with the worker, or its answer not taken yet. */
   private held = false;
   private errorSaid = false;
-  /** Rankings the worker answered (the rest were ranked in place): read by the tests and the bench. */
+  /** Searches that went through the board (the rest ran in place): read by the tests and the bench. */
   served = 0;
+  /** The queries of those searches, by the thread that ran them. */
+  readonly queries = { caller: 0, worker: 0 };
 
   constructor(private readonly options: KeywordThreadOptions) {}
 
@@ -121,8 +106,8 @@ export class KeywordThread {
       this.state = 'starting';
       let worker: Worker;
       try {
-        this.shared = sharedBuffer();
-        const workerData: KeywordWorkerData = { file: this.options.file, nativeBinding: this.options.nativeBinding, shared: this.shared };
+        this.board = new Board(boardBuffer());
+        const workerData: KeywordWorkerData = { file: this.options.file, nativeBinding: this.options.nativeBinding, shared: this.board.shared };
         worker = new Worker(workerScript(), { workerData });
       } catch (error) {
         this.fail(errorText(error));
@@ -149,52 +134,101 @@ export class KeywordThread {
   }
 
   /**
-   * Hands the question to the worker and returns at once a function that takes its ranking: the
-   * best `limit` chunks of the knowledge bases `ranges` for `text` (waiting for the worker to finish if it has not), or
-   * undefined if it failed. Call it exactly once, however the search goes on: until then the worker
-   * is held. Undefined instead of a function when the worker cannot take the question now (see the
-   * top of this file): the caller then ranks in place.
+   * Hands the question to the worker and returns at once a function that finishes the search, on
+   * the caller's connection `chunks`: the best `limit` chunks of the knowledge bases `ranges` for
+   * `text`, the worker having run whatever part of it it could. Undefined from that function only
+   * when the worker is found stuck or closed meanwhile (the caller then runs the search alone).
+   * Call it exactly once, however the search goes on: until then the worker is held. Undefined
+   * instead of a function when the worker cannot take the question now (see the top of this file).
    */
-  rank(ranges: readonly KbRange[], text: string, limit: number, options: KeywordOptions = {}): (() => KeywordRanking | undefined) | undefined {
+  rank(ranges: readonly KbRange[], text: string, limit: number, options: KeywordOptions = {}): ((chunks: ChunkReader) => KeywordRanking | undefined) | undefined {
     if (this.state === 'idle') void this.start();
-    const shared = this.shared;
-    if (this.state !== 'ready' || this.held || !shared) return undefined;
-    const request: KeywordWorkerRequest = { ranges: [...ranges], text, limit, options: keywordOptions(options) };
-    if (!writeShared(shared, request)) return undefined;
+    const board = this.board;
+    if (this.state !== 'ready' || this.held || !board) return undefined;
+    const picked = keywordOptions(options);
+    const request: KeywordWorkerRequest = { ranges: [...ranges], text, limit, options: picked };
+    const gen = nextGeneration(this.gen);
+    if (!board.ask(gen, request)) return undefined;
+    this.gen = gen;
     this.held = true;
-    const control = controlOf(shared);
-    Atomics.store(control, CONTROL.state, STATE.asked);
-    Atomics.notify(control, CONTROL.state);
     let taken = false;
-    return () => {
+    return (chunks) => {
       if (taken) return undefined;
       taken = true;
-      return this.take(shared);
+      try {
+        return this.finish(board, gen, request, chunks);
+      } finally {
+        if (this.state === 'ready') board.finish(gen);
+        this.held = false;
+      }
     };
   }
 
-  private take(shared: SharedArrayBuffer): KeywordRanking | undefined {
-    if (!this.held || this.state !== 'ready') return undefined;
-    const control = controlOf(shared);
-    if (Atomics.wait(control, CONTROL.state, STATE.asked, ANSWER_TIMEOUT_MS) === 'timed-out') {
-      this.fail(`it did not answer within ${ANSWER_TIMEOUT_MS / 1000} s`);
-      return undefined;
+  /** Plans the question unless the worker has, runs the queries no thread has taken, and merges them with the worker's. */
+  private finish(board: Board, gen: number, q: KeywordWorkerRequest, chunks: ChunkReader): KeywordRanking | undefined {
+    if (this.state !== 'ready') return undefined;
+    let work: KeywordWork | undefined;
+    for (let s = board.state(); !work; s = board.state()) {
+      if (s.phase === PHASE.asked && board.claimPlanning(gen)) {
+        const planned = keywordWork(chunks, q.ranges, q.text, q.limit, q.options, true);
+        // Too large to lay out for both: run it all here.
+        if (!board.publish(gen, planned)) return this.alone(planned, chunks, q.options);
+        work = planned;
+      } else if (s.phase === PHASE.planned) {
+        work = board.work();
+      } else if (s.phase === PHASE.planning && !board.waitState(s.word, STUCK_MS)) {
+        return this.stuck('planning');
+      }
     }
-    let answer: KeywordWorkerAnswer;
-    try {
-      answer = readShared<KeywordWorkerAnswer>(shared);
-    } catch (error) {
-      answer = { ok: false, reason: errorText(error) };
+    const results: ScoredId[][] = [];
+    const theirs: number[] = [];
+    for (let i = 0; i < work.pieces.length; i++) {
+      if (board.claim(gen, i, PIECE.caller)) {
+        results[i] = runPiece(chunks, work.plan, work.pieces[i]!);
+        this.queries.caller++;
+      } else theirs.push(i);
     }
-    Atomics.store(control, CONTROL.state, STATE.idle);
-    this.held = false;
-    if (answer.ok) {
-      this.served++;
-      return answer.ranking;
+    for (const i of theirs) {
+      const piece = work.pieces[i]!;
+      // The worker's query: waited for as long as it should take, with room to spare. A worker
+      // past that has stalled (its CPU taken away, on a virtual machine): the query runs here too,
+      // so a search shared never takes much longer than one run here alone.
+      for (let left = board.startedAt(i) + patience(piece) - now(); board.running(gen, i) && left > 0; left = board.startedAt(i) + patience(piece) - now()) {
+        board.waitPiece(gen, i, left);
+      }
+      const hits = board.isDone(gen, i) ? board.resultsOf(i) : undefined;
+      if (hits) this.queries.worker++;
+      else this.queries.caller++;
+      // Not done (stalled, or a late worker's word), or the worker could not: run it here (a real fault shows here as it would without the thread).
+      results[i] = hits ?? runPiece(chunks, work.plan, piece);
     }
-    if (!this.errorSaid) this.log(`[retrieval] keyword ranking failed in its thread (${answer.reason}): ranked on the main thread instead`);
-    this.errorSaid = true;
+    const failure = board.failureOf(gen);
+    if (failure !== undefined && !this.errorSaid) {
+      this.errorSaid = true;
+      this.log(`[retrieval] the keyword search thread failed at a search (${failure}): the main thread ran its part`);
+    }
+    this.served++;
+    return { plan: work.plan, ranked: combineWork(chunks, work, results, q.options) };
+  }
+
+  private alone(work: KeywordWork, chunks: ChunkReader, options: KeywordOptions): KeywordRanking {
+    const results = work.pieces.map((piece) => runPiece(chunks, work.plan, piece));
+    this.queries.caller += work.pieces.length;
+    this.served++;
+    return { plan: work.plan, ranked: combineWork(chunks, work, results, options) };
+  }
+
+  private stuck(what: string): undefined {
+    this.fail(`it did not finish ${what} within ${STUCK_MS / 1000} s`);
     return undefined;
+  }
+
+  /**
+   * Whether the worker has done all it can for the question it holds: planned it (or failed to),
+   * and run every query the caller had not taken. Lets a test wait for the worker without a clock.
+   */
+  workerCaughtUp(): boolean {
+    return this.held && this.board !== undefined && this.board.hasActed(this.gen);
   }
 
   /** The worker is gone for good: searches rank in place from now on. */

@@ -1,35 +1,45 @@
 /**
  * The keyword search thread (keyword-thread.ts starts it by file path; the main thread never loads
- * this module): ranks questions by keywords over its own read-only connection, one at a time,
- * waiting on the shared buffer for each (see keyword-thread.ts for why not messages).
+ * this module): on its own read-only connection, it plans the questions it is handed unless the
+ * caller got there first, and runs the queries of each that the caller has not taken, sleeping on
+ * the board between questions (keyword-board.ts has the protocol).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openReadOnlyDatabase } from '../../db/connection.js';
-import { createChunkReader, type ChunkReader } from '../../db/repositories/chunks.js';
-import { keywordRanking } from './keyword.js';
-import {
-  CONTROL,
-  controlOf,
-  errorText,
-  readShared,
-  STATE,
-  writeShared,
-  type KeywordWorkerAnswer,
-  type KeywordWorkerData,
-  type KeywordWorkerRequest,
-  type KeywordWorkerStarted,
-} from './keyword-thread.js';
+import { createChunkReader, type ChunkReader, type ScoredId } from '../../db/repositories/chunks.js';
+import { keywordWork, runPiece, type KeywordWork } from './keyword.js';
+import { Board, PHASE, PIECE } from './keyword-board.js';
+import { errorText, type KeywordWorkerData, type KeywordWorkerRequest, type KeywordWorkerStarted } from './keyword-thread.js';
 
 const started = (message: KeywordWorkerStarted) => parentPort?.postMessage(message);
 const { file, nativeBinding, shared } = workerData as KeywordWorkerData;
-const control = controlOf(shared);
+const board = new Board(shared);
 
-function answer(chunks: ChunkReader): KeywordWorkerAnswer {
+/** Plans question `gen` and lays it out; handed back to the caller when that fails. */
+function plan(chunks: ChunkReader, gen: number): KeywordWork | undefined {
   try {
-    const q = readShared<KeywordWorkerRequest>(shared);
-    return { ok: true, ranking: keywordRanking(chunks, q.ranges, q.text, q.limit, q.options) };
+    const q = board.question<KeywordWorkerRequest>();
+    const work = keywordWork(chunks, q.ranges, q.text, q.limit, q.options, true);
+    if (board.publish(gen, work)) return work;
   } catch (error) {
-    return { ok: false, reason: errorText(error) };
+    board.reportFailure(gen, errorText(error));
+  }
+  board.handBack(gen);
+  return undefined;
+}
+
+/** Runs the queries of question `gen` that the caller has not taken. */
+function join(chunks: ChunkReader, gen: number, work: KeywordWork): void {
+  board.clearHits();
+  for (let i = 0; i < work.pieces.length; i++) {
+    if (!board.claim(gen, i, PIECE.worker)) continue;
+    let hits: ScoredId[] | undefined;
+    try {
+      hits = runPiece(chunks, work.plan, work.pieces[i]!);
+    } catch (error) {
+      board.reportFailure(gen, errorText(error));
+    }
+    board.done(gen, i, hits);
   }
 }
 
@@ -46,13 +56,26 @@ function open(): ChunkReader | undefined {
 const chunks = open();
 if (chunks) {
   started({ type: 'ready' });
-  // Until terminated (which interrupts the wait): each question as it is asked.
+  // The last question it planned, handed back or joined: it acts on each question once.
+  let last = -1;
+  // Until terminated (which interrupts the wait).
   for (;;) {
-    for (let state = Atomics.load(control, CONTROL.state); state !== STATE.asked; state = Atomics.load(control, CONTROL.state)) {
-      Atomics.wait(control, CONTROL.state, state);
-    }
-    if (!writeShared(shared, answer(chunks))) writeShared(shared, { ok: false, reason: 'the ranking is too large to hand back' } satisfies KeywordWorkerAnswer);
-    Atomics.store(control, CONTROL.state, STATE.answered);
-    Atomics.notify(control, CONTROL.state);
+    const s = board.state();
+    if (s.gen !== last && s.phase === PHASE.asked && board.claimPlanning(s.gen)) {
+      last = s.gen;
+      const work = plan(chunks, s.gen);
+      if (work) join(chunks, s.gen, work);
+      board.acted(s.gen);
+    } else if (s.gen !== last && s.phase === PHASE.planned) {
+      last = s.gen;
+      let work: KeywordWork | undefined;
+      try {
+        work = board.work();
+      } catch {
+        // Read while the caller wrote the next question's: that question is over, nothing to do.
+      }
+      if (work) join(chunks, s.gen, work);
+      board.acted(s.gen);
+    } else board.waitState(s.word);
   }
 }

@@ -1,11 +1,13 @@
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { indexEmbeddings, searchHybrid } from '../../../main/core/retrieval/search.js';
-import { keywordRanking } from '../../../main/core/retrieval/keyword.js';
+import { copyFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { indexEmbeddings, searchHybrid, searchKeyword } from '../../../main/core/retrieval/search.js';
+import { keywordRanking, keywordWork } from '../../../main/core/retrieval/keyword.js';
 import { KeywordThread } from '../../../main/core/retrieval/keyword-thread.js';
 import { DOCUMENTS } from '../../fixtures/corpus/documents.js';
 import { hashedEmbedder } from './hashed-embedder.js';
-import { corpusDb, type RetrievalDb } from './setup.js';
+import { corpusDb, retrievalDb, type RetrievalDb } from './setup.js';
 
 const open: RetrievalDb[] = [];
 const threads: KeywordThread[] = [];
@@ -36,17 +38,53 @@ describe('keyword ranking in a thread of its own', () => {
     await indexEmbeddings(c, embed, { model: 'hashed-64' });
     const thread = threadOn(c.db.name);
     expect(await thread.start()).toBe(true);
+    const ranges = c.chunks.kbRanges([c.kb]);
+    let queries = 0;
     for (const text of QUESTIONS) {
-      expect(thread.rank(c.chunks.kbRanges([c.kb]), text, 30)?.()).toEqual(keywordRanking(c.chunks, c.chunks.kbRanges([c.kb]), text, 30, {}));
+      // Given the time, the worker plans the question and runs every query: the caller only merges.
+      const take = thread.rank(ranges, text, 30)!;
+      await vi.waitFor(() => expect(thread.workerCaughtUp()).toBe(true));
+      expect(take(c.chunks)).toEqual(keywordRanking(c.chunks, ranges, text, 30, {}));
+      queries += keywordWork(c.chunks, ranges, text, 30, {}, true).pieces.length;
+    }
+    expect(thread.queries).toEqual({ caller: 0, worker: queries });
+    expect(queries).toBeGreaterThan(0);
+    for (const text of QUESTIONS) {
       const query = { kb_ids: [c.kb], text, limit: 8 };
       expect(await searchHybrid(c, query, embed, { keywords: thread })).toEqual(await searchHybrid(c, query, embed));
     }
-    // Every ranking above came from the worker: none was ranked in place.
+    // Every search above went through the thread: none ran in place.
     expect(thread.served).toBe(QUESTIONS.length * 2);
     // Options reach it (a caller's log function, which no thread can receive, does not).
-    const narrow = thread.rank(c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 30, { maxTerms: 1, log: () => {} } as never)?.();
-    expect(narrow).toEqual(keywordRanking(c.chunks, c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 30, { maxTerms: 1 }));
+    const narrow = thread.rank(ranges, QUESTIONS[0]!, 30, { maxTerms: 1, log: () => {} } as never)?.(c.chunks);
+    expect(narrow).toEqual(keywordRanking(c.chunks, ranges, QUESTIONS[0]!, 30, { maxTerms: 1 }));
     expect(narrow!.plan.select).toHaveLength(1);
+  });
+
+  it('shares a search query by query with the caller, each query run once, spans halved, and ranks as one thread would', async () => {
+    const r = track(retrievalDb());
+    const kbs = ['A', 'B', 'C'].map((name) => r.addKb(name));
+    DOCUMENTS.forEach((d, i) => r.addDocument(kbs[i % 3]!, d.key, d.text));
+    DOCUMENTS.forEach((d, i) => r.addDocument(kbs[(i + 1) % 3]!, `again/${d.key}`, d.text));
+    const thread = threadOn(r.db.name);
+    expect(await thread.start()).toBe(true);
+    // Every span halved; small budgets so that terms also boost and nudge.
+    const options = { splitChunks: 1, scoreBudget: 6, maxBoostDf: 8 };
+    let queries = 0;
+    for (const ids of [[kbs[0]!], [kbs[0]!, kbs[2]!], kbs]) {
+      const ranges = r.chunks.kbRanges(ids);
+      for (const text of QUESTIONS) {
+        const work = keywordWork(r.chunks, ranges, text, 10, options, true);
+        queries += work.pieces.length;
+        expect(thread.rank(ranges, text, 10, options)?.(r.chunks)).toEqual(keywordRanking(r.chunks, ranges, text, 10, options));
+        const query = { kb_ids: ids, text, limit: 10 };
+        expect(searchKeyword(r, query, { ...options, keywords: thread })).toEqual(searchKeyword(r, query, options));
+        queries += work.pieces.length;
+      }
+    }
+    expect(thread.served).toBe(3 * QUESTIONS.length * 2);
+    // Each query of those searches ran once, on one thread or the other.
+    expect(thread.queries.caller + thread.queries.worker).toBe(queries);
   });
 
   it('reads what the app has committed since it started', async () => {
@@ -54,9 +92,9 @@ describe('keyword ranking in a thread of its own', () => {
     const thread = threadOn(c.db.name);
     expect(await thread.start()).toBe(true);
     const text = 'Which lighthouse keeper logged the zeppelin?';
-    expect(thread.rank(c.chunks.kbRanges([c.kb]), text, 10)?.()?.ranked).toEqual([]);
+    expect(thread.rank(c.chunks.kbRanges([c.kb]), text, 10)?.(c.chunks)?.ranked).toEqual([]);
     c.addDocument(c.kb, 'logs/keeper.md', 'The lighthouse keeper logged a zeppelin over the harbour at dawn.');
-    const ranked = thread.rank(c.chunks.kbRanges([c.kb]), text, 10)!()!.ranked;
+    const ranked = thread.rank(c.chunks.kbRanges([c.kb]), text, 10)!(c.chunks)!.ranked;
     expect(ranked).toHaveLength(1);
     expect(c.chunks.hit(ranked[0]!.id)?.artifact_key).toBe('logs/keeper.md');
   });
@@ -71,10 +109,10 @@ describe('keyword ranking in a thread of its own', () => {
     expect(first).toBeTypeOf('function');
     // Held until its answer is taken: a second search at the same time ranks on its own thread, using the other core.
     expect(thread.rank(c.chunks.kbRanges([c.kb]), QUESTIONS[1]!, 10)).toBeUndefined();
-    expect(first!()).toEqual(keywordRanking(c.chunks, c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 10, {}));
+    expect(first!(c.chunks)).toEqual(keywordRanking(c.chunks, c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 10, {}));
     // An answer is taken once.
-    expect(first!()).toBeUndefined();
-    expect(thread.rank(c.chunks.kbRanges([c.kb]), QUESTIONS[1]!, 10)?.()).toEqual(keywordRanking(c.chunks, c.chunks.kbRanges([c.kb]), QUESTIONS[1]!, 10, {}));
+    expect(first!(c.chunks)).toBeUndefined();
+    expect(thread.rank(c.chunks.kbRanges([c.kb]), QUESTIONS[1]!, 10)?.(c.chunks)).toEqual(keywordRanking(c.chunks, c.chunks.kbRanges([c.kb]), QUESTIONS[1]!, 10, {}));
     expect(thread.served).toBe(2);
   });
 
@@ -96,19 +134,42 @@ describe('keyword ranking in a thread of its own', () => {
     expect(lines).toHaveLength(1);
   });
 
-  it('a ranking that fails in the worker is said once and left to the caller; the worker goes on', async () => {
+  it('leaves to the caller what the worker fails at, says so once, and ranks as one thread would', async () => {
     const c = track(corpusDb());
+    // The worker reads a copy whose keyword index is damaged: its plans or its queries fail, the caller's do not.
+    c.db.pragma('wal_checkpoint(TRUNCATE)');
+    const damaged = join(dirname(c.db.name), 'damaged.db');
+    copyFileSync(c.db.name, damaged);
+    const db = new Database(damaged);
+    // FTS5's own tables are read-only to SQL unless defensive mode is off.
+    db.unsafeMode(true);
+    db.exec('UPDATE chunks_fts_data SET block = randomblob(length(block)) WHERE id > 10');
+    db.close();
     const lines: string[] = [];
-    const thread = threadOn(c.db.name, (line) => lines.push(line));
+    const thread = threadOn(damaged, (line) => lines.push(line));
     expect(await thread.start()).toBe(true);
-    // A range no id can bound: FTS5's rowid arguments cannot be made of it, so the worker's ranking throws.
-    const broken = [{ ...c.chunks.kbRanges([c.kb])[0]!, lo: Number.NaN }];
-    expect(thread.rank(broken, QUESTIONS[0]!, 10)!()).toBeUndefined();
-    expect(thread.rank(broken, QUESTIONS[1]!, 10)!()).toBeUndefined();
-    expect(lines).toEqual([expect.stringMatching(/keyword ranking failed in its thread \(.+\): ranked on the main thread instead/)]);
     const ranges = c.chunks.kbRanges([c.kb]);
-    expect(thread.rank(ranges, QUESTIONS[0]!, 10)?.()).toEqual(keywordRanking(c.chunks, ranges, QUESTIONS[0]!, 10, {}));
-    expect(thread.served).toBe(1);
+    for (const text of QUESTIONS) {
+      const take = thread.rank(ranges, text, 10)!;
+      await vi.waitFor(() => expect(thread.workerCaughtUp()).toBe(true));
+      expect(take(c.chunks)).toEqual(keywordRanking(c.chunks, ranges, text, 10, {}));
+    }
+    expect(lines).toEqual([expect.stringMatching(/the keyword search thread failed at a search \(.+\): the main thread ran its part/)]);
+    expect(thread.served).toBe(QUESTIONS.length);
+    expect(thread.queries.worker).toBe(0);
+  });
+
+  it('lets a fault of the search itself show in the caller, as it would without the thread', async () => {
+    const c = track(corpusDb());
+    const thread = threadOn(c.db.name);
+    expect(await thread.start()).toBe(true);
+    // A range no id can bound: FTS5's rowid arguments cannot be made of it.
+    const broken = [{ ...c.chunks.kbRanges([c.kb])[0]!, lo: Number.NaN }];
+    expect(() => keywordRanking(c.chunks, broken, QUESTIONS[0]!, 10, {})).toThrow();
+    expect(() => thread.rank(broken, QUESTIONS[0]!, 10)!(c.chunks)).toThrow();
+    // Released all the same: the next search goes through it.
+    const ranges = c.chunks.kbRanges([c.kb]);
+    expect(thread.rank(ranges, QUESTIONS[1]!, 10)?.(c.chunks)).toEqual(keywordRanking(c.chunks, ranges, QUESTIONS[1]!, 10, {}));
   });
 
   it('answers what it was asked with nothing once closed, and is not asked again', async () => {
@@ -118,7 +179,7 @@ describe('keyword ranking in a thread of its own', () => {
     const pending = thread.rank(c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 10);
     expect(pending).toBeTypeOf('function');
     await thread.close();
-    expect(pending!()).toBeUndefined();
+    expect(pending!(c.chunks)).toBeUndefined();
     expect(thread.rank(c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 10)).toBeUndefined();
     expect(await thread.start()).toBe(false);
     await thread.close();

@@ -36,12 +36,13 @@ export function createFullText(db: Db, unready: Pick<Unready, 'hasUnready'>) {
   // Rowids reach FTS5 as BigInt: better-sqlite3 binds numbers as REAL, and FTS5 ignores a
   // `rowid = ?` constraint whose value is REAL (every match comes back), so integers it is.
   // The inner query visits at most `cap` matches (newest first) and scores only those;
-  // the outer one keeps the best. FTS5 consumes the rowid range and the rowid order itself.
+  // the outer one keeps the best (equal scores: newest first, so that a query split in halves and
+  // merged keeps the same ones as the whole, see core/retrieval/keyword.ts). FTS5 consumes the rowid range and the rowid order itself.
   const rankSql = (filter: string) =>
     `SELECT id, bm25 FROM (
        SELECT rowid AS id, bm25(chunks_fts) AS bm25 FROM chunks_fts
        WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ?${filter} ORDER BY rowid DESC LIMIT ?
-     ) ORDER BY bm25 LIMIT ?`;
+     ) ORDER BY bm25, id DESC LIMIT ?`;
   const matchSql = (filter: string) => `SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ?${filter} ORDER BY rowid DESC LIMIT ?`;
   const onlyReady = ` AND ${searchableId('chunks_fts.rowid')}`;
   const rank = db.prepare<[string, bigint, bigint, number, number], ScoredId>(rankSql(''));
