@@ -176,8 +176,11 @@ export class KeywordThread implements KeywordSharing {
         work = planned;
       } else if (s.phase === PHASE.planned) {
         work = board.work();
-      } else if (s.phase === PHASE.planning && !board.waitState(s.word, STUCK_MS)) {
-        return this.stuck('planning');
+      } else if (s.phase === PHASE.planning) {
+        if (!board.waitState(s.word, STUCK_MS)) return this.stuck('planning');
+      } else {
+        // No other state can hold while this question is asked; were it to, the search runs here alone.
+        return this.alone(keywordWork(chunks, q.ranges, q.text, q.limit, q.options, false), chunks, q.options);
       }
     }
     const results: ScoredId[][] = [];
