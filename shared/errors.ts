@@ -95,3 +95,6 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 export function errorTitle(code: ErrorCode): string {
   return TITLES[code];
 }
+
+/** What a caught value says: its message when it is an Error. */
+export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));

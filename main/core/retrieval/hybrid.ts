@@ -1,7 +1,8 @@
 import { reciprocalRankFusion } from './fusion.js';
 import { clampLimit, hydrate, snippetTerms } from './hits.js';
 import type { KbRange, VectorIndexInfo } from '../../db/repositories/chunks.js';
-import { keywordRanking, searchKeyword, snippetTokensOf, type KeywordRanking, type KeywordSearchOptions } from './keyword.js';
+import { errorText } from '../../../shared/errors.js';
+import { searchKeyword, snippetTokensOf, startKeywordRanking, type KeywordRanking, type KeywordSearchOptions } from './keyword.js';
 import { toVector } from './vector.js';
 import type { Embedder, RetrievalLog, RetrievalSource, SearchHit, SearchQuery } from './types.js';
 
@@ -12,8 +13,6 @@ export interface HybridOptions extends KeywordSearchOptions {
   rrfK?: number;
   log?: RetrievalLog;
 }
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Hybrid search: keyword ranking fused by reciprocal rank with the nearest vectors of the
@@ -49,15 +48,14 @@ export async function searchRanked(
   const ranges = chunks.kbRanges(query.kb_ids);
   // The keyword half goes to its thread first, to start while this one embeds the question and
   // searches the graphs; this one then takes the keyword queries the thread has not yet taken.
-  const inThread = ranges.length > 0 ? options.keywords?.rank(ranges, query.text, candidates, options) : undefined;
+  const keywordHalf = startKeywordRanking(chunks, ranges, query.text, candidates, options);
   let nearest: number[] | undefined;
-  let keyword: KeywordRanking | undefined;
+  let keyword: KeywordRanking;
   try {
     if (ranges.length > 0 && query.text.trim() !== '') nearest = await nearestIds(chunks, info, ranges, query.text, embed, candidates, log);
   } finally {
-    keyword = inThread?.(chunks);
+    keyword = keywordHalf();
   }
-  keyword ??= keywordRanking(chunks, ranges, query.text, candidates, options);
   const terms = snippetTerms(keyword.plan);
   const snippetTokens = snippetTokensOf(options);
   // No vector ranking to fuse (the embedding failed or does not fit): the keyword ranking as it is.

@@ -24,7 +24,7 @@ export const PIECE = { free: 0, worker: 1, done: 2, caller: 3 } as const;
 const GENERATIONS = 1 << 29;
 
 /** Int32 slots of the control block. */
-const SLOT = { state: 0, pieces: 1, failedGen: 2, used: 3, question: 4, work: 5, reason: 6, acted: 7 } as const;
+const SLOT = { state: 0, failedGen: 1, used: 2, question: 3, work: 4, reason: 5, acted: 6 } as const;
 const CONTROL_INTS = 16;
 const STATUS_AT = CONTROL_INTS;
 const INDEX_AT = STATUS_AT + MAX_PIECES;
@@ -113,7 +113,6 @@ export class Board {
   publish(gen: number, work: KeywordWork): boolean {
     if (work.pieces.length > MAX_PIECES || !this.write(WORK, work)) return false;
     for (let i = 0; i < work.pieces.length; i++) Atomics.store(this.ints, STATUS_AT + i, word(gen, PIECE.free));
-    Atomics.store(this.ints, SLOT.pieces, work.pieces.length);
     this.setState(gen, PHASE.planned);
     return true;
   }

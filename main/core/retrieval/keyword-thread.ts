@@ -26,8 +26,9 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { KEYWORD_DEFAULTS, type KeywordOptions } from './plan.js';
 import type { ChunkReader, KbRange, ScoredId } from '../../db/repositories/chunks.js';
-import { combineWork, keywordWork, runPiece, type KeywordPiece, type KeywordRanking, type KeywordSharing, type KeywordWork } from './keyword.js';
+import { combineWork, keywordWork, runPiece, runWork, type KeywordPiece, type KeywordRanking, type KeywordSharing, type KeywordWork } from './keyword.js';
 import { Board, boardBuffer, nextGeneration, now, PHASE, PIECE } from './keyword-board.js';
+import { errorText } from '../../../shared/errors.js';
 
 /** A worker that has not finished planning by then is taken for stuck: the caller runs searches alone from then on. */
 const STUCK_MS = 10_000;
@@ -74,8 +75,6 @@ function keywordOptions(options: KeywordOptions): KeywordOptions {
   }
   return picked;
 }
-
-export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class KeywordThread implements KeywordSharing {
   private state: 'idle' | 'starting' | 'ready' | 'failed' | 'closed' = 'idle';
@@ -211,14 +210,13 @@ export class KeywordThread implements KeywordSharing {
       this.log(`[retrieval] the keyword search thread failed at a search (${failure}): the main thread ran its part`);
     }
     this.served++;
-    return { plan: work.plan, ranked: combineWork(chunks, work, results, q.options) };
+    return combineWork(chunks, work, results, q.options);
   }
 
   private alone(work: KeywordWork, chunks: ChunkReader, options: KeywordOptions): KeywordRanking {
-    const results = work.pieces.map((piece) => runPiece(chunks, work.plan, piece));
     this.queries.caller += work.pieces.length;
     this.served++;
-    return { plan: work.plan, ranked: combineWork(chunks, work, results, options) };
+    return runWork(chunks, work, options);
   }
 
   private stuck(what: string): undefined {

@@ -9,7 +9,8 @@ import { openReadOnlyDatabase } from '../../db/connection.js';
 import { createChunkReader, type ChunkReader, type ScoredId } from '../../db/repositories/chunks.js';
 import { keywordWork, runPiece, type KeywordWork } from './keyword.js';
 import { Board, PHASE, PIECE } from './keyword-board.js';
-import { errorText, type KeywordWorkerData, type KeywordWorkerRequest, type KeywordWorkerStarted } from './keyword-thread.js';
+import { errorText } from '../../../shared/errors.js';
+import { type KeywordWorkerData, type KeywordWorkerRequest, type KeywordWorkerStarted } from './keyword-thread.js';
 
 const started = (message: KeywordWorkerStarted) => parentPort?.postMessage(message);
 const { file, nativeBinding, shared } = workerData as KeywordWorkerData;

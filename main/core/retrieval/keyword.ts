@@ -125,8 +125,12 @@ function bestOf(lists: readonly ScoredId[][], depth: number): ScoredId[] {
   return lists.flat().sort((a, b) => a.bm25 - b.bm25 || b.id - a.id).slice(0, depth);
 }
 
-/** The search's best `limit` from its pieces' results (`results[i]` is piece i's), the nudging terms rescored: the same whether or not spans were halved. */
-export function combineWork(chunks: ChunkReader, work: KeywordWork, results: readonly ScoredId[][], options: KeywordOptions): Scored[] {
+/** The search's ranking from its pieces' results (`results[i]` is piece i's), the nudging terms rescored: the same whether or not spans were halved. */
+export function combineWork(chunks: ChunkReader, work: KeywordWork, results: readonly ScoredId[][], options: KeywordOptions): KeywordRanking {
+  return { plan: work.plan, ranked: bestScored(chunks, work, results, options) };
+}
+
+function bestScored(chunks: ChunkReader, work: KeywordWork, results: readonly ScoredId[][], options: KeywordOptions): Scored[] {
   const { plan, pieces, limit } = work;
   if (plan.mode === 'none') return [];
   if (plan.mode === 'unranked') {
@@ -155,11 +159,14 @@ export interface KeywordRanking {
   plan: KeywordPlan;
 }
 
+/** Runs every query of `work` here, one after the other, and ranks. */
+export function runWork(chunks: ChunkReader, work: KeywordWork, options: KeywordOptions): KeywordRanking {
+  return combineWork(chunks, work, work.pieces.map((piece) => runPiece(chunks, work.plan, piece)), options);
+}
+
 /** The best `limit` chunks of the knowledge bases `ranges` for `text` by keywords, every query run here, one after the other. */
 export function keywordRanking(chunks: ChunkReader, ranges: readonly KbRange[], text: string, limit: number, options: KeywordOptions): KeywordRanking {
-  const work = keywordWork(chunks, ranges, text, limit, options, false);
-  const results = work.pieces.map((piece) => runPiece(chunks, work.plan, piece));
-  return { plan: work.plan, ranked: combineWork(chunks, work, results, options) };
+  return runWork(chunks, keywordWork(chunks, ranges, text, limit, options, false), options);
 }
 
 /** What shares keyword searches with the calling thread: the keyword thread (keyword-thread.ts). */
@@ -173,10 +180,14 @@ export interface KeywordSearchOptions extends KeywordOptions {
   keywords?: KeywordSharing | undefined;
 }
 
-/** {@link keywordRanking}, shared with the keyword thread when it is free (it then plans, and both threads run the queries). */
-export function rankKeywords(chunks: ChunkReader, ranges: readonly KbRange[], text: string, limit: number, options: KeywordSearchOptions): KeywordRanking {
-  const take = ranges.length > 0 ? options.keywords?.rank(ranges, text, limit, options) : undefined;
-  return take?.(chunks) ?? keywordRanking(chunks, ranges, text, limit, options);
+/**
+ * Starts {@link keywordRanking}: hands it to the keyword thread when that is free (it may plan, and
+ * both threads then run the queries). The function returned finishes it on this thread, with the
+ * thread's part or all of it here; call it once. A hybrid search searches the vectors in between.
+ */
+export function startKeywordRanking(chunks: ChunkReader, ranges: readonly KbRange[], text: string, limit: number, options: KeywordSearchOptions): () => KeywordRanking {
+  const shared = ranges.length > 0 ? options.keywords?.rank(ranges, text, limit, options) : undefined;
+  return () => shared?.(chunks) ?? keywordRanking(chunks, ranges, text, limit, options);
 }
 
 /** The longest snippet `options` ask for. */
@@ -190,7 +201,7 @@ export function searchKeyword(source: RetrievalSource, query: SearchQuery, optio
   const limit = clampLimit(query.limit);
   if (limit === 0) return [];
   const { chunks } = source;
-  const { plan, ranked } = rankKeywords(chunks, chunks.kbRanges(query.kb_ids), query.text, limit, options);
+  const { plan, ranked } = startKeywordRanking(chunks, chunks.kbRanges(query.kb_ids), query.text, limit, options)();
   return hydrate(chunks, ranked, snippetTerms(plan), snippetTokensOf(options), limit);
 }
 
