@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import * as sqliteVec from 'sqlite-vec';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations/index.js';
 
@@ -22,8 +24,10 @@ export interface OpenOptions {
   /** Path of a better-sqlite3 build for another ABI (Electron's); the Node build by default. */
   nativeBinding?: string;
   migrations?: readonly Migration[];
-  /** Where to say that sqlite-vec could not be loaded (default: console.warn). */
+  /** Where to say that sqlite-vec or the ranking extension could not be loaded (default: console.warn). */
   log?: (line: string) => void;
+  /** The ranking extension's file (default: the one `npm run build` made, {@link RANKING_EXTENSION}); `false`: none. */
+  rankingExtension?: string | false;
 }
 
 const vectorExtension = new WeakMap<Db, boolean>();
@@ -53,6 +57,47 @@ export function hasVectorExtension(db: Db): boolean {
   return vectorExtension.get(db) === true;
 }
 
+/**
+ * Parley's SQLite extension (native/parley-fts.c, built by scripts/build-native.mjs): `parley_bm25`,
+ * FTS5's bm25 given its terms' document frequencies. The same path from the sources (main/db/) and from the
+ * bundles (dist/main/).
+ */
+export const RANKING_EXTENSION = fileURLToPath(
+  new URL(`../../dist/native/${process.platform === 'darwin' ? 'parley_fts.dylib' : process.platform === 'win32' ? 'parley_fts.dll' : 'parley_fts.so'}`, import.meta.url),
+  // In a packaged app the file is unpacked beside the archive (electron-builder.yml): SQLite cannot read inside it.
+).replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
+
+const rankingExtension = new WeakMap<Db, boolean>();
+
+/**
+ * Loads the ranking extension into this connection, once; both ways of opening a database do it.
+ * Without it (not built: no C compiler at install; or a file that does not load), keyword search
+ * ranks with FTS5's own bm25, which counts each term's rows of the whole index once a query: the
+ * same scores, slower at a million chunks. A file that exists and does not load is said in one log line.
+ */
+export function loadRankingExtension(db: Db, file: string | false = RANKING_EXTENSION, log: (line: string) => void = (line) => console.warn(line)): boolean {
+  let ok = rankingExtension.get(db);
+  if (ok === undefined) {
+    ok = false;
+    if (file !== false && existsSync(file)) {
+      try {
+        // SQLite finds the entry point from the file name: sqlite3_parleyfts_init.
+        db.loadExtension(file);
+        ok = true;
+      } catch (error) {
+        log(`[retrieval] the ranking extension ${file} could not be loaded (${error instanceof Error ? error.message : String(error)}): keyword search lets FTS5 count document frequencies instead`);
+      }
+    }
+    rankingExtension.set(db, ok);
+  }
+  return ok;
+}
+
+/** Whether `parley_bm25` can be called on this connection. */
+export function hasRankingExtension(db: Db): boolean {
+  return rankingExtension.get(db) === true;
+}
+
 /** Opens (or creates) the database, sets the pragmas Parley relies on and applies pending migrations. */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
@@ -62,6 +107,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
     loadVectorExtension(db, options.log);
+    loadRankingExtension(db, options.rankingExtension, options.log);
     migrate(db, file, options.migrations ?? MIGRATIONS);
     return db;
   } catch (error) {
@@ -73,12 +119,18 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
 /**
  * A second, read-only connection to a database another connection has opened (and migrated): for
  * reads in a worker thread. WAL lets it read one consistent snapshot while the app keeps writing;
- * it never writes, migrates or loads extensions.
+ * it never writes or migrates, and of the extensions it loads only the ranking one (keyword search).
  */
-export function openReadOnlyDatabase(file: string, options: Pick<OpenOptions, 'nativeBinding'> = {}): Db {
+export function openReadOnlyDatabase(file: string, options: Pick<OpenOptions, 'nativeBinding' | 'rankingExtension' | 'log'> = {}): Db {
   const db = new Database(file, { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
-  db.pragma('busy_timeout = 5000');
-  return db;
+  try {
+    db.pragma('busy_timeout = 5000');
+    loadRankingExtension(db, options.rankingExtension, options.log);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }
 
 /** Applies every pending migration in one transaction, so a failure leaves the database as it was. */

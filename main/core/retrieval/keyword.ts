@@ -21,6 +21,8 @@ export interface KeywordPiece {
   depth: number;
   /** Its estimated cost, in µs. */
   cost: number;
+  /** The document frequency of each term of its match expression, in order (`select`, then `boost`): given to FTS5 for the IDFs where the ranking extension is loaded. */
+  dfs: number[];
 }
 
 /** What a keyword search runs: its plan and its pieces (plain data: the keyword thread hands it over). */
@@ -37,7 +39,8 @@ const depthOf = (plan: KeywordPlan, limit: number, o: Required<KeywordOptions>) 
 /**
  * What FTS5's bm25 costs, in µs, measured on the bench's 1M-chunk corpus (README, *Keyword search
  * at 1M chunks*): scoring a match, and counting a posting of the whole index for a term's IDF
- * (once per query, however few chunks the query's range holds).
+ * (once per query, however few chunks the query's range holds; nothing with the ranking
+ * extension, which is given the counts).
  */
 const SCORE_US = 1.7;
 const COUNT_US = 0.08;
@@ -83,7 +86,7 @@ export function keywordWork(chunks: ChunkReader, ranges: readonly KbRange[], tex
   const work: KeywordWork = { plan, spans: spans.length, limit, pieces: [] };
   if (plan.mode === 'none') return work;
   if (plan.mode === 'unranked') {
-    work.pieces = spans.map((r, span) => ({ span, kind: 'ids', lo: r.lo, hi: r.hi, cap: limit, depth: limit, cost: 0 }));
+    work.pieces = spans.map((r, span) => ({ span, kind: 'ids', lo: r.lo, hi: r.hi, cap: limit, depth: limit, cost: 0, dfs: [] }));
     return work;
   }
   const depth = depthOf(plan, limit, o);
@@ -91,14 +94,21 @@ export function keywordWork(chunks: ChunkReader, ranges: readonly KbRange[], tex
   const dfs = (terms: readonly PlannedTerm[]) => terms.reduce((n, t) => n + t.df, 0);
   const selectDf = dfs(plan.select);
   const boostDf = dfs(plan.boost);
+  // FTS5's bm25 counts its terms' postings over the whole index; given their counts, nothing is counted.
+  const counts = chunks.dfGiven ? 0 : 1;
+  const dfsOf = (terms: readonly PlannedTerm[]) => (chunks.dfGiven ? terms.map((t) => t.df) : []);
+  const selectDfs = dfsOf(plan.select);
+  const boostDfs = [...selectDfs, ...dfsOf(plan.boost)];
   // Matches, estimated from document frequencies: any selector's (OR), or the rarest one's at most (AND).
   const matching = plan.mode === 'ranked' ? selectDf : Math.min(...plan.select.map((t) => t.df));
   let laid: Laid[] = spans.flatMap((r, span) => {
     const scored = Math.min(o.maxScoredPerKb, (matching * r.inserted) / total);
     const whole = { span, lo: r.lo, hi: r.hi, cap: o.maxScoredPerKb, depth };
-    const select: Laid = { ...whole, kind: 'select', scored, counted: selectDf };
+    const select: Laid = { ...whole, kind: 'select', scored, counted: counts * selectDf, dfs: selectDfs };
     // The boosting query scores the candidates that also hold a booster.
-    return plan.boost.length > 0 ? [select, { ...whole, kind: 'boost', scored: scored * Math.min(1, boostDf / total), counted: selectDf + boostDf }] : [select];
+    return plan.boost.length > 0
+      ? [select, { ...whole, kind: 'boost', scored: scored * Math.min(1, boostDf / total), counted: counts * (selectDf + boostDf), dfs: boostDfs }]
+      : [select];
   });
   if (split) laid = halveWherePays(laid, spans, o.splitChunks);
   work.pieces = laid
@@ -112,11 +122,11 @@ export function keywordWork(chunks: ChunkReader, ranges: readonly KbRange[], tex
 
 /** Runs one piece of `plan`: its matches, best first (unranked: newest first, bm25 0). */
 export function runPiece(chunks: ChunkReader, plan: KeywordPlan, piece: KeywordPiece): ScoredId[] {
-  const { kind, lo, hi, cap, depth } = piece;
+  const { kind, lo, hi, cap, depth, dfs } = piece;
   if (kind === 'ids') return chunks.matchIds(and(plan.select), lo, hi, cap).map((id) => ({ id, bm25: 0 }));
   const select = plan.mode === 'ranked' ? or(plan.select) : and(plan.select);
   // With every term: exact for the chunks holding a booster too, so it replaces the selectors' score.
-  return chunks.rank(kind === 'select' ? select : `(${select}) AND (${or(plan.boost)})`, lo, hi, cap, depth);
+  return chunks.rank(kind === 'select' ? select : `(${select}) AND (${or(plan.boost)})`, lo, hi, cap, depth, dfs);
 }
 
 /** The best `depth` of some lists of matches, in the order FTS5 returns one list: bm25, then newest. */

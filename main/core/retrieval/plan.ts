@@ -28,6 +28,11 @@
  *    all of the rarest few terms (AND), bm25-ranked if their IDF counting is affordable and
  *    newest first otherwise.
  *
+ * Where Parley's ranking extension is loaded (native/parley-fts.c: FTS5's bm25 given the terms'
+ * document frequencies, from the term statistics), FTS5 counts nothing, so neither counting budget applies:
+ * every term up to `maxTerms` that cannot select boosts, and conjunctions are always bm25-ranked.
+ * Only what FTS5 scores (about 1.7 µs a match) is budgeted then.
+ *
  * Each knowledge base is searched as a rowid range (see migration 050; neighbouring ranges merge
  * into one span), so FTS5 never reads another knowledge base's postings; and at most
  * `maxScoredPerKb` matches are ever scored per span. Document frequencies come from
@@ -42,7 +47,8 @@ export interface KeywordOptions {
   /** About how many matches bm25 may score per search, for the selecting terms. Default 4000. */
   scoreBudget?: number;
   /**
-   * How many postings bm25 may count to weigh terms, all queries of a search together. Default
+   * How many postings bm25 may count to weigh terms, all queries of a search together (only where
+   * FTS5 counts them: not with the ranking extension, which is given the counts). Default
    * 200 000 (about 6 ms of counting at worst here). At 60 000, a million chunks pushed the terms of
    * most questions to nudging or to unranked conjunctions, and the top 10 agreed with exhaustive
    * bm25 on 87% of results; at 200 000 (with nudgeDepth 100), 95–96% (README, retrieval bench).
@@ -57,7 +63,8 @@ export interface KeywordOptions {
   /** At most this many nudging terms. Default 4. */
   maxNudgeTerms?: number;
   /**
-   * Terms in more chunks than this never boost: FTS5's bm25 would count every chunk holding them
+   * Terms in more chunks than this never boost (only where FTS5 counts: not with the ranking
+   * extension): FTS5's bm25 would count every chunk holding them
    * (about 80 ns each: 6 ms at the default, 13 ms for a word in one chunk of six at a million
    * chunks); they nudge, which is exact among the best candidates but reads their text. Default
    * 80 000. At a million chunks (README, 2026-11-23 late), against no limit: p95 lower by 0.6–2 ms,
@@ -170,6 +177,9 @@ export function planKeyword(chunks: ChunkReader, text: string, ranges: readonly 
   const share = Math.min(1, ranges.reduce((n, r) => n + r.inserted, 0) / total);
   const queries = ranges.length;
 
+  // FTS5 counts the postings of the terms it ranks by, once a query, unless their counts are given
+  // (the ranking extension): then nothing is counted, and neither idfBudget nor maxBoostDf applies.
+  const counting = chunks.dfGiven ? 0 : queries;
   let scored = 0;
   let selectDf = 0;
   let i = 0;
@@ -177,7 +187,7 @@ export function planKeyword(chunks: ChunkReader, text: string, ranges: readonly 
     const t = terms[i]!;
     const nextScored = scored + t.df * share;
     // Counted once by the selecting query, and once more by the boosting one, per knowledge base.
-    const idf = queries * 2 * (selectDf + t.df);
+    const idf = counting * 2 * (selectDf + t.df);
     if (nextScored > o.scoreBudget || idf > o.idfBudget) break;
     plan.select.push(t);
     scored = nextScored;
@@ -193,8 +203,8 @@ export function planKeyword(chunks: ChunkReader, text: string, ranges: readonly 
     let boostDf = 0;
     for (; i < terms.length; i++) {
       const t = terms[i]!;
-      const idf = queries * (2 * selectDf + boostDf + t.df);
-      if (plan.select.length + plan.boost.length < o.maxTerms && idf <= o.idfBudget && t.df <= o.maxBoostDf) {
+      const idf = counting * (2 * selectDf + boostDf + t.df);
+      if (plan.select.length + plan.boost.length < o.maxTerms && idf <= o.idfBudget && (counting === 0 || t.df <= o.maxBoostDf)) {
         plan.boost.push(t);
         boostDf += t.df;
       } else nudgeOrDrop(t);
@@ -205,7 +215,7 @@ export function planKeyword(chunks: ChunkReader, text: string, ranges: readonly 
   // Every term is too common to select with: chunks holding all of the rarest few.
   plan.select = terms.slice(0, CONJUNCTION_TERMS);
   terms.slice(CONJUNCTION_TERMS).forEach(nudgeOrDrop);
-  const idf = queries * plan.select.reduce((n, t) => n + t.df, 0);
+  const idf = counting * plan.select.reduce((n, t) => n + t.df, 0);
   plan.mode = idf <= o.idfBudget ? 'conjunctive' : 'unranked';
   return plan;
 }

@@ -52,8 +52,8 @@ export function createChunkReader(db: Db) {
   const slots = createSlots(db);
   const { kbRanges, allKbRanges, insertedTotal } = slots;
   const { stems, docFreq } = createTermStats(db, slots, () => new Date());
-  const { rank, matchIds, chunkTokens, indexTotals } = createFullText(db, createUnready(db));
-  return { kbRanges, allKbRanges, insertedTotal, stems, docFreq, rank, matchIds, chunkTokens, indexTotals };
+  const { rank, dfGiven, matchIds, chunkTokens, indexTotals } = createFullText(db, createUnready(db));
+  return { kbRanges, allKbRanges, insertedTotal, stems, docFreq, rank, dfGiven, matchIds, chunkTokens, indexTotals };
 }
 
 export type ChunkReader = ReturnType<typeof createChunkReader>;

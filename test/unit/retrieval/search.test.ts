@@ -238,8 +238,11 @@ describe('searchKeyword', () => {
     integrity(r.db);
   });
 
-  it('prunes common terms by document frequency yet ranks exactly like bm25 among the chunks holding a selecting term', () => {
-    const c = track(corpusDb());
+  it.each([
+    { dfs: 'given (the ranking extension)', options: {} },
+    { dfs: 'counted by FTS5', options: { rankingExtension: false as const } },
+  ])('prunes common terms by document frequency yet ranks exactly like bm25 among the chunks holding a selecting term, document frequencies $dfs', ({ options: opening }) => {
+    const c = track(corpusDb(opening));
     const ranges = c.chunks.kbRanges([c.kb]);
     const exhaustive = c.db.prepare<[string, number], { id: number; s: number }>(
       'SELECT rowid AS id, bm25(chunks_fts) AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?',
@@ -267,8 +270,9 @@ describe('searchKeyword', () => {
     expect(checked).toBe(3);
   });
 
-  it('plans: rarest terms select, the next boost, too-common ones nudge, very common ones drop', () => {
-    const c = track(corpusDb());
+  it('plans: rarest terms select, the next boost, too-common ones nudge, very common ones drop (FTS5 counting the IDFs)', () => {
+    const c = track(corpusDb({ rankingExtension: false }));
+    expect(c.chunks.dfGiven).toBe(false);
     const ranges = c.chunks.kbRanges([c.kb]);
     const plan = planKeyword(c.chunks, 'water temperature glycogen heat energy', ranges, { scoreBudget: 2, idfBudget: 12 });
     expect(plan.select.map((t) => t.word)).toEqual(['glycogen']);
@@ -290,6 +294,28 @@ describe('searchKeyword', () => {
     for (const h of hits) expect(h.text.toLowerCase()).toMatch(/water/);
     expect(bm25Idf(100, 50)).toBe(1e-6);
     expect(bm25Idf(100, 1)).toBeCloseTo(Math.log(99.5 / 1.5), 12);
+  });
+
+  it('plans with the document frequencies given (the ranking extension): nothing is counted, so every term boosts and a conjunction is ranked', () => {
+    const c = track(corpusDb());
+    expect(c.chunks.dfGiven).toBe(true);
+    const ranges = c.chunks.kbRanges([c.kb]);
+    const text = 'water temperature glycogen heat energy';
+    // The budgets that made these terms nudge, drop or go unranked when FTS5 counted (the test above) no longer apply.
+    const plan = planKeyword(c.chunks, text, ranges, { scoreBudget: 2, idfBudget: 12, maxBoostDf: 1 });
+    expect(plan.select.map((t) => t.word)).toEqual(['glycogen']);
+    expect(plan.boost.map((t) => t.word).sort()).toEqual(['energy', 'heat', 'temperature', 'water']);
+    expect([...plan.nudge, ...plan.dropped]).toEqual([]);
+    // What scoring costs is still budgeted: too many matches to select with make a conjunction, bm25-ranked.
+    const common = planKeyword(c.chunks, 'heat energy', ranges, { scoreBudget: 1, idfBudget: 1 });
+    expect(common.mode).toBe('conjunctive');
+    const hits = searchKeyword(c, { kb_ids: [c.kb], text: 'heat energy', limit: 10 }, { scoreBudget: 1, idfBudget: 1 });
+    const exact = c.db
+      .prepare<[], { id: number; s: number }>(`SELECT rowid AS id, bm25(chunks_fts) AS s FROM chunks_fts WHERE chunks_fts MATCH '"heat" AND "energy"' ORDER BY s, rowid DESC LIMIT 10`)
+      .all();
+    expect(exact.length).toBeGreaterThan(1);
+    expect(hits.map((h) => h.chunk_id)).toEqual(exact.map((e) => e.id));
+    hits.forEach((h, i) => expect(h.score).toBeCloseTo(-exact[i]!.s, 9));
   });
 });
 

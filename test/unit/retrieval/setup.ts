@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type Db } from '../../../main/db/connection.js';
+import { openDatabase, type Db, type OpenOptions } from '../../../main/db/connection.js';
 import { createChunksRepo, type ChunksRepo } from '../../../main/db/repositories/chunks.js';
 import type { Chunk } from '../../../main/core/ingest/types.js';
 import { DOCUMENTS, paragraphs } from '../../fixtures/corpus/documents.js';
@@ -18,10 +18,13 @@ export interface RetrievalDb {
 
 let counter = 0;
 
-/** A fresh database file (real migrations, WAL) in a temp directory. */
-export function retrievalDb(): RetrievalDb {
+/**
+ * A fresh database file (real migrations, WAL) in a temp directory. `rankingExtension: false`
+ * opens it without Parley's ranking extension, as where it could not be built: FTS5 counts term weights.
+ */
+export function retrievalDb(options: Pick<OpenOptions, 'rankingExtension'> = {}): RetrievalDb {
   const dir = mkdtempSync(join(tmpdir(), 'parley-retrieval-'));
-  const db = openDatabase(join(dir, 'parley.db'));
+  const db = openDatabase(join(dir, 'parley.db'), options);
   const chunks = createChunksRepo(db);
   const now = new Date().toISOString();
   db.prepare('INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?)').run('org_test', 'Test', now);
@@ -52,8 +55,8 @@ export function retrievalDb(): RetrievalDb {
 }
 
 /** The labelled corpus in one knowledge base. */
-export function corpusDb(): RetrievalDb & { kb: string; artifactByKey: Map<string, string> } {
-  const r = retrievalDb();
+export function corpusDb(options: Pick<OpenOptions, 'rankingExtension'> = {}): RetrievalDb & { kb: string; artifactByKey: Map<string, string> } {
+  const r = retrievalDb(options);
   const kb = r.addKb('Corpus');
   const artifactByKey = new Map<string, string>();
   for (const d of DOCUMENTS) artifactByKey.set(d.key, r.addDocument(kb, d.key, d.text));

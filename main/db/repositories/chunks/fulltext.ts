@@ -1,4 +1,5 @@
-import type { Db } from '../../connection.js';
+import { hasRankingExtension, type Db } from '../../connection.js';
+import type { Statement } from 'better-sqlite3';
 import { searchableId, type Unready } from './unready.js';
 
 /** A chunk's text and its length in index tokens (what bm25 calls D). */
@@ -38,15 +39,26 @@ export function createFullText(db: Db, unready: Pick<Unready, 'hasUnready'>) {
   // The inner query visits at most `cap` matches (newest first) and scores only those;
   // the outer one keeps the best (equal scores: newest first, so that a query split in halves and
   // merged keeps the same ones as the whole, see core/retrieval/keyword.ts). FTS5 consumes the rowid range and the rowid order itself.
-  const rankSql = (filter: string) =>
+  // With the ranking extension, the document frequencies of the query's terms are given
+  // (`parley_bm25`, native/parley-fts.c) instead of counted by FTS5 over the whole index once a query.
+  const rankSql = (filter: string, score: string) =>
     `SELECT id, bm25 FROM (
-       SELECT rowid AS id, bm25(chunks_fts) AS bm25 FROM chunks_fts
+       SELECT rowid AS id, ${score} AS bm25 FROM chunks_fts
        WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ?${filter} ORDER BY rowid DESC LIMIT ?
      ) ORDER BY bm25, id DESC LIMIT ?`;
   const matchSql = (filter: string) => `SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ?${filter} ORDER BY rowid DESC LIMIT ?`;
   const onlyReady = ` AND ${searchableId('chunks_fts.rowid')}`;
-  const rank = db.prepare<[string, bigint, bigint, number, number], ScoredId>(rankSql(''));
-  const rankReady = db.prepare<[string, bigint, bigint, number, number], ScoredId>(rankSql(onlyReady));
+  const rank = db.prepare<[string, bigint, bigint, number, number], ScoredId>(rankSql('', 'bm25(chunks_fts)'));
+  const rankReady = db.prepare<[string, bigint, bigint, number, number], ScoredId>(rankSql(onlyReady, 'bm25(chunks_fts)'));
+  const weighted = hasRankingExtension(db);
+  // One statement per number of terms and per filter, made at first use.
+  const withDf = new Map<string, Statement<(string | number | bigint)[], ScoredId>>();
+  const rankWithDf = (filter: string, terms: number) => {
+    const key = `${terms}${filter}`;
+    let statement = withDf.get(key);
+    if (!statement) withDf.set(key, (statement = db.prepare(rankSql(filter, `parley_bm25(chunks_fts${', ?'.repeat(terms)})`))));
+    return statement;
+  };
   const matchIds = db.prepare<[string, bigint, bigint, number], { id: number }>(matchSql(''));
   const matchReadyIds = db.prepare<[string, bigint, bigint, number], { id: number }>(matchSql(onlyReady));
 
@@ -60,9 +72,19 @@ export function createFullText(db: Db, unready: Pick<Unready, 'hasUnready'>) {
     /** Merges the keyword index into one segment: after bulk loads, for the fastest queries. */
     optimize: () => void db.prepare("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')").run(),
 
-    /** bm25 top `limit` among at most `cap` matches of `match` in [lo, hi] (newest first), chunks of ready artifacts only. */
-    rank: (match: string, lo: number, hi: number, cap: number, limit: number): ScoredId[] =>
-      (unready.hasUnready(lo, hi) ? rankReady : rank).all(match, BigInt(lo), BigInt(hi), cap, limit),
+    /** Whether {@link rank} takes its terms' document frequencies as given (the ranking extension is loaded) rather than have FTS5 count them. */
+    dfGiven: weighted,
+
+    /**
+     * bm25 top `limit` among at most `cap` matches of `match` in [lo, hi] (newest first), chunks of
+     * ready artifacts only. `dfs` are the document frequencies of the match's terms (phrases), in
+     * their order in it, for their IDFs: used where the ranking extension is loaded; FTS5 counts them otherwise.
+     */
+    rank: (match: string, lo: number, hi: number, cap: number, limit: number, dfs: readonly number[]): ScoredId[] => {
+      const filter = unready.hasUnready(lo, hi) ? onlyReady : '';
+      if (weighted && dfs.length > 0) return rankWithDf(filter, dfs.length).all(...dfs, match, BigInt(lo), BigInt(hi), cap, limit);
+      return (filter ? rankReady : rank).all(match, BigInt(lo), BigInt(hi), cap, limit);
+    },
 
     /** Matching ids in [lo, hi], newest first, without scoring; chunks of ready artifacts only. */
     matchIds: (match: string, lo: number, hi: number, limit: number): number[] =>
