@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as sqliteVec from 'sqlite-vec';
+import { errorText } from '../../shared/errors.js';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations/index.js';
 
 export type Db = Database.Database;
@@ -45,7 +46,7 @@ export function loadVectorExtension(db: Db, log: (line: string) => void = (line)
       ok = true;
     } catch (error) {
       ok = false;
-      log(`[retrieval] sqlite-vec could not be loaded (${error instanceof Error ? error.message : String(error)}): vector search is off, retrieval ranks by keywords only`);
+      log(`[retrieval] sqlite-vec could not be loaded (${errorText(error)}): vector search is off, retrieval ranks by keywords only`);
     }
     vectorExtension.set(db, ok);
   }
@@ -85,7 +86,7 @@ export function loadRankingExtension(db: Db, file: string | false = RANKING_EXTE
         db.loadExtension(file);
         ok = true;
       } catch (error) {
-        log(`[retrieval] the ranking extension ${file} could not be loaded (${error instanceof Error ? error.message : String(error)}): keyword search lets FTS5 count document frequencies instead`);
+        log(`[retrieval] the ranking extension ${file} could not be loaded (${errorText(error)}): keyword search lets FTS5 count document frequencies instead`);
       }
     }
     rankingExtension.set(db, ok);
