@@ -10,7 +10,7 @@ await build({
   // The parse worker is its own entry: parsing runs in a worker thread, found beside serve.js.
   // mcp: the stdio MCP server (`npm run mcp`, the `parley-mcp` bin); its shebang lets clients run it directly.
   // background-worker: the worker thread that rebuilds vector graphs and reads term statistics off the main thread.
-  // keyword-worker: the thread that ranks hybrid search's keyword half while the main thread searches the vectors.
+  // keyword-worker: the thread that shares each keyword search, query by query, with the main thread.
   entryPoints: {
     electron: 'main/electron.ts',
     'parse-worker': 'main/core/ingest/parse-worker.ts',

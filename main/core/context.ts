@@ -51,7 +51,7 @@ export interface Runtime {
   credentials: CredentialHasher;
   /** The configured embedding model, if any (hybrid search). */
   embedding: () => EmbeddingModel | undefined;
-  /** Ranks hybrid search's keyword half in a thread of its own, beside the vector half (started by the first hybrid search). */
+  /** Shares each keyword search, query by query, with a thread of its own (started by the first search). */
   keywords: KeywordThread;
   providers: Providers;
   /** Local GGUF models: what was found on this machine, and llama.cpp running them. */

@@ -26,9 +26,27 @@ export interface OpenOptions {
   nativeBinding?: string;
   migrations?: readonly Migration[];
   /** Where to say that sqlite-vec or the ranking extension could not be loaded (default: console.warn). */
-  log?: (line: string) => void;
+  log?: Log;
   /** The ranking extension's file (default: the one `npm run build` made, {@link RANKING_EXTENSION}); `false`: none. */
   rankingExtension?: string | false;
+}
+
+type Log = (line: string) => void;
+const warn: Log = (line) => console.warn(line);
+
+/** Runs `load` on this connection once and remembers whether it loaded; a load that throws is said in one log line (`said(reason)`). */
+function loadOnce(loaded: WeakMap<Db, boolean>, db: Db, load: () => boolean, said: (reason: string) => string, log: Log): boolean {
+  let ok = loaded.get(db);
+  if (ok === undefined) {
+    try {
+      ok = load();
+    } catch (error) {
+      ok = false;
+      log(said(errorText(error)));
+    }
+    loaded.set(db, ok);
+  }
+  return ok;
 }
 
 const vectorExtension = new WeakMap<Db, boolean>();
@@ -38,19 +56,14 @@ const vectorExtension = new WeakMap<Db, boolean>();
  * binary ships inside a per-platform npm package; where none fits (or the file cannot be loaded),
  * vector search is off and retrieval ranks by keywords only: said once per connection in one log line.
  */
-export function loadVectorExtension(db: Db, log: (line: string) => void = (line) => console.warn(line)): boolean {
-  let ok = vectorExtension.get(db);
-  if (ok === undefined) {
-    try {
-      sqliteVec.load(db);
-      ok = true;
-    } catch (error) {
-      ok = false;
-      log(`[retrieval] sqlite-vec could not be loaded (${errorText(error)}): vector search is off, retrieval ranks by keywords only`);
-    }
-    vectorExtension.set(db, ok);
-  }
-  return ok;
+export function loadVectorExtension(db: Db, log: Log = warn): boolean {
+  return loadOnce(
+    vectorExtension,
+    db,
+    () => (sqliteVec.load(db), true),
+    (reason) => `[retrieval] sqlite-vec could not be loaded (${reason}): vector search is off, retrieval ranks by keywords only`,
+    log,
+  );
 }
 
 /** Whether sqlite-vec is loaded on this connection. */
@@ -76,22 +89,19 @@ const rankingExtension = new WeakMap<Db, boolean>();
  * ranks with FTS5's own bm25, which counts each term's rows of the whole index once a query: the
  * same scores, slower at a million chunks. A file that exists and does not load is said in one log line.
  */
-export function loadRankingExtension(db: Db, file: string | false = RANKING_EXTENSION, log: (line: string) => void = (line) => console.warn(line)): boolean {
-  let ok = rankingExtension.get(db);
-  if (ok === undefined) {
-    ok = false;
-    if (file !== false && existsSync(file)) {
-      try {
-        // SQLite finds the entry point from the file name: sqlite3_parleyfts_init.
-        db.loadExtension(file);
-        ok = true;
-      } catch (error) {
-        log(`[retrieval] the ranking extension ${file} could not be loaded (${errorText(error)}): keyword search lets FTS5 count document frequencies instead`);
-      }
-    }
-    rankingExtension.set(db, ok);
-  }
-  return ok;
+export function loadRankingExtension(db: Db, file: string | false = RANKING_EXTENSION, log: Log = warn): boolean {
+  return loadOnce(
+    rankingExtension,
+    db,
+    () => {
+      if (file === false || !existsSync(file)) return false;
+      // SQLite finds the entry point from the file name: sqlite3_parleyfts_init.
+      db.loadExtension(file);
+      return true;
+    },
+    (reason) => `[retrieval] the ranking extension ${String(file)} could not be loaded (${reason}): keyword search lets FTS5 count document frequencies instead`,
+    log,
+  );
 }
 
 /** Whether `parley_bm25` can be called on this connection. */

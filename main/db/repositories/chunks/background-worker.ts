@@ -60,7 +60,8 @@ function termStats(db: Db, job: Extract<BackgroundJob, { kind: 'term-stats' }>):
 const job = workerData as BackgroundJob;
 let result: BackgroundResult;
 try {
-  const db = openReadOnlyDatabase(job.dbFile, job.nativeBinding ? { nativeBinding: job.nativeBinding } : {});
+  // It builds graphs and reads statistics, and ranks nothing: no ranking extension.
+  const db = openReadOnlyDatabase(job.dbFile, { rankingExtension: false, ...(job.nativeBinding ? { nativeBinding: job.nativeBinding } : {}) });
   try {
     result = job.kind === 'graph' ? buildGraph(db, job) : termStats(db, job);
   } finally {
