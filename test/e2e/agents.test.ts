@@ -36,7 +36,10 @@ describe('agentic answers in the browser', () => {
   });
 
   it('an agentic answer over a dataset shows its steps in a collapsible block, kept after a reload', async () => {
-    await page.getByRole('region', { name: 'Suggested datasets' }).getByRole('button', { name: /Village/ }).click();
+    const village = page.getByRole('region', { name: 'Suggested datasets' }).getByRole('button', { name: /Village/ });
+    await village.click();
+    // Sent only once the dataset shows as attached (a CI run sent before it was, and the agent had nothing to search).
+    await eventually(() => village.getAttribute('aria-pressed')).toBe('true');
     await page.getByLabel('Model').selectOption('mdl_extractive');
     await composer().fill('When is the lighthouse lamp lit?');
     await composer().press('Enter');
