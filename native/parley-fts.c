@@ -14,6 +14,12 @@
 ** the index's totals, the row's length from its size record, every column weighted 1. Given the
 ** counts FTS5 would make, the scores are FTS5's to the last bit (test/unit/retrieval/ranking-extension.test.ts).
 **
+** Each row's length is remembered per connection (SizeCache below). FTS5 reads it from its
+** docsize table with one lookup per scored row, which was most of a ranked query's time (at 1M
+** chunks, 1.86 s of the bench's 1.1k queries against 0.74 s remembered; README, *Remembered row
+** lengths*). Parley never changes a chunk's text and never reuses a chunk id (migration 050), so
+** a row's length, once read, holds for as long as the row exists.
+**
 ** Built by scripts/build-native.mjs against the SQLite that better-sqlite3 ships; loaded into each
 ** connection by main/db/connection.ts. Public domain, like the code it follows.
 */
@@ -58,6 +64,91 @@ static int queryData(const Fts5ExtensionApi *pApi, Fts5Context *pFts, QueryData 
   return rc;
 }
 
+/*
+** Row lengths, per connection: pages of PAGE_IDS consecutive rowids, each a uint16 a rowid (its
+** length + 1; 0 = not read yet), found through an open-addressing table keyed by rowid / PAGE_IDS.
+** Chunk ids are dense within a knowledge base, so a million chunks take about 2 MB. A length of
+** 65,535 tokens or more is not remembered (read each time), and past MAX_PAGES pages (32 MB)
+** nothing more is: those rows are read each time, as FTS5 reads them.
+*/
+#define PAGE_BITS 12
+#define PAGE_IDS (1<<PAGE_BITS)
+#define MAX_PAGES 4096
+
+typedef struct { sqlite3_int64 key; unsigned short *aLen; } Page;
+typedef struct { Page *aSlot; int nSlot; int nPage; } SizeCache;
+
+static unsigned int slotOf(sqlite3_int64 key, int nSlot){
+  return (unsigned int)(((sqlite3_uint64)key * 0x9E3779B97F4A7C15ULL) >> 32) & (unsigned int)(nSlot-1);
+}
+
+static unsigned short *findPage(const SizeCache *c, sqlite3_int64 key){
+  unsigned int i;
+  if( c->nSlot==0 ) return 0;
+  for(i=slotOf(key, c->nSlot); c->aSlot[i].aLen; i=(i+1) & (unsigned int)(c->nSlot-1)){
+    if( c->aSlot[i].key==key ) return c->aSlot[i].aLen;
+  }
+  return 0;
+}
+
+/* A new, empty page for `key` (not in the cache yet); 0 when out of memory or past MAX_PAGES. */
+static unsigned short *addPage(SizeCache *c, sqlite3_int64 key){
+  unsigned int i;
+  unsigned short *aLen;
+  if( c->nPage>=MAX_PAGES ) return 0;
+  if( (c->nPage+1)*2 > c->nSlot ){
+    /* Keep the table at most half full: twice the slots, every page placed again. */
+    int nNew = c->nSlot ? c->nSlot*2 : 64, j;
+    Page *aNew = (Page*)sqlite3_malloc64(sizeof(Page) * (sqlite3_uint64)nNew);
+    if( aNew==0 ) return 0;
+    memset(aNew, 0, sizeof(Page) * (size_t)nNew);
+    for(j=0; j<c->nSlot; j++){
+      if( c->aSlot[j].aLen==0 ) continue;
+      for(i=slotOf(c->aSlot[j].key, nNew); aNew[i].aLen; i=(i+1) & (unsigned int)(nNew-1)){}
+      aNew[i] = c->aSlot[j];
+    }
+    sqlite3_free(c->aSlot);
+    c->aSlot = aNew;
+    c->nSlot = nNew;
+  }
+  aLen = (unsigned short*)sqlite3_malloc64(sizeof(unsigned short) * PAGE_IDS);
+  if( aLen==0 ) return 0;
+  memset(aLen, 0, sizeof(unsigned short) * PAGE_IDS);
+  for(i=slotOf(key, c->nSlot); c->aSlot[i].aLen; i=(i+1) & (unsigned int)(c->nSlot-1)){}
+  c->aSlot[i].key = key;
+  c->aSlot[i].aLen = aLen;
+  c->nPage++;
+  return aLen;
+}
+
+static void freeSizeCache(void *p){
+  SizeCache *c = (SizeCache*)p;
+  int i;
+  for(i=0; i<c->nSlot; i++) sqlite3_free(c->aSlot[i].aLen);
+  sqlite3_free(c->aSlot);
+  sqlite3_free(c);
+}
+
+/* The current row's length in tokens, all columns: remembered, or read by FTS5 and remembered. */
+static int rowLength(const Fts5ExtensionApi *pApi, Fts5Context *pFts, int *pnTok){
+  SizeCache *c = (SizeCache*)pApi->xUserData(pFts);
+  sqlite3_int64 rowid = pApi->xRowid(pFts);
+  sqlite3_int64 key = rowid >> PAGE_BITS;
+  int at = (int)(rowid & (PAGE_IDS-1));
+  unsigned short *aLen = findPage(c, key);
+  int rc;
+  if( aLen && aLen[at] ){
+    *pnTok = aLen[at] - 1;
+    return SQLITE_OK;
+  }
+  rc = pApi->xColumnSize(pFts, -1, pnTok);
+  if( rc==SQLITE_OK && *pnTok>=0 && *pnTok<65535 ){
+    if( aLen==0 ) aLen = addPage(c, key);
+    if( aLen ) aLen[at] = (unsigned short)(*pnTok + 1);
+  }
+  return rc;
+}
+
 static void parleyBm25(
   const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_context *pCtx, int nVal, sqlite3_value **apVal
 ){
@@ -83,7 +174,7 @@ static void parleyBm25(
     rc = pApi->xInst(pFts, i, &ip, &ic, &io);
     if( rc==SQLITE_OK && ip>=0 && ip<p->nPhrase ) p->aFreq[ip] += 1.0;
   }
-  if( rc==SQLITE_OK ) rc = pApi->xColumnSize(pFts, -1, &nTok);
+  if( rc==SQLITE_OK ) rc = rowLength(pApi, pFts, &nTok);
   if( rc!=SQLITE_OK ){
     sqlite3_result_error_code(pCtx, rc);
     return;
@@ -117,6 +208,13 @@ int sqlite3_parleyfts_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routi
     rc = sqlite3_finalize(pStmt);
   }
   if( rc==SQLITE_OK && (pFts5==0 || pFts5->iVersion<2) ) rc = SQLITE_ERROR;
-  if( rc==SQLITE_OK ) rc = pFts5->xCreateFunction(pFts5, "parley_bm25", 0, parleyBm25, 0);
+  if( rc==SQLITE_OK ){
+    /* This connection's own row lengths: a connection is used by one thread at a time. */
+    SizeCache *pCache = (SizeCache*)sqlite3_malloc64(sizeof(SizeCache));
+    if( pCache==0 ) return SQLITE_NOMEM;
+    memset(pCache, 0, sizeof(SizeCache));
+    rc = pFts5->xCreateFunction(pFts5, "parley_bm25", (void*)pCache, parleyBm25, freeSizeCache);
+    if( rc!=SQLITE_OK ) freeSizeCache(pCache); /* FTS5 owns it only once the function is made */
+  }
   return rc;
 }

@@ -24,7 +24,7 @@ try {
   const shared = process.platform === 'darwin' ? ['-dynamiclib'] : ['-shared', '-fPIC'];
   const compiler = process.env.CC || 'cc';
   try {
-    execFileSync(compiler, ['-O2', ...shared, '-I', work, '-I', sqliteDir, '-o', out, join('native', 'parley-fts.c'), '-lm'], { stdio: 'inherit' });
+    execFileSync(compiler, ['-O2', '-Wall', ...shared, '-I', work, '-I', sqliteDir, '-o', out, join('native', 'parley-fts.c'), '-lm'], { stdio: 'inherit' });
   } catch (error) {
     rmSync(out, { force: true });
     console.warn(`[build] ${out} not built (${error instanceof Error ? error.message : String(error)}): keyword search will let FTS5 count document frequencies`);

@@ -27,13 +27,30 @@ function generated(seed: number, options: Parameters<typeof retrievalDb>[0] = {}
   return { r, kbs, rand };
 }
 
-/** FTS5's own bm25, and parley_bm25 given the document frequencies FTS5 counts, over the same matches. */
+/**
+ * FTS5's own bm25, and parley_bm25 given the document frequencies FTS5 counts, over the same
+ * matches: `given` the first time parley_bm25 sees these rows on this connection (it reads their
+ * lengths), `again` the second (it remembers them).
+ */
 function bothWays(r: RetrievalDb, match: string, terms: readonly string[], lo: number, hi: number) {
   const dfs = terms.map((term) => (r.db.prepare('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?').get(`"${term}"`) as { n: number }).n);
   const sql = (score: string) => `SELECT rowid AS id, ${score} AS s FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid`;
   const fts5 = r.db.prepare(sql('bm25(chunks_fts)')).all(match, BigInt(lo), BigInt(hi));
-  const given = r.db.prepare(sql(`parley_bm25(chunks_fts${', ?'.repeat(terms.length)})`)).all(...dfs, match, BigInt(lo), BigInt(hi));
-  return { fts5, given };
+  const ours = r.db.prepare(sql(`parley_bm25(chunks_fts${', ?'.repeat(terms.length)})`));
+  const given = ours.all(...dfs, match, BigInt(lo), BigInt(hi));
+  const again = ours.all(...dfs, match, BigInt(lo), BigInt(hi));
+  return { fts5, given, again };
+}
+
+/** Random queries of 1–4 vocabulary words, in every shape keyword search makes: OR, AND, and its boosting shape (a OR b) AND (c OR d). */
+function* queries(rand: () => number, count: number): Generator<{ terms: string[]; match: string }> {
+  for (let q = 0; q < count; q++) {
+    const terms = [...new Set(Array.from({ length: 1 + Math.floor(rand() * 4) }, () => VOCABULARY[Math.floor(rand() * VOCABULARY.length)]!))];
+    const quoted = terms.map((t) => `"${t}"`);
+    yield { terms, match: quoted.join(' OR ') };
+    yield { terms, match: quoted.join(' AND ') };
+    if (quoted.length > 2) yield { terms, match: `(${quoted.slice(0, 2).join(' OR ')}) AND (${quoted.slice(2).join(' OR ')})` };
+  }
 }
 
 describe('the ranking extension (parley_bm25: FTS5 bm25 given the document frequencies)', () => {
@@ -53,22 +70,45 @@ describe('the ranking extension (parley_bm25: FTS5 bm25 given the document frequ
       const [one, two] = r.chunks.kbRanges(kbs);
       const ranges = [one!, two!, { lo: one!.lo, hi: two!.hi }];
       let compared = 0;
-      for (let q = 0; q < 30; q++) {
-        const terms = [...new Set(Array.from({ length: 1 + Math.floor(rand() * 4) }, () => VOCABULARY[Math.floor(rand() * VOCABULARY.length)]!))];
-        const quoted = terms.map((t) => `"${t}"`);
-        // OR, AND, and the keyword search's boosting shape: (a OR b) AND (c OR d).
-        const shapes = [quoted.join(' OR '), quoted.join(' AND ')];
-        if (quoted.length > 2) shapes.push(`(${quoted.slice(0, 2).join(' OR ')}) AND (${quoted.slice(2).join(' OR ')})`);
-        for (const match of shapes) {
-          const range = ranges[q % ranges.length]!;
-          const { fts5, given } = bothWays(r, match, terms, range.lo, range.hi);
-          expect(given).toEqual(fts5);
-          compared += fts5.length;
-        }
+      let q = 0;
+      for (const { terms, match } of queries(rand, 30)) {
+        const range = ranges[q++ % ranges.length]!;
+        const { fts5, given, again } = bothWays(r, match, terms, range.lo, range.hi);
+        expect(given).toEqual(fts5);
+        expect(again).toEqual(fts5);
+        compared += fts5.length;
       }
       // Enough rows matched for the comparison to mean something.
       expect(compared).toBeGreaterThan(200);
     }
+  });
+
+  it('remembers row lengths only while they hold: exact after files are replaced, removed and added, and for a row too long to remember', () => {
+    const { r, kbs, rand } = generated(6);
+    const [one, two] = r.chunks.kbRanges(kbs);
+    const all = { lo: one!.lo, hi: two!.hi };
+    const exactEverywhere = () => {
+      let compared = 0;
+      for (const { terms, match } of queries(rand, 20)) {
+        const { fts5, given, again } = bothWays(r, match, terms, all.lo, all.hi);
+        expect(given).toEqual(fts5);
+        expect(again).toEqual(fts5);
+        compared += fts5.length;
+      }
+      expect(compared).toBeGreaterThan(100);
+    };
+    exactEverywhere();
+    // Every row's length is remembered now. Replace some files' chunks (new ids, other lengths), remove one, add two.
+    const artifacts = r.db.prepare('SELECT id FROM artifacts ORDER BY id').all() as Array<{ id: string }>;
+    for (const { id } of artifacts.slice(0, 6)) {
+      const text = Array.from({ length: 5 + Math.floor(rand() * 60) }, () => VOCABULARY[Math.floor(rand() * VOCABULARY.length)]!).join(' ');
+      r.chunks.replaceForArtifact(id, undefined, [{ ord: 0, text, location: { start: 0, end: text.length } }]);
+    }
+    r.db.prepare('DELETE FROM artifacts WHERE id = ?').run(artifacts[7]!.id);
+    r.addDocument(kbs[0]!, 'added.md', 'tide honey water '.repeat(40));
+    // 70,000 tokens: more than a remembered length can hold, so it is read each time.
+    r.addDocument(kbs[1]!, 'long.md', 'tide honey glacier zebra xylem water heat '.repeat(10_000));
+    exactEverywhere();
   });
 
   it('refuses a wrong number of document frequencies, and any use outside a full-text query, with an error', () => {
