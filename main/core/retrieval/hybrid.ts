@@ -81,11 +81,11 @@ async function nearestIds(
       log(`[retrieval] the embedding of the question does not match the vector index (${info.model}, ${info.dimensions} dimensions): keyword ranking only`);
       return undefined;
     }
-    return ranges
-      .flatMap((r) => chunks.knn(vector, r.slot, candidates))
-      .sort((a, b) => a.distance - b.distance || b.id - a.id)
-      .slice(0, candidates)
-      .map((n) => n.id);
+    return chunks.knn(
+      vector,
+      ranges.map((r) => r.slot),
+      candidates,
+    ).map((n) => n.id);
   } catch (error) {
     log(`[retrieval] embedding the question failed (${errorText(error)}): keyword ranking only`);
     return undefined;

@@ -14,6 +14,23 @@ describe('the HNSW vector index', () => {
     expect(a!.distance).toBeCloseTo(b!.distance, 4);
   });
 
+  it('searches several knowledge bases at once: the nearest of each, merged, nearest first', () => {
+    const { r, slot, next } = seeded(20, 10);
+    const second = r.addKb('More vectors');
+    const id = r.addDocument(second, 'more.md', Array.from({ length: 40 }, (_, i) => `More ${i}.`).join('\n\n'));
+    const ids = (r.db.prepare('SELECT id FROM chunks WHERE artifact_id = ? ORDER BY ord').all(id) as Array<{ id: number }>).map((c) => c.id);
+    r.chunks.insertVectors(ids.map((c) => ({ id: c, vector: next() })));
+    const other = r.chunks.kbRanges([second])[0]!.slot;
+    for (const probe of Array.from({ length: 20 }, next)) {
+      const merged = r.chunks.knn(probe, [slot, other], 10);
+      const each = [...r.chunks.knn(probe, slot, 10), ...r.chunks.knn(probe, other, 10)].sort((a, b) => a.distance - b.distance || b.id - a.id).slice(0, 10);
+      expect(merged).toEqual(each);
+    }
+    // Both knowledge bases take part.
+    const slots = new Set(Array.from({ length: 20 }, next).flatMap((probe) => r.chunks.knn(probe, [slot, other], 10).map((n) => (ids.includes(n.id) ? other : slot))));
+    expect(slots).toEqual(new Set([slot, other]));
+  });
+
   it('takes in vectors incrementally: a chunk embedded after the first search is found', () => {
     const { r, kb, slot } = seeded(5, 10);
     const probe = generator(99)();

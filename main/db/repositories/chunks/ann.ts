@@ -459,8 +459,14 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
       applyTo(graph, change);
     },
 
-    /** The `k` nearest chunk ids of one knowledge base, or undefined when no graph serves (yet): exact search then. */
-    search(vector: Float32Array, slot: number, k: number, searchable?: (chunkId: number) => boolean): Array<{ id: number; distance: number }> | undefined {
+    /** The `k` nearest chunk ids of one knowledge base, or undefined when no graph serves (yet): exact search then. `query` is `vector` as hnswlib takes it (an array). */
+    search(
+      vector: Float32Array,
+      slot: number,
+      k: number,
+      searchable?: (chunkId: number) => boolean,
+      query: number[] = Array.from(vector),
+    ): Array<{ id: number; distance: number }> | undefined {
       const graph = graphOf(slot);
       if (!graph) return undefined;
       const { index, held } = graph;
@@ -476,7 +482,7 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
             : searchable
               ? (n: number) => searchable(base + n)
               : undefined;
-        const hits = keep ? index.searchKnn(Array.from(vector), Math.min(k, live), keep) : index.searchKnn(Array.from(vector), Math.min(k, live));
+        const hits = keep ? index.searchKnn(query, Math.min(k, live), keep) : index.searchKnn(query, Math.min(k, live));
         found = hits.neighbors.map((n, i) => ({ id: base + n, distance: hits.distances[i] ?? 0 }));
       }
       if (!held || held.added.size === 0) return found;

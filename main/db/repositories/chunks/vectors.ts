@@ -94,6 +94,24 @@ export function createVectors(db: Db, now: () => Date, unready: Pick<Unready, 'h
     return true;
   };
 
+  /** The `k` nearest vectors of one knowledge base (`query` is `vector` as hnswlib takes it), the caller having checked `ready()`. */
+  const nearestIn = (vector: Float32Array, query: number[], slot: number, k: number): Array<{ id: number; distance: number }> => {
+    // Vectors are made only for ready files' chunks, but a file that left `ready` keeps its own
+    // until it is processed again: the chunks of files not ready are never candidates.
+    const { lo, hi } = slotRange(slot);
+    const runs = unready.hasUnready(lo, hi) ? unready.unreadyRuns(lo, hi) : [];
+    const searchable = runs.length > 0 ? (id: number) => !inRuns(runs, id) : undefined;
+    const approximate = ann.search(vector, slot, k, searchable, query);
+    if (approximate) return approximate;
+    if (!searchable) return vectors.knnExact(vector, slot, k);
+    // sqlite-vec's kNN takes no such filter: ask for enough more (its k is at most 4,096) and leave them out.
+    const unreadyCount = runs.reduce((n, r) => n + r.hi - r.lo + 1, 0);
+    return vectors
+      .knnExact(vector, slot, Math.min(4_096, k + unreadyCount))
+      .filter((n) => searchable(n.id))
+      .slice(0, k);
+  };
+
   /** Commits `write` with a version bump per knowledge base it touched, then brings the graphs along. */
   const changeVectors = (bySlot: Map<number, { added: Array<{ id: number; vector: Float32Array }>; removed: number[] }>, write: () => void) => {
     const versions = new Map<number, { from: number; to: number }>();
@@ -200,25 +218,19 @@ export function createVectors(db: Db, now: () => Date, unready: Pick<Unready, 'h
     },
 
     /**
-     * The `k` nearest vectors of one knowledge base (cosine distance, ascending): from its HNSW
-     * graph (approximate), or exactly where hnswlib cannot run.
+     * The `k` nearest vectors of one knowledge base, or of several merged (cosine distance,
+     * ascending; equal distances newest first): from each one's HNSW graph (approximate), or
+     * exactly where hnswlib cannot run. Several at once check the table and sweep deleted
+     * vectors once, and hand hnswlib one copy of the question's vector, instead of once a graph.
      */
-    knn(vector: Float32Array, slot: number, k: number): Array<{ id: number; distance: number }> {
+    knn(vector: Float32Array, slots: number | readonly number[], k: number): Array<{ id: number; distance: number }> {
       if (!ready()) return [];
       sweepGone();
-      // Vectors are made only for ready files' chunks, but a file that left `ready` keeps its own
-      // until it is processed again: the chunks of files not ready are never candidates.
-      const { lo, hi } = slotRange(slot);
-      const runs = unready.hasUnready(lo, hi) ? unready.unreadyRuns(lo, hi) : [];
-      const searchable = runs.length > 0 ? (id: number) => !inRuns(runs, id) : undefined;
-      const approximate = ann.search(vector, slot, k, searchable);
-      if (approximate) return approximate;
-      if (!searchable) return vectors.knnExact(vector, slot, k);
-      // sqlite-vec's kNN takes no such filter: ask for enough more (its k is at most 4,096) and leave them out.
-      const unreadyCount = runs.reduce((n, r) => n + r.hi - r.lo + 1, 0);
-      return vectors
-        .knnExact(vector, slot, Math.min(4_096, k + unreadyCount))
-        .filter((n) => searchable(n.id))
+      const query = Array.from(vector);
+      if (typeof slots === 'number') return nearestIn(vector, query, slots, k);
+      return slots
+        .flatMap((slot) => nearestIn(vector, query, slot, k))
+        .sort((a, b) => a.distance - b.distance || b.id - a.id)
         .slice(0, k);
     },
 
