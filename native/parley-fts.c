@@ -15,10 +15,10 @@
 ** counts FTS5 would make, the scores are FTS5's to the last bit (test/unit/retrieval/ranking-extension.test.ts).
 **
 ** Each row's length is remembered per connection (SizeCache below). FTS5 reads it from its
-** docsize table with one lookup per scored row, which was most of a ranked query's time (at 1M
-** chunks, 1.86 s of the bench's 1.1k queries against 0.74 s remembered; README, *Remembered row
-** lengths*). Parley never changes a chunk's text and never reuses a chunk id (migration 050), so
-** a row's length, once read, holds for as long as the row exists.
+** docsize table with one lookup per scored row, which was most of a ranked query's time (the
+** FTS5 queries of the bench's questions at 1M chunks: 1.86 s reading each length, 0.74 s
+** remembered; README, *Remembered row lengths*). Parley never changes a chunk's text and never
+** reuses a chunk id (migration 050), so a row's length, once read, holds while the row exists.
 **
 ** Built by scripts/build-native.mjs against the SQLite that better-sqlite3 ships; loaded into each
 ** connection by main/db/connection.ts. Public domain, like the code it follows.
