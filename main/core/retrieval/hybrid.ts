@@ -81,11 +81,7 @@ async function nearestIds(
       log(`[retrieval] the embedding of the question does not match the vector index (${info.model}, ${info.dimensions} dimensions): keyword ranking only`);
       return undefined;
     }
-    return chunks.knn(
-      vector,
-      ranges.map((r) => r.slot),
-      candidates,
-    ).map((n) => n.id);
+    return chunks.knn(vector, ranges.map((r) => r.slot), candidates).map((n) => n.id);
   } catch (error) {
     log(`[retrieval] embedding the question failed (${errorText(error)}): keyword ranking only`);
     return undefined;
