@@ -87,14 +87,16 @@ const rankingExtension = new WeakMap<Db, boolean>();
  * Loads the ranking extension into this connection, once; both ways of opening a database do it.
  * Without it (not built: no C compiler at install; or a file that does not load), keyword search
  * ranks with FTS5's own bm25, which counts each term's rows of the whole index once a query: the
- * same scores, slower at a million chunks. A file that exists and does not load is said in one log line.
+ * same scores, slower at a million chunks. A file that is missing or does not load is said in one log line.
  */
 export function loadRankingExtension(db: Db, file: string | false = RANKING_EXTENSION, log: Log = warn): boolean {
   return loadOnce(
     rankingExtension,
     db,
     () => {
-      if (file === false || !existsSync(file)) return false;
+      if (file === false) return false;
+      // Not built (no C compiler when `npm run build` ran): said, since every keyword search is slower without it.
+      if (!existsSync(file)) throw new Error('there is no such file: npm run build makes it with a C compiler');
       // SQLite finds the entry point from the file name: sqlite3_parleyfts_init.
       db.loadExtension(file);
       return true;

@@ -40,7 +40,11 @@ const depthOf = (plan: KeywordPlan, limit: number, o: Required<KeywordOptions>) 
  * What FTS5's bm25 costs, in µs, measured on the bench's 1M-chunk corpus (README, *Keyword search
  * at 1M chunks*): scoring a match, and counting a posting of the whole index for a term's IDF
  * (once per query, however few chunks the query's range holds; nothing with the ranking
- * extension, which is given the counts).
+ * extension, which is given the counts). Scoring a match is what it costs the first time a row
+ * is scored on a connection; once the ranking extension remembers the row's length, about 0.7 µs
+ * (README, *Remembered row lengths*). The estimate stays the first time's, so that the caller's
+ * patience with the keyword thread (keyword-thread.ts) covers a query over rows not yet scored;
+ * with the counts given, halving decisions do not depend on it (every cost scales alike).
  */
 const SCORE_US = 1.7;
 const COUNT_US = 0.08;
@@ -56,9 +60,9 @@ const makespan = (pieces: readonly Laid[]) => Math.max(...pieces.map(costOf), pi
 
 /**
  * Halves the queries whose halving shortens the search on two threads, largest first. A half
- * scores half the matches but counts every posting of its terms all the same, so a query whose
- * cost is mostly counting (a common boosting term) stays whole: halved, it would cost each thread
- * about what it cost one.
+ * scores half the matches but, where FTS5 counts (no ranking extension), counts every posting of
+ * its terms all the same, so a query whose cost is mostly counting (a common boosting term) stays
+ * whole: halved, it would cost each thread about what it cost one.
  */
 function halveWherePays(pieces: Laid[], spans: readonly QuerySpan[], splitChunks: number): Laid[] {
   let laid = pieces;

@@ -31,7 +31,8 @@
  * Where Parley's ranking extension is loaded (native/parley-fts.c: FTS5's bm25 given the terms'
  * document frequencies, from the term statistics), FTS5 counts nothing, so neither counting budget applies:
  * every term up to `maxTerms` that cannot select boosts, and conjunctions are always bm25-ranked.
- * Only what FTS5 scores (about 1.7 µs a match) is budgeted then.
+ * Only what FTS5 scores is budgeted then (about 1.7 µs a match the first time a row is scored
+ * on a connection, 0.7 µs once the extension remembers its length).
  *
  * Each knowledge base is searched as a rowid range (see migration 050; neighbouring ranges merge
  * into one span), so FTS5 never reads another knowledge base's postings; and at most
@@ -75,10 +76,10 @@ export interface KeywordOptions {
   snippetTokens?: number;
   /**
    * When the keyword thread shares a search (keyword-thread.ts), a span holding at least this many
-   * chunks is queried as two halves, one per thread: each half scores half the matches, but both
-   * count the terms' IDF over the whole index. Default 10 000. Measured on the bench's 1M-chunk
-   * corpus (2026-11-24), each query whole against its slower half: p95 8.0 → 4.5 ms, the two
-   * halves together 1.37 times the whole; at 100k (25k-chunk spans) 4.9 → 2.8 ms.
+   * chunks is queried as two halves, one per thread: each half scores half the matches (and, where
+   * FTS5 counts, both count the terms' IDF over the whole index). Default 10 000. Measured on the
+   * bench's 1M-chunk corpus (2026-11-24, FTS5 counting), each query whole against its slower half:
+   * p95 8.0 → 4.5 ms, the two halves together 1.37 times the whole; at 100k (25k-chunk spans) 4.9 → 2.8 ms.
    */
   splitChunks?: number;
 }

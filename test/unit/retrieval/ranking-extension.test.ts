@@ -123,7 +123,7 @@ describe('the ranking extension (parley_bm25: FTS5 bm25 given the document frequ
     expect(rank([1, 2])().length).toBeGreaterThan(0);
   });
 
-  it('ranks keyword searches as FTS5 counting does; a file that does not load is said once and FTS5 counts instead', () => {
+  it('ranks keyword searches as FTS5 counting does; a file that does not load, or is missing, is said once and FTS5 counts instead', () => {
     const questions = ['café runs at the tide', 'honey hive water heat moon', 'naïve zebra quartz xylem bread', 'running water'];
     const { r: given, kbs } = generated(5);
     const { r: counted, kbs: countedKbs } = generated(5, { rankingExtension: false });
@@ -150,5 +150,16 @@ describe('the ranking extension (parley_bm25: FTS5 bm25 given the document frequ
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('could not be loaded');
     expect(lines[0]).toContain('lets FTS5 count document frequencies instead');
+
+    // Not built at all: said too, and keyword search still ranks. Opened without it on purpose: nothing said.
+    const missing = openDatabase(given.db.name, { rankingExtension: join(given.db.name, '..', 'never-built.so'), log: (line) => lines.push(line) });
+    open.push(missing);
+    expect(hasRankingExtension(missing)).toBe(false);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('never-built.so could not be loaded (there is no such file');
+    const without = openDatabase(given.db.name, { rankingExtension: false, log: (line) => lines.push(line) });
+    open.push(without);
+    expect(hasRankingExtension(without)).toBe(false);
+    expect(lines).toHaveLength(2);
   });
 });
