@@ -7,6 +7,7 @@ import { registerStreams, type IpcMainOnLike, type MessagePortMainLike, type Ope
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.js';
 import { superviseLocalApi } from './local-api.js';
 import { APP_SCHEME, CONTENT_SECURITY_POLICY, contentSecurityPolicy, createMainWindow, isAppUrl, type BrowserWindowLike, type MainWindowOptions } from './window.js';
+import { errorText } from '../../shared/errors.js';
 
 /** The slice of Electron's `app` the lifecycle needs; one overload per event, as Electron types them. */
 export interface AppLike {
@@ -103,10 +104,6 @@ function streamsOf(core: Core): OpenStream {
   return (operation, input, caller) => core.service.stream(operation, input, caller);
 }
 
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * The desktop app's lifecycle: one instance, core booted on the data directory, IPC, the window,
  * and the loopback API when `[server] enabled`. Resolves to null when this process should not run
@@ -158,7 +155,7 @@ export async function runDesktop<W extends DesktopWindow, P extends MessagePortM
     });
   } catch (error) {
     log.error('Parley could not open its data directory', error);
-    dialog.showErrorBox('Parley could not start', `${describeError(error)}\n\nData directory: ${dataDir}`);
+    dialog.showErrorBox('Parley could not start', `${errorText(error)}\n\nData directory: ${dataDir}`);
     app.exit(1);
     return null;
   }

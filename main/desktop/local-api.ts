@@ -1,6 +1,7 @@
 import type { Config } from '../../shared/config.js';
 import type { Core } from '../boot.js';
 import type { DesktopLog, RunningHttp } from './app.js';
+import { errorText } from '../../shared/errors.js';
 
 type Wanted = Pick<Config['server'], 'enabled' | 'host' | 'port'>;
 
@@ -14,7 +15,7 @@ const same = (a: Wanted | undefined, b: Wanted) => a !== undefined && a.enabled 
 function describeStartFailure(error: unknown, target: Wanted): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EADDRINUSE') return `Port ${target.port} on ${target.host} is already in use; choose another [server] port.`;
-  return `The local HTTP API could not start: ${error instanceof Error ? error.message : String(error)}`;
+  return `The local HTTP API could not start: ${errorText(error)}`;
 }
 
 export interface LocalApi {
@@ -60,7 +61,7 @@ export function superviseLocalApi(core: Core, startHttp: (core: Core) => Promise
       } catch (error) {
         const problem = describeStartFailure(error, target);
         core.runtime.setServerProblem(problem);
-        log.warn(`The local HTTP API could not start (${error instanceof Error ? error.message : String(error)}); the app works without it.`);
+        log.warn(`The local HTTP API could not start (${errorText(error)}); the app works without it.`);
       }
       // A quit while it was starting: close what just started.
       if (stopped) await closeRunning();

@@ -6,6 +6,7 @@ import type { ResolvedModel } from '../models/catalog.js';
 import { ProviderError } from '../providers/types.js';
 import { redactSecrets } from '../secrets/redact.js';
 import { AnswerFailed } from './answer-failed.js';
+import { errorText } from '../../../shared/errors.js';
 
 export type Skip = Routing['skipped'][number];
 /** A later candidate takes over from ones that failed before their first output. */
@@ -53,7 +54,7 @@ export async function* overCandidates<E extends { type: string }>(
       if (error instanceof QuotaExhausted) throw new AnswerFailed(error.code, error.message);
       health.recordFailure(candidate.model.id);
       const code: ErrorCode = error instanceof ProviderError ? error.code : 'upstream_error';
-      const detail = redactSecrets(error instanceof Error ? error.message : String(error), [candidate.api_key]);
+      const detail = redactSecrets(errorText(error), [candidate.api_key]);
       if (produced || last) throw new AnswerFailed(code, detail);
       skipped.push({ model_id: candidate.model.id, code, detail });
     }

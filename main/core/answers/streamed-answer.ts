@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../../shared/errors.js';
 import { estimateTokens } from '../tokens.js';
 import { AnswerFailed } from './answer-failed.js';
+import { errorText } from '../../../shared/errors.js';
 
 /**
  * The one way a streamed answer is written, whoever asked for it (chat, comparisons, agents) and
@@ -80,7 +81,7 @@ export interface AnswerCallbacks<E> {
 /** Any failure of a model call as the answer stores it. */
 export function failureOf(error: unknown): AnswerFailure {
   if (error instanceof AnswerFailed) return { code: error.code, detail: error.message };
-  return { code: 'internal', detail: `The answer could not be completed: ${error instanceof Error ? error.message : String(error)}` };
+  return { code: 'internal', detail: `The answer could not be completed: ${errorText(error)}` };
 }
 
 /** The status an answer ends with: an abort says why it stopped; otherwise a failure is an error. */

@@ -1,6 +1,7 @@
 import type { Config } from '../../../shared/config.js';
 import type { FieldError } from '../../../shared/errors.js';
 import type { Logger } from '../logger.js';
+import { errorText } from '../../../shared/errors.js';
 
 /** One configuration as it is in force: parsed, as written, and its database version (0: none stored). */
 export interface ConfigInForce {
@@ -96,7 +97,7 @@ export class LiveConfig {
       try {
         listener({ previous, config: next.config, version: next.version });
       } catch (error) {
-        this.log.warn(`A part of Parley could not follow configuration version ${next.version}: ${error instanceof Error ? error.message : String(error)}`);
+        this.log.warn(`A part of Parley could not follow configuration version ${next.version}: ${errorText(error)}`);
       }
     }
   }

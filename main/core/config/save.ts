@@ -8,6 +8,7 @@ import { storageError } from '../storage/disk-full.js';
 import type { LiveConfig } from './live.js';
 import { parseConfig } from '../../../shared/config-parse.js';
 import type { Logger } from '../logger.js';
+import { errorText } from '../../../shared/errors.js';
 
 export interface ConfigStore {
   repos: Repositories;
@@ -84,7 +85,7 @@ export function watchConfigFile(store: ConfigStore, options: { now: () => string
     try {
       syncFromFile(store, options.now());
     } catch (error) {
-      options.log.warn(`Could not pick up the edit of ${basename(file)}: ${error instanceof Error ? error.message : String(error)}`);
+      options.log.warn(`Could not pick up the edit of ${basename(file)}: ${errorText(error)}`);
     }
   };
   watchFile(file, { persistent: false, interval: options.intervalMs ?? 1000 }, onChange);

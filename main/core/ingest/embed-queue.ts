@@ -2,6 +2,7 @@ import type { Repositories } from '../../db/repositories/index.js';
 import type { EmbeddingModel } from '../retrieval/embedder.js';
 import { indexEmbeddings } from '../retrieval/search.js';
 import type { Logger } from '../logger.js';
+import { errorText } from '../../../shared/errors.js';
 
 export interface EmbedDeps {
   repos: Repositories;
@@ -77,7 +78,7 @@ export class EmbedQueue {
         },
       });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorText(error);
       log.warn(`embedding the chunks of ${kbId} failed (${reason}); keyword search still finds them`);
       repos.artifacts.failEmbedding(kbId, reason);
       return;

@@ -14,6 +14,7 @@ import { decodeTextOrThrow } from './text.js';
 import { textChunksBySegment } from './text-segments.js';
 import { IngestError, type Chunk, type ParsedDocument } from './types.js';
 import type { ParseRequest, WorkerMessage } from './worker-protocol.js';
+import { errorText } from '../../../shared/errors.js';
 
 if (!process.send) throw new Error('parse-worker.ts runs as a child process with an IPC channel (see parse.ts).');
 
@@ -81,7 +82,7 @@ async function handle(request: ParseRequest): Promise<void> {
     // The chunks carry the text; the document itself goes back without it.
     await send({ type: 'result', id: request.id, ok: true, doc: { blocks: [], metadata: doc.metadata } });
   } catch (error) {
-    const failure = error instanceof IngestError ? error : new IngestError('parse_error', `The file could not be read (${error instanceof Error ? error.message : String(error)}).`);
+    const failure = error instanceof IngestError ? error : new IngestError('parse_error', `The file could not be read (${errorText(error)}).`);
     await send({ type: 'result', id: request.id, ok: false, code: failure.code, detail: failure.message });
   }
 }

@@ -16,13 +16,14 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { chunkBatches } from './chunk-batches.js';
 import { chunkDocument } from './chunk.js';
 import { parserKind } from './parsers/kinds.js';
 import { joinPdfParts, PDF_PART_MAX_CHARS, PDF_SPLIT_MIN_PAGES, pdfPageRanges } from './pdf-split.js';
 import { IngestError, type Chunk, type ParsedDocument } from './types.js';
 import type { ParseRequest, WorkerMessage } from './worker-protocol.js';
+import { errorText } from '../../../shared/errors.js';
+import { workerScript } from '../../launch/worker-script.js';
 
 export interface ParseInput {
   bytes: Buffer;
@@ -58,14 +59,8 @@ const START_TIMEOUT_MS = 60_000;
 const WATCH_INTERVAL_MS = 50;
 const STDERR_KEEP = 4096;
 
-function workerScript(): string {
-  // An explicit location wins: a packaged app whose worker sits elsewhere (outside an asar), benchmarks of the build.
-  const override = process.env.PARLEY_PARSE_WORKER;
-  if (override) return override;
-  const built = fileURLToPath(new URL('./parse-worker.js', import.meta.url));
-  if (existsSync(built)) return built;
-  return fileURLToPath(new URL('./parse-worker-dev.mjs', import.meta.url));
-}
+/** An explicit location wins: a packaged app whose worker sits elsewhere (outside an asar), benchmarks of the build. */
+const parserScript = (): string => process.env.PARLEY_PARSE_WORKER || workerScript(import.meta.url, 'parse-worker');
 
 /** Resident set size of a process in bytes (Linux), or null where /proc cannot say. */
 async function residentBytes(pid: number): Promise<number | null> {
@@ -93,7 +88,7 @@ class ParserProcess {
 
   constructor(memoryMb: number) {
     this.memoryMb = memoryMb;
-    const script = workerScript();
+    const script = parserScript();
     if (!existsSync(script)) throw new Error(`the parser script is missing (${script})`);
     this.child = fork(script, [], {
       // The heap ceiling; the watchdog bounds the rest. Electron runs the script as plain Node.
@@ -280,13 +275,13 @@ async function runRequest(
   try {
     slot = await acquire(memoryMb);
   } catch (error) {
-    throw new IngestError('parse_error', `The parser could not start: ${error instanceof Error ? error.message : String(error)}.`);
+    throw new IngestError('parse_error', `The parser could not start: ${errorText(error)}.`);
   }
   try {
     await slot.ready;
   } catch (error) {
     retire(slot);
-    throw new IngestError('parse_error', `The parser could not start: ${error instanceof Error ? error.message : String(error)}.`);
+    throw new IngestError('parse_error', `The parser could not start: ${errorText(error)}.`);
   }
   const outcome = await slot.run({ ...request, id: nextId++ }, Math.max(1, timeoutMs), onChunks);
   if (outcome.type === 'pages') {

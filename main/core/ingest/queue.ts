@@ -1,4 +1,4 @@
-import { ServiceError } from '../../../shared/errors.js';
+import { ServiceError, errorText } from '../../../shared/errors.js';
 import type { Config } from '../../../shared/config.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { BlobStore } from '../storage/blob-store.js';
@@ -98,7 +98,7 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
         ? { code: error.code, detail: error.message }
         : error instanceof ServiceError
           ? { code: error.code, detail: error.message }
-          : { code: 'parse_error', detail: `The file could not be processed: ${error instanceof Error ? error.message : String(error)}` };
+          : { code: 'parse_error', detail: `The file could not be processed: ${errorText(error)}` };
     if (!(error instanceof IngestError)) deps.log.warn(`processing ${artifact.id} failed: ${String(error)}`);
     // A job cut short by shutdown is not a failure: it is resumed at the next start.
     if (stopped()) return;

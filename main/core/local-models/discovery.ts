@@ -4,6 +4,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { expandSearchPath, type AppFolder, type FolderEnv } from './folders.js';
 import { GgufError, readGgufHeader, type GgufHeader } from './gguf-header.js';
+import { errorText } from '../../../shared/errors.js';
 
 /** A GGUF file found on this machine, used where it lies (nothing is copied). */
 export interface FoundFile {
@@ -47,7 +48,7 @@ export class HeaderCache {
     try {
       result = { size, mtimeMs, header: await readGgufHeader(path), error: null };
     } catch (error) {
-      result = { size, mtimeMs, header: null, error: error instanceof GgufError ? error.message : `The file could not be read: ${error instanceof Error ? error.message : String(error)}` };
+      result = { size, mtimeMs, header: null, error: error instanceof GgufError ? error.message : `The file could not be read: ${errorText(error)}` };
     }
     this.entries.set(path, result);
     return result;

@@ -3,6 +3,7 @@ import { importEsm } from '../esm-import.js';
 import type { Config } from '../../../shared/config.js';
 import type { GgufHeader } from './gguf-header.js';
 import type { Logger } from '../logger.js';
+import { errorText } from '../../../shared/errors.js';
 
 /**
  * llama.cpp in-process, through node-llama-cpp — an optional dependency imported on first use, so
@@ -122,7 +123,7 @@ export class LocalEngine {
         const llama = await lib.getLlama({ gpu: gpu === false ? false : 'auto', build: 'never', logLevel: lib.LlamaLogLevel.error, progressLogs: false });
         return { lib, llama };
       } catch (error) {
-        this.unavailable = `Local models cannot run here: node-llama-cpp or its llama.cpp binary could not be loaded (${message(error)}).`;
+        this.unavailable = `Local models cannot run here: node-llama-cpp or its llama.cpp binary could not be loaded (${errorText(error)}).`;
         throw new LocalModelError('unavailable', this.unavailable);
       }
     })();
@@ -180,7 +181,7 @@ export class LocalEngine {
           try {
             entry.chatWrapper = lib.resolveChatWrapper(model);
           } catch (error) {
-            this.options.log?.warn(`local model ${entry.path}: its chat template could not be used (${message(error)}); a generic chat format is used`);
+            this.options.log?.warn(`local model ${entry.path}: its chat template could not be used (${errorText(error)}); a generic chat format is used`);
             entry.chatWrapper = new lib.GeneralChatWrapper();
           }
         }
@@ -309,12 +310,8 @@ export class LocalEngine {
   }
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 function describeLoadFailure(error: unknown): string {
-  const text = message(error);
+  const text = errorText(error);
   if (error instanceof Error && error.name === 'InsufficientMemoryError') return `Not enough memory to load it (${text}).`;
   for (const [pattern, say] of KNOWN_FAILURES) if (pattern.test(text)) return say(text);
   return `llama.cpp could not load it: ${text}`;

@@ -1,4 +1,4 @@
-import { ServiceError } from '../../../shared/errors.js';
+import { ServiceError, errorText } from '../../../shared/errors.js';
 import { Capabilities } from '../../../shared/operations/models-schema.js';
 import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
@@ -129,6 +129,6 @@ export async function testModel(ctx: AuthedContext, input: { id: string }) {
   } catch (error) {
     const latency_ms = Math.round(performance.now() - started);
     ctx.runtime.health.recordTest(resolved.model.id, false, latency_ms);
-    return { ok: false, latency_ms, detail: redactSecrets(error instanceof Error ? error.message : String(error), [resolved.api_key]) };
+    return { ok: false, latency_ms, detail: redactSecrets(errorText(error), [resolved.api_key]) };
   }
 }

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { ServiceError } from '../../../shared/errors.js';
+import { ServiceError, errorText } from '../../../shared/errors.js';
 import type { AuthedContext } from '../context.js';
 import { redactSecrets, sameOrigin } from '../secrets/redact.js';
 import { findModel } from './catalog.js';
@@ -63,7 +63,7 @@ export async function probeModels(ctx: AuthedContext, input: ProbeInput) {
     }
   } catch (error) {
     const status = statusOf(error);
-    const message = redactSecrets(error instanceof Error ? error.message : String(error), [apiKey]);
+    const message = redactSecrets(errorText(error), [apiKey]);
     if (status === 401 || status === 403) {
       throw new ServiceError('unprocessable', `The endpoint refused the API key (${status}).`, [{ path: 'api_key', message: apiKey ? 'was refused by the endpoint' : 'is needed by this endpoint' }]);
     }

@@ -3,6 +3,7 @@ import { LocalModelError } from '../local-models/engine.js';
 import type { LocalModels } from '../local-models/registry.js';
 import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, Provider, ProviderEvent, ProviderRequest, ToolSpec } from './types.js';
 import { ProviderError } from './types.js';
+import { errorText } from '../../../shared/errors.js';
 
 /**
  * Local GGUF models through llama.cpp (node-llama-cpp), in-process. The request's `endpoint_url`
@@ -57,7 +58,7 @@ class Channel<T> {
 function providerError(error: unknown): ProviderError {
   if (error instanceof ProviderError) return error;
   if (error instanceof LocalModelError) return new ProviderError('unavailable', error.message);
-  return new ProviderError('upstream_error', `The local model failed: ${error instanceof Error ? error.message : String(error)}`);
+  return new ProviderError('upstream_error', `The local model failed: ${errorText(error)}`);
 }
 
 function chatHistory(turns: ChatTurn[]): ChatHistoryItem[] {

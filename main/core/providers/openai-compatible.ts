@@ -3,12 +3,13 @@ import { clientCache } from './client-cache.js';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, Provider, ProviderEvent, ProviderRequest, ToolCall } from './types.js';
 import { ProviderError } from './types.js';
+import { errorText } from '../../../shared/errors.js';
 
 /** Maps the SDK's failures onto codes a caller can act on. */
 export function providerErrorFrom(error: unknown, provider: string): ProviderError {
   if (error instanceof ProviderError) return error;
   const status = typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number' ? error.status : undefined;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   if (status === 401 || status === 403) return new ProviderError('upstream_error', `${provider} refused the API key (${status}).`, status);
   if (status === 429) return new ProviderError('rate_limited', `${provider} is rate limiting requests (429).`, status);
   if (status !== undefined) return new ProviderError('upstream_error', `${provider} answered ${status}: ${message}`, status);

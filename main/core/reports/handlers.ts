@@ -1,4 +1,4 @@
-import { ServiceError } from '../../../shared/errors.js';
+import { ServiceError, errorText } from '../../../shared/errors.js';
 import type { ReportRow } from '../../db/repositories/reports.js';
 import { answerWithFailover } from '../chat/failover.js';
 import type { AuthedContext } from '../context.js';
@@ -45,7 +45,7 @@ async function summarize(ctx: AuthedContext, excerpts: string[]): Promise<Report
       else if (event.type === 'switch') modelId = event.model.model.id;
     }
   } catch (error) {
-    return { unavailable: `No summary: the model failed (${error instanceof Error ? error.message : String(error)}).` };
+    return { unavailable: `No summary: the model failed (${errorText(error)}).` };
   }
   const name = generative.find((m) => m.id === modelId)?.name ?? modelId;
   return text.trim() ? { text: text.trim(), model: name, model_id: modelId } : { unavailable: 'No summary: the model answered nothing.' };
@@ -67,7 +67,7 @@ async function build(ctx: AuthedContext, reportId: string, datasetId: string, fo
     const content = format === 'html' ? (await import('./render-html.js')).renderHtml(data) : renderMarkdown(data);
     repos.reports.finish(reportId, { status: 'ready', content, summary_model_id: 'model_id' in summary ? (summary.model_id ?? null) : null, error_detail: null, now: isoNow(ctx) });
   } catch (error) {
-    repos.reports.finish(reportId, { status: 'failed', content: null, summary_model_id: null, error_detail: error instanceof Error ? error.message : String(error), now: isoNow(ctx) });
+    repos.reports.finish(reportId, { status: 'failed', content: null, summary_model_id: null, error_detail: errorText(error), now: isoNow(ctx) });
   }
 }
 

@@ -21,14 +21,13 @@
  * thread existed: while the worker starts (the first search starts it), while it holds another
  * search (two searches at once then use both cores), and once it has failed or closed.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { KEYWORD_DEFAULTS, type KeywordOptions } from './plan.js';
 import type { ChunkReader, KbRange, ScoredId } from '../../db/repositories/chunks.js';
 import { combineWork, keywordWork, runPiece, runWork, type KeywordPiece, type KeywordRanking, type KeywordSharing, type KeywordWork } from './keyword.js';
 import { Board, boardBuffer, nextGeneration, now, PHASE, PIECE } from './keyword-board.js';
 import { errorText } from '../../../shared/errors.js';
+import { workerScript } from '../../launch/worker-script.js';
 
 /** A worker that has not finished planning by then is taken for stuck: the caller runs searches alone from then on. */
 const STUCK_MS = 10_000;
@@ -57,13 +56,6 @@ export interface KeywordThreadOptions {
   file: string;
   nativeBinding?: string | undefined;
   log?: (line: string) => void;
-}
-
-/** The worker's script: built beside this module (dist/main/), else — from source under vitest or tsx — a small .mjs that loads the TypeScript through tsx. */
-function workerScript(): string {
-  const built = fileURLToPath(new URL('./keyword-worker.js', import.meta.url));
-  if (existsSync(built)) return built;
-  return fileURLToPath(new URL('./keyword-worker-dev.mjs', import.meta.url));
 }
 
 /** Only the keyword options (plain numbers): a caller's options may hold functions, which no other thread can receive. */
@@ -107,7 +99,7 @@ export class KeywordThread implements KeywordSharing {
       try {
         this.board = new Board(boardBuffer());
         const workerData: KeywordWorkerData = { file: this.options.file, nativeBinding: this.options.nativeBinding, shared: this.board.shared };
-        worker = new Worker(workerScript(), { workerData });
+        worker = new Worker(workerScript(import.meta.url, 'keyword-worker'), { workerData });
       } catch (error) {
         this.fail(errorText(error));
         return resolve(false);

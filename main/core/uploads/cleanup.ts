@@ -7,6 +7,7 @@
 import type { Repositories } from '../../db/repositories/index.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Logger } from '../logger.js';
+import { errorText } from '../../../shared/errors.js';
 
 export interface SweepDeps {
   repos: Repositories;
@@ -89,7 +90,7 @@ export class UploadSweeper {
       const { expiredUploads, removedArtifacts } = await sweepUploads(this.deps, { startup });
       if (removedArtifacts > 0) this.log.info(`Cleaned up ${removedArtifacts} unfinished upload(s)${expiredUploads > 0 ? ` (${expiredUploads} expired)` : ''}.`);
     } catch (error) {
-      this.log.warn(`cleaning up unfinished uploads failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.warn(`cleaning up unfinished uploads failed: ${errorText(error)}`);
     }
   }
 }

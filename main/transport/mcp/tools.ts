@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ServiceError } from '../../../shared/errors.js';
+import { ServiceError, errorText } from '../../../shared/errors.js';
 import type { Citation, Sequenced } from '../../../shared/events.js';
 import type { Caller } from '../../core/context.js';
 import type { Service } from '../../core/service.js';
@@ -37,7 +37,7 @@ function failure(error: unknown): CallToolResult {
     const fields = error.errors?.length ? ` (${error.errors.map((e) => `${e.path || 'input'}: ${e.message}`).join('; ')})` : '';
     return { isError: true, content: text(`${error.code}: ${error.message}${fields}`) };
   }
-  return { isError: true, content: text(`internal: ${error instanceof Error ? error.message : String(error)}`) };
+  return { isError: true, content: text(`internal: ${errorText(error)}`) };
 }
 
 async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {

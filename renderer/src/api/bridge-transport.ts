@@ -1,5 +1,5 @@
 import type { ParleyBridge } from '../../../shared/bridge.js';
-import { ServiceError } from '../../../shared/errors.js';
+import { ServiceError, errorText } from '../../../shared/errors.js';
 import type { Transport } from './transport.js';
 
 /** `window.parley`, when the preload exposed it (desktop app); null in a plain browser. */
@@ -18,7 +18,7 @@ export function createBridgeTransport(bridge: ParleyBridge): Transport {
       try {
         result = await bridge.invoke(operation, input);
       } catch (error) {
-        throw new ServiceError('unavailable', `The app's service did not answer: ${error instanceof Error ? error.message : String(error)}`);
+        throw new ServiceError('unavailable', `The app's service did not answer: ${errorText(error)}`);
       }
       if (result.ok) return result.value;
       throw ServiceError.fromPayload(result.error);
@@ -28,7 +28,7 @@ export function createBridgeTransport(bridge: ParleyBridge): Transport {
       try {
         result = await bridge.uploadPart(url, await bytes.arrayBuffer());
       } catch (error) {
-        throw new ServiceError('unavailable', `The app's service did not answer: ${error instanceof Error ? error.message : String(error)}`);
+        throw new ServiceError('unavailable', `The app's service did not answer: ${errorText(error)}`);
       }
       if (!result.ok) throw ServiceError.fromPayload(result.error);
     },
@@ -45,7 +45,7 @@ export function createBridgeTransport(bridge: ParleyBridge): Transport {
           }
         });
       } catch (error) {
-        onSignal({ type: 'error', error: new ServiceError('unavailable', `The app's service did not answer: ${error instanceof Error ? error.message : String(error)}`) });
+        onSignal({ type: 'error', error: new ServiceError('unavailable', `The app's service did not answer: ${errorText(error)}`) });
         return () => undefined;
       }
     },

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { ServiceError } from '../../../shared/errors.js';
+import { ServiceError, errorText } from '../../../shared/errors.js';
 import type { Operations, OutputOf } from '../../../shared/operations/index.js';
 import type { BrowserConnection, Connection } from '../api/index.js';
 import { onSignInLink, takeSignInCode } from './sign-in-link.js';
@@ -29,11 +29,6 @@ const SIGN_IN_KEY_NAME = 'Browser sign-in';
 
 export const KEY_EXPIRED = 'Your API key stopped working, probably because it was revoked. Sign in with another key.';
 
-function describe(error: unknown): string {
-  if (error instanceof ServiceError) return error.message;
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * Exchanges a sign-in link's code for a new API key and keeps that key, as signing in with a
  * pasted one does. The key it replaces, if it was an earlier link's, is revoked, so that opening
@@ -44,7 +39,7 @@ async function redeem(connection: BrowserConnection, code: string): Promise<stri
   try {
     ({ key } = await connection.clientFor('').call('signInCodes.redeem', { code }));
   } catch (error) {
-    return describe(error);
+    return errorText(error);
   }
   const previous = connection.storedToken();
   connection.storeToken(key);
@@ -93,7 +88,7 @@ export function createSessionStore(connection: Connection) {
           set({ session: { status: 'signed-out', notice: KEY_EXPIRED } });
           return;
         }
-        set({ session: { status: 'failed', error: describe(error) } });
+        set({ session: { status: 'failed', error: errorText(error) } });
       }
     },
 
@@ -109,7 +104,7 @@ export function createSessionStore(connection: Connection) {
         return null;
       } catch (error) {
         if (error instanceof ServiceError && error.code === 'unauthenticated') return KEY_REJECTED;
-        return describe(error);
+        return errorText(error);
       }
     },
 

@@ -1,4 +1,2 @@
 /** What to show for a rejected call: a `ServiceError`'s message, or whatever was thrown. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+export { errorText } from '../../../shared/errors.js';

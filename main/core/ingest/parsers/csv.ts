@@ -8,6 +8,7 @@ import { guessDelimiter, MIME } from '../mime.js';
 import { decodeTextOrThrow } from '../text.js';
 import { PARSE_LIMITS } from '../limits.js';
 import { IngestError, type ParsedDocument } from '../types.js';
+import { errorText } from '../../../../shared/errors.js';
 
 export function parseCsv(bytes: Buffer, mime: string): ParsedDocument {
   const { text, encoding } = decodeTextOrThrow(bytes, 'CSV');
@@ -25,7 +26,7 @@ export function parseCsv(bytes: Buffer, mime: string): ParsedDocument {
       }, delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true, bom: true });
   } catch (error) {
     if (error instanceof IngestError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     throw new IngestError('parse_error', `CSV: the table could not be read (${reason}).`);
   }
   const widest = records.reduce((max, r) => Math.max(max, r.length), 0);

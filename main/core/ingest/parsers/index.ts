@@ -9,6 +9,7 @@ import { parserKind, type ParserKind } from './kinds.js';
 import { parseMarkdown } from './markdown.js';
 import { parsePdf } from './pdf.js';
 import { parseText } from './text.js';
+import { errorText } from '../../../../shared/errors.js';
 
 type Parser = (bytes: Buffer, mime: string) => ParsedDocument | Promise<ParsedDocument>;
 
@@ -38,7 +39,7 @@ export async function runParser(bytes: Buffer, mime: string): Promise<ParsedDocu
   } catch (error) {
     if (error instanceof IngestError) throw error;
     if (error instanceof RangeError) throw new IngestError('parse_error', `The file is too deeply nested or too large to read (${error.message}).`);
-    throw new IngestError('parse_error', `The file could not be read (${error instanceof Error ? error.message : String(error)}).`);
+    throw new IngestError('parse_error', `The file could not be read (${errorText(error)}).`);
   }
   if (!doc.blocks.some((b) => b.text.trim() !== '')) throw new IngestError('empty', 'The file has no text.');
   return doc;

@@ -5,6 +5,7 @@
 import { DocumentBuilder } from '../builder.js';
 import { decodeTextOrThrow } from '../text.js';
 import { IngestError, type ParsedDocument } from '../types.js';
+import { errorText } from '../../../../shared/errors.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -40,7 +41,7 @@ export function parseJson(bytes: Buffer): ParsedDocument {
   try {
     root = JSON.parse(text) as Json;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     throw new IngestError('parse_error', `JSON: the file is not valid JSON (${reason}).`);
   }
   const builder = new DocumentBuilder();

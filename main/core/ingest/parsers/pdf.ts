@@ -11,6 +11,7 @@ import { emptyPdfDetail, type PdfPageRange } from '../pdf-split.js';
 import { PARSE_LIMITS } from '../limits.js';
 import { IngestError, type ParsedDocument } from '../types.js';
 import { cString, FPDF_ERR, loadPdfium, readUtf16, resetPdfium, type PdfiumApi } from './pdfium.js';
+import { errorText } from '../../../../shared/errors.js';
 
 interface Line {
   text: string;
@@ -197,7 +198,7 @@ export async function readPdf(bytes: Buffer, options: PdfReadOptions = {}): Prom
     // A trap inside PDFium (a hostile file) may leave its memory inconsistent: the next PDF gets a fresh instance.
     doc = 0;
     resetPdfium();
-    throw new IngestError('parse_error', `PDF: the file could not be read (${error instanceof Error ? error.message : String(error)}).`);
+    throw new IngestError('parse_error', `PDF: the file could not be read (${errorText(error)}).`);
   } finally {
     if (doc) api._FPDF_CloseDocument(doc);
     api.wasmExports.free(scratch);

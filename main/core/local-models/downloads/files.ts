@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, linkSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { extname, join } from 'node:path';
+import { errorText } from '../../../../shared/errors.js';
 
 /** The first bytes of every GGUF file. */
 export const GGUF_MAGIC = Buffer.from('GGUF', 'ascii');
@@ -136,6 +137,6 @@ export function describeDiskError(error: unknown, what: string): string {
     case 'EIO':
       return `The disk reported an input/output error while writing ${what}.`;
     default:
-      return `${what} could not be written: ${error instanceof Error ? error.message : String(error)}`;
+      return `${what} could not be written: ${errorText(error)}`;
   }
 }

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { ServiceError } from '../../../../shared/errors.js';
+import { ServiceError, errorText } from '../../../../shared/errors.js';
 import type { ModelDownloadRow, ModelDownloadsRepo, DownloadPatch } from '../../../db/repositories/model-downloads.js';
 import { newId } from '../../ids.js';
 import { GGUF_MAGIC, describeDiskError, downloadsDir, fileNameFor, installFile, modelsDir, partPath, removeQuietly, sha256OfFile, sizeOf, startsWithGguf } from './files.js';
@@ -56,7 +56,7 @@ const abortable = (ms: number, signal: AbortSignal) =>
 
 const reasonOf = (error: unknown): string => {
   const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
-  const base = error instanceof Error ? error.message : String(error);
+  const base = errorText(error);
   return cause?.code ? `${base} (${cause.code})` : cause?.message ? `${base}: ${cause.message}` : base;
 };
 

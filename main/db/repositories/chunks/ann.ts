@@ -7,6 +7,7 @@ import { DEFAULT_ANN, efFor, type AnnParams } from './ann-params.js';
 import { runInBackground } from './background.js';
 import { ensureGraphDir, metaFile, newGraphFile, publishGraph, readGraphMeta, sweepGraphFiles, type GraphMeta } from './graph-files.js';
 import { graphLabel as label, SLOT_SPAN } from './slots.js';
+import { errorText } from '../../../../shared/errors.js';
 
 /**
  * Approximate nearest neighbours: one HNSW graph (hnswlib) per knowledge base, in memory, kept in
@@ -279,7 +280,7 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
       }
     };
     const done = work()
-      .catch((error: unknown) => options.log?.(`[retrieval] loading the vector graph of knowledge base ${slot} failed (${error instanceof Error ? error.message : String(error)})`))
+      .catch((error: unknown) => options.log?.(`[retrieval] loading the vector graph of knowledge base ${slot} failed (${errorText(error)})`))
       .finally(() => {
         if (pending.get(slot)?.done === done) pending.delete(slot);
       });
@@ -391,7 +392,7 @@ export function createAnn(dir: string | undefined, source: AnnSource, params: An
       try {
         await writing;
       } catch (error) {
-        options.log?.(`[retrieval] saving the vector graph of knowledge base ${slot} failed (${error instanceof Error ? error.message : String(error)}); it is saved again later`);
+        options.log?.(`[retrieval] saving the vector graph of knowledge base ${slot} failed (${errorText(error)}); it is saved again later`);
       } finally {
         writes.delete(slot);
         lastWrite.set(slot, { ended: Date.now(), took: Date.now() - began });

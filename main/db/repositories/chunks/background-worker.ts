@@ -15,6 +15,7 @@ import type { BackgroundJob, BackgroundResult } from './background-protocol.js';
 import { openReadOnlyDatabase, type Db } from '../../connection.js';
 import { ensureGraphDir, publishGraphSync } from './graph-files.js';
 import { graphLabel } from './slots.js';
+import { errorText } from '../../../../shared/errors.js';
 
 type HnswModule = { HierarchicalNSW: new (space: 'cosine', dimensions: number) => Hnsw };
 
@@ -68,6 +69,6 @@ try {
     db.close();
   }
 } catch (error) {
-  result = { kind: job.kind, ok: false, reason: error instanceof Error ? error.message : String(error) };
+  result = { kind: job.kind, ok: false, reason: errorText(error) };
 }
 parentPort?.postMessage(result);

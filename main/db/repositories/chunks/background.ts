@@ -1,19 +1,8 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { BackgroundJob, BackgroundResult } from './background-protocol.js';
+import { workerScript } from '../../../launch/worker-script.js';
 
 export type { BackgroundJob, BackgroundResult } from './background-protocol.js';
-
-/**
- * The worker's script: `background-worker.js` beside this module once bundled (dist/main/), else —
- * run from source under vitest or tsx — a small .mjs that loads the TypeScript through tsx.
- */
-function workerScript(): string {
-  const built = fileURLToPath(new URL('./background-worker.js', import.meta.url));
-  if (existsSync(built)) return built;
-  return fileURLToPath(new URL('./background-worker-dev.mjs', import.meta.url));
-}
 
 /**
  * Runs one job in a worker thread of its own; resolves with its result (a failure is a result too,
@@ -27,7 +16,7 @@ export function runInBackground(job: BackgroundJob, signal?: AbortSignal): Promi
       return;
     }
     let settled = false;
-    const worker = new Worker(workerScript(), { workerData: job });
+    const worker = new Worker(workerScript(import.meta.url, 'background-worker'), { workerData: job });
     const stop = () => void worker.terminate();
     const done = (result: BackgroundResult) => {
       if (settled) return;

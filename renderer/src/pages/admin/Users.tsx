@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Role } from '../../../../shared/operations/common.js';
 import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
-import { ServiceError } from '../../../../shared/errors.js';
+import { ServiceError, errorText } from '../../../../shared/errors.js';
 import { client } from '../../api/index.js';
 import { ROLE_LABELS } from '../../app/roles.js';
 import type { Me } from '../../app/session.js';
@@ -33,7 +33,7 @@ interface FormErrors {
 
 /** Field errors of the service (`errors: [{ path }]`) next to the fields they concern. */
 function formErrorsOf(error: unknown): FormErrors {
-  if (!(error instanceof ServiceError)) return { form: error instanceof Error ? error.message : String(error) };
+  if (!(error instanceof ServiceError)) return { form: errorText(error) };
   if (error.code === 'conflict') return { email: error.message };
   const out: FormErrors = {};
   for (const e of error.errors ?? []) {

@@ -1,4 +1,4 @@
-import { ServiceError } from '../../../../shared/errors.js';
+import { ServiceError, errorText } from '../../../../shared/errors.js';
 
 /** The fields of the model form that the service can name in `errors[].path`. */
 export type ModelField = 'name' | 'endpoint_url' | 'api_key' | 'model';
@@ -12,7 +12,7 @@ const LABELS: Record<ModelField, string> = { name: 'The name', endpoint_url: 'Th
  * left for the form as a whole; a field's message is made a sentence (`is required` → "The URL is required.").
  */
 export function splitFieldErrors(error: unknown): { fields: ModelFieldErrors; rest: string | null } {
-  if (!(error instanceof ServiceError) || !error.errors?.length) return { fields: {}, rest: error instanceof Error ? error.message : String(error) };
+  if (!(error instanceof ServiceError) || !error.errors?.length) return { fields: {}, rest: errorText(error) };
   const fields: ModelFieldErrors = {};
   const unplaced: string[] = [];
   for (const e of error.errors) {
