@@ -1,7 +1,8 @@
 /**
  * Ingestion end to end, as a user sees it: a file uploaded to served mode (multipart/form-data)
  * until its artifact is `ready` — storing, type detection, parsing in the worker, chunking and
- * indexing included; the text has a natural vocabulary (natural-text.ts), as FTS5's cost depends on it. Targets: ≥ 40 MB/s for plain text, ≥ 5 MB/s for PDF. Best of three runs each; CPU time of the
+ * indexing included; the text has a natural vocabulary (natural-text.ts), as FTS5's cost depends on it.
+ * Targets: ≥ 40 MB/s for plain text, ≥ 5 MB/s for PDF. Best of three runs each; CPU time of the
  * server and its parser processes as well (MB per CPU-second does not depend on the machine's load).
  * Run: node --import tsx test/bench/pipeline.ts (after npm run build)
  */
@@ -12,8 +13,6 @@ import { naturalText } from './natural-text.js';
 import { treeCpuSeconds } from './process-cpu.js';
 
 const MB = 1024 * 1024;
-
-
 const RUNS = 3;
 
 /** Uploads `body` as `name` and waits until its artifact is ready; answers the seconds it took. */

@@ -227,8 +227,7 @@ export function createVectors(db: Db, now: () => Date, unready: Pick<Unready, 'h
       if (!ready()) return [];
       sweepGone();
       const query = Array.from(vector);
-      if (typeof slots === 'number') return nearestIn(vector, query, slots, k);
-      return slots
+      return (typeof slots === 'number' ? [slots] : slots)
         .flatMap((slot) => nearestIn(vector, query, slot, k))
         .sort((a, b) => a.distance - b.distance || b.id - a.id)
         .slice(0, k);
