@@ -21,9 +21,16 @@ let h: Harness;
 let memberKey: string;
 let memberId: string;
 let modelId: string;
+/**
+ * The service's clock: from noon UTC today, a millisecond on at each reading, so the chats made
+ * below and the metrics read after them fall on one day whenever the tests run (the period's end
+ * is exclusive: what is counted must come before it).
+ */
+const NOON = new Date(`${new Date().toISOString().slice(0, 10)}T12:00:00.000Z`);
+let ticks = 0;
 
 beforeAll(async () => {
-  h = await startChatHarness();
+  h = await startChatHarness({ now: () => new Date(NOON.getTime() + ++ticks) });
   // The fixture reports exactly 7 input and 3 output tokens for every call of this model.
   modelId = await h.addModel('Metered', 'usage:7:3');
   const created = await h.json<{ user: { id: string }; api_key: { key: string } }>('/admin/users', 'POST', { email: 'mia@example.com', name: 'Mia' });
@@ -68,13 +75,13 @@ describe('GET /admin/metrics', () => {
     // Thirty days back from now touch 31 UTC days, each listed once, oldest first, today last.
     expect(per_day).toHaveLength(31);
     expect(per_day.map((d) => d.day)).toEqual([...per_day.map((d) => d.day)].sort());
-    expect(per_day.at(-1)).toEqual({ day: new Date().toISOString().slice(0, 10), messages: 3, input_tokens: 21, output_tokens: 9 });
+    expect(per_day.at(-1)).toEqual({ day: NOON.toISOString().slice(0, 10), messages: 3, input_tokens: 21, output_tokens: 9 });
     expect(per_day.slice(0, -1).every((d) => d.messages === 0 && d.input_tokens === 0)).toBe(true);
   });
 
   it('counts only the period asked for', async () => {
-    // One hour inside tomorrow (UTC), so the period never spans midnight whatever the time of the run.
-    const later = new Date(Date.now() + 86_400_000);
+    // One hour inside tomorrow (UTC): after everything counted above.
+    const later = new Date(NOON.getTime() + 86_400_000);
     later.setUTCHours(1, 0, 0, 0);
     const res = await get(`?from=${encodeURIComponent(later.toISOString())}&to=${encodeURIComponent(new Date(later.getTime() + 3600_000).toISOString())}`);
     expect(res.status).toBe(200);
@@ -104,7 +111,7 @@ describe('GET /admin/metrics', () => {
       '?from=2023-01-01T00:00:00Z&to=2024-06-01T00:00:00Z', // longer than 366 days
       '?from=yesterday',
       '?to=2024-13-01T00:00:00Z',
-      `?from=${encodeURIComponent(new Date(Date.now() + 86_400_000).toISOString())}`, // in the future, to defaults to now
+      `?from=${encodeURIComponent(new Date(NOON.getTime() + 86_400_000).toISOString())}`, // in the future, to defaults to now
     ]) {
       const res = await get(query);
       expect(res.status, query).toBe(400);
