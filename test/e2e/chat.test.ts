@@ -49,6 +49,33 @@ describe('chat in the browser', () => {
     expect(await inspectPage(page, 'chat-home')).toEqual([]);
   });
 
+  it('the home screen shows its suggestions together, once all of them are in, so nothing moves under a click', async () => {
+    const prompts = /\/api\/suggestions\/prompts(\?.*)?$/;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(prompts, async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      const datasetsIn = page.waitForResponse(/\/api\/suggestions\/datasets/);
+      await page.reload();
+      await datasetsIn;
+      // Two frames after the datasets' answer: rendered, had it been shown on its own.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      const placeholder = page.getByRole('status').filter({ hasText: 'Loading suggestions…' });
+      expect(await placeholder.count()).toBe(1);
+      expect(await page.getByRole('region', { name: 'Suggested datasets' }).count()).toBe(0);
+      release();
+      await visible(page.getByRole('region', { name: 'Suggested prompts' }).getByRole('button', { name: /Explain a concept/ }));
+      await visible(page.getByRole('region', { name: 'Suggested datasets' }).getByRole('button', { name: /Village/ }));
+      expect(await placeholder.count()).toBe(0);
+    } finally {
+      release();
+      await page.unroute(prompts);
+    }
+  });
+
   it('an answer streams in; the input is disabled while it is written and enabled after', async () => {
     await newChat();
     await ask('Count to ten', 'Slow');

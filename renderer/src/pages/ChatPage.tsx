@@ -188,7 +188,7 @@ export function ChatPage({ me }: { me: Me }) {
       </ThreadDrawer>
       <div className="chat-main">
         {showHome ? (
-          <Home onPrompt={(prompt, datasetId) => send(prompt, datasetId ? [datasetId] : newChatDatasets)} onDataset={(id) => setNewChatDatasets((ids) => (ids.includes(id) ? ids.filter((d) => d !== id) : [...ids, id]))} selectedDatasets={newChatDatasets} models={pickers.state.status === 'ready' ? pickers.state.data.models : null} canManageModels={me.user.role === 'admin' || me.user.role === 'super_admin'} onModelAdded={pickers.reload} />
+          <Home onPrompt={(prompt, datasetId) => send(prompt, datasetId ? [datasetId] : newChatDatasets)} onDataset={(id) => setNewChatDatasets((ids) => (ids.includes(id) ? ids.filter((d) => d !== id) : [...ids, id]))} selectedDatasets={newChatDatasets} models={pickers.state.status === 'ready' ? pickers.state.data.models : null} modelsSettled={pickers.state.status !== 'loading'} canManageModels={me.user.role === 'admin' || me.user.role === 'super_admin'} onModelAdded={pickers.reload} />
         ) : state.status === 'loading' ? (
           <div className="chat-loading">
             <Skeleton shape="messages" label="Loading messages…" />

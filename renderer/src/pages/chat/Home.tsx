@@ -11,6 +11,8 @@ export interface HomeProps {
   selectedDatasets: string[];
   /** The models chat can use, once loaded: without one that generates, Home leads to getting one. */
   models: Model[] | null;
+  /** Whether the models' load has ended, with them or failing (Home waits for it before showing what depends on it). */
+  modelsSettled: boolean;
   /** Admins add and download models; others are told to ask one. */
   canManageModels: boolean;
   /** A model was added here (a detected server registered, a download finished): the models are read again. */
@@ -22,25 +24,33 @@ export function hasGenerativeModel(models: Model[]): boolean {
   return models.some((m) => m.provider !== 'extractive' && m.status !== 'unavailable');
 }
 
-/** The Chat page before a thread is chosen: prompts and datasets to start from. */
-export function Home({ onPrompt, onDataset, selectedDatasets, models, canManageModels, onModelAdded }: HomeProps) {
+/**
+ * The Chat page before a thread is chosen: prompts and datasets to start from. What depends on a
+ * load (the models, the suggestions) appears at once when all of it is in, behind one placeholder
+ * meanwhile: sections that came in one after another would move what is below them, and a click
+ * aimed at a dataset could land on the section that pushed it down.
+ */
+export function Home({ onPrompt, onDataset, selectedDatasets, models, modelsSettled, canManageModels, onModelAdded }: HomeProps) {
   const prompts = useLoader(() => client.call('suggestions.prompts', {}));
   const datasets = useLoader(() => client.call('suggestions.datasets', {}));
+  const settled = modelsSettled && prompts.state.status !== 'loading' && datasets.state.status !== 'loading';
   const onlyExtractive = models !== null && !hasGenerativeModel(models);
   const hasDatasets = datasets.state.status === 'ready' && datasets.state.data.data.length > 0;
   return (
     <div className="chat-home">
       <div className="chat-home-intro">
         <h2>What would you like to know?</h2>
-        <p className="muted">
-          {onlyExtractive
-            ? 'Ask about your datasets: answers quote the passages that hold what you asked, with citations.'
-            : 'Each message is answered by the model best suited to it, or by one you choose. Answers from your datasets cite their sources.'}
-        </p>
+        {settled ? (
+          <p className="muted">
+            {onlyExtractive
+              ? 'Ask about your datasets: answers quote the passages that hold what you asked, with citations.'
+              : 'Each message is answered by the model best suited to it, or by one you choose. Answers from your datasets cite their sources.'}
+          </p>
+        ) : null}
       </div>
-      {onlyExtractive ? <GettingStarted canManageModels={canManageModels} hasDatasets={hasDatasets} onModelAdded={onModelAdded} /> : null}
-      {prompts.state.status === 'loading' ? <Skeleton shape="cards" label="Loading suggestions…" /> : null}
-      {prompts.state.status === 'ready' && prompts.state.data.data.length > 0 ? (
+      {!settled ? <Skeleton shape="cards" label="Loading suggestions…" /> : null}
+      {settled && onlyExtractive ? <GettingStarted canManageModels={canManageModels} hasDatasets={hasDatasets} onModelAdded={onModelAdded} /> : null}
+      {settled && prompts.state.status === 'ready' && prompts.state.data.data.length > 0 ? (
         <Carousel label="Suggested prompts" orientation={prompts.state.data.orientation} items={prompts.state.data.data} keyOf={(p) => p.id}>
           {(p, tabIndex) => (
             <button type="button" className="card-button" tabIndex={tabIndex} onClick={() => onPrompt(p.prompt, p.dataset_id)}>
@@ -50,7 +60,7 @@ export function Home({ onPrompt, onDataset, selectedDatasets, models, canManageM
           )}
         </Carousel>
       ) : null}
-      {datasets.state.status === 'ready' && datasets.state.data.data.length > 0 ? (
+      {settled && datasets.state.status === 'ready' && datasets.state.data.data.length > 0 ? (
         <Carousel label="Suggested datasets" orientation={datasets.state.data.orientation} items={datasets.state.data.data} keyOf={(d) => d.id}>
           {(d, tabIndex) => (
             <button type="button" className="card-button" tabIndex={tabIndex} aria-pressed={selectedDatasets.includes(d.id)} onClick={() => onDataset(d.id)}>
