@@ -106,7 +106,7 @@ export function bootCore(options: BootOptions): Core {
   ensurePrivateFile(dbFile);
   const db = openDatabase(dbFile, { nativeBinding: options.nativeBinding, log: (message) => log.warn(message) });
   try {
-    const repos = createRepositories(db, { now: () => options.now?.() ?? new Date() });
+    const repos = createRepositories(db, { now: () => options.now?.() ?? new Date(), nativeBinding: options.nativeBinding, log: (line) => log.warn(line) });
     const now = new Date().toISOString();
     const credentials = hmacHasher(loadCredentialKey(options.dataDir));
     const owner = ensureOwner(repos, { name: defaultOwnerName(), adminApiKey: options.adminApiKey, now, hasher: credentials });

@@ -27,6 +27,10 @@ import { createWorkflowsRepo } from './workflows.js';
 export interface RepositoryOptions {
   /** The clock repositories stamp times with (the service's injected clock). */
   now?: () => Date;
+  /** A better-sqlite3 build for another ABI (Electron's), for the connections of the chunks' worker threads (term statistics, vector graphs). */
+  nativeBinding?: string | undefined;
+  /** Where the chunks' background work says what went wrong (default: the console). */
+  log?: ((line: string) => void) | undefined;
 }
 
 export function createRepositories(db: Db, options: RepositoryOptions = {}) {
@@ -40,7 +44,7 @@ export function createRepositories(db: Db, options: RepositoryOptions = {}) {
     threads: typedErrors(createThreadsRepo(db)),
     messages: typedErrors(createMessagesRepo(db)),
     usage: typedErrors(createUsageRepo(db)),
-    chunks: typedErrors(createChunksRepo(db, now)),
+    chunks: typedErrors(createChunksRepo(db, now, { nativeBinding: options.nativeBinding, log: options.log })),
     datasets: typedErrors(createDatasetsRepo(db)),
     artifacts: typedErrors(createArtifactsRepo(db)),
     reports: typedErrors(createReportsRepo(db)),

@@ -1,5 +1,7 @@
 import { existsSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../main/db/connection.js';
+import { createRepositories } from '../../../main/db/repositories/index.js';
 import { dbVersion, files, generator, recallAt10, restart, savedVersion, seeded } from './vector-setup.js';
 
 describe('the HNSW vector index', () => {
@@ -78,6 +80,26 @@ describe('the HNSW vector index', () => {
     const reopened = restart(r);
     expect(queries.map((q) => reopened.knn(q, slot, 10).map((n) => n.id))).toEqual(before);
     expect(statSync(graph).mtime.getFullYear()).toBe(2000);
+  });
+
+  it('builds its graphs in a worker with the native binding and the log the repositories are given (Electron’s build of SQLite, the app’s log)', async () => {
+    const { r, slot, next } = seeded(10, 10);
+    const db = openDatabase(r.db.name);
+    const lines: string[] = [];
+    const repos = createRepositories(db, { nativeBinding: '/nowhere/better_sqlite3.node', log: (line) => lines.push(line) });
+    try {
+      const probe = next();
+      // No graph saved yet: the first search is answered exactly, while a worker opens the database with that binding to build it.
+      expect(repos.chunks.knn(probe, slot, 5)).toHaveLength(5);
+      await repos.chunks.vectorGraphsSettled();
+      expect(lines).toEqual([expect.stringMatching(/^\[retrieval\] building the vector graph of knowledge base \d+ in the background failed \(.*\/nowhere\/better_sqlite3\.node/)]);
+      // Where no worker can run, the graph is built in place.
+      expect(repos.chunks.knn(probe, slot, 5)).toHaveLength(5);
+      expect(repos.chunks.vectorSearchPath(slot)).toBe('graph');
+    } finally {
+      await repos.chunks.vectorGraphsSettled();
+      db.close();
+    }
   });
 
   it('is rebuilt from the vectors table after a crash (file missing, or older than the vectors) in the background: searches answer meanwhile', async () => {
