@@ -37,6 +37,7 @@ import { readGraphMeta } from '../../main/db/repositories/chunks/graph-files.js'
 import { indexEmbeddings, KeywordThread, questionWords, searchHybrid, searchKeyword } from '../../main/core/retrieval/search.js';
 import type { Chunk } from '../../main/core/ingest/types.js';
 import { hashedEmbedder } from '../unit/retrieval/hashed-embedder.js';
+import { COMMON_ENGLISH, vocabulary, zipf } from './natural-text.js';
 import { printRows, prng, summarize } from './stats.js';
 
 export interface RetrievalBenchRow {
@@ -68,63 +69,6 @@ const TOPIC_WORDS = 8;
 const TOPIC_SHARE = 0.06;
 const QUESTIONS = 500;
 const WARMUP = 50;
-
-/** The most frequent English words, most frequent first: the head of the Zipf distribution. */
-const COMMON_ENGLISH = (
-  'the of and to a in is that for it as was with be by on not he i this are or his from at which but have an they you were her ' +
-  'she there one all we their been has would when who will more if no out so what up said about its than into them can only other ' +
-  'new some time could these two may then do first any my now such like our over man me even most made after also did many before ' +
-  'must through back years where much your way well down should because each just those people how too little state good very make ' +
-  'world still own see men work long get here between both life being under never day same another know while last might us great ' +
-  'old year off come since against go came right used take three'
-).split(' ');
-
-const ONSETS = ['b', 'c', 'd', 'f', 'g', 'h', 'j', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'w', 'z', 'br', 'ch', 'cl', 'dr', 'fl', 'gr', 'pl', 'pr', 'sh', 'st', 'th', 'tr'];
-const NUCLEI = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'io', 'ou', 'y'];
-const CODAS = ['', '', '', 'n', 'r', 's', 'l', 'm', 'nt', 'rd', 'st', 'x'];
-
-/** Pronounceable made-up words after the common English ones; rank order is frequency order. */
-function vocabulary(size: number, rand: () => number): string[] {
-  const pick = (list: string[]) => list[Math.floor(rand() * list.length)] ?? '';
-  const words = [...COMMON_ENGLISH];
-  const seen = new Set(words);
-  while (words.length < size) {
-    const syllables = 1 + Math.floor(rand() * 3) + (words.length > 2_000 ? 1 : 0);
-    let word = '';
-    for (let s = 0; s < syllables; s++) word += pick(ONSETS) + pick(NUCLEI) + (s === syllables - 1 ? pick(CODAS) : '');
-    if (word.length < 3 || seen.has(word)) continue;
-    seen.add(word);
-    words.push(word);
-  }
-  return words;
-}
-
-/** Zipf(s) over ranks 0..n-1 by Walker's alias method: O(1) per draw. */
-function zipf(n: number, s: number, rand: () => number): () => number {
-  const weights = Array.from({ length: n }, (_, i) => 1 / Math.pow(i + 1, s));
-  const sum = weights.reduce((a, b) => a + b, 0);
-  const prob = new Float64Array(n);
-  const alias = new Int32Array(n);
-  const small: number[] = [];
-  const large: number[] = [];
-  weights.forEach((w, i) => {
-    prob[i] = (w / sum) * n;
-    (prob[i]! < 1 ? small : large).push(i);
-  });
-  while (small.length > 0 && large.length > 0) {
-    const l = small.pop()!;
-    const g = large.pop()!;
-    alias[l] = g;
-    prob[g] = prob[g]! + prob[l]! - 1;
-    (prob[g]! < 1 ? small : large).push(g);
-  }
-  for (const i of [...small, ...large]) prob[i] = 1;
-  return () => {
-    const u = rand() * n;
-    const i = Math.floor(u);
-    return u - i < prob[i]! ? i : alias[i]!;
-  };
-}
 
 interface Corpus {
   vocab: string[];
@@ -389,9 +333,15 @@ async function hybridRows(cacheDir: string, corpusFile: string, timed: Question[
     for (const q of timed.slice(0, RECALL_SAMPLE)) {
       const vector = Float32Array.from((await embed([q.text]))[0]!);
       const ranges = chunks.kbRanges(q.kb_ids);
-      const top = (list: Array<{ id: number; distance: number }>) => list.sort((a, b) => a.distance - b.distance).slice(0, 10).map((n) => n.id);
-      const [approx, a] = time(() => top(chunks.knn(vector, ranges.map((r) => r.slot), 10)));
-      const [exactTop, e] = time(() => top(ranges.flatMap((r) => chunks.knnExact(vector, r.slot, 10))));
+      // knn merges the knowledge bases itself, nearest first; the exact reference is merged here.
+      const [approx, a] = time(() => chunks.knn(vector, ranges.map((r) => r.slot), 10).map((n) => n.id));
+      const [exactTop, e] = time(() =>
+        ranges
+          .flatMap((r) => chunks.knnExact(vector, r.slot, 10))
+          .sort((x, y) => x.distance - y.distance)
+          .slice(0, 10)
+          .map((n) => n.id),
+      );
       annMs.push(a);
       exactMs.push(e);
       const got = new Set(approx);
