@@ -18,6 +18,9 @@ export default defineConfig({
       // on a quiet machine can take 15. A passing test never waits for them.
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', setupFiles: [CEILINGS], testTimeout: 60_000, hookTimeout: 60_000 } },
       { test: { name: 'contract', include: ['test/contract/**/*.test.ts'], environment: 'node', setupFiles: [CEILINGS], testTimeout: 60_000, hookTimeout: 60_000 } },
+      // Real small models (SmolLM2 135M, all-MiniLM-L6-v2) fetched by `npm run fetch-test-models`:
+      // what a user relies on with a real model, not the model's wit.
+      { test: { name: 'real-models', include: ['test/real-models/**/*.test.ts'], environment: 'node', setupFiles: [CEILINGS], testTimeout: 120_000, hookTimeout: 120_000 } },
       {
         test: {
           name: 'e2e',

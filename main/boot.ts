@@ -56,8 +56,8 @@ export interface BootOptions {
    * MCP stdio entry), which must not take over that one's answers and files.
    */
   recover?: boolean | undefined;
-  /** Model downloads' network side: tests make the back-off 0 (and may swap fetch). */
-  downloads?: Pick<DownloadsOptions, 'backoffMs' | 'maxRetries' | 'fetch'> | undefined;
+  /** Model downloads' network side: tests make the back-off 0, drive the timers, swap fetch or the free space. */
+  downloads?: Pick<DownloadsOptions, 'backoffMs' | 'maxRetries' | 'fetch' | 'stallMs' | 'giveUpAfterMs' | 'timers' | 'freeBytes'> | undefined;
   /** How often expired uploads are swept (default 10 minutes); tests shorten it. */
   uploadSweepIntervalMs?: number | undefined;
   /** Tests only (no configuration reaches it): write uploaded bytes to this device, e.g. /dev/full for a full disk. */
@@ -66,6 +66,12 @@ export interface BootOptions {
   folderEnv?: (() => FolderEnv) | undefined;
   /** Timers of the local models' idle unload (tests pass fakes). */
   idleTimers?: IdleTimers | undefined;
+  /**
+   * The models shipped with the app (`process.resourcesPath/models` in the packaged desktop app):
+   * `[retrieval] embedding_model = "auto"` embeds with the one there. PARLEY_BUNDLED_MODELS_DIR
+   * overrides it (served mode, tests).
+   */
+  bundledModelsDir?: string | undefined;
 }
 
 export interface Core {
@@ -132,14 +138,18 @@ export function bootCore(options: BootOptions): Core {
     const blobs = new BlobStore(options.dataDir, { writeDevice: options.blobWriteDevice });
     const secrets = options.secretBox ?? keyFileSecretBox(options.dataDir);
     const engine = new LocalEngine({ config, log, ...(options.idleTimers ? { timers: options.idleTimers } : {}) });
+    // Set once the embedding queue exists: a scan or a configuration change may change the embedder.
+    let syncEmbeddings = (): void => {};
     const local = new LocalModels({
       dataDir: options.dataDir,
       config,
       engine,
       registeredPaths: () => repos.models.localPaths(),
       ...(options.folderEnv ? { env: options.folderEnv } : {}),
+      bundledDir: process.env.PARLEY_BUNDLED_MODELS_DIR || options.bundledModelsDir,
+      onScan: () => syncEmbeddings(),
     });
-    const embedding = () => embeddingModel(repos, config, secrets, local);
+    const embedding = () => embeddingModel({ repos, config, secrets, local });
     let baseUrl: string | null = null;
     let serverProblem: string | null = null;
     const health = new HealthTracker(loaded.config.routing);
@@ -157,7 +167,14 @@ export function bootCore(options: BootOptions): Core {
       lifecycle: new Lifecycle(),
       blobs,
       ingest: new IngestQueue({ repos, blobs, config, embedding, log }),
-      downloads: new ModelDownloads({ repo: repos.modelDownloads, dataDir: options.dataDir, now: () => options.now?.() ?? new Date(), log, ...options.downloads }),
+      downloads: new ModelDownloads({
+        repo: repos.modelDownloads,
+        dataDir: options.dataDir,
+        now: () => options.now?.() ?? new Date(),
+        log,
+        onInstalled: () => void local.refresh().catch((error: unknown) => log.warn(`looking for local models failed: ${String(error)}`)),
+        ...options.downloads,
+      }),
       signingKey: uploadSigningKey(repos),
       baseUrl: () => baseUrl,
       setBaseUrl: (url) => {
@@ -178,6 +195,12 @@ export function bootCore(options: BootOptions): Core {
       if (db.open) repos.chunks.warmVectorGraphs();
     });
     const resumed = recover ? runtime.ingest.resume() : 0;
+    // Another embedding model (chosen, found, downloaded) embeds the files already there again, in the background.
+    if (recover) {
+      syncEmbeddings = () => runtime.ingest.embeddings.sync();
+      live.onChange(() => syncEmbeddings());
+      syncEmbeddings();
+    }
     if (resumed > 0) log.warn(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
     const downloading = recover ? runtime.downloads.resume() : 0;
     if (downloading > 0) log.warn(`Resuming ${downloading} model download(s) interrupted when Parley last stopped.`);

@@ -19,6 +19,8 @@ runDesktop(
     platform: process.platform,
     rendererDir: join(APP_ROOT, 'dist', 'renderer'),
     preloadPath: join(APP_ROOT, 'dist', 'preload', 'index.cjs'),
+    // electron-builder's extraResources (build/bundled-models, filled by npm run dist); a run from source has none.
+    bundledModelsDir: app.isPackaged ? join(process.resourcesPath, 'models') : undefined,
     // Loaded on demand so that desktop/app.ts (and its tests) never load the HTTP framework.
     startHttp: async (core) => {
       const { startHttpServer } = await import('./transport/http/server.js');

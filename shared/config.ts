@@ -47,6 +47,15 @@ export const RoutingConfig = z.strictObject({
   max_attempts: z.number().int().min(1).max(10).default(3),
 });
 
+/** Calls to remote models (OpenAI-compatible servers, Anthropic). */
+export const ProvidersConfig = z.strictObject({
+  /**
+   * Seconds a remote model may take to send its first byte before the next candidate answers
+   * instead (dynamic routing); the last candidate, or a model asked for by name, waits longer.
+   */
+  first_byte_timeout_s: z.number().min(0.1).max(600).default(15),
+});
+
 /** What may be uploaded into a knowledge base, and how. */
 export const UploadsConfig = z.strictObject({
   /** Largest file, in megabytes. */
@@ -71,11 +80,16 @@ export const UploadsConfig = z.strictObject({
 /** Search over datasets. */
 export const RetrievalConfig = z.strictObject({
   /**
-   * A model (`mdl_…`) that embeds text: a registered OpenAI-compatible embeddings model (e.g.
-   * text-embedding-3-small) or a local GGUF embedding model (works offline). Set, chunks are
-   * embedded and search fuses keyword and vector rankings; empty, search is keyword-only.
+   * What embeds text for hybrid search. Empty (the default, what older templates wrote) or `auto`:
+   * a local embedding model that is present — the one bundled with the desktop app, else an
+   * embedding GGUF in `<data-dir>/models` — and keyword-only while there is none. `none`:
+   * keyword-only. A model id (`mdl_…`): that registered OpenAI-compatible embeddings model (e.g.
+   * text-embedding-3-small) or local GGUF embedding model. With a model, chunks are embedded and
+   * search fuses keyword and vector rankings.
    */
-  embedding_model: z.union([z.literal(''), z.string().regex(/^mdl_[A-Za-z0-9]+$/, 'must be a model id (mdl_…) or empty')]).default(''),
+  embedding_model: z
+    .union([z.enum(['', 'auto', 'none']), z.string().regex(/^mdl_[A-Za-z0-9]+$/, 'must be "auto", "none", empty or a model id (mdl_…)')])
+    .default(''),
 });
 
 /** Agentic answers (`agentic: true` on `POST /chat`): how far one agent may go before it must answer. */
@@ -162,11 +176,19 @@ export const LocalModelsConfig = z.strictObject({
     .default(['@lm_studio', '@jan', '@gpt4all', '@ollama']),
   /** Answers one loaded model writes at once (one context sequence each); more wait their turn. */
   parallel: z.number().int().min(1).max(16).default(2),
+  /**
+   * Chat models loaded at once; loading another first unloads the least recently used one that is
+   * not writing an answer (when all are, the answer waits for one to finish). Embedding models do not count.
+   */
+  max_loaded: z.number().int().min(1).max(16).default(1),
   /** A loaded model nobody used for this long is unloaded (its memory freed); 0 keeps it loaded. */
   idle_unload_seconds: z.number().int().min(0).max(7 * 24 * 3600).default(300),
   /** CPU threads per model; 0 picks for this machine (half the cores, at least 1, at most 8). */
   threads: z.number().int().min(0).max(256).default(0),
-  /** Context size in tokens (prompt + answer), shared by the parallel answers; 0: the model's own, capped at 8192. */
+  /**
+   * Context size in tokens (prompt + answer) of EACH parallel answer: every sequence gets this many
+   * (the KV cache holds context_size × parallel tokens); 0: the model's own, capped at 8192.
+   */
   context_size: z.number().int().min(0).max(1_048_576).default(0),
   /** GPU offload: `auto` uses Metal, CUDA or Vulkan where found; false forces the CPU. */
   gpu: z.union([z.literal('auto'), z.literal(false)]).default('auto'),
@@ -184,6 +206,7 @@ export const ConfigSchema = z.strictObject({
   ui: UiConfig.prefault({}),
   features: FeaturesConfig.prefault({}),
   routing: RoutingConfig.prefault({}),
+  providers: ProvidersConfig.prefault({}),
   uploads: UploadsConfig.prefault({}),
   retrieval: RetrievalConfig.prefault({}),
   agents: AgentsConfig.prefault({}),

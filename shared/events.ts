@@ -11,6 +11,13 @@ export const Routing = z.object({
 });
 export type Routing = z.infer<typeof Routing>;
 
+/**
+ * How an answer's citation was found: the model wrote its `[n]` (`marker`), or the answer wrote
+ * none and its sentences share their content words with the passage (`overlap`).
+ */
+export const Attribution = z.enum(['marker', 'overlap']);
+export type Attribution = z.infer<typeof Attribution>;
+
 export const Citation = z.object({
   index: z.number().int(),
   dataset_id: z.string(),
@@ -18,6 +25,11 @@ export const Citation = z.object({
   artifact_key: z.string(),
   snippet: z.string(),
   location: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+  /**
+   * Set on a finished answer's citations. Absent on the passages streamed before the text (what the
+   * answer may draw on), on a comparison's passages, and on answers stored before it existed.
+   */
+  attribution: Attribution.optional(),
 });
 export type Citation = z.infer<typeof Citation>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MaxTokens, Stop, Temperature, TopP } from './sampling.js';
 
 /**
  * The subset of OpenAI's chat-completions request that Parley's `/v1` facade understands, so that
@@ -18,8 +19,11 @@ export const ChatCompletionRequest = z.looseObject({
   messages: z.array(CompletionMessage).min(1).max(10_000),
   stream: z.boolean().optional(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
-  max_tokens: z.number().int().min(1).max(1_000_000).nullable().optional(),
-  max_completion_tokens: z.number().int().min(1).max(1_000_000).nullable().optional(),
+  max_tokens: MaxTokens.nullable().optional(),
+  max_completion_tokens: MaxTokens.nullable().optional(),
+  temperature: Temperature.nullable().optional(),
+  top_p: TopP.nullable().optional(),
+  stop: Stop.nullable().optional(),
 });
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
 

@@ -111,6 +111,7 @@ export const handlers: Handlers = {
   'reports.create': reports.createReport,
   'reports.get': reports.getReport,
   'search.query': retrieval.searchDatasets,
+  'search.embedding': retrieval.embeddingStatus,
   'suggestions.prompts': suggestions.suggestedPrompts,
   'suggestions.datasets': suggestions.suggestedDatasets,
   'comparisons.create': comparisons.createComparison,

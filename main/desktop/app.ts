@@ -61,6 +61,8 @@ export interface DesktopOptions {
   rendererDir: string;
   /** The bundled preload (`dist/preload/index.cjs`). */
   preloadPath: string;
+  /** The models the package carries (`<resources>/models`): the embedding model of a fresh install. */
+  bundledModelsDir?: string | undefined;
   /** The streaming side of the registry; by default the core's own `service.stream` (tests inject one). */
   openStream?: OpenStream;
   /** Serves the API on loopback; injected so that this file never loads the HTTP framework. */
@@ -149,6 +151,7 @@ export async function runDesktop<W extends DesktopWindow, P extends MessagePortM
       appVersion: options.appVersion,
       adminApiKey: env.PARLEY_ADMIN_API_KEY || undefined,
       mode: 'desktop',
+      bundledModelsDir: options.bundledModelsDir,
       nativeBinding: env.PARLEY_SQLITE_BINDING || undefined,
       secretBox: electron.safeStorage?.isEncryptionAvailable() ? osKeychainSecretBox(electron.safeStorage, keyFileSecretBox(dataDir)) : undefined,
       log,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ChatEvent, Message } from '../events.js';
 import { modelText, prefixedId } from './common.js';
 import { defineOperation } from './define.js';
+import { SamplingFields } from '../sampling.js';
 
 const MessageText = modelText(200_000);
 
@@ -30,6 +31,8 @@ export const sendChat = defineOperation({
       .regex(/^(mdl|ovr)_[A-Za-z0-9]+$/, 'must be a model id (mdl_…) or a workspace endpoint override id (ovr_…)')
       .optional(),
     workflow_id: prefixedId('wf').optional(),
+    /** Sampling of this answer; unset fields take the model's defaults. */
+    ...SamplingFields,
   }),
   output: z.object({ thread_id: z.string(), user_message_id: z.string(), message: Message }),
   streaming: { mode: 'optional', event: ChatEvent },

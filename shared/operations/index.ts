@@ -90,6 +90,7 @@ export const operations = {
   'reports.create': reports.createReport,
   'reports.get': reports.getReport,
   'search.query': search.search,
+  'search.embedding': search.searchEmbedding,
   'suggestions.prompts': suggestions.suggestedPrompts,
   'suggestions.datasets': suggestions.suggestedDatasets,
   'comparisons.create': comparisons.createComparison,

@@ -15,7 +15,7 @@ export const LocalModelInfo = z.object({
   error: z.string().optional(),
   /** `chat` models answer; `embedding` models embed text for hybrid search (`[retrieval] embedding_model`). */
   purpose: z.enum(['chat', 'embedding']),
-  /** Where it was found: Parley's `models/` folder, an app's folder, a configured folder, or added by path. */
-  found_in: z.enum(['data_dir', 'lm_studio', 'jan', 'gpt4all', 'ollama', 'folder', 'added']),
+  /** Where it was found: shipped with the app, Parley's `models/` folder, an app's folder, a configured folder, or added by path. */
+  found_in: z.enum(['bundled', 'data_dir', 'lm_studio', 'jan', 'gpt4all', 'ollama', 'folder', 'added']),
 });
 export type LocalModelInfo = z.infer<typeof LocalModelInfo>;

@@ -4,8 +4,9 @@ import { defineOperation } from './define.js';
 
 /**
  * Where a download stands. `queued` waits for a free slot; `downloading` streams (and retries with
- * back-off after a network failure, resuming with `Range`); `verifying` checks the SHA-256; the
- * last three are final.
+ * back-off after a network failure, for up to a day without a byte, resuming with `Range`);
+ * `verifying` checks the SHA-256; the last three are final. A failed download keeps the bytes it
+ * got (unless they were the wrong file): downloading the same URL again goes on from them.
  */
 export const DownloadStatus = z.enum(['queued', 'downloading', 'verifying', 'complete', 'failed', 'cancelled']);
 export type DownloadStatus = z.infer<typeof DownloadStatus>;
@@ -29,6 +30,11 @@ export const ModelDownload = z.object({
   error: z.string().nullable(),
   /** How many times the connection was resumed after a failure or a restart. */
   resumes: z.number().int().nonnegative(),
+  /**
+   * While it waits to try again after a network or server failure (still `downloading`, `error`
+   * saying why): when the next try starts. Null otherwise.
+   */
+  retry_at: Timestamp.nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -117,7 +123,10 @@ export const CatalogModel = z.object({
   file_name: z.string(),
   /** Null when not pinned: the server states it (Hugging Face does for its large files). */
   sha256: z.string().nullable(),
-  /** Memory it needs to run with a moderate context. */
+  /**
+   * Memory it needs as configured: weights, plus the KV cache of its context (`[local_models]
+   * context_size`, else its own up to 8192) for each of the `parallel` answers, plus compute buffers.
+   */
   ram_bytes: z.number().int().positive(),
   /** Whether `ram_bytes` fits in this machine's memory. */
   fits: z.boolean(),

@@ -33,7 +33,7 @@ export const SearchMode = z.enum(['auto', 'keyword', 'hybrid']);
 export const search = defineOperation({
   name: 'search.query',
   summary:
-    'Searches datasets for the passages most relevant to a question, best first. `auto` is hybrid (keyword and vector ranking fused) when an embedding model is configured and keyword otherwise; `hybrid` without one is a conflict. The same retrieval serves chat, agents and comparisons.',
+    'Searches datasets for the passages most relevant to a question, best first. `auto` is hybrid (keyword and vector ranking fused) when an embedding model is in effect and the datasets are fully embedded, and keyword otherwise (`vectors` says how far embedding is); `hybrid` without an embedding model is a conflict. The same retrieval serves chat, agents and comparisons.',
   tag: 'Search',
   access: 'user',
   http: { method: 'POST', path: '/search', status: 200 },
@@ -47,6 +47,37 @@ export const search = defineOperation({
     data: z.array(SearchResult),
     /** The ranking actually used. */
     mode: z.enum(['keyword', 'hybrid']),
+    /**
+     * The searched datasets' ready passages, and how many have vectors of the embedding model in
+     * effect; null with none (keyword-only). `auto` ranks by keyword until `embedded` reaches `total`.
+     */
+    vectors: z.object({ embedded: z.number().int(), total: z.number().int() }).nullable(),
     took_ms: z.number(),
+  }),
+});
+
+export const searchEmbedding = defineOperation({
+  name: 'search.embedding',
+  summary:
+    'The embedding model hybrid search uses now (`[retrieval] embedding_model`: chosen, or found by `auto` — shipped with the app or in Parley’s models folder), and how many of the ready passages have its vectors. `model` is null when search is keyword-only.',
+  tag: 'Search',
+  // The counts span every organization's datasets, and the setting is the super admin's to change.
+  access: 'super_admin',
+  http: { method: 'GET', path: '/search/embedding', status: 200 },
+  input: z.object({}),
+  output: z.object({
+    /** `[retrieval] embedding_model` as saved: empty or `auto` (automatic), `none` (keyword only), or a model id. */
+    setting: z.string(),
+    model: z
+      .object({
+        /** The id `GET /models` lists it under. */
+        id: z.string(),
+        name: z.string(),
+        /** `configured` (chosen by id), or what `auto` found: `bundled` with the app, or in `data_dir`'s models folder. */
+        source: z.enum(['configured', 'bundled', 'data_dir']),
+      })
+      .nullable(),
+    /** Every dataset's ready passages, and how many have this model's vectors (files are embedded again after a change). */
+    vectors: z.object({ embedded: z.number().int(), total: z.number().int() }).nullable(),
   }),
 });

@@ -35,3 +35,18 @@ export function treeCpuSeconds(pid: number): number | null {
   for (const child of children(pid)) ticks += (treeCpuSeconds(child) ?? 0) * TICKS;
   return ticks / TICKS;
 }
+
+function rssKb(pid: number): number {
+  try {
+    const match = /^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident memory of `pid` and every running descendant, in MB (a model may run in a child process). */
+export function treeRssMb(pid: number): number {
+  const kb = (p: number): number => rssKb(p) + children(p).reduce((sum, c) => sum + kb(c), 0);
+  return kb(pid) / 1024;
+}

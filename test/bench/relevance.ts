@@ -8,31 +8,29 @@
  *
  * The documents go through Parley's real ingest path: one text file per document (title, blank
  * line, body) stored by the service, detected, parsed in the parse worker, chunked and indexed.
- * Then the embedding model is configured and the dataset embedded by `indexEmbeddings`, the
- * function the ingest job calls after each file, once for all files in batches of 32: the same
- * vectors, but the per-file path makes one model call per small file (1,400 calls took 329 s of
- * this bench's 6 minutes on the shared 2 cores; batched, seconds). Rankings are of documents: a
+ * Then the embedding model is configured, and the files already there are embedded in the
+ * background as in the app when a person chooses a model (the ingest queue's EmbedQueue, batch by
+ * batch); the bench waits for it. Rankings are of documents: a
  * passage counts for its file, a file's first passage is its place (rankings ask for 50 passages,
  * and keep the first 10 distinct files).
  *
- * Hybrid needs an embedding model, and none with real weights can be had on this machine (no
- * network, none in a package): the generated GGUF embedding model (test/fixtures/gguf.ts: a text's
- * vector is its mean byte vector) runs through llama.cpp exactly as a real local model would, so
- * the figure proves the path, not the quality. The +10% nDCG@10 goal needs a real model:
- * `PARLEY_BENCH_EMBED_GGUF=/path/to/model.gguf` uses one; `PARLEY_BENCH_RELEVANCE_HYBRID=0` leaves
- * hybrid out (seconds instead of minutes).
+ * Hybrid runs the real embedding model of the test-model cache (`npm run fetch-test-models`:
+ * all-MiniLM-L6-v2 as a 384-d F16 BERT GGUF, mean pooling; Parley adds no query or passage
+ * prefix, and MiniLM wants none). `PARLEY_BENCH_EMBED_GGUF=/path/to/model.gguf` runs another;
+ * `PARLEY_BENCH_RELEVANCE_HYBRID=0` leaves hybrid out (seconds instead of minutes).
  *
- * The collection is read from `PARLEY_IR_COLLECTION`, else `test/bench/data/cranfield/`; see
+ * The collections are read from `PARLEY_IR_COLLECTION` (one folder, or several joined by the
+ * platform's path delimiter, `:` on Linux), else `test/bench/data/cranfield/`; see
  * test/bench/data/README.md. Without one the bench says so and measures nothing.
  * Run: node --import tsx test/bench/relevance.ts [collection-dir]
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bootCore, type Core } from '../../main/boot.js';
-import { indexEmbeddings, questionWords } from '../../main/core/retrieval/search.js';
-import { makeGguf } from '../fixtures/gguf.js';
+import { questionWords } from '../../main/core/retrieval/search.js';
+import { testModelsDir } from '../../scripts/models/test-models.js';
 import { TEST_ADMIN_KEY, tempDir } from '../support/core.js';
 import { loadCollection, type IrCollection } from './relevance/collection.js';
 import { meanScores, type RankingScores } from './relevance/metrics.js';
@@ -40,10 +38,22 @@ import { printRows, summarize } from './stats.js';
 
 export const DEFAULT_COLLECTION_DIR = join(dirname(fileURLToPath(import.meta.url)), 'data', 'cranfield');
 
+/** The folders `PARLEY_IR_COLLECTION` names (several joined by the path delimiter), else the default one. */
+export function relevanceCollectionDirs(setting = process.env.PARLEY_IR_COLLECTION): string[] {
+  const dirs = (setting ?? '').split(delimiter).filter((d) => d.trim() !== '');
+  return dirs.length > 0 ? dirs : [DEFAULT_COLLECTION_DIR];
+}
+
+/** The real embedding model of the test-model cache, unless `PARLEY_BENCH_EMBED_GGUF` names another. */
+export function benchEmbeddingModel(): string {
+  const path = process.env.PARLEY_BENCH_EMBED_GGUF || join(testModelsDir(), 'all-MiniLM-L6-v2.F16.gguf');
+  if (!existsSync(path)) throw new Error(`No embedding model at ${path}: run npm run fetch-test-models (or set PARLEY_BENCH_EMBED_GGUF)`);
+  return path;
+}
+
 /** Passages asked for per query: enough for 10 distinct files when a file has several passages. */
 const PASSAGES = 50;
 const TOP = 10;
-const EMBED_MODEL_NAME = 'Bench Relevance Embed';
 
 export interface RelevanceRow extends RankingScores {
   ranking: 'bm25' | 'bm25, stop words out' | 'keyword' | 'hybrid';
@@ -59,7 +69,7 @@ export interface RelevanceResult {
   embedding: string;
   /** Storing, parsing, chunking and indexing every document (the service's upload path). */
   ingest_s: number;
-  /** Embedding every passage (batches of 32). */
+  /** Embedding every passage (in the background, as after choosing a model in the app). */
   embed_s: number;
   rows: RelevanceRow[];
 }
@@ -82,17 +92,17 @@ function bm25Passages(core: Core, kbId: string, query: string, withoutStopWords 
 }
 
 /** Makes a GGUF file in the core's models folder its embedding model (discovered, then configured). */
-async function configureLocalEmbeddings(core: Core, gguf: Buffer | string): Promise<string> {
+async function configureLocalEmbeddings(core: Core, gguf: string): Promise<string> {
   mkdirSync(join(core.dataDir, 'models'), { recursive: true });
   const file = join(core.dataDir, 'models', 'bench-relevance-embed.gguf');
-  writeFileSync(file, typeof gguf === 'string' ? readFileSync(gguf) : gguf);
+  writeFileSync(file, readFileSync(gguf));
   const owner = core.desktopCaller();
   const { data } = (await core.service.invoke('models.list', {}, owner)) as { data: Array<{ id: string; name: string; local?: { path: string } }> };
-  const model = data.find((m) => m.local?.path === file) ?? data.find((m) => m.name === EMBED_MODEL_NAME);
+  const model = data.find((m) => m.local?.path === file);
   if (!model) throw new Error('The benchmark embedding model was not discovered in the models folder');
   const { version } = (await core.service.invoke('admin.config.get', {}, owner)) as { version: number };
   await core.service.invoke('admin.config.patch', { values: { 'retrieval.embedding_model': model.id }, base_version: version }, owner);
-  return typeof gguf === 'string' ? gguf : 'generated GGUF, 64 dims, no semantics';
+  return `${basename(gguf)}, no prefixes`;
 }
 
 export async function runRelevanceBench(dir = process.env.PARLEY_IR_COLLECTION ?? DEFAULT_COLLECTION_DIR): Promise<RelevanceResult | { skipped: string }> {
@@ -122,10 +132,16 @@ export async function runRelevanceBench(dir = process.env.PARLEY_IR_COLLECTION ?
 
     const embedStarted = performance.now();
     const hybrid = process.env.PARLEY_BENCH_RELEVANCE_HYBRID !== '0';
-    const embedding = !hybrid ? 'none' : await configureLocalEmbeddings(core, process.env.PARLEY_BENCH_EMBED_GGUF ?? makeGguf({ kind: 'embedding', name: EMBED_MODEL_NAME }));
+    const embedding = !hybrid ? 'none' : await configureLocalEmbeddings(core, benchEmbeddingModel());
     const model = core.runtime.embedding();
     if (hybrid && !model) throw new Error('The benchmark embedding model is configured but cannot embed');
-    if (model) await indexEmbeddings(core.repos, model.embed, { model: model.name, kb_ids: [dataset.kb_id], batchSize: 32 });
+    // Choosing the model started embedding the files already there (EmbedQueue); calling the
+    // embedder here as well would embed every passage twice.
+    if (model) {
+      await core.runtime.ingest.idle();
+      const { vectors } = (await core.service.invoke('search.embedding', {}, owner)) as { vectors: { embedded: number; total: number } | null };
+      if (!vectors || vectors.embedded < vectors.total) throw new Error(`embedding stopped at ${JSON.stringify(vectors)} passages`);
+    }
     const embedSeconds = (performance.now() - embedStarted) / 1000;
 
     const docsOf = (keys: readonly string[]) => keys.flatMap((key) => (idOfKey.has(key) ? [idOfKey.get(key) as string] : []));
@@ -191,7 +207,9 @@ export function relevanceTitle(result: RelevanceResult): string {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const result = await runRelevanceBench(process.argv[2]);
-  if ('skipped' in result) process.stdout.write(`\nRelevance: skipped — ${result.skipped}\n`);
-  else printRows(relevanceTitle(result), relevanceTable(result));
+  for (const dir of process.argv[2] ? [process.argv[2]] : relevanceCollectionDirs()) {
+    const result = await runRelevanceBench(dir);
+    if ('skipped' in result) process.stdout.write(`\nRelevance: skipped — ${result.skipped}\n`);
+    else printRows(relevanceTitle(result), relevanceTable(result));
+  }
 }

@@ -10,7 +10,10 @@ import { runIngestBench } from './ingest.js';
 import { runLocalModelsBench } from './local-models.js';
 import { runMetricsBench } from './metrics.js';
 import { runPipelineBench } from './pipeline.js';
-import { relevanceTable, relevanceTitle, runRelevanceBench } from './relevance.js';
+import { runGroundedBench } from './grounded.js';
+import { runRealChatBench } from './real-chat.js';
+import { runRealEmbeddingsBench } from './real-embeddings.js';
+import { relevanceCollectionDirs, relevanceTable, relevanceTitle, runRelevanceBench } from './relevance.js';
 import { benchDimensions, runRetrievalBench } from './retrieval.js';
 import { runRoutingBench } from './routing.js';
 import { runSmallFilesBench } from './small-files.js';
@@ -20,6 +23,8 @@ import { applyGoals, goalSummary } from './targets.js';
 
 // `PARLEY_BENCH_SIZES=100000 npm run bench`: a quicker run without the 1M-chunk database (its goals then read "not measured");
 // `PARLEY_BENCH_DIMENSIONS=384 npm run bench`: without the 1,536-d vectors (see benchDimensions).
+// `PARLEY_IR_COLLECTION=/data/cranfield:/data/medline`: the relevance collections (test/bench/data/README.md);
+// `PARLEY_BENCH_REAL=0`: without the real models' parts (SmolLM2, MiniLM throughput, grounded answers).
 const sizes = (process.env.PARLEY_BENCH_SIZES ?? '')
   .split(',')
   .map(Number)
@@ -61,10 +66,16 @@ if (retrieval) {
   printRows('Retrieval, top 10 (generated corpus; 1M chunks takes a few minutes to build)', applyGoals('retrieval', tables.retrieval));
 }
 
-const relevance = await guarded('Relevance', () => runRelevanceBench());
-const relevanceRows = relevance && !('skipped' in relevance) ? relevanceTable(relevance) : [];
-if (relevance && 'skipped' in relevance) process.stdout.write(`\nRelevance: skipped — ${relevance.skipped}\n`);
-else if (relevance) printRows(relevanceTitle(relevance), relevanceRows);
+const relevanceRows: Array<Record<string, string | number> & { collection: string }> = [];
+for (const dir of relevanceCollectionDirs()) {
+  const relevance = await guarded(`Relevance (${dir})`, () => runRelevanceBench(dir));
+  if (relevance && 'skipped' in relevance) process.stdout.write(`\nRelevance: skipped — ${relevance.skipped}\n`);
+  else if (relevance) {
+    const rows = relevanceTable(relevance);
+    relevanceRows.push(...rows.map((r) => ({ ...r, collection: relevance.collection })));
+    printRows(relevanceTitle(relevance), rows);
+  }
+}
 
 const metrics = await guarded('Admin metrics', runMetricsBench);
 if (metrics) printRows('Admin metrics (100k usage events, 50 users, a year)', metrics);
@@ -73,10 +84,28 @@ if (local) {
   printRows('Local model (generated GGUF, 1 thread, 200 tokens per answer)', local.generation);
   printRows('Local embeddings (generated GGUF, 1 thread)', local.embeddings);
 }
+const real = process.env.PARLEY_BENCH_REAL !== '0';
+const realChat = real ? await guarded('SmolLM2 through Parley vs directly', runRealChatBench) : undefined;
+if (realChat) {
+  printRows('SmolLM2 135M Q4_1 (real model, temperature 0)', realChat.generation);
+  printRows('SmolLM2 135M Q4_1: load time and memory', realChat.memory);
+}
+const realEmbeddings = real ? await guarded('all-MiniLM-L6-v2 throughput', runRealEmbeddingsBench) : undefined;
+if (realEmbeddings) {
+  printRows('all-MiniLM-L6-v2 F16 through Parley’s engine (batches of 32)', realEmbeddings.engine);
+  printRows('Upload → hybrid-ready through served mode (all-MiniLM-L6-v2)', realEmbeddings.upload);
+}
+const grounded = real ? await guarded('Grounded answers', runGroundedBench) : undefined;
+if (grounded) printRows('Grounded answers, SmolLM2 135M Q4_1 over 4 Markdown files (no target)', grounded.summary);
 
 const goals: Row[] = goalSummary(tables).map((g) => ({ ...g }));
 for (const row of relevanceRows.filter((r) => r.met !== '')) {
-  goals.push({ goal: `relevance nDCG@10, ${String(row.ranking)}`, value: row.ndcg_at_10, target: row.target, met: row.met });
+  goals.push({ goal: `relevance nDCG@10 on ${row.collection}, ${String(row.ranking)}`, value: row.ndcg_at_10, target: row.target, met: row.met });
 }
+for (const row of realEmbeddings?.engine.filter((r) => r.met !== '') ?? []) {
+  goals.push({ goal: `MiniLM embedding, ${String(row.chunks)}`, value: `${String(row.chunks_per_s)} chunks/s`, target: row.target, met: row.met });
+}
+const realVsDirect = realChat?.generation[2];
+if (realVsDirect) goals.push({ goal: 'SmolLM2 tokens/s through Parley vs directly', value: realVsDirect.tokens_per_s_p50, target: 'within 5%', met: / slower$/.test(realVsDirect.tokens_per_s_p50) && parseFloat(realVsDirect.tokens_per_s_p50) > 5 ? 'not met' : 'met' });
 if (relevanceRows.length === 0) goals.push({ goal: 'relevance nDCG@10 (keyword ≥ bm25, hybrid ≥ bm25 + 10%)', value: '', target: '', met: 'not measured' });
 printRows(`Issue #12 goals (this run: ${((performance.now() - started) / 60_000).toFixed(0)} min on a shared 2-core machine)`, goals);

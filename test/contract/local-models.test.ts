@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
@@ -272,7 +272,7 @@ describe('local GGUF models', { timeout: 60_000 }, () => {
 
     const ds = await h.dataset('Handbook', { 'lighthouse.md': '# Lighthouse\n\nThe keeper lights the lamp at dusk.\n', 'bakery.md': '# Bakery\n\nSourdough rests overnight.\n' });
     // Vectors come after the file is ready, in the background.
-    await vi.waitFor(() => expect(h.core.repos.chunks.vectorIndex()?.model).toMatch(/^gguf:Tiny Embed:/), { timeout: 20_000, interval: 50 });
+    await vi.waitFor(() => expect(h.core.repos.chunks.vectorIndex()?.model).toMatch(/^gguf:tiny-embed\.gguf:/), { timeout: 20_000, interval: 50 });
     // A question sharing no word with the files: keyword search finds nothing, the vectors do.
     const res = await h.json<{ message: { citations: unknown[]; status: string } }>('/chat', 'POST', { message: 'zzqx wvuy', dataset_ids: [ds.id], model_endpoint_override: 'mdl_extractive' });
     expect(res.body.message.status).toBe('complete');
@@ -280,5 +280,39 @@ describe('local GGUF models', { timeout: 60_000 }, () => {
     // The embedding model is not a chat candidate.
     const dynamic = await h.json<{ message: { model_id: string } }>('/chat', 'POST', { message: 'hi' });
     expect(dynamic.body.message.model_id).not.toBe(embed.id);
+  });
+
+  it("finds Jan's older Linux folder and symlinked folders, sizes split models whole, and names quantisations apart", async () => {
+    // Jan 0.5 on Linux: ~/.config/Jan/data/models/<id>/<file>.gguf.
+    put(join(home, '.config', 'Jan', 'data', 'models', 'tiny-jan-old', 'tiny-jan-old.Q4_K_M.gguf'), makeGguf({ kind: 'embedding', name: 'Jan Old Tiny' }));
+    // LM Studio's folder links to a folder on another disk, which links back (a loop).
+    const linked = join(elsewhere, 'linked-models');
+    put(join(linked, 'linked.gguf'), makeGguf({ kind: 'embedding', name: 'Linked Tiny' }));
+    symlinkSync(linked, join(home, '.lmstudio', 'models', 'other-disk'), 'dir');
+    symlinkSync(join(home, '.lmstudio', 'models'), join(linked, 'back'), 'dir');
+    // A split model: the first shard (a whole header) and a second one.
+    const first = makeGguf({ kind: 'embedding', name: 'Split Tiny' });
+    put(join(dataDir, 'models', 'split-tiny-00001-of-00002.gguf'), first);
+    put(join(dataDir, 'models', 'split-tiny-00002-of-00002.gguf'), Buffer.alloc(4096));
+    // Two quantisations of one model. (Embedding models, so later routing tests do not pick them.)
+    const twins = join(home, '.lmstudio', 'models', 'someone', 'Twin-Tiny-GGUF');
+    put(join(twins, 'Twin-Tiny-Q4_K_M.gguf'), makeGguf({ kind: 'embedding', name: 'Twin Tiny', fileType: 15 }));
+    put(join(twins, 'Twin-Tiny-Q8_0.gguf'), makeGguf({ kind: 'embedding', name: 'Twin Tiny', fileType: 7 }));
+
+    const { body } = await h.json<{ data: Array<{ source: string; name: string; path?: string; size_bytes?: number }> }>('/models/discovered', 'GET');
+    const files = body.data.filter((d) => d.source === 'file');
+    const names = files.map((f) => f.name);
+    expect(names).toEqual(expect.arrayContaining(['Jan Old Tiny', 'Linked Tiny', 'Split Tiny', 'Twin Tiny Q4_K_M', 'Twin Tiny Q8_0']));
+    expect(new Set(names).size).toBe(names.length);
+    expect(files.find((f) => f.name === 'Linked Tiny')?.path).toBe(join(home, '.lmstudio', 'models', 'other-disk', 'linked.gguf'));
+    expect(files.filter((f) => f.path?.includes('split-tiny'))).toEqual([expect.objectContaining({ name: 'Split Tiny', size_bytes: first.length + 4096 })]);
+
+    const listed = await models();
+    expect((await byName('Split Tiny')).local.size_bytes).toBe(first.length + 4096);
+    expect((await byName('Jan Old Tiny')).local.found_in).toBe('jan');
+    expect(listed.filter((m) => m.name.startsWith('Twin Tiny')).map((m) => [m.name, m.local.quantization]).sort()).toEqual([
+      ['Twin Tiny Q4_K_M', 'Q4_K_M'],
+      ['Twin Tiny Q8_0', 'Q8_0'],
+    ]);
   });
 });

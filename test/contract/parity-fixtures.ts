@@ -124,6 +124,7 @@ export const FIXTURES: Record<keyof typeof operations, Fixture> = {
   'models.test': { input: (w) => ({ id: w.ids.model }) },
   'models.probe': { input: (w) => ({ provider: 'openai_compatible', endpoint_url: w.upstream.openaiBaseUrl, api_key: 'k' }) },
   'models.catalog': { input: none },
+  'search.embedding': { input: none },
   'models.downloads.create': { input: (w) => ({ url: `${w.upstream.url}/files/${++counter}.gguf` }) },
   // Downloads run in the background (and fail here: the upstream has no such file); listed once
   // they have settled, so that both calls see the same states.

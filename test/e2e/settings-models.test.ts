@@ -72,6 +72,19 @@ describe('Settings → Models and providers', () => {
     await page.getByRole('row', { name: /Broken upstream/ }).waitFor({ state: 'detached' });
   });
 
+  it('lets a super admin choose the embedding model: automatic, keyword only or a local one', async () => {
+    const region = await visible(page.getByRole('region', { name: 'Search embeddings' }));
+    // No model shipped or downloaded here: automatic means keyword search for now.
+    await visible(region.getByText(/keyword only/i).first());
+    const select = region.getByLabel('Embedding model');
+    await eventually(() => select.inputValue()).toBe('auto');
+    await eventually(() => select.locator('option').allTextContents()).toEqual(expect.arrayContaining(['Automatic', 'Keyword only']));
+    await select.selectOption({ label: 'Keyword only' });
+    await region.getByRole('button', { name: 'Save embedding model' }).click();
+    await eventually(async () => (await suite.served.api('/search/embedding')).json()).toMatchObject({ setting: 'none', model: null });
+    expect(pageProblems(page)).toEqual([]);
+  });
+
   it('shows the local server address and, to a super admin, its port to change', async () => {
     const region = await visible(page.getByRole('region', { name: 'Local HTTP server' }));
     await visible(region.getByText(`${suite.served.url}/v1`, { exact: true }));

@@ -57,8 +57,9 @@ export interface NativeRun {
 
 /**
  * A model with native tool calling drives: each turn either calls tools (their results go back to
- * it) or answers. Text streams as it comes. When the step or time budget is spent the model may
- * no longer call tools (`tool_choice: none`) and is asked to answer with what it found.
+ * it) or answers. Text streams as it comes. With datasets attached its first call must be a
+ * search. When the step or time budget is spent the model may no longer call tools
+ * (`tool_choice: none`) and is asked to answer with what it found.
  */
 export async function* nativeAgent(run: NativeRun): AsyncGenerator<AgentEvent> {
   const { request, tools, book, limits } = run;
@@ -76,7 +77,10 @@ export async function* nativeAgent(run: NativeRun): AsyncGenerator<AgentEvent> {
     if (!open && steps > 0) transcript.push({ role: 'user', content: 'The tool budget is spent: answer now from what the tools returned, citing passages as [n].' });
     let text = '';
     const calls: ToolCall[] = [];
-    const events = run.turn({ ...request, messages: transcript, tools: offered, tool_choice: open ? 'auto' : 'none' });
+    // With datasets attached the first call is a search: left to choose, small local models answer
+    // from their own weights without ever looking (SmolLM2 135M did, in every try).
+    const choice: AgentTurnRequest['tool_choice'] = !open ? 'none' : steps === 0 && run.datasets.length > 0 ? { name: 'search_datasets' } : 'auto';
+    const events = run.turn({ ...request, messages: transcript, tools: offered, tool_choice: choice });
     for await (const event of coalesceDeltas<AgentTurnEvent>(events, request.signal)) {
       if (plan !== null) {
         yield { type: 'thought', kind: 'plan', content: plan, dataset_id: run.datasets.length === 1 ? (run.datasets[0]?.id ?? null) : null };
@@ -88,7 +92,7 @@ export async function* nativeAgent(run: NativeRun): AsyncGenerator<AgentEvent> {
       } else if (event.type === 'usage') {
         input += event.input_tokens;
         output += event.output_tokens;
-      } else {
+      } else if (event.type === 'tool_call') {
         calls.push(event.call);
       }
     }

@@ -5,7 +5,7 @@ import { coalesceDeltas } from '../answers/coalesce.js';
 import { withPassages } from '../chat/grounding.js';
 import { quoteSentences } from '../providers/extractive-quotes.js';
 import { questionOf } from '../providers/extractive.js';
-import type { ChatTurn, ProviderEvent } from '../providers/types.js';
+import type { ChatTurn, ProviderEvent, Sampling } from '../providers/types.js';
 import { nativeAgent, nativePlan } from './native.js';
 import { plannedSteps } from './planner.js';
 import { PassageBook, datasetOfCall, runTool, type ToolEnv } from './tools.js';
@@ -23,6 +23,8 @@ export interface AgentRequest {
   failOver: boolean;
   /** What one answer may spend on MCP servers' tools (offered to tool-calling models only). */
   mcp?: McpAnswerLimits | undefined;
+  /** The request's sampling, for every step of a tool-calling model; unset fields take its defaults. */
+  sampling?: Sampling | undefined;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function* runAgent(runtime: Runtime, candidates: ResolvedModel[], r
   const isOutput = (event: AgentEvent) => event.type !== 'usage' && !planning;
   yield* overCandidates(runtime.health, candidates, { failOver: request.failOver, signal, isOutput }, async function* (candidate): AsyncGenerator<AgentEvent> {
     const provider = runtime.providers[candidate.model.provider];
-    const common = { model: candidate.model.model, endpoint_url: candidate.endpoint_url, api_key: candidate.api_key, signal };
+    const common = { model: candidate.model.model, endpoint_url: candidate.endpoint_url, api_key: candidate.api_key, signal, ...request.sampling };
     if (provider.agentTurn) {
       const turn = provider.agentTurn.bind(provider);
       if (!external && runtime.mcp && request.mcp) external = await McpAnswerTools.open(runtime.mcp, request.mcp, env.datasets.length === 1 ? (env.datasets[0]?.id ?? null) : null);

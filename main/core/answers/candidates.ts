@@ -24,10 +24,11 @@ export async function* overCandidates<E extends { type: string }>(
   options: {
     failOver: boolean;
     signal: AbortSignal;
-    /** Whether an event is the model's own output (by default anything but usage); after it, no other candidate may take over. */
+    /** Whether an event is the model's own output (by default anything but usage and finish); after it, no other candidate may take over. */
     isOutput?: ((event: E) => boolean) | undefined;
   },
-  attempt: (candidate: ResolvedModel) => AsyncIterable<E>,
+  /** `last`: no other candidate follows, so giving this one up early would leave no answer at all. */
+  attempt: (candidate: ResolvedModel, position: { last: boolean }) => AsyncIterable<E>,
 ): AsyncGenerator<E | SwitchEvent> {
   const skipped: Skip[] = [];
   for (const [index, candidate] of candidates.entries()) {
@@ -40,8 +41,8 @@ export async function* overCandidates<E extends { type: string }>(
     const started = performance.now();
     let produced = false;
     try {
-      for await (const event of attempt(candidate)) {
-        if (!produced && (options.isOutput ? options.isOutput(event) : event.type !== 'usage')) {
+      for await (const event of attempt(candidate, { last })) {
+        if (!produced && (options.isOutput ? options.isOutput(event) : event.type !== 'usage' && event.type !== 'finish')) {
           produced = true;
           health.recordSuccess(candidate.model.id, performance.now() - started);
         }

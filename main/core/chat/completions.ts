@@ -1,9 +1,10 @@
 import { textOf, type ChatCompletionRequest } from '../../../shared/openai.js';
+import { stopList } from '../../../shared/sampling.js';
 import { ServiceError } from '../../../shared/errors.js';
 import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
 import { allModels, chatModels, resolveModel, type ResolvedModel } from '../models/catalog.js';
-import type { ChatTurn } from '../providers/types.js';
+import type { ChatTurn, Sampling } from '../providers/types.js';
 import { estimateTokens } from '../tokens.js';
 import { extractFeatures } from '../routing/features.js';
 import { route } from '../routing/router.js';
@@ -41,7 +42,12 @@ export function startCompletion(ctx: AuthedContext, request: ChatCompletionReque
   }
   const first = candidates[0];
   if (!first) throw new ServiceError('unavailable', 'No model is available to answer.');
-  const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? undefined;
+  const sampling: Sampling = {
+    temperature: request.temperature ?? undefined,
+    top_p: request.top_p ?? undefined,
+    max_tokens: request.max_completion_tokens ?? request.max_tokens ?? undefined,
+    stop: stopList(request.stop),
+  };
 
   async function* withUsage(): AsyncIterable<AttemptEvent> {
     // Shutdown waits for this answer (and cuts it short), so its usage is recorded before the close.
@@ -51,7 +57,7 @@ export function startCompletion(ctx: AuthedContext, request: ChatCompletionReque
     let usage: { input_tokens: number; output_tokens: number } | null = null;
     let text = '';
     try {
-      for await (const event of answerWithFailover(ctx.runtime, candidates, { turns, passages: [], hasDatasets: false, signal, failOver: request.model === 'auto', ...(maxTokens ? { max_tokens: maxTokens } : {}) })) {
+      for await (const event of answerWithFailover(ctx.runtime, candidates, { turns, passages: [], hasDatasets: false, signal, failOver: request.model === 'auto', sampling })) {
         if (event.type === 'switch') modelId = event.model.model.id;
         else if (event.type === 'delta') text += event.text;
         else if (event.type === 'usage') usage = { input_tokens: event.input_tokens, output_tokens: event.output_tokens };

@@ -2,7 +2,7 @@ import { coalesceDeltas } from '../answers/coalesce.js';
 import { overCandidates, type Skip, type SwitchEvent } from '../answers/candidates.js';
 import type { Runtime } from '../context.js';
 import type { ResolvedModel } from '../models/catalog.js';
-import type { ChatTurn, Passage, ProviderEvent } from '../providers/types.js';
+import type { ChatTurn, Passage, ProviderEvent, Sampling } from '../providers/types.js';
 import { withPassages } from './grounding.js';
 
 export type { Skip };
@@ -15,14 +15,23 @@ export interface AttemptRequest {
   passages: Passage[];
   hasDatasets: boolean;
   signal: AbortSignal;
-  max_tokens?: number;
+  /** The request's sampling; unset fields take each model's defaults. */
+  sampling?: Sampling | undefined;
   /** Try the next candidate when one fails before its first token (dynamic mode). */
   failOver: boolean;
 }
 
-/** Calls the candidates in order under the one fail-over rule (answers/candidates.ts). */
+/** Only remote models wait on a network for their first byte; a local one is loading or computing. */
+const REMOTE = new Set(['openai_compatible', 'anthropic']);
+
+/**
+ * Calls the candidates in order under the one fail-over rule (answers/candidates.ts). A remote
+ * candidate with another after it is given `[providers] first_byte_timeout_s` to start answering;
+ * the last one waits as long as its client does, since nobody could answer instead.
+ */
 export function answerWithFailover(runtime: Runtime, candidates: ResolvedModel[], request: AttemptRequest): AsyncIterable<AttemptEvent> {
-  return overCandidates(runtime.health, candidates, request, (candidate) =>
+  const firstByteMs = runtime.liveConfig.config().providers.first_byte_timeout_s * 1000;
+  return overCandidates(runtime.health, candidates, request, (candidate, { last }) =>
     coalesceDeltas<ProviderEvent>(
       runtime.providers[candidate.model.provider].stream({
         model: candidate.model.model,
@@ -32,7 +41,8 @@ export function answerWithFailover(runtime: Runtime, candidates: ResolvedModel[]
         passages: request.passages,
         has_datasets: request.hasDatasets,
         signal: request.signal,
-        ...(request.max_tokens ? { max_tokens: request.max_tokens } : {}),
+        ...request.sampling,
+        ...(!last && REMOTE.has(candidate.model.provider) ? { first_byte_timeout_ms: firstByteMs } : {}),
       }),
       request.signal,
     ),

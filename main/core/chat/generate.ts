@@ -2,13 +2,13 @@ import type { Citation, Routing } from '../../../shared/events.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { Runtime } from '../context.js';
 import type { ResolvedModel } from '../models/catalog.js';
-import type { ChatTurn } from '../providers/types.js';
+import type { ChatTurn, Sampling } from '../providers/types.js';
 import type { Grounding } from './grounding.js';
 import { answerWithFailover } from './failover.js';
 import { messageView } from '../threads/views.js';
 import type { RunHandle } from './hub.js';
 import { newId } from '../ids.js';
-import { citedOnly } from '../../../shared/citations.js';
+import { attributeCitations } from '../answers/attribution.js';
 import { runAgent } from '../agents/run.js';
 import type { ToolEnv } from '../agents/tools.js';
 import type { AgentEvent } from '../agents/types.js';
@@ -29,6 +29,8 @@ export interface GenerationPlan {
   agent?: { question: string; env: ToolEnv; maxSteps: number; timeBudgetMs: number; mcp?: McpAnswerLimits | undefined } | undefined;
   /** The text an answer that is continued already has: kept, sent first, and added to. */
   prefix?: string | undefined;
+  /** The request's sampling, for plain answers and an agent's steps alike. */
+  sampling?: Sampling | undefined;
 }
 
 interface Deps {
@@ -51,6 +53,9 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
   // The stream rebuilds the whole message, so a continued answer's kept text comes first.
   if (prefix) run.emit({ event: 'delta', data: { content: prefix } });
   const citations: Citation[] = [];
+  // The text of each passage given to the model, by its number: what an answer without markers is matched against.
+  const passageTexts = new Map<number, string>();
+  let sources: Citation[] = [];
   const routing: Routing = { ...plan.routing, skipped: [...plan.routing.skipped] };
 
   let step = 0;
@@ -74,17 +79,24 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
         signal: run.signal,
         failOver: plan.routing.mode === 'dynamic',
         mcp: plan.agent.mcp,
+        sampling: plan.sampling,
       })
-    : groundedAnswer(plan, runtime, run.signal);
+    : groundedAnswer(plan, runtime, run.signal, passageTexts);
 
   const store: AnswerStore = {
     saveText: (content) => void repos.messages.flush(plan.messageId, content, iso()),
     saveEnd: (end) => {
+      // Only the passages the answer cites (or, citing none, draws on) are its sources; the rest were
+      // searched, not used. A kept partial answer is attributed as far as it goes.
+      sources = attributeCitations(
+        citations.map((citation) => ({ citation, text: passageTexts.get(citation.index) ?? citation.snippet })),
+        end.content,
+        plan.agent?.question ?? plan.turns.findLast((t) => t.role === 'user')?.content,
+      );
       repos.messages.finish(plan.messageId, {
         content: end.content,
         status: end.status,
-        // Only the passages the answer cites are its sources; the rest were searched, not used.
-        citations: JSON.stringify(citedOnly(citations, end.content)),
+        citations: JSON.stringify(sources),
         input_tokens: end.usage.input_tokens,
         output_tokens: end.usage.output_tokens,
         error_code: end.failure?.code ?? null,
@@ -118,6 +130,8 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
       },
     },
   );
+  // Attributed without a marker, a source was not streamed as cited: a client learns it before the end.
+  for (const source of sources) if (source.attribution === 'overlap') run.emit({ event: 'citation', data: source });
   const row = repos.messages.get(plan.messageId);
   if (end.status === 'error' && end.failure) run.emit({ event: 'error', data: { ...end.failure, message_id: plan.messageId } });
   else if (row) run.emit({ event: 'message.completed', data: { message: messageView(row, repos.thoughts.ofMessage(row.id)) } });
@@ -125,8 +139,9 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
 }
 
 /** A plain answer: the passages of the attached datasets first, then the model's text. */
-async function* groundedAnswer(plan: GenerationPlan, runtime: Runtime, signal: AbortSignal): AsyncIterable<AgentEvent> {
+async function* groundedAnswer(plan: GenerationPlan, runtime: Runtime, signal: AbortSignal, passageTexts: Map<number, string>): AsyncIterable<AgentEvent> {
   const grounding = await plan.ground();
+  for (const passage of grounding.passages) passageTexts.set(passage.index, passage.text);
   // The sources come first, so a reader sees what the answer draws on while it streams.
   for (const citation of grounding.citations) yield { type: 'citation', citation };
   yield* answerWithFailover(runtime, plan.candidates, {
@@ -135,5 +150,6 @@ async function* groundedAnswer(plan: GenerationPlan, runtime: Runtime, signal: A
     hasDatasets: plan.datasetIds.length > 0,
     signal,
     failOver: plan.routing.mode === 'dynamic',
+    sampling: plan.sampling,
   });
 }

@@ -19,6 +19,7 @@ import type { Workflow } from '../../../shared/operations/workflows.js';
 import type { MessageRow } from '../../db/repositories/messages.js';
 import type { ThreadRow } from '../../db/repositories/threads.js';
 import { branchTo } from './branch.js';
+import { stopList } from '../../../shared/sampling.js';
 
 export interface StartedChat {
   thread_id: string;
@@ -149,7 +150,8 @@ export function startAnswer(ctx: AuthedContext, spec: AnswerSpec): StartedChat {
       : undefined;
   const run = runtime.hub.start(messageId);
   run.emit({ event: 'message.created', data: { thread_id: thread.id, user_message_id: userMessageId, message_id: messageId, routing } });
-  const plan = { messageId, userId: ctx.caller.user.id, candidates, routing, turns, datasetIds, ground, agent, prefix: continued?.content ?? '' };
+  const sampling = { temperature: input.temperature, top_p: input.top_p, max_tokens: input.max_tokens, stop: stopList(input.stop) };
+  const plan = { messageId, userId: ctx.caller.user.id, candidates, routing, turns, datasetIds, ground, agent, prefix: continued?.content ?? '', sampling };
   // Tracked, so shutdown waits until the answer is stored.
   void runtime.lifecycle.track(generate({ repos, runtime, now: ctx.now }, plan, run)).catch((error: unknown) => {
     // generate() stores every failure itself; reaching here means the store failed too.

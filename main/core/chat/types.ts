@@ -1,3 +1,5 @@
+import type { Sampling } from '../providers/types.js';
+
 /** What a chat request asks for, as the chat operations and workflows (which fill parts of it in) see it. */
 export interface ChatInput {
   thread_id?: string | undefined;
@@ -8,4 +10,9 @@ export interface ChatInput {
   agentic: boolean;
   model_endpoint_override?: string | undefined;
   workflow_id?: string | undefined;
+  /** How the answer is sampled (`stop` as the request gave it: one text or several). */
+  temperature?: Sampling['temperature'];
+  top_p?: Sampling['top_p'];
+  max_tokens?: Sampling['max_tokens'];
+  stop?: string | string[] | undefined;
 }

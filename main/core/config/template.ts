@@ -45,6 +45,12 @@ cooldown_seconds = 30
 # Candidates one request may fail over to when a provider fails before its first token.
 max_attempts = 3
 
+[providers]
+# Seconds a remote model (an OpenAI-compatible server, Anthropic) may take to send anything back
+# before it is given up and the next candidate answers. A model asked for by name, or the last
+# candidate, is not cut short: it has the client's own two minutes.
+first_byte_timeout_s = 15
+
 [uploads]
 # Largest file accepted into a knowledge base, in megabytes.
 max_file_mb = 100
@@ -70,9 +76,12 @@ parse_timeout_seconds = 120
 parse_memory_mb = 512
 
 [retrieval]
-# A model id (mdl_…) that embeds text: a registered OpenAI-compatible embeddings model, or a local
-# GGUF embedding model (works offline). Set, files are also embedded and search fuses keyword and
-# vector rankings; empty, search is keyword-only.
+# What embeds text for hybrid search (files are also embedded, and search fuses keyword and vector
+# rankings). Empty or "auto": a local embedding model that is present, with no network — the one
+# bundled with the desktop app, else an embedding GGUF in <data-dir>/models (e.g. downloaded from
+# Settings → Models) — and keyword-only search while there is none. "none": keyword-only search.
+# A model id (mdl_…): that registered OpenAI-compatible embeddings model or local GGUF embedding
+# model. Choosing another model embeds the existing files again in the background.
 embedding_model = ""
 
 [agents]
@@ -115,11 +124,15 @@ servers = []
 search_paths = ["@lm_studio", "@jan", "@gpt4all", "@ollama"]
 # Answers one loaded model writes at once; more wait their turn.
 parallel = 2
+# Chat models loaded at once. Loading another first unloads the least recently used one that is
+# not writing an answer; when all are writing, the new answer waits for one to finish.
+max_loaded = 1
 # Unload a model nobody used for this many seconds (frees its memory); 0 keeps it loaded.
 idle_unload_seconds = 300
 # CPU threads per model; 0 picks for this machine (half the cores, 1 to 8).
 threads = 0
-# Context size in tokens, shared by the parallel answers; 0 uses the model's own, at most 8192.
+# Context size in tokens of EACH parallel answer (each gets its own: memory for the context grows
+# with context_size × parallel); 0 uses the model's own, at most 8192.
 context_size = 0
 # GPU offload: "auto" uses Metal, CUDA or Vulkan where found; false forces the CPU.
 gpu = "auto"

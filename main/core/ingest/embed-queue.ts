@@ -21,6 +21,8 @@ export class EmbedQueue {
   private readonly pending: string[] = [];
   private running: Promise<void> | null = null;
   private stopped = false;
+  /** The model `sync` last saw (its vectors' name), so that only a change starts work. */
+  private lastModel: string | null | undefined;
 
   constructor(private readonly deps: EmbedDeps) {}
 
@@ -36,6 +38,24 @@ export class EmbedQueue {
     const waiting = this.deps.repos.artifacts.kbsWaitingForEmbedding();
     for (const kbId of waiting) this.enqueue(kbId);
     return waiting.length;
+  }
+
+  /**
+   * The embedding model in effect may have changed (the configuration, a model found, bundled or
+   * downloaded): with another model, every file's vectors are made again, in the background, from
+   * the files already there (their progress starts over at once: the old model's vectors do not
+   * serve the new one's questions); with the same one, what it left unembedded (files uploaded
+   * while search was keyword-only) is embedded now.
+   */
+  sync(): void {
+    const model = this.deps.embedding();
+    const name = model?.name ?? null;
+    if (this.stopped || name === this.lastModel) return;
+    this.lastModel = name;
+    if (!model) return;
+    const index = this.deps.repos.chunks.vectorIndex();
+    if (index && index.model !== model.name) this.deps.repos.artifacts.resetEmbedded();
+    this.resume();
   }
 
   async idle(): Promise<void> {

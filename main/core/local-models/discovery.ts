@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, join, relative, sep } from 'node:path';
-import { expandSearchPath, type AppFolder, type FolderEnv } from './folders.js';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { searchFolders, type AppFolder, type FolderEnv } from './folders.js';
 import { GgufError, readGgufHeader, type GgufHeader } from './gguf-header.js';
+import { distinguishNames, nameFromFile } from './model-names.js';
+import { isLaterShard, modelSize } from './split-models.js';
 import { errorText } from '../../../shared/errors.js';
 
 /** A GGUF file found on this machine, used where it lies (nothing is copied). */
@@ -11,20 +13,20 @@ export interface FoundFile {
   /** Stable for the path: `mdl_gguf<hash of the path>`. */
   id: string;
   path: string;
+  /** Unique among the files found: colliding names get the quantisation, the folder or a number added. */
   name: string;
+  /** The whole model's: all its shards when it is split. */
   size_bytes: number;
   modified_at: string;
-  /** Where it was found: Parley's own folder, an app's folder, or a configured one. */
-  found_in: 'data_dir' | AppFolder | 'folder';
+  /** Where it was found: the models shipped with the app, Parley's own folder, an app's folder, or a configured one. */
+  found_in: 'bundled' | 'data_dir' | AppFolder | 'folder';
   header: GgufHeader | null;
-  /** Why the header could not be read (not GGUF, corrupt). */
+  /** Why the model cannot run from what the files say (not GGUF, corrupt, a shard missing). */
   error: string | null;
 }
 
 const MAX_DEPTH = 6;
 const MAX_ENTRIES = 20_000;
-/** Shards after the first of a split model (`-00002-of-00003.gguf`): llama.cpp loads them through the first. */
-const isLaterShard = (name: string) => Number(/-(\d+)-of-\d+\.gguf$/i.exec(name)?.[1] ?? 1) > 1;
 
 export function localModelId(path: string): string {
   return `mdl_gguf${createHash('sha256').update(path).digest('hex').slice(0, 24)}`;
@@ -55,25 +57,46 @@ export class HeaderCache {
   }
 }
 
-async function walk(folder: string, depth: number, found: string[], budget: { left: number }): Promise<void> {
-  if (depth > MAX_DEPTH || budget.left <= 0) return;
+interface Walk {
+  /** Entries this root may still look at. */
+  left: number;
+  /**
+   * Real paths of the folders walked in this scan, at the least depth: a folder linked twice, or a
+   * link to an ancestor, is walked once (again only when reached nearer a root, where more of it fits).
+   */
+  seen: Map<string, number>;
+}
+
+async function walk(folder: string, depth: number, found: string[], state: Walk): Promise<void> {
+  if (depth > MAX_DEPTH || state.left <= 0) return;
   let entries: Dirent[];
   try {
+    const real = await realpath(folder);
+    const before = state.seen.get(real);
+    if (before !== undefined && before <= depth) return;
+    state.seen.set(real, depth);
     entries = await readdir(folder, { withFileTypes: true });
   } catch {
     return; // absent or unreadable: nothing there for us
   }
   for (const entry of entries) {
-    if (--budget.left <= 0) return;
+    if (--state.left <= 0) return;
     const path = join(folder, entry.name);
-    if (entry.isDirectory() && !entry.name.startsWith('.')) await walk(path, depth + 1, found, budget);
-    else if ((entry.isFile() || entry.isSymbolicLink()) && /\.gguf$/i.test(entry.name) && !isLaterShard(entry.name)) found.push(path);
+    let isDirectory = entry.isDirectory();
+    let isFile = entry.isFile();
+    if (entry.isSymbolicLink()) {
+      // Model folders are often links to a bigger disk: follow them (`seen` stops loops).
+      try {
+        const target = await stat(path);
+        isDirectory = target.isDirectory();
+        isFile = target.isFile();
+      } catch {
+        continue; // dangling
+      }
+    }
+    if (isDirectory && !entry.name.startsWith('.')) await walk(path, depth + 1, found, state);
+    else if (isFile && /\.gguf$/i.test(entry.name) && !isLaterShard(entry.name)) found.push(path);
   }
-}
-
-/** A readable name from the file: `Qwen2.5-0.5B-Instruct-Q4_K_M.gguf` → `Qwen2.5-0.5B-Instruct-Q4_K_M`. */
-function nameFromFile(path: string): string {
-  return basename(path).replace(/\.gguf$/i, '');
 }
 
 /**
@@ -125,50 +148,64 @@ export interface DiscoverOptions {
   searchPaths: string[];
   env: FolderEnv;
   headers: HeaderCache;
+  /** The models shipped with the app (`process.resourcesPath/models`), walked first. */
+  bundledDir?: string | undefined;
 }
 
-/** Every GGUF file in Parley's models folder and the search paths, with its header (or why it has none). */
+/**
+ * Every GGUF model in Parley's models folder and the search paths, with its header (or why it has
+ * none), each file once however many folders or links lead to it.
+ */
 export async function discoverFiles(options: DiscoverOptions): Promise<FoundFile[]> {
   const candidates: { path: string; name?: string; found_in: FoundFile['found_in'] }[] = [];
+  const seenFolders = new Map<string, number>();
+  const bundled: string[] = [];
+  if (options.bundledDir) await walk(options.bundledDir, 0, bundled, { left: MAX_ENTRIES, seen: seenFolders });
+  candidates.push(...bundled.map((path) => ({ path, found_in: 'bundled' as const })));
   const own: string[] = [];
-  await walk(join(options.dataDir, 'models'), 0, own, { left: MAX_ENTRIES });
+  await walk(join(options.dataDir, 'models'), 0, own, { left: MAX_ENTRIES, seen: seenFolders });
   candidates.push(...own.map((path) => ({ path, found_in: 'data_dir' as const })));
   for (const entry of options.searchPaths) {
-    for (const { folder, app } of expandSearchPath(entry, options.env)) {
+    for (const { folder, app } of await searchFolders(entry, options.env)) {
       if (app === 'ollama') {
         for (const m of await ollamaModels(folder)) candidates.push({ path: m.path, name: m.name, found_in: 'ollama' });
         continue;
       }
       const files: string[] = [];
-      await walk(folder, 0, files, { left: MAX_ENTRIES });
+      await walk(folder, 0, files, { left: MAX_ENTRIES, seen: seenFolders });
       candidates.push(...files.map((path) => ({ path, found_in: app ?? ('folder' as const) })));
     }
   }
-  const seen = new Set<string>();
+  const seenFiles = new Set<string>();
   const out: FoundFile[] = [];
   for (const c of candidates) {
-    if (seen.has(c.path)) continue;
-    seen.add(c.path);
     let info;
+    let real;
     try {
       info = await stat(c.path);
+      real = await realpath(c.path);
     } catch {
       continue; // a dangling link or a blob Ollama removed
     }
     if (!info.isFile()) continue;
+    // The same file by a link, or hard-linked between two apps' folders: listed once, as first found.
+    const inode = info.ino > 0 && Number.isSafeInteger(info.ino) ? `${info.dev}:${info.ino}` : real;
+    if (seenFiles.has(real) || seenFiles.has(inode)) continue;
+    seenFiles.add(real).add(inode);
     const { header, error } = await options.headers.read(c.path, info.size, info.mtimeMs);
     // Vision projectors (mmproj) are companions of a model, not models.
     if (header?.architecture === 'clip') continue;
+    const { size, missing } = await modelSize(c.path, info.size);
     out.push({
       id: localModelId(c.path),
       path: c.path,
       name: c.name ?? header?.name ?? nameFromFile(c.path),
-      size_bytes: info.size,
+      size_bytes: size,
       modified_at: info.mtime.toISOString(),
       found_in: c.found_in,
       header,
-      error,
+      error: error ?? missing,
     });
   }
-  return out;
+  return distinguishNames(out);
 }

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { importEsm } from '../esm-import.js';
 import type { Config } from '../../../shared/config.js';
 import type { GgufHeader } from './gguf-header.js';
+import { sampledFreeMemory, type FreeMemory } from './memory.js';
 import type { Logger } from '../logger.js';
 import { errorText } from '../../../shared/errors.js';
 
@@ -11,8 +12,13 @@ import { errorText } from '../../../shared/errors.js';
  * `unavailable` with the reason, never a crash.
  *
  * One loaded model serves every thread: its context holds `[local_models] parallel` sequences, one
- * per answer being written; further answers wait for a free one. A model nobody used for
- * `idle_unload_seconds` is unloaded (its memory freed) and loads again on next use.
+ * per answer being written; further answers wait for a free one, first come first served. A model
+ * nobody used for `idle_unload_seconds` is unloaded (its memory freed) and loads again on next use.
+ *
+ * At most `[local_models] max_loaded` chat models are loaded at once (embedding models do not
+ * count): loading another first unloads the least recently used one that is not writing an answer.
+ * When every loaded one is writing, an answer waits (cancellable) until one of them is done, while
+ * an explicit load (`POST /models/{id}/load`, no answer waiting on it) fails at once as `busy`.
  */
 
 type Lib = typeof import('node-llama-cpp');
@@ -57,6 +63,8 @@ export interface EngineOptions {
   importLibrary?: () => Promise<Lib>;
   timers?: IdleTimers;
   log?: Logger | undefined;
+  /** Available memory in bytes, read without I/O; tests pass a fixed figure. */
+  freeMemory?: FreeMemory;
 }
 
 /** Half the cores, 1 to 8: llama.cpp's own default (all cores, at least 4) is far slower on small machines, where the threads fight. */
@@ -65,7 +73,7 @@ export function defaultThreads(cores = availableParallelism()): number {
 }
 
 /** The context size for a model: the configured one, or the model's own capped at 8192 (never below 512). */
-export function contextSizeFor(config: Config['local_models'], header: GgufHeader): number {
+export function contextSizeFor(config: Config['local_models'], header: Pick<GgufHeader, 'context_length'>): number {
   const wanted = config.context_size > 0 ? config.context_size : Math.min(header.context_length ?? 4096, 8192);
   return Math.max(512, wanted);
 }
@@ -89,8 +97,42 @@ interface Entry {
   embedding: LlamaEmbeddingContext | null;
   /** Answers (or embedding batches) using the model now. */
   active: number;
-  waiters: (() => void)[];
+  /** Answers waiting for a free sequence, oldest first; a cancelled one leaves the queue at once. */
+  waiters: Waiter[];
   idle: unknown;
+  /** When it was last used, on the engine's own counter: the least recently used is unloaded first. */
+  lastUsed: number;
+}
+
+interface Waiter {
+  signal: AbortSignal;
+  wake: () => void;
+}
+
+/** A model loaded (or loading) for chat, as routing sees it. */
+export interface Resident {
+  path: string;
+  /** Answers writing with it or waiting for it: it cannot be unloaded while this is above 0. */
+  active: number;
+  last_used: number;
+}
+
+const cancelled = () => new LocalModelError('failed', 'Cancelled while waiting for the model.');
+
+/** Waits for `wake`, or rejects when `signal` aborts; `enqueue` returns how to leave the queue. */
+function waitOrAbort(signal: AbortSignal, enqueue: (wake: () => void) => () => void): Promise<void> {
+  if (signal.aborted) return Promise.reject(cancelled());
+  return new Promise<void>((resolve, reject) => {
+    const leave = enqueue(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    const onAbort = () => {
+      leave();
+      reject(cancelled());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 const KNOWN_FAILURES: [RegExp, (m: string) => string][] = [
@@ -103,9 +145,23 @@ export class LocalEngine {
   private unavailable: string | null = null;
   private readonly entries = new Map<string, Entry>();
   private readonly timers: IdleTimers;
+  /** Loads waiting for a loaded chat model to finish its answers, so it can be unloaded for them. */
+  private readonly roomWaiters = new Set<() => void>();
+  private uses = 0;
+  readonly freeMemory: FreeMemory;
 
   constructor(private readonly options: EngineOptions) {
     this.timers = options.timers ?? realTimers;
+    this.freeMemory = options.freeMemory ?? sampledFreeMemory();
+  }
+
+  /** The chat models loaded or loading now. */
+  residents(): Resident[] {
+    const out: Resident[] = [];
+    for (const e of this.entries.values()) {
+      if (!e.header.pooling && (e.state === 'loaded' || e.state === 'loading')) out.push({ path: e.path, active: e.active, last_used: e.lastUsed });
+    }
+    return out;
   }
 
   /** Why local models cannot run here (node-llama-cpp missing or broken), or null (fine, or not tried yet). */
@@ -139,20 +195,34 @@ export class LocalEngine {
   private entry(path: string, header: GgufHeader): Entry {
     let entry = this.entries.get(path);
     if (!entry) {
-      entry = { path, header, state: 'unloaded', error: null, loading: null, model: null, context: null, chatWrapper: null, embedding: null, active: 0, waiters: [], idle: null };
+      entry = { path, header, state: 'unloaded', error: null, loading: null, model: null, context: null, chatWrapper: null, embedding: null, active: 0, waiters: [], idle: null, lastUsed: 0 };
       this.entries.set(path, entry);
     }
     entry.header = header;
     return entry;
   }
 
-  /** Loads the model (once; concurrent callers share the load). A failure leaves it `failed` with the reason. */
-  async load(path: string, header: GgufHeader): Promise<void> {
+  /**
+   * Loads the model (once; concurrent callers share the load). A failure leaves it `failed` with the
+   * reason. To stay within `max_loaded`, the least recently used idle chat model is unloaded first;
+   * when all are writing, a load with `signal` (an answer) waits for one, one without fails as `busy`.
+   */
+  async load(path: string, header: GgufHeader, signal?: AbortSignal): Promise<void> {
     const entry = this.entry(path, header);
-    if (entry.state === 'loaded') return;
-    entry.loading ??= this.doLoad(entry).finally(() => {
-      entry.loading = null;
-    });
+    if (header.projector) throw new LocalModelError('failed', 'This is a vision projector (mmproj), a companion of a vision model: it cannot answer on its own.');
+    // Checking for room and starting the load happen in one synchronous step, so two loads never both take the last place.
+    while (!entry.loading) {
+      if (entry.state === 'loaded') return;
+      const room = header.pooling ? { others: [], max: Infinity } : this.room(entry);
+      if (room.others.length < room.max) {
+        entry.loading = this.doLoad(entry).finally(() => {
+          entry.loading = null;
+          this.wakeRoomWaiters();
+        });
+        break;
+      }
+      await this.makeRoom(entry, room.others, room.max, signal);
+    }
     await entry.loading;
     // The load above changed the state; TypeScript cannot see that.
     if ((entry.state as LocalState) !== 'loaded') throw new LocalModelError('failed', entry.error ?? 'The model could not be loaded.');
@@ -199,6 +269,36 @@ export class LocalEngine {
     }
   }
 
+  /** The other chat models loaded or loading, and how many may be. */
+  private room(entry: Entry): { others: Entry[]; max: number } {
+    const others = [...this.entries.values()].filter((e) => e !== entry && !e.header.pooling && (e.state === 'loaded' || e.state === 'loading'));
+    return { others, max: this.options.config().local_models.max_loaded };
+  }
+
+  /** Unloads the least recently used idle one of `others`; with none idle, waits (or, with no answer waiting, refuses). */
+  private async makeRoom(entry: Entry, others: Entry[], max: number, signal: AbortSignal | undefined): Promise<void> {
+    const idle = others.filter((e) => e.state === 'loaded' && e.active === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+    if (idle) {
+      this.options.log?.info(`local model ${idle.path}: unloaded to load ${entry.path} ([local_models] max_loaded = ${max})`);
+      await this.dispose(idle);
+      return;
+    }
+    if (!signal) {
+      throw new LocalModelError('busy', `${others.length} local model(s) are loaded and writing answers ([local_models] max_loaded = ${max}); load this one when one of them is done.`);
+    }
+    await waitOrAbort(signal, (wake) => {
+      this.roomWaiters.add(wake);
+      return () => this.roomWaiters.delete(wake);
+    });
+  }
+
+  /** Loads waiting for room look again (each re-checks; one that finds none waits again). */
+  private wakeRoomWaiters(): void {
+    const waiters = [...this.roomWaiters];
+    this.roomWaiters.clear();
+    for (const wake of waiters) wake();
+  }
+
   /** Frees the model's memory. Refused while answers are being written with it. */
   async unload(path: string): Promise<void> {
     const entry = this.entries.get(path);
@@ -206,6 +306,7 @@ export class LocalEngine {
     if (entry.loading) await entry.loading.catch(() => {});
     if (entry.active > 0) throw new LocalModelError('busy', `The model is writing ${entry.active} answer(s); unload it when they are done.`);
     await this.dispose(entry);
+    this.wakeRoomWaiters();
   }
 
   private async dispose(entry: Entry): Promise<void> {
@@ -236,13 +337,38 @@ export class LocalEngine {
 
   private begin(entry: Entry): void {
     entry.active++;
+    entry.lastUsed = ++this.uses;
     if (entry.idle !== null) this.timers.clear(entry.idle);
     entry.idle = null;
   }
 
   private end(entry: Entry): void {
     entry.active--;
+    entry.lastUsed = ++this.uses;
     this.scheduleIdle(entry);
+    if (entry.active === 0) this.wakeRoomWaiters();
+  }
+
+  /** Wakes the oldest answer still waiting for a sequence of `entry` (cancelled ones have left the queue). */
+  private wakeNext(entry: Entry): void {
+    for (let waiter = entry.waiters.shift(); waiter; waiter = entry.waiters.shift()) {
+      if (waiter.signal.aborted) continue;
+      waiter.wake();
+      return;
+    }
+  }
+
+  /** Waits in `entry`'s queue: at the back when arriving, at the front when woken and beaten to the sequence. */
+  private waitTurn(entry: Entry, signal: AbortSignal, front: boolean): Promise<void> {
+    return waitOrAbort(signal, (wake) => {
+      const waiter = { signal, wake };
+      if (front) entry.waiters.unshift(waiter);
+      else entry.waiters.push(waiter);
+      return () => {
+        const at = entry.waiters.indexOf(waiter);
+        if (at >= 0) entry.waiters.splice(at, 1);
+      };
+    });
   }
 
   /**
@@ -253,20 +379,16 @@ export class LocalEngine {
     const entry = this.entry(path, header);
     this.begin(entry);
     try {
-      await this.load(path, header);
+      await this.load(path, header, signal);
       const { context, chatWrapper } = entry;
       if (!context || !chatWrapper) throw new LocalModelError('failed', 'This is an embedding model: it cannot write answers.');
-      while (context.sequencesLeft === 0) {
-        await new Promise<void>((resolve, reject) => {
-          const onAbort = () => reject(new LocalModelError('failed', 'Cancelled while waiting for the model.'));
-          signal.addEventListener('abort', onAbort, { once: true });
-          entry.waiters.push(() => {
-            signal.removeEventListener('abort', onAbort);
-            resolve();
-          });
-        });
-      }
+      // Behind answers already waiting, even when a sequence is free: it is promised to the first of them.
+      if (context.sequencesLeft === 0 || entry.waiters.length > 0) await this.waitTurn(entry, signal, false);
+      // Woken, but the sequence went elsewhere (an unload and reload, say): wait again, still first in line.
+      while (context.sequencesLeft === 0) await this.waitTurn(entry, signal, true);
       const sequence = context.getSequence();
+      // More free sequences than this answer needs: the next in line need not wait for a release.
+      if (context.sequencesLeft > 0) this.wakeNext(entry);
       let released = false;
       return {
         sequence,
@@ -274,9 +396,12 @@ export class LocalEngine {
         release: () => {
           if (released) return;
           released = true;
-          sequence.dispose();
-          entry.waiters.shift()?.();
           this.end(entry);
+          // llama.cpp reclaims the sequence asynchronously: the next answer is woken once it is free again.
+          void sequence
+            .dispose()
+            .catch(() => {})
+            .then(() => this.wakeNext(entry));
         },
       };
     } catch (error) {

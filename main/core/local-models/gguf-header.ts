@@ -6,10 +6,20 @@ import { open, type FileHandle } from 'node:fs/promises';
  * skipped entry by entry, fixed-size arrays in one step). Runs without node-llama-cpp.
  */
 
+/** Sampling a model's makers recommend, as recent llama.cpp converters write it (`general.sampling.*`). */
+export interface ModelSampling {
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+  min_p?: number;
+}
+
 export interface GgufHeader {
   version: number;
   architecture: string;
   name: string | null;
+  /** `general.basename` (the model's family name without size or version, e.g. `e5`), when written. */
+  basename?: string | null;
   /** `general.file_type` as llama.cpp names it (Q4_K_M, F16, …); null when absent or unknown. */
   quantization: string | null;
   context_length: number | null;
@@ -17,6 +27,22 @@ export interface GgufHeader {
   pooling: boolean;
   /** Where the tensor data could start at the earliest: the header's own size. */
   header_bytes: number;
+  /** Empty when the file recommends nothing (most do not). */
+  sampling: ModelSampling;
+  /** A vision projector (mmproj, `clip`): a companion of a vision model, never a model on its own. */
+  projector: boolean;
+  /** The shape the KV cache is sized by; null where the header does not say (or says it per layer). */
+  shape: ModelShape | null;
+}
+
+/** What a KV cache cell costs: per layer, the keys and values of every KV head. */
+export interface ModelShape {
+  layers: number;
+  /** Key and value heads (fewer than the attention heads with grouped-query attention). */
+  kv_heads: number;
+  /** Width of one key head and one value head. */
+  key_length: number;
+  value_length: number;
 }
 
 /** A file that is not a GGUF Parley can read, with the reason a user sees. */
@@ -118,6 +144,10 @@ async function readScalar(r: Reader, type: number): Promise<string | number | bo
       return r.u64();
     case 7:
       return (await r.bytes(1))[0] !== 0;
+    case 6:
+      return (await r.bytes(4)).readFloatLE(0);
+    case 12:
+      return (await r.bytes(8)).readDoubleLE(0);
     default: {
       const size = FIXED_SIZE[type];
       if (size === undefined) throw new GgufError(`The GGUF header has a value of unknown type ${type} (corrupt file, or a newer GGUF).`);
@@ -139,6 +169,39 @@ async function skipArray(r: Reader): Promise<void> {
     if (size === undefined) throw new GgufError(`The GGUF header has an array of unknown type ${type} (corrupt file).`);
     await r.skip(size * count);
   }
+}
+
+/** `general.sampling.*` values that make sense; a nonsense one is left out, so the default applies. */
+function samplingOf(values: Map<string, string | number | boolean | null>): ModelSampling {
+  const number = (key: string, ok: (v: number) => boolean): number | undefined => {
+    const v = values.get(`general.sampling.${key}`);
+    // f32 in the file: 0.95 reads as 0.949999988…; rounded, it is what the makers wrote.
+    return typeof v === 'number' && Number.isFinite(v) && ok(v) ? Number(v.toPrecision(6)) : undefined;
+  };
+  const sampling: ModelSampling = {};
+  const temperature = number('temp', (v) => v >= 0 && v <= 5);
+  const topP = number('top_p', (v) => v > 0 && v <= 1);
+  const topK = number('top_k', (v) => Number.isInteger(v) && v > 0);
+  const minP = number('min_p', (v) => v >= 0 && v < 1);
+  if (temperature !== undefined) sampling.temperature = temperature;
+  if (topP !== undefined) sampling.top_p = topP;
+  if (topK !== undefined) sampling.top_k = topK;
+  if (minP !== undefined) sampling.min_p = minP;
+  return sampling;
+}
+
+/** The KV cache's shape from the header's scalars (a per-layer array of head counts reads as absent). */
+function shapeOf(int: (key: string) => number | null): ModelShape | null {
+  const layers = int('block_count');
+  const heads = int('attention.head_count');
+  const width = int('embedding_length');
+  if (layers === null || heads === null) return null;
+  const kvHeads = int('attention.head_count_kv') ?? heads;
+  const headWidth = width === null ? null : Math.floor(width / heads);
+  const key = int('attention.key_length') ?? headWidth;
+  const value = int('attention.value_length') ?? headWidth;
+  if (key === null || value === null) return null;
+  return { layers, kv_heads: kvHeads, key_length: key, value_length: value };
 }
 
 /** Parses the header of the GGUF file at `path`; GgufError says why a file is not one. */
@@ -168,18 +231,27 @@ export async function readGgufHeader(path: string): Promise<GgufHeader> {
     const architecture = values.get('general.architecture');
     if (typeof architecture !== 'string' || !architecture) throw new GgufError('The GGUF header names no architecture (general.architecture).');
     const name = values.get('general.name');
+    const basename = values.get('general.basename');
     const fileType = values.get('general.file_type');
     const context = values.get(`${architecture}.context_length`);
     const pooling = values.get(`${architecture}.pooling_type`);
+    const int = (key: string) => {
+      const v = values.get(`${architecture}.${key}`);
+      return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : null;
+    };
     return {
       version,
       architecture,
       name: typeof name === 'string' && name.trim() ? name.trim() : null,
+      basename: typeof basename === 'string' && basename.trim() ? basename.trim() : null,
       quantization: typeof fileType === 'number' ? (FILE_TYPES[fileType] ?? null) : null,
       context_length: typeof context === 'number' ? context : null,
       // Encoder architectures embed whatever their pooling key says.
       pooling: (typeof pooling === 'number' && pooling > 0) || /bert|^t5encoder$/.test(architecture),
       header_bytes: r.offset,
+      sampling: samplingOf(values),
+      projector: architecture === 'clip' || [...values.keys()].some((k) => k.startsWith('clip.')),
+      shape: shapeOf(int),
     };
   } finally {
     await fh.close();

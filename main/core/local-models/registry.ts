@@ -4,6 +4,7 @@ import type { Config } from '../../../shared/config.js';
 import { discoverFiles, HeaderCache, type FoundFile } from './discovery.js';
 import type { FolderEnv } from './folders.js';
 import type { LocalEngine } from './engine.js';
+import { modelSize } from './split-models.js';
 
 export interface LocalModelsOptions {
   dataDir: string;
@@ -13,6 +14,10 @@ export interface LocalModelsOptions {
   registeredPaths: () => string[];
   /** Home folder and OS the app folders are found under; tests build layouts in a temporary home. */
   env?: () => FolderEnv;
+  /** The models shipped with the app (`process.resourcesPath/models`, or PARLEY_BUNDLED_MODELS_DIR). */
+  bundledDir?: string | undefined;
+  /** After each scan: what is found may change which embedding model `auto` picks. */
+  onScan?: () => void;
 }
 
 /**
@@ -33,7 +38,15 @@ export class LocalModels {
   }
 
   private env(): FolderEnv {
-    return this.options.env?.() ?? { home: homedir(), platform: process.platform, ollamaModels: process.env.OLLAMA_MODELS };
+    return (
+      this.options.env?.() ?? {
+        home: homedir(),
+        platform: process.platform,
+        ollamaModels: process.env.OLLAMA_MODELS,
+        xdgDataHome: process.env.XDG_DATA_HOME,
+        xdgConfigHome: process.env.XDG_CONFIG_HOME,
+      }
+    );
   }
 
   /** What the last scan found. */
@@ -88,11 +101,13 @@ export class LocalModels {
       searchPaths: this.options.config().local_models.search_paths,
       env: this.env(),
       headers: this.headers,
+      bundledDir: this.options.bundledDir,
     });
     const added = new Map<string, FoundFile | null>();
     for (const path of this.options.registeredPaths()) added.set(path, await this.inspect(path));
     this.found = found;
     this.added = added;
+    this.options.onScan?.();
     // The first time there is something to run, find out (in the background) whether llama.cpp can run here.
     if (found.length + added.size > 0) this.engine.probe().catch(() => {});
     return found;
@@ -108,6 +123,7 @@ export class LocalModels {
     }
     if (!info.isFile()) return null;
     const { header, error } = await this.headers.read(path, info.size, info.mtimeMs);
-    return { id: '', path, name: header?.name ?? path, size_bytes: info.size, modified_at: info.mtime.toISOString(), found_in: 'folder', header, error };
+    const { size, missing } = await modelSize(path, info.size);
+    return { id: '', path, name: header?.name ?? path, size_bytes: size, modified_at: info.mtime.toISOString(), found_in: 'folder', header, error: error ?? missing };
   }
 }

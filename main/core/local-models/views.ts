@@ -39,6 +39,8 @@ export function localCapabilities(ctx: Context, file: FoundFile | null): Capabil
 function localState(ctx: Context, source: LocalSource): Pick<LocalModelInfo, 'state' | 'error'> {
   if (!source.file) return { state: 'failed', error: 'The file is gone (moved or deleted).' };
   if (source.file.error) return { state: 'failed', error: source.file.error };
+  // Discovery skips projectors; one added by path is listed, and never routed to.
+  if (source.file.header?.projector) return { state: 'failed', error: 'This is a vision projector (mmproj), a companion of a vision model: it cannot answer on its own.' };
   const { state, error } = ctx.runtime.local.engine.state(source.path);
   return error ? { state, error } : { state };
 }

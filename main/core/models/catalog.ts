@@ -2,10 +2,11 @@ import { ServiceError } from '../../../shared/errors.js';
 import { Capabilities } from '../../../shared/operations/models-schema.js';
 import type { Model } from '../../../shared/operations/models.js';
 import type { ModelRow, OverrideRow } from '../../db/repositories/models.js';
-import type { ModelHealth } from '../routing/types.js';
+import type { CandidateModel, ModelHealth } from '../routing/types.js';
 import type { AuthedContext, Context } from '../context.js';
 import { endpointForAdmin, endpointForMember, sameOrigin } from '../secrets/redact.js';
 import { discoveredSources, localModelView } from '../local-models/views.js';
+import { localFits } from '../local-models/residency.js';
 import { callerIs } from '../auth/roles.js';
 
 /** The model that ships with Parley and works offline. */
@@ -81,7 +82,10 @@ function discoveredModels(ctx: Context, rows: ModelRow[]): Model[] {
  * models do not exist for them).
  */
 export function allModels(ctx: AuthedContext): Model[] {
-  const rows = ctx.repos.models.list(ctx.caller.user.organization_id);
+  return modelsOf(ctx, ctx.repos.models.list(ctx.caller.user.organization_id));
+}
+
+function modelsOf(ctx: AuthedContext, rows: ModelRow[]): Model[] {
   return [
     ...BUILTIN.map((m) => ({ ...m, status: statusOf(ctx.runtime.health.health(m.id)) })),
     ...discoveredModels(ctx, rows),
@@ -90,13 +94,26 @@ export function allModels(ctx: AuthedContext): Model[] {
 }
 
 /**
- * The models chat may route to: the configured embedding model, local embedding models and local
- * models that cannot run (file gone, not GGUF, no llama.cpp here) are left out; everything else is ranked by the router.
+ * The models chat may route to: the configured embedding model, local embedding models, vision
+ * projectors and local models that cannot run (file gone, not GGUF, no llama.cpp here) are left
+ * out; everything else is ranked by the router, local ones with whether they are loaded and fit
+ * the free memory.
  */
-export function chatModels(ctx: AuthedContext): Model[] {
+export function chatModels(ctx: AuthedContext): (Model & CandidateModel)[] {
   // The configured embedding model answers embeddings, not chat, wherever it runs.
   const embedding = ctx.config().retrieval.embedding_model;
-  return allModels(ctx).filter((m) => m.id !== embedding && (!m.local || (m.local.purpose === 'chat' && m.local.state !== 'failed')));
+  const rows = ctx.repos.models.list(ctx.caller.user.organization_id);
+  const models = modelsOf(ctx, rows).filter((m) => m.id !== embedding && (!m.local || (m.local.purpose === 'chat' && m.local.state !== 'failed')));
+  // A view shows paths to admins only; routing needs them for everyone.
+  const paths = new Map<string, string>(ctx.runtime.local.files().map((f) => [f.id, f.path]));
+  for (const row of rows) if (row.provider === 'llama_cpp') paths.set(row.id, row.model);
+  const local = models.flatMap((m) => (m.provider === 'llama_cpp' && paths.has(m.id) ? [paths.get(m.id)!] : []));
+  const fits = localFits(ctx.runtime.local, local, ctx.config().local_models);
+  return models.map((m) => {
+    const path = m.provider === 'llama_cpp' ? paths.get(m.id) : undefined;
+    const fit = path === undefined ? undefined : fits.get(path);
+    return fit ? { ...m, local_fit: fit } : m;
+  });
 }
 
 export function findModel(ctx: AuthedContext, id: string): { model: Model; row: ModelRow | null; path: string | null } | undefined {

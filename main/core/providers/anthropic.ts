@@ -3,9 +3,24 @@ import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resou
 import { clientCache } from './client-cache.js';
 import { providerErrorFrom } from './openai-compatible.js';
 import { parseToolArguments } from './tool-arguments.js';
-import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, Provider, ProviderEvent, ProviderRequest, ToolCall } from './types.js';
+import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, Provider, ProviderEvent, ProviderRequest, Sampling, ToolCall } from './types.js';
+import { FirstByteWatch, realAfter, type After } from './first-byte.js';
 
 const DEFAULT_MAX_TOKENS = 4096;
+const NAME = 'Anthropic';
+
+/**
+ * The request's sampling in Messages API terms. Its temperature stops at 1 (OpenAI's at 2), and
+ * recent Claude models refuse `temperature` and `top_p` together (many clients send both): then
+ * the temperature alone is sent.
+ */
+function samplingParams(request: Sampling) {
+  return {
+    max_tokens: request.max_tokens ?? DEFAULT_MAX_TOKENS,
+    ...(request.temperature !== undefined ? { temperature: Math.min(1, request.temperature) } : request.top_p !== undefined ? { top_p: request.top_p } : {}),
+    ...(request.stop?.length ? { stop_sequences: request.stop } : {}),
+  };
+}
 
 /** The neutral agent transcript as Messages API turns: tool results become the user's `tool_result` blocks. */
 function anthropicMessages(turns: AgentTurn[]): MessageParam[] {
@@ -34,7 +49,8 @@ function anthropicMessages(turns: AgentTurn[]): MessageParam[] {
 }
 
 /** Anthropic's Messages API through its official SDK; system turns become the `system` field. */
-export function anthropicProvider(): Provider {
+export function anthropicProvider(options: { after?: After } = {}): Provider {
+  const after = options.after ?? realAfter;
   const client = clientCache(
     (baseURL, apiKey) => new Anthropic({ apiKey: apiKey ?? 'missing', maxRetries: 0, timeout: 120_000, ...(baseURL ? { baseURL } : {}) }),
   );
@@ -42,45 +58,56 @@ export function anthropicProvider(): Provider {
     async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
       const turns = request.messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
+      const watch = new FirstByteWatch(request.signal, request.first_byte_timeout_ms, after);
       try {
         const stream = await client(request.endpoint_url, request.api_key).messages.create(
-          { model: request.model, max_tokens: request.max_tokens ?? DEFAULT_MAX_TOKENS, messages: turns, stream: true, ...(system ? { system } : {}) },
-          { signal: request.signal },
+          { model: request.model, messages: turns, stream: true, ...samplingParams(request), ...(system ? { system } : {}) },
+          { signal: watch.signal },
         );
         let input = 0;
         for await (const event of stream) {
+          watch.arrived();
           if (event.type === 'message_start') input = event.message.usage.input_tokens;
           else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') yield { type: 'delta', text: event.delta.text };
-          else if (event.type === 'message_delta') yield { type: 'usage', input_tokens: input, output_tokens: event.usage.output_tokens };
+          else if (event.type === 'message_delta') {
+            if (event.delta.stop_reason === 'max_tokens') yield { type: 'finish', reason: 'length' };
+            yield { type: 'usage', input_tokens: input, output_tokens: event.usage.output_tokens };
+          }
         }
+        // The SDK ends a stream quietly when its signal aborts: a deadline that struck is still a failure.
+        watch.throwIfGivenUp(NAME);
       } catch (error) {
         if (request.signal.aborted) return;
-        throw providerErrorFrom(error, 'Anthropic');
+        throw watch.failure(NAME) ?? providerErrorFrom(error, NAME);
+      } finally {
+        watch.arrived();
       }
     },
 
     async *agentTurn(request: AgentTurnRequest): AsyncIterable<AgentTurnEvent> {
       const system = request.messages.flatMap((m) => (m.role === 'system' ? [m.content] : [])).join('\n\n');
       const calls = new Map<number, ToolCall>();
+      const watch = new FirstByteWatch(request.signal, request.first_byte_timeout_ms, after);
       try {
         const stream = await client(request.endpoint_url, request.api_key).messages.create(
           {
             model: request.model,
-            max_tokens: request.max_tokens ?? DEFAULT_MAX_TOKENS,
+            ...samplingParams(request),
             messages: anthropicMessages(request.messages),
             stream: true,
             ...(system ? { system } : {}),
             ...(request.tools.length > 0
               ? {
                   tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: { ...t.parameters, type: 'object' as const } })),
-                  tool_choice: { type: request.tool_choice },
+                  tool_choice: typeof request.tool_choice === 'string' ? { type: request.tool_choice } : { type: 'tool' as const, name: request.tool_choice.name },
                 }
               : {}),
           },
-          { signal: request.signal },
+          { signal: watch.signal },
         );
         let input = 0;
         for await (const event of stream) {
+          watch.arrived();
           if (event.type === 'message_start') input = event.message.usage.input_tokens;
           else if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
             calls.set(event.index, { id: event.content_block.id, name: event.content_block.name, arguments: '' });
@@ -90,9 +117,13 @@ export function anthropicProvider(): Provider {
             if (call) call.arguments += event.delta.partial_json;
           } else if (event.type === 'message_delta') yield { type: 'usage', input_tokens: input, output_tokens: event.usage.output_tokens };
         }
+        // The SDK ends a stream quietly when its signal aborts: a deadline that struck is still a failure.
+        watch.throwIfGivenUp(NAME);
       } catch (error) {
         if (request.signal.aborted) return;
-        throw providerErrorFrom(error, 'Anthropic');
+        throw watch.failure(NAME) ?? providerErrorFrom(error, NAME);
+      } finally {
+        watch.arrived();
       }
       for (const [, call] of [...calls.entries()].sort((a, b) => a[0] - b[0])) yield { type: 'tool_call', call: { ...call, arguments: call.arguments || '{}' } };
     },

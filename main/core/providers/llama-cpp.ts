@@ -1,7 +1,9 @@
 import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, GbnfJsonSchema } from 'node-llama-cpp';
 import { LocalModelError } from '../local-models/engine.js';
 import type { LocalModels } from '../local-models/registry.js';
-import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, Provider, ProviderEvent, ProviderRequest, ToolSpec } from './types.js';
+import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, Provider, ProviderEvent, ProviderRequest, Sampling, ToolSpec } from './types.js';
+import { localSampling } from './local-sampling.js';
+import { contextTooSmall, fitHistory, isContextShiftFailure } from './llama-cpp-context.js';
 import { ProviderError } from './types.js';
 import { errorText } from '../../../shared/errors.js';
 
@@ -55,9 +57,10 @@ class Channel<T> {
   }
 }
 
-function providerError(error: unknown): ProviderError {
+function providerError(error: unknown, contextSize: number | null): ProviderError {
   if (error instanceof ProviderError) return error;
   if (error instanceof LocalModelError) return new ProviderError('unavailable', error.message);
+  if (contextSize !== null && isContextShiftFailure(error)) return contextTooSmall(contextSize);
   return new ProviderError('upstream_error', `The local model failed: ${errorText(error)}`);
 }
 
@@ -129,15 +132,44 @@ function functionsOf(tools: ToolSpec[]): ChatModelFunctions {
   return Object.fromEntries(tools.map((t) => [t.name, { description: t.description, params: grammarSchema(t.parameters) }]));
 }
 
+/** What an agent turn may do with tools: nothing (plain chat, or `none`), choose among them, or call one now. */
+type ToolUse = { kind: 'none' } | { kind: 'choose'; functions: ChatModelFunctions } | { kind: 'call'; tool: ToolSpec };
+
+function toolUse(request: AgentTurnRequest): ToolUse {
+  const choice = request.tool_choice;
+  if (typeof choice === 'object') {
+    const tool = request.tools.find((t) => t.name === choice.name);
+    if (tool) return { kind: 'call', tool };
+  }
+  return choice === 'auto' && request.tools.length > 0 ? { kind: 'choose', functions: functionsOf(request.tools) } : { kind: 'none' };
+}
+
+/**
+ * The history with an instruction to call `tool` now, its arguments as JSON. The grammar holds the
+ * model to the tool's schema, so even a model that never learnt tool calling writes a valid call.
+ */
+function callNowHistory(history: ChatHistoryItem[], tool: ToolSpec): ChatHistoryItem[] {
+  const instruction = `Call the tool ${tool.name} now: ${tool.description} Write only its arguments, as a JSON object.`;
+  const first = history[0];
+  if (first?.type === 'system' && typeof first.text === 'string') return [{ type: 'system', text: `${first.text}\n\n${instruction}` }, ...history.slice(1)];
+  return [{ type: 'system', text: instruction }, ...history];
+}
+
+/** Room kept for the answer when an agent's transcript is fitted into the context. */
+function answerRoom(contextSize: number, maxTokens: number): number {
+  return Math.min(maxTokens, Math.max(256, Math.floor(contextSize / 4)));
+}
+
 export function llamaCppProvider(local: LocalModels): Provider {
   /**
    * Runs one generation on a sequence of the shared model: deltas as they come, then usage; tool
    * calls (when functions are offered) once the model has finished asking for them.
    */
   async function* generate(
-    request: Pick<ProviderRequest, 'endpoint_url' | 'signal' | 'max_tokens'>,
-    history: ChatHistoryItem[],
-    functions: ChatModelFunctions | undefined,
+    request: Pick<ProviderRequest, 'endpoint_url' | 'signal'> & Sampling,
+    given: ChatHistoryItem[],
+    tools: ToolUse,
+    agent: boolean,
   ): AsyncIterable<AgentTurnEvent> {
     const path = request.endpoint_url;
     const file = path ? local.byPath(path) : undefined;
@@ -147,32 +179,51 @@ export function llamaCppProvider(local: LocalModels): Provider {
     const onAbort = () => stop.abort();
     request.signal.addEventListener('abort', onAbort, { once: true });
     let slot;
+    let contextSize: number | null = null;
     try {
-      const { lib } = await local.engine.probe();
+      const { lib, llama } = await local.engine.probe();
       slot = await local.engine.acquire(path, file.header, stop.signal);
       const channel = new Channel<AgentTurnEvent>();
       const chat = new lib.LlamaChat({ contextSequence: slot.sequence, chatWrapper: slot.chatWrapper });
       const sequence = slot.sequence;
-      const maxTokens = request.max_tokens ?? Math.max(256, Math.floor(sequence.contextSize * 0.75));
+      contextSize = sequence.contextSize;
+      const functions = tools.kind === 'choose' ? tools.functions : undefined;
+      // A forced call writes only its arguments: a short JSON object.
+      const maxTokens = tools.kind === 'call' ? 256 : (request.max_tokens ?? Math.max(256, Math.floor(contextSize * 0.75)));
+      const grammar = tools.kind === 'call' ? await llama.createGrammarForJsonSchema<GbnfJsonSchema>(grammarSchema(tools.tool.parameters)) : undefined;
+      const fit = { chatWrapper: slot.chatWrapper, tokenizer: sequence.model.tokenizer, functions };
+      const size = contextSize;
+      let history = tools.kind === 'call' ? callNowHistory(given, tools.tool) : given;
+      // An agent's transcript grows with every tool result: fitted here, and again if the answer outgrows the context.
+      if (agent) history = fitHistory(history, { ...fit, budget: size - answerRoom(size, maxTokens) }, size);
+      let written = '';
       const done = chat
         .generateResponse(history, {
           onTextChunk: (text) => {
-            if (text) channel.push({ type: 'delta', text });
+            if (!text) return;
+            if (grammar) written += text;
+            else channel.push({ type: 'delta', text });
           },
           signal: stop.signal,
           stopOnAbortSignal: true,
           maxTokens,
-          ...(functions && Object.keys(functions).length > 0 ? { functions } : {}),
+          ...localSampling(request, file.header.sampling),
+          ...(agent ? { contextShift: { strategy: ({ chatHistory, maxTokensCount }) => ({ chatHistory: fitHistory(chatHistory, { ...fit, budget: maxTokensCount }, size), metadata: null }) } } : {}),
+          ...(grammar ? { grammar } : functions && Object.keys(functions).length > 0 ? { functions } : {}),
         })
         .then((result) => {
+          if (grammar && tools.kind === 'call') {
+            channel.push({ type: 'tool_call', call: { id: 'call_0', name: tools.tool.name, arguments: JSON.stringify(grammar.parse(written)) } });
+          }
           // Only when functions were offered: `stream` relies on there being no tool call otherwise.
           for (const [i, call] of (functions ? (result.functionCalls ?? []) : []).entries()) {
             channel.push({ type: 'tool_call', call: { id: `call_${i}`, name: call.functionName, arguments: JSON.stringify(call.params ?? {}) } });
           }
+          if (result.metadata.stopReason === 'maxTokens' && !grammar) channel.push({ type: 'finish', reason: 'length' });
           channel.push({ type: 'usage', input_tokens: sequence.tokenMeter.usedInputTokens, output_tokens: sequence.tokenMeter.usedOutputTokens });
           channel.close();
         })
-        .catch((error: unknown) => channel.close(stop.signal.aborted ? undefined : providerError(error)));
+        .catch((error: unknown) => channel.close(stop.signal.aborted ? undefined : providerError(error, size)));
       try {
         // Tokens that piled up while the reader was busy go out as one delta: less work per token.
         yield* channel.drain((into, next) => (into.type === 'delta' && next.type === 'delta' ? { type: 'delta', text: into.text + next.text } : null));
@@ -184,7 +235,7 @@ export function llamaCppProvider(local: LocalModels): Provider {
       }
     } catch (error) {
       if (request.signal.aborted) return;
-      throw providerError(error);
+      throw providerError(error, contextSize);
     } finally {
       request.signal.removeEventListener('abort', onAbort);
       slot?.release();
@@ -195,12 +246,11 @@ export function llamaCppProvider(local: LocalModels): Provider {
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       // No functions offered, so no tool call comes: only deltas and usage. Returned as it is, not
       // re-yielded through another generator (one step less per token).
-      return generate(request, chatHistory(request.messages), undefined) as AsyncIterable<ProviderEvent>;
+      return generate(request, chatHistory(request.messages), { kind: 'none' }, false) as AsyncIterable<ProviderEvent>;
     },
 
     agentTurn(request: AgentTurnRequest): AsyncIterable<AgentTurnEvent> {
-      const functions = request.tool_choice === 'auto' && request.tools.length > 0 ? functionsOf(request.tools) : undefined;
-      return generate(request, agentHistory(request.messages), functions);
+      return generate(request, agentHistory(request.messages), toolUse(request), true);
     },
   };
 }

@@ -1,7 +1,8 @@
 import OpenAI from 'openai';
 import { clientCache } from './client-cache.js';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, Provider, ProviderEvent, ProviderRequest, ToolCall } from './types.js';
+import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, Provider, ProviderEvent, ProviderRequest, Sampling, ToolCall } from './types.js';
+import { FirstByteWatch, realAfter, type After } from './first-byte.js';
 import { ProviderError } from './types.js';
 import { errorText } from '../../../shared/errors.js';
 
@@ -29,12 +30,26 @@ function openAiMessage(turn: AgentTurn): ChatCompletionMessageParam {
   return { role: turn.role, content: turn.content };
 }
 
+/** The request's sampling in chat-completions terms: only what was set, so the server's defaults hold otherwise. */
+function samplingParams(request: Sampling) {
+  return {
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.top_p !== undefined ? { top_p: request.top_p } : {}),
+    ...(request.max_tokens ? { max_tokens: request.max_tokens } : {}),
+    ...(request.stop?.length ? { stop: request.stop } : {}),
+  };
+}
+
+const NAME = 'The model endpoint';
+
 /** OpenAI, Ollama, LM Studio, vLLM, llama.cpp server: anything that speaks the chat-completions API. */
-export function openAiCompatibleProvider(): Provider {
+export function openAiCompatibleProvider(options: { after?: After } = {}): Provider {
+  const after = options.after ?? realAfter;
   const client = clientCache((baseURL, apiKey) => new OpenAI({ baseURL, apiKey: apiKey ?? 'not-needed', maxRetries: 0, timeout: 120_000 }));
   return {
     async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       if (!request.endpoint_url) throw new ProviderError('invalid_argument', 'This model has no endpoint URL.');
+      const watch = new FirstByteWatch(request.signal, request.first_byte_timeout_ms, after);
       try {
         const stream = await client(request.endpoint_url, request.api_key).chat.completions.create(
           {
@@ -42,18 +57,25 @@ export function openAiCompatibleProvider(): Provider {
             messages: request.messages,
             stream: true,
             stream_options: { include_usage: true },
-            ...(request.max_tokens ? { max_tokens: request.max_tokens } : {}),
+            ...samplingParams(request),
           },
-          { signal: request.signal },
+          { signal: watch.signal },
         );
         for await (const chunk of stream) {
-          const text = chunk.choices[0]?.delta?.content;
+          watch.arrived();
+          const choice = chunk.choices[0];
+          const text = choice?.delta?.content;
           if (text) yield { type: 'delta', text };
+          if (choice?.finish_reason === 'length') yield { type: 'finish', reason: 'length' };
           if (chunk.usage) yield { type: 'usage', input_tokens: chunk.usage.prompt_tokens, output_tokens: chunk.usage.completion_tokens };
         }
+        // The SDK ends a stream quietly when its signal aborts: a deadline that struck is still a failure.
+        watch.throwIfGivenUp(NAME);
       } catch (error) {
         if (request.signal.aborted) return;
-        throw providerErrorFrom(error, 'The model endpoint');
+        throw watch.failure(NAME) ?? providerErrorFrom(error, NAME);
+      } finally {
+        watch.arrived();
       }
     },
 
@@ -61,6 +83,7 @@ export function openAiCompatibleProvider(): Provider {
       if (!request.endpoint_url) throw new ProviderError('invalid_argument', 'This model has no endpoint URL.');
       // Tool calls arrive in pieces keyed by index: the id and name first, the arguments in fragments.
       const calls = new Map<number, ToolCall>();
+      const watch = new FirstByteWatch(request.signal, request.first_byte_timeout_ms, after);
       try {
         const stream = await client(request.endpoint_url, request.api_key).chat.completions.create(
           {
@@ -71,14 +94,15 @@ export function openAiCompatibleProvider(): Provider {
             ...(request.tools.length > 0
               ? {
                   tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })),
-                  tool_choice: request.tool_choice,
+                  tool_choice: typeof request.tool_choice === 'string' ? request.tool_choice : { type: 'function' as const, function: { name: request.tool_choice.name } },
                 }
               : {}),
-            ...(request.max_tokens ? { max_tokens: request.max_tokens } : {}),
+            ...samplingParams(request),
           },
-          { signal: request.signal },
+          { signal: watch.signal },
         );
         for await (const chunk of stream) {
+          watch.arrived();
           const delta = chunk.choices[0]?.delta;
           if (delta?.content) yield { type: 'delta', text: delta.content };
           for (const piece of delta?.tool_calls ?? []) {
@@ -90,9 +114,13 @@ export function openAiCompatibleProvider(): Provider {
           }
           if (chunk.usage) yield { type: 'usage', input_tokens: chunk.usage.prompt_tokens, output_tokens: chunk.usage.completion_tokens };
         }
+        // The SDK ends a stream quietly when its signal aborts: a deadline that struck is still a failure.
+        watch.throwIfGivenUp(NAME);
       } catch (error) {
         if (request.signal.aborted) return;
-        throw providerErrorFrom(error, 'The model endpoint');
+        throw watch.failure(NAME) ?? providerErrorFrom(error, NAME);
+      } finally {
+        watch.arrived();
       }
       for (const [index, call] of [...calls.entries()].sort((a, b) => a[0] - b[0])) {
         yield { type: 'tool_call', call: { ...call, id: call.id || `call_${index}` } };

@@ -16,8 +16,20 @@ export interface Passage {
   location: ChunkLocation;
 }
 
+/**
+ * How the next tokens are picked and when the answer stops. Unset fields take the model's defaults:
+ * a remote server's own; for a local GGUF its recommended values, else a temperature of 0.7.
+ */
+export interface Sampling {
+  temperature?: number | undefined;
+  top_p?: number | undefined;
+  max_tokens?: number | undefined;
+  /** The answer ends before the first of these the model writes. */
+  stop?: string[] | undefined;
+}
+
 /** One call to a model: the whole conversation as the model should see it. */
-export interface ProviderRequest {
+export interface ProviderRequest extends Sampling {
   /** The provider's own model name. */
   model: string;
   endpoint_url: string | null;
@@ -28,12 +40,19 @@ export interface ProviderRequest {
   /** Whether any dataset is attached (the extractive model says which case it is in). */
   has_datasets: boolean;
   signal: AbortSignal;
-  max_tokens?: number;
+  /**
+   * A remote model that has sent nothing (no response, or no first stream chunk) after this long is
+   * abandoned with a ProviderError, so the next candidate answers in seconds rather than minutes.
+   * Unset: the client's own timeout only (the last candidate has nobody to hand over to).
+   */
+  first_byte_timeout_ms?: number | undefined;
 }
 
 export type ProviderEvent =
   | { type: 'delta'; text: string }
-  | { type: 'usage'; input_tokens: number; output_tokens: number };
+  | { type: 'usage'; input_tokens: number; output_tokens: number }
+  /** Sent only when the token limit (`max_tokens`) cut the answer short. */
+  | { type: 'finish'; reason: 'length' };
 
 /** A provider failure, with the code a caller sees and whether another model could be tried. */
 export class ProviderError extends Error {
@@ -74,9 +93,9 @@ export interface AgentTurnRequest extends Omit<ProviderRequest, 'messages' | 'pa
   tools: ToolSpec[];
   /**
    * `none`: the tools stay described (a transcript with tool calls needs them, for Anthropic) but
-   * the model may not call one: it must answer.
+   * the model may not call one: it must answer. `{ name }`: the model must call that tool now.
    */
-  tool_choice: 'auto' | 'none';
+  tool_choice: 'auto' | 'none' | { name: string };
 }
 
 export type AgentTurnEvent = ProviderEvent | { type: 'tool_call'; call: ToolCall };

@@ -10,7 +10,7 @@ export async function searchDatasets(ctx: AuthedContext, input: ParsedInputOf<ty
   const ids = [...new Set(input.dataset_ids)];
   assertDatasets(ctx, ids);
   const datasets = ids.map((id) => ({ id, kb_id: ctx.repos.datasets.get(id)?.kb_id ?? '' })).filter((d) => d.kb_id !== '');
-  const { hits, mode } = await retrieve(retrievalEnv(ctx.repos, ctx.runtime), datasets, input.query, input.limit, input.mode);
+  const { hits, mode, vectors } = await retrieve(retrievalEnv(ctx.repos, ctx.runtime), datasets, input.query, input.limit, input.mode);
   return {
     data: hits.map((hit) => ({
       chunk_id: hit.chunk_id,
@@ -24,6 +24,17 @@ export async function searchDatasets(ctx: AuthedContext, input: ParsedInputOf<ty
       location: hit.location,
     })),
     mode,
+    vectors,
     took_ms: Math.round((performance.now() - started) * 100) / 100,
+  };
+}
+
+/** `GET /search/embedding`: the embedding model in effect and how far the files' vectors are. */
+export function embeddingStatus(ctx: AuthedContext) {
+  const model = ctx.runtime.embedding();
+  return {
+    setting: ctx.config().retrieval.embedding_model,
+    model: model ? { id: model.id, name: model.label, source: model.source } : null,
+    vectors: model ? ctx.repos.artifacts.embeddingCoverage() : null,
   };
 }

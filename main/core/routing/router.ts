@@ -30,6 +30,14 @@ const ERROR_PENALTY = 0.5;
 const LATENCY_REF_MS = 2_000;
 /** A tie-breaker: with datasets attached, a local model keeps the data on this machine. */
 const LOCAL_WITH_DATASETS_BONUS = 0.01;
+/**
+ * A local model already loaded answers without a load (seconds) and without unloading another:
+ * more than any size difference, less than one quality point.
+ */
+const LOADED_BONUS = 0.04;
+/** Among local models, the larger weights as the better answers: up to this much (half of it at 4 GiB). */
+const LOCAL_SIZE_BONUS = 0.01;
+const LOCAL_SIZE_REF_BYTES = 4 * 1024 ** 3;
 
 type Need = 'code' | 'math' | 'datasets' | 'agentic' | 'long';
 const STRENGTH_FOR: Record<Need, Strength> = {
@@ -56,6 +64,8 @@ interface Scored {
   able: boolean;
   down: boolean;
   fits: boolean;
+  /** False for a local model whose estimate exceeds the free memory: loading it would likely fail. */
+  memoryOk: boolean;
   /** Blended USD per million tokens for this request's input/output mix. */
   price: number;
   score: number;
@@ -72,7 +82,9 @@ interface Scored {
  *    none can, then all are kept, largest context first;
  * 2. models with an open circuit go last (never dropped: if all are down, one is still tried);
  * 3. the extractive model goes after generative ones when no dataset is attached;
- * 4. the score (see the weights above), then the model id.
+ * 4. a local model whose memory estimate does not fit the free memory goes after those that fit;
+ * 5. the score (see the weights above; among local models a loaded one, then a larger one, scores
+ *    a little more), then the model id.
  *
  * The fail-overs are the next `max_attempts - 1` models, plus — when not among them — the best
  * local generative model and then the extractive model (when it can answer), so remote outages
@@ -103,6 +115,7 @@ export function route(
       return b.model.capabilities.context_tokens - a.model.capabilities.context_tokens;
     }
     if (a.able !== b.able) return a.able ? -1 : 1;
+    if (a.memoryOk !== b.memoryOk) return a.memoryOk ? -1 : 1;
     if (a.score !== b.score) return b.score - a.score;
     return a.model.id < b.model.id ? -1 : a.model.id > b.model.id ? 1 : 0;
   });
@@ -143,13 +156,16 @@ function score(
     (f.prompt_tokens + REPLY_RESERVE_TOKENS);
   const w = PREFER_WEIGHTS[policy.prefer];
   const latency = h.latency_ewma_ms === null ? 0 : h.latency_ewma_ms / (h.latency_ewma_ms + LATENCY_REF_MS);
+  const fit = model.local_fit;
+  const residency = fit ? (fit.loaded ? LOADED_BONUS : 0) + LOCAL_SIZE_BONUS * (fit.weights_bytes / (fit.weights_bytes + LOCAL_SIZE_REF_BYTES)) : 0;
   const scoreIfWell =
     w.quality * (caps.quality / 10) +
     w.cost * (COST_REF_PER_MTOK / (COST_REF_PER_MTOK + price)) +
     STRENGTH_BONUS * matched.length -
     (matched.length === 0 && !caps.strengths.includes('general') ? OFF_TOPIC_PENALTY : 0) +
     (caps.local && f.dataset_count > 0 ? LOCAL_WITH_DATASETS_BONUS : 0) +
-    (f.agentic && TOOL_CALLING_PROVIDERS.has(model.provider) ? TOOL_CALLING_BONUS : 0);
+    (f.agentic && TOOL_CALLING_PROVIDERS.has(model.provider) ? TOOL_CALLING_BONUS : 0) +
+    residency;
   return {
     model,
     health: h,
@@ -157,6 +173,7 @@ function score(
     able: model.provider !== 'extractive' || f.dataset_count > 0,
     down: h.circuit === 'open',
     fits: caps.context_tokens >= required,
+    memoryOk: !fit || fit.fits_memory,
     price,
     score: scoreIfWell - ERROR_PENALTY * h.error_rate - policy.latency_weight * latency,
     scoreIfWell,
@@ -213,6 +230,8 @@ function descriptors(s: Scored): string[] {
   if (s.model.provider === 'extractive') out.push('built-in');
   if (s.matched.length > 0) out.push(`${joinAnd(s.matched.map((n) => KIND_WORD[n]))} model`);
   else if (s.model.capabilities.local && s.model.provider !== 'extractive') out.push('local model');
+  if (s.model.local_fit?.loaded) out.push('already loaded');
+  else if (s.model.local_fit && !s.memoryOk) out.push('may not fit the free memory');
 
   if (s.health.circuit === 'open') out.push('currently failing');
   else if (s.health.circuit === 'half_open') out.push('recovering');

@@ -18,6 +18,19 @@ export interface CandidateModel {
   name: string;
   provider: 'extractive' | 'openai_compatible' | 'anthropic' | 'llama_cpp';
   capabilities: Capabilities;
+  /** For a local GGUF model: whether it is loaded, and whether it fits the memory free now. */
+  local_fit?: LocalFit | undefined;
+}
+
+/** A local model's standing in memory when the request is routed. */
+export interface LocalFit {
+  loaded: boolean;
+  /** Loaded, or its estimate (weights + KV cache + overhead) fits the free memory plus what loading it would free. */
+  fits_memory: boolean;
+  /** The estimate, bytes. */
+  memory_bytes: number;
+  /** The weights file's size: among local models of equal standing, the larger is taken as the better. */
+  weights_bytes: number;
 }
 
 /** Observed health of one model, from the HealthTracker. */

@@ -79,6 +79,10 @@ export function createArtifactsRepo(db: Db) {
   const waitingEmbedding = db.prepare<[], { kb_id: string }>(
     "SELECT DISTINCT kb_id FROM artifacts WHERE status = 'ready' AND embedded_chunks < chunk_count AND embedding_error IS NULL",
   );
+  const coverage = db.prepare<{ kbs: string | null }, { embedded: number; total: number }>(
+    `SELECT coalesce(sum(min(embedded_chunks, chunk_count)), 0) AS embedded, coalesce(sum(chunk_count), 0) AS total
+     FROM artifacts WHERE status = 'ready' AND (@kbs IS NULL OR kb_id IN (SELECT value FROM json_each(@kbs)))`,
+  );
   const setSize = db.prepare('UPDATE artifacts SET size = ? WHERE id = ?');
   const shaUsers = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM artifacts WHERE sha256 = ?');
   const shasOfKbs = (kbIds: string[]) =>
@@ -133,6 +137,8 @@ export function createArtifactsRepo(db: Db) {
     failEmbedding: (kbId: string, reason: string) => failEmbedding.run(reason, kbId),
     /** Knowledge bases with ready artifacts still waiting for vectors (start-up resumes them). */
     kbsWaitingForEmbedding: () => waitingEmbedding.all().map((r) => r.kb_id),
+    /** How many of the ready chunks of these knowledge bases (default: all) have vectors of the current model. */
+    embeddingCoverage: (kbIds?: readonly string[]) => coverage.get({ kbs: kbIds ? JSON.stringify(kbIds) : null }) ?? { embedded: 0, total: 0 },
     setSize: (id: string, size: number) => setSize.run(size, id),
     /** How many artifacts share these bytes (content-addressed, so identical files share a blob). */
     shaUsers: (sha256: string) => shaUsers.get(sha256)?.n ?? 0,

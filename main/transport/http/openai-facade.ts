@@ -58,17 +58,19 @@ export function registerOpenAiFacade(app: FastifyInstance, service: Service, bod
       if (!body.stream) {
         let content = '';
         let usage = { input_tokens: 0, output_tokens: 0 };
+        let finish = 'stop';
         for await (const event of completion.events) {
           if (event.type === 'delta') content += event.text;
           else if (event.type === 'usage') usage = event;
           else if (event.type === 'switch') model = event.model.model.id;
+          else if (event.type === 'finish') finish = event.reason;
         }
         return {
           id,
           object: 'chat.completion',
           created,
           model,
-          choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+          choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finish }],
           usage: { prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens, total_tokens: usage.input_tokens + usage.output_tokens },
         };
       }
@@ -89,17 +91,19 @@ async function streamCompletion(
     `data: ${JSON.stringify({ id: s.id, object: 'chat.completion.chunk', created: s.created, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra })}\n\n`;
   const write = (text: string) => sse.write(text);
   let usage = { input_tokens: 0, output_tokens: 0 };
+  let finish = 'stop';
   try {
     let first = true;
     for await (const event of s.completion.events) {
       if (event.type === 'switch') model = event.model.model.id;
       else if (event.type === 'usage') usage = event;
+      else if (event.type === 'finish') finish = event.reason;
       else if (event.type === 'delta') {
         await write(chunk(first ? { role: 'assistant', content: event.text } : { content: event.text }, null));
         first = false;
       }
     }
-    await write(chunk({}, 'stop'));
+    await write(chunk({}, finish));
     if (s.includeUsage) {
       const total = usage.input_tokens + usage.output_tokens;
       await write(`data: ${JSON.stringify({ id: s.id, object: 'chat.completion.chunk', created: s.created, model, choices: [], usage: { prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens, total_tokens: total } })}\n\n`);

@@ -6,6 +6,8 @@
  *   gains 4 … 1; code −1 (left unexplained by the collection's readme; read as "no interest")
  *   is gain 0. The qrels number queries 1…225 in file order, while `cran.qry` numbers them with
  *   gaps (001, 002, 004, …): queries are matched by position, as every evaluation of it does.
+ * - Medline (`MED.ALL`, `MED.QRY`, `MED.REL`, the SMART collection of the same source): 1,033
+ *   medical abstracts, 30 queries, binary judgements (gain 1). Its records have one field, `.W`.
  * - Any BEIR-format collection (`corpus.jsonl`, `queries.jsonl`, `qrels/test.tsv`), e.g.
  *   NFCorpus or TREC-COVID, whose qrels are graded (0/1/2).
  */
@@ -74,6 +76,29 @@ export function parseCranfield(docs: string, queries: string, qrels: string): Ir
   return { name: 'Cranfield 1400', documents, queries: queryTexts, qrels: judged };
 }
 
+/** Medline: `.I n` / `.W` records; `MED.REL` lines are `query 0 document 1`, queries numbered as in `MED.QRY`. */
+export function parseMedline(docs: string, queries: string, qrels: string): IrCollection {
+  const documents = cranfieldRecords(docs).map((r) => ({ id: String(Number(r.id)), title: '', text: tidy(r.fields.get('W')) }));
+  const texts = new Map(cranfieldRecords(queries).map((r) => [String(Number(r.id)), tidy(r.fields.get('W'))]));
+  const judged = new Map<string, Map<string, number>>();
+  for (const line of qrels.split(/\r?\n/)) {
+    const [q, , d, grade] = line.trim().split(/\s+/);
+    if (!q || !d || grade === undefined) continue;
+    const g = Number(grade);
+    if (!Number.isFinite(g)) throw new Error(`MED.REL: a grade that is not a number: "${line}"`);
+    const map = judged.get(String(Number(q))) ?? new Map<string, number>();
+    map.set(String(Number(d)), g);
+    judged.set(String(Number(q)), map);
+  }
+  const queryTexts = new Map<string, string>();
+  for (const q of judged.keys()) {
+    const text = texts.get(q);
+    if (text === undefined) throw new Error(`MED.REL: query ${q} is not in MED.QRY`);
+    queryTexts.set(q, text);
+  }
+  return { name: 'Medline (MED, 1,033)', documents, queries: queryTexts, qrels: judged };
+}
+
 function jsonLines(text: string, file: string): Array<Record<string, unknown>> {
   return text
     .split(/\r?\n/)
@@ -109,10 +134,11 @@ export function parseBeir(name: string, corpus: string, queries: string, qrels: 
   return { name, documents, queries: queryTexts, qrels: judged };
 }
 
-/** The collection in `dir`, whichever of the two layouts it has; undefined when it has neither. */
+/** The collection in `dir`, whichever of the three layouts it has; undefined when it has neither. */
 export function loadCollection(dir: string): IrCollection | undefined {
   const read = (file: string) => readFileSync(join(dir, file), 'utf8');
   if (existsSync(join(dir, 'cran.all.1400'))) return parseCranfield(read('cran.all.1400'), read('cran.qry'), read('cranqrel'));
+  if (existsSync(join(dir, 'MED.ALL'))) return parseMedline(read('MED.ALL'), read('MED.QRY'), read('MED.REL'));
   if (existsSync(join(dir, 'corpus.jsonl'))) {
     const name = dir.split(/[\\/]/).filter(Boolean).pop() ?? 'BEIR';
     return parseBeir(`${name} (BEIR test split)`, read('corpus.jsonl'), read('queries.jsonl'), read(join('qrels', 'test.tsv')));

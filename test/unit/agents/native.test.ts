@@ -17,7 +17,7 @@ function eagerModel(clock: { now: number }, ms: number) {
   async function* turn(request: AgentTurnRequest): AsyncIterable<AgentTurnEvent> {
     requests.push({ ...request, messages: [...request.messages] });
     clock.now += ms;
-    if (request.tool_choice === 'auto') yield { type: 'tool_call', call: { id: `call_${requests.length}`, name: 'search_datasets', arguments: '{"query":"lamp"}' } };
+    if (request.tool_choice !== 'none') yield { type: 'tool_call', call: { id: `call_${requests.length}`, name: 'search_datasets', arguments: '{"query":"lamp"}' } };
     else yield { type: 'delta', text: 'done' };
     yield { type: 'usage', input_tokens: 3, output_tokens: 1 };
   }
@@ -51,7 +51,8 @@ describe('nativeAgent', () => {
     const model = eagerModel(clock, 1);
     const events = await collect(nativeAgent(runWith(model.turn, clock, 2, Number.POSITIVE_INFINITY)));
     expect(kinds(events)).toEqual(['plan', 'tool_call', 'observation', 'tool_call', 'observation', 'answer']);
-    expect(model.requests.map((r) => r.tool_choice)).toEqual(['auto', 'auto', 'none']);
+    // With a dataset attached the first call must be a search; then the model chooses.
+    expect(model.requests.map((r) => r.tool_choice)).toEqual([{ name: 'search_datasets' }, 'auto', 'none']);
     const last = model.requests.at(-1)?.messages ?? [];
     expect(last.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['search_datasets result', 'search_datasets result']);
     expect(last.at(-1)).toEqual({ role: 'user', content: expect.stringMatching(/^The tool budget is spent/) });
@@ -65,7 +66,7 @@ describe('nativeAgent', () => {
     const events = await collect(nativeAgent(runWith(model.turn, clock, 6, 25)));
     // Turns start at 0, 10, 20 (tools allowed) and 30 (not): the third call came back at 30, past the deadline.
     expect(kinds(events).filter((k) => k === 'tool_call')).toHaveLength(2);
-    expect(model.requests.map((r) => r.tool_choice)).toEqual(['auto', 'auto', 'auto', 'none']);
+    expect(model.requests.map((r) => r.tool_choice)).toEqual([{ name: 'search_datasets' }, 'auto', 'auto', 'none']);
     expect(model.requests.at(-1)?.messages.filter((m) => m.role === 'tool').at(-1)).toMatchObject({ content: 'Not run: the tool budget is spent.' });
     expect(events.find((e) => e.type === 'thought' && e.kind === 'answer')).toMatchObject({ content: 'Answered after 2 tool calls, citing no passage.' });
   });

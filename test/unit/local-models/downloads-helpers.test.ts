@@ -56,11 +56,13 @@ describe('the catalogue', () => {
     expect(small.find((m) => m.id === 'qwen2.5-0.5b-instruct')?.fits).toBe(true);
     expect(small.find((m) => m.id === 'llama-3.1-8b-instruct')?.fits).toBe(false);
     expect(catalogFor(64 * 1024 ** 3, t.dir).every((m) => m.fits)).toBe(true);
-    for (const m of small) expect(m.ram_bytes).toBe(ramNeeded(m.size_bytes, m.kind));
+    for (const m of RECOMMENDED) expect(small.find((c) => c.id === m.id)?.ram_bytes).toBe(ramNeeded(m));
   });
 
-  it('holds chat models from about 0.5B to 8B parameters and one embedding model, all GGUF on Hugging Face', () => {
-    expect(RECOMMENDED.filter((m) => m.kind === 'embedding')).toHaveLength(1);
+  it('holds chat models from about 0.5B to 8B parameters and two embedding models, the small MiniLM first, all GGUF on Hugging Face', () => {
+    expect(RECOMMENDED.filter((m) => m.kind === 'embedding')).toHaveLength(2);
+    // A run from source offers the embedder first: hybrid search needs it from the first launch.
+    expect(RECOMMENDED[0]).toMatchObject({ kind: 'embedding', name: expect.stringMatching(/MiniLM/) });
     expect(RECOMMENDED.map((m) => m.parameters)).toEqual(expect.arrayContaining(['0.5B', '8B']));
     for (const m of RECOMMENDED) expect(m.url).toMatch(/^https:\/\/huggingface\.co\/[^/]+\/[^/]+\/resolve\/main\/[^/]+\.gguf$/);
   });

@@ -4,7 +4,7 @@ import { ServiceError } from '../../../shared/errors.js';
 import type { Capabilities } from '../../../shared/operations/models-schema.js';
 import { route } from '../../../main/core/routing/router.js';
 import { REPLY_RESERVE_TOKENS } from '../../../main/core/tokens.js';
-import type { CandidateModel, ModelHealth, RequestFeatures, RoutingPolicy } from '../../../main/core/routing/types.js';
+import type { CandidateModel, LocalFit, ModelHealth, RequestFeatures, RoutingPolicy } from '../../../main/core/routing/types.js';
 
 function model(id: string, name: string, caps: Partial<Capabilities>, provider: CandidateModel['provider'] = 'openai_compatible'): CandidateModel {
   return {
@@ -74,6 +74,41 @@ describe('route', () => {
     expect(decision.ranked).toEqual(['r1', 'r2', 'z-local', 'mdl_extractive']);
     // Without a dataset the built-in model cannot answer, so it is not added.
     expect(route(PLAIN, [...remotes, local, builtin], healthy, { ...POLICY, max_attempts: 2 }).ranked).toEqual(['r1', 'r2', 'z-local']);
+  });
+
+  describe('among local models', () => {
+    const GiB = 1024 ** 3;
+    const local = (id: string, fit: Partial<LocalFit>) =>
+      ({ ...model(id, `Local ${id}`, { quality: 3, local: true }, 'llama_cpp'), local_fit: { loaded: false, fits_memory: true, memory_bytes: GiB, weights_bytes: GiB, ...fit } }) as CandidateModel;
+
+    it('prefers the loaded one to one with a smaller id (and a larger one), and says it is loaded', () => {
+      const a = local('a', { weights_bytes: 4 * GiB });
+      const b = local('b', { loaded: true });
+      const d = route(PLAIN, [a, b], healthy, POLICY);
+      expect(d.ranked).toEqual(['b', 'a']);
+      expect(d.reason).toContain('already loaded');
+    });
+
+    it('with none loaded, prefers the largest that fits the free memory; one that does not fit goes after every model that does', () => {
+      const small = local('a-small', { weights_bytes: 0.5 * GiB });
+      const big = local('b-big', { weights_bytes: 4 * GiB });
+      const huge = local('c-huge', { weights_bytes: 40 * GiB, fits_memory: false });
+      expect(route(PLAIN, [small, big, huge], healthy, POLICY).ranked).toEqual(['b-big', 'a-small', 'c-huge']);
+      // Even after the built-in model, when that can answer (a dataset is attached).
+      const d = route({ ...PLAIN, dataset_count: 1 }, [huge, EXTRACTIVE], healthy, POLICY);
+      expect(d.ranked).toEqual(['extractive', 'c-huge']);
+      // A remote model answers before it, but it is still tried when nothing else is there (the estimate is on the safe side).
+      expect(route(PLAIN, [huge, model('z', 'Remote', { quality: 3 })], healthy, POLICY).ranked).toEqual(['z', 'c-huge']);
+      expect(route(PLAIN, [huge], healthy, POLICY).model_id).toBe('c-huge');
+      expect(route(PLAIN, [huge, big], healthy, POLICY).reason).toMatch(/Local b-big/);
+      expect(route(PLAIN, [huge, EXTRACTIVE], healthy, POLICY).reason).toContain('may not fit the free memory');
+    });
+
+    it('does not let being loaded outweigh a real quality difference', () => {
+      const loaded = local('a', { loaded: true });
+      const better = { ...local('b', {}), capabilities: { ...local('b', {}).capabilities, quality: 5 } };
+      expect(route(PLAIN, [loaded, better], healthy, POLICY).model_id).toBe('b');
+    });
   });
 
   it('breaks exact ties by model id', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, linkSync, renameSync, statSync, unlinkSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, statfs } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { errorText } from '../../../../shared/errors.js';
 
@@ -119,6 +119,31 @@ export async function installFile(part: string, dir: string, fileName: string, s
     }
   }
   throw new Error(`There are already 1000 files named like ${fileName} in the models folder.`);
+}
+
+/**
+ * Bytes an unprivileged process may still write on the file system holding `dir`; null when the
+ * platform cannot tell (then no check is made rather than refusing every download).
+ */
+export async function freeBytesOf(dir: string): Promise<number | null> {
+  try {
+    const stats = await statfs(dir);
+    return stats.bavail * stats.bsize;
+  } catch {
+    return null;
+  }
+}
+
+/** 1536 → "1.5 KB": sizes in sentences a person reads. */
+export function formatSize(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${bytes} bytes` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
 /** A file-system failure as a sentence a person can act on. */

@@ -1,10 +1,10 @@
 import { totalmem } from 'node:os';
-import type { ModelDownloadRow } from '../../../db/repositories/model-downloads.js';
 import type { AuthedContext } from '../../context.js';
 import { catalogFor } from './recommended.js';
+import type { DownloadView } from './runner.js';
 
 /** The row as the API shows it (the validator stays inside). */
-function view(row: ModelDownloadRow) {
+function view(row: DownloadView) {
   return {
     id: row.id,
     url: row.url,
@@ -17,6 +17,7 @@ function view(row: ModelDownloadRow) {
     sha256: row.sha256,
     error: row.error,
     resumes: row.resumes,
+    retry_at: row.retry_at,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -40,5 +41,5 @@ export function cancelDownload(ctx: AuthedContext, input: { id: string }) {
 
 export function modelCatalog(ctx: AuthedContext) {
   const memory = totalmem();
-  return { memory_total_bytes: memory, data: catalogFor(memory, ctx.runtime.downloads.modelsDir) };
+  return { memory_total_bytes: memory, data: catalogFor(memory, ctx.runtime.downloads.modelsDir, ctx.config().local_models) };
 }

@@ -1,36 +1,61 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, renameSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { ServiceError, errorText } from '../../../../shared/errors.js';
 import type { ModelDownloadRow, ModelDownloadsRepo, DownloadPatch } from '../../../db/repositories/model-downloads.js';
 import { newId } from '../../ids.js';
-import { GGUF_MAGIC, describeDiskError, downloadsDir, fileNameFor, installFile, modelsDir, partPath, removeQuietly, sha256OfFile, sizeOf, startsWithGguf } from './files.js';
+import { GGUF_MAGIC, describeDiskError, downloadsDir, fileNameFor, formatSize, freeBytesOf, installFile, modelsDir, partPath, removeQuietly, sha256OfFile, sizeOf, startsWithGguf } from './files.js';
 import { DownloadRefused, isRetryableStatus, parseContentRange, requestRange, unsatisfiedRangeTotal, validatorOf, type Fetch } from './http.js';
 import type { Logger } from '../../logger.js';
+import { Watchdog, defaultBackoff, realTimers, sleep, type DownloadTimers } from './timing.js';
 
 export interface DownloadsOptions {
   repo: ModelDownloadsRepo;
   dataDir: string;
   now: () => Date;
   fetch?: Fetch;
-  /** Pause before retry `attempt` (1, 2, …) after a network failure; tests make it 0. */
+  /** Pause before retry `attempt` (1, 2, …) after a failure; 1 s doubling to 60 s by default. */
   backoffMs?: (attempt: number) => number;
-  /** Retries in a row without progress before the download fails. */
+  /**
+   * Retries in a row without progress while the server answers with an error status (5xx, 429) or
+   * keeps changing the file. A server that answers is reachable: it is not a network to wait for.
+   */
   maxRetries?: number;
+  /** A connection that delivers no byte for this long (30 s) is dropped and resumed. */
+  stallMs?: number;
+  /**
+   * Network failures (no connection, a cut or stalled one) are retried until no byte has arrived
+   * for this long: 24 h by default. A laptop offline overnight or through a flight goes on by itself
+   * when the network is back, while a download that can never go on (the host is gone, the network
+   * blocks it) ends as `failed` within a day instead of holding a slot silently forever; its bytes
+   * are kept for the next try of the same URL. The clock is monotonic, so it does not run while the
+   * machine sleeps, and each start of Parley starts it again.
+   */
+  giveUpAfterMs?: number;
+  /** Back-off, stall watchdog and progress cadence; tests drive fakes by hand. */
+  timers?: DownloadTimers;
+  /** Free bytes on the file system of a folder (null: unknown); `fs.statfs` by default. */
+  freeBytes?: (dir: string) => Promise<number | null>;
   /** Downloads that run at once; the others wait `queued`. */
   concurrency?: number;
   log?: Logger | undefined;
+  /** A model was moved into the models folder (the local models rescan, and may pick it as the embedder). */
+  onInstalled?: () => void;
 }
 
-/** 1 s, 2 s, 4 s, … up to 30 s. */
-export const defaultBackoff = (attempt: number) => Math.min(30_000, 1000 * 2 ** (attempt - 1));
+/** A download as callers see it: its row, with the live byte count and when it tries again. */
+export type DownloadView = ModelDownloadRow & { retry_at: string | null };
 
 const FINAL = new Set(['complete', 'failed', 'cancelled']);
 /** Progress is written to the database at most this often (the part file's size is the truth). */
 const PERSIST_EVERY_BYTES = 4 << 20;
 const PERSIST_EVERY_MS = 1000;
 
-/** A failure no retry can cure: the download fails with this sentence. */
+/** A failure no retry can cure: the download fails with this sentence (its bytes are kept). */
 class Fatal extends Error {}
+/** What arrived is not the file wanted (not GGUF, a checksum mismatch): its bytes are worthless. */
+class WrongFile extends Fatal {}
+/** The server answered with a status that may pass (5xx, 429): retried a bounded number of times. */
+class ServerFailed extends Error {}
 
 /** The server sent everything it had (or said the range is already complete). */
 type Outcome = { kind: 'done' } | { kind: 'restart'; reason: string };
@@ -42,17 +67,10 @@ interface Running {
   done: Promise<void>;
 }
 
-const abortable = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (ms <= 0 || signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+const seconds = (ms: number) => Math.ceil(ms / 1000);
+const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+const formatDuration = (ms: number) => (ms >= 3600_000 ? `${+(ms / 3600_000).toFixed(1)} h` : ms >= 60_000 ? `${+(ms / 60_000).toFixed(1)} min` : `${seconds(ms)} s`);
 
 const reasonOf = (error: unknown): string => {
   const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
@@ -62,8 +80,11 @@ const reasonOf = (error: unknown): string => {
 
 /**
  * Model downloads: each streams into `downloads/<id>.part`, resumes with `Range` after a network
- * failure (with back-off) or a restart (rows not yet final are picked up by `resume()`), is checked
- * for the GGUF magic and its SHA-256, and is then moved into `models/` without overwriting anything.
+ * failure (with back-off, for as long as `giveUpAfterMs`) or a restart (rows not yet final are
+ * picked up by `resume()`), is checked for the GGUF magic and its SHA-256, and is then moved into
+ * `models/` without overwriting anything. The part file goes only when the user cancels or the
+ * bytes are proven wrong; a download that failed otherwise leaves it for the next download of the
+ * same URL to go on from.
  */
 export class ModelDownloads {
   private readonly repo: ModelDownloadsRepo;
@@ -72,6 +93,12 @@ export class ModelDownloads {
   private readonly backoff: (attempt: number) => number;
   private readonly maxRetries: number;
   private readonly concurrency: number;
+  private readonly stallMs: number;
+  private readonly giveUpAfterMs: number;
+  private readonly timers: DownloadTimers;
+  private readonly freeBytes: (dir: string) => Promise<number | null>;
+  /** When downloads waiting after a network failure try again (ISO time). */
+  private readonly retryAt = new Map<string, string>();
   private readonly running = new Map<string, Running>();
   /** Bytes on disk of running downloads, fresher than the database. */
   private readonly progress = new Map<string, number>();
@@ -85,6 +112,10 @@ export class ModelDownloads {
     this.backoff = options.backoffMs ?? defaultBackoff;
     this.maxRetries = options.maxRetries ?? 8;
     this.concurrency = Math.max(1, options.concurrency ?? 2);
+    this.stallMs = options.stallMs ?? 30_000;
+    this.giveUpAfterMs = options.giveUpAfterMs ?? 24 * 3600_000;
+    this.timers = options.timers ?? realTimers;
+    this.freeBytes = options.freeBytes ?? freeBytesOf;
   }
 
   get modelsDir(): string {
@@ -92,23 +123,23 @@ export class ModelDownloads {
   }
 
   /** A row as callers see it: the live byte count while it runs. */
-  view(row: ModelDownloadRow): ModelDownloadRow {
+  view(row: ModelDownloadRow): DownloadView {
     const live = this.progress.get(row.id);
-    return live === undefined ? row : { ...row, bytes_done: live };
+    return { ...row, bytes_done: live ?? row.bytes_done, retry_at: this.retryAt.get(row.id) ?? null };
   }
 
-  list(): ModelDownloadRow[] {
+  list(): DownloadView[] {
     return this.repo.list().map((r) => this.view(r));
   }
 
-  get(id: string): ModelDownloadRow {
+  get(id: string): DownloadView {
     const row = this.repo.get(id);
     if (!row) throw new ServiceError('not_found', `There is no download ${id}.`);
     return this.view(row);
   }
 
   /** Queues a download; answers at once. The same URL or file name twice at a time is refused. */
-  start(input: { url: string; sha256?: string | undefined; name?: string | undefined }, userId: string | null): ModelDownloadRow {
+  start(input: { url: string; sha256?: string | undefined; name?: string | undefined }, userId: string | null): DownloadView {
     if (this.stopped) throw new ServiceError('unavailable', 'Parley is shutting down.');
     const id = newId('dl');
     const fileName = fileNameFor(input.url, input.name, `model-${id}`);
@@ -117,12 +148,13 @@ export class ModelDownloads {
       if (other.file_name.toLowerCase() === fileName.toLowerCase()) throw new ServiceError('conflict', `A download to ${fileName} is already running (${other.id}); give this one another name.`);
     }
     this.repo.insert({ id, url: input.url, file_name: fileName, sha256_expected: input.sha256 ?? null, sha256_source: input.sha256 ? 'given' : null, created_by: userId, now: this.now() });
+    this.adoptEarlierBytes(id, input.url);
     this.enqueue(id);
     return this.get(id);
   }
 
   /** Cancels a download not yet final: it stops, and its part file is removed. */
-  cancel(id: string): ModelDownloadRow {
+  cancel(id: string): DownloadView {
     const row = this.get(id);
     if (FINAL.has(row.status)) throw new ServiceError('conflict', `This download is already ${row.status}; there is nothing to cancel.`);
     this.update(id, { status: 'cancelled', error: null, bytes_done: row.bytes_done });
@@ -136,7 +168,25 @@ export class ModelDownloads {
       removeQuietly(partPath(this.dataDir, id));
     }
     this.progress.delete(id);
+    this.retryAt.delete(id);
     return this.get(id);
+  }
+
+  /**
+   * A failed download of the same URL left its bytes: this one goes on from them. `If-Range` with
+   * the earlier validator makes the server send the whole file again if it changed meanwhile.
+   */
+  private adoptEarlierBytes(id: string, url: string): void {
+    const earlier = this.repo.list().find((r) => r.id !== id && r.url === url && r.status === 'failed' && sizeOf(partPath(this.dataDir, r.id)) > 0);
+    if (!earlier) return;
+    try {
+      renameSync(partPath(this.dataDir, earlier.id), partPath(this.dataDir, id));
+    } catch {
+      return; // gone meanwhile, or not movable: this download starts from the first byte
+    }
+    const bytes = sizeOf(partPath(this.dataDir, id));
+    this.update(earlier.id, { bytes_done: 0 });
+    this.update(id, { bytes_done: bytes, bytes_total: earlier.bytes_total, validator: earlier.validator, resumes: 1 });
   }
 
   /** Picks up every download a previous run left unfinished; answers how many. */
@@ -194,6 +244,7 @@ export class ModelDownloads {
       running.done = this.run(id, running).finally(() => {
         this.running.delete(id);
         this.progress.delete(id);
+        this.retryAt.delete(id);
         this.pump();
       });
     }
@@ -211,54 +262,102 @@ export class ModelDownloads {
         removeQuietly(part);
         return;
       }
-      removeQuietly(part);
-      const reason = error instanceof Fatal ? error.message : `The download failed: ${reasonOf(error)}`;
-      this.update(id, { status: 'failed', error: reason, bytes_done: 0 });
+      if (error instanceof WrongFile) removeQuietly(part);
+      const kept = sizeOf(part);
+      const reason = sentence(error instanceof Fatal ? error.message : `The download failed: ${reasonOf(error)}`);
+      const note = kept > 0 ? ` The ${formatSize(kept)} downloaded so far are kept: download the same URL again to go on from there.` : '';
+      this.update(id, { status: 'failed', error: reason + note, bytes_done: kept });
     }
   }
 
-  /** Gets every byte into the part file, resuming and retrying as needed. */
+  /**
+   * Gets every byte into the part file, resuming and retrying as needed: network failures with
+   * back-off until `giveUpAfterMs` passes without a byte, server failures `maxRetries` times.
+   */
   private async transfer(id: string, part: string, signal: AbortSignal): Promise<void> {
     try {
       mkdirSync(downloadsDir(this.dataDir), { recursive: true });
     } catch (error) {
       throw new Fatal(describeDiskError(error, 'the downloads folder'));
     }
-    let failures = 0;
+    let serverFailures = 0;
+    let networkFailures = 0;
+    let lastByteAt = this.timers.now();
     for (;;) {
       const before = sizeOf(part);
+      let wait: number;
       try {
         const outcome = await this.attempt(id, part, signal);
         if (outcome.kind === 'done') return;
         // The server's file changed or it ignored the range: start over from the first byte.
         removeQuietly(part);
+        serverFailures++;
+        if (serverFailures > this.maxRetries) throw new Fatal('The server kept sending a different file; the download was stopped.');
+        wait = this.backoff(serverFailures);
         this.update(id, { bytes_done: 0, validator: null, error: outcome.reason });
-        failures++;
       } catch (error) {
         if (signal.aborted || error instanceof Fatal) throw error;
         if (error instanceof DownloadRefused) throw new Fatal(error.message);
-        if (sizeOf(part) > before) failures = 0;
-        failures++;
+        if (sizeOf(part) > before) {
+          serverFailures = 0;
+          networkFailures = 0;
+          lastByteAt = this.timers.now();
+        }
         const reason = reasonOf(error);
-        if (failures > this.maxRetries) throw new Fatal(`The download failed after ${this.maxRetries} retries: ${reason}`);
-        this.update(id, { error: `The connection failed (${reason}); retrying.`, bytes_done: sizeOf(part) });
+        let note: string;
+        if (error instanceof ServerFailed) {
+          serverFailures++;
+          if (serverFailures > this.maxRetries) throw new Fatal(`The download failed after ${this.maxRetries} retries: ${reason}`);
+          wait = this.backoff(serverFailures);
+          note = `The server failed (${reason}); retrying in ${seconds(wait)} s.`;
+        } else {
+          if (this.timers.now() - lastByteAt >= this.giveUpAfterMs) {
+            throw new Fatal(`No byte arrived for ${formatDuration(this.giveUpAfterMs)} (${reason}); the download was stopped.`);
+          }
+          networkFailures++;
+          wait = this.backoff(networkFailures);
+          note = `The connection failed (${reason}); waiting for the network, retrying in ${seconds(wait)} s.`;
+        }
+        this.retryAt.set(id, new Date(this.options.now().getTime() + wait).toISOString());
+        this.update(id, { error: note, bytes_done: sizeOf(part) });
       }
-      if (failures > this.maxRetries) throw new Fatal('The server kept sending a different file; the download was stopped.');
-      await abortable(this.backoff(failures), signal);
+      await sleep(this.timers, wait, signal);
+      this.retryAt.delete(id);
       if (signal.aborted) throw new Error('stopped');
       const row = this.repo.get(id);
       if (sizeOf(part) > 0 && row) this.update(id, { resumes: row.resumes + 1 });
     }
   }
 
-  /** One request from the part file's end to the end of the file. */
+  /**
+   * One request from the part file's end to the end of the file, dropped when no byte arrives for
+   * `stallMs` (before the headers or within the body): the retry resumes from what did arrive.
+   */
   private async attempt(id: string, part: string, signal: AbortSignal): Promise<Outcome> {
+    const connection = new AbortController();
+    const drop = () => connection.abort();
+    signal.addEventListener('abort', drop, { once: true });
+    const watchdog = new Watchdog(this.timers, this.stallMs, drop);
+    try {
+      return await this.request(id, part, signal, connection.signal, watchdog);
+    } catch (error) {
+      if (watchdog.fired && !signal.aborted && !(error instanceof Fatal)) throw new Error(`no byte arrived for ${seconds(this.stallMs)} s, so the connection was dropped`);
+      throw error;
+    } finally {
+      watchdog.stop();
+      signal.removeEventListener('abort', drop);
+    }
+  }
+
+  /** `signal` stops the download; `connection` (which it also aborts) cuts this request. */
+  private async request(id: string, part: string, signal: AbortSignal, connection: AbortSignal, watchdog: Watchdog): Promise<Outcome> {
     const row = this.repo.get(id);
     if (!row) throw new Fatal('The download record is gone.');
     const offset = sizeOf(part);
     this.update(id, { status: 'downloading', bytes_done: offset });
     this.progress.set(id, offset);
-    const { response, statedSha256, linkedSize } = await requestRange(this.fetchImpl, row.url, offset, offset > 0 ? row.validator : null, signal);
+    const { response, statedSha256, linkedSize } = await requestRange(this.fetchImpl, row.url, offset, offset > 0 ? row.validator : null, connection);
+    watchdog.touch();
 
     if (response.status === 416 && offset > 0) {
       await response.body?.cancel();
@@ -268,7 +367,7 @@ export class ModelDownloads {
     }
     if (isRetryableStatus(response.status)) {
       await response.body?.cancel();
-      throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
+      throw new ServerFailed(`the server answered ${response.status} ${response.statusText}`.trim());
     }
     if (response.status !== 200 && response.status !== 206) {
       await response.body?.cancel();
@@ -290,6 +389,7 @@ export class ModelDownloads {
       total = Number.isSafeInteger(length) && response.headers.has('content-length') ? length : null;
     }
     total ??= linkedSize;
+    await this.checkFreeSpace(response, total === null ? null : total - start);
 
     const patch: DownloadPatch = { bytes_total: total, validator: validatorOf(response) ?? row.validator, error: null };
     if (row.sha256_source !== 'given' && statedSha256) {
@@ -297,11 +397,21 @@ export class ModelDownloads {
       patch.sha256_source = 'server';
     }
     this.update(id, patch);
-    return this.receive(id, part, response, start, signal);
+    return this.receive(id, part, response, start, signal, watchdog);
+  }
+
+  /** Refuses to write a byte when the rest of the file cannot fit (the bytes already there stay). */
+  private async checkFreeSpace(response: Response, needed: number | null): Promise<void> {
+    if (needed === null || needed <= 0) return;
+    const dir = downloadsDir(this.dataDir);
+    const free = await this.freeBytes(dir);
+    if (free === null || free >= needed) return;
+    await response.body?.cancel();
+    throw new Fatal(`Not enough disk space: the model needs ${formatSize(needed)} more, but only ${formatSize(free)} are free where Parley keeps its data (${dir}). Free some space and download again.`);
   }
 
   /** Streams the body into the part file from `start`, checking the GGUF magic at the head. */
-  private async receive(id: string, part: string, response: Response, start: number, signal: AbortSignal): Promise<Outcome> {
+  private async receive(id: string, part: string, response: Response, start: number, signal: AbortSignal, watchdog: Watchdog): Promise<Outcome> {
     if (!response.body) throw new Error('the server sent no body');
     let handle: FileHandle;
     try {
@@ -313,15 +423,16 @@ export class ModelDownloads {
     let position = start;
     let head = Buffer.alloc(0);
     let persistedAt = position;
-    let persistedTime = performance.now();
+    let persistedTime = this.timers.now();
     try {
       for await (const chunk of response.body) {
+        watchdog.touch();
         if (signal.aborted) break;
         const bytes = Buffer.from(chunk);
         if (position < GGUF_MAGIC.length) {
           head = Buffer.concat([head, bytes]).subarray(0, GGUF_MAGIC.length);
           if (head.length === GGUF_MAGIC.length && !head.equals(GGUF_MAGIC)) {
-            throw new Fatal('This is not a GGUF model file (it does not start with the GGUF magic bytes). Download the .gguf file itself, not a web page about it.');
+            throw new WrongFile('This is not a GGUF model file (it does not start with the GGUF magic bytes). Download the .gguf file itself, not a web page about it.');
           }
         }
         try {
@@ -331,10 +442,10 @@ export class ModelDownloads {
         }
         position += bytes.length;
         this.progress.set(id, position);
-        if (position - persistedAt >= PERSIST_EVERY_BYTES || performance.now() - persistedTime >= PERSIST_EVERY_MS) {
+        if (position - persistedAt >= PERSIST_EVERY_BYTES || this.timers.now() - persistedTime >= PERSIST_EVERY_MS) {
           this.update(id, { bytes_done: position });
           persistedAt = position;
-          persistedTime = performance.now();
+          persistedTime = this.timers.now();
         }
       }
     } finally {
@@ -344,19 +455,19 @@ export class ModelDownloads {
     if (signal.aborted) throw new Error('stopped');
     const total = this.repo.get(id)?.bytes_total ?? null;
     if (total !== null && position < total) throw new Error(`the connection ended after ${position} of ${total} bytes`);
-    if (position < GGUF_MAGIC.length) throw new Fatal('The server sent an empty or truncated file: it is not a GGUF model.');
+    if (position < GGUF_MAGIC.length) throw new WrongFile('The server sent an empty or truncated file: it is not a GGUF model.');
     return { kind: 'done' };
   }
 
   private async verifyAndInstall(id: string, part: string, signal: AbortSignal): Promise<void> {
     this.update(id, { status: 'verifying', bytes_done: sizeOf(part) });
-    if (!(await startsWithGguf(part))) throw new Fatal('This is not a GGUF model file (it does not start with the GGUF magic bytes).');
+    if (!(await startsWithGguf(part))) throw new WrongFile('This is not a GGUF model file (it does not start with the GGUF magic bytes).');
     const sha256 = await sha256OfFile(part, signal);
     const row = this.repo.get(id);
     if (!row) throw new Fatal('The download record is gone.');
     if (row.sha256_expected && row.sha256_expected !== sha256) {
       const from = row.sha256_source === 'given' ? 'the checksum given' : 'the checksum the server stated';
-      throw new Fatal(`Checksum mismatch: the file's SHA-256 is ${sha256}, not ${row.sha256_expected} (${from}). The file was corrupted or is not the one expected; it was removed.`);
+      throw new WrongFile(`Checksum mismatch: the file's SHA-256 is ${sha256}, not ${row.sha256_expected} (${from}). The file was corrupted or is not the one expected; it was removed.`);
     }
     // Cancelled while hashing: nothing goes into models/.
     if (signal.aborted) throw new Error('stopped');
@@ -370,6 +481,7 @@ export class ModelDownloads {
         bytes_done: row.bytes_total ?? sizeOf(`${this.modelsDir}/${installed.fileName}`),
         error: null,
       });
+      this.options.onInstalled?.();
     } catch (error) {
       throw new Fatal(describeDiskError(error, 'the models folder'));
     }

@@ -1,5 +1,5 @@
 import { memo, useMemo, useState } from 'react';
-import { citedOnly } from '../../../../shared/citations.js';
+import { shownCitations } from '../../../../shared/citations.js';
 import { Button } from '../../ui/Button.js';
 import { useChatActions } from './actions.js';
 import { EditMessage } from './EditMessage.js';
@@ -105,7 +105,8 @@ function Question({ message, versions }: { message: Message; versions: VersionIn
  */
 export const MessageView = memo(function MessageView({ message, models, versions }: { message: Message; models: Map<string, Model>; versions?: VersionInfo | undefined }) {
   const [openSource, setOpenSource] = useState<number | null>(null);
-  const cited = useMemo(() => citedOnly(message.citations, message.content), [message.citations, message.content]);
+  // Cited by a marker or attributed without one: an answer that wrote no [n] still lists its sources.
+  const cited = useMemo(() => shownCitations(message.citations, message.content), [message.citations, message.content]);
   if (message.role === 'user') return <Question message={message} versions={versions} />;
   const streaming = message.status === 'streaming';
   const stopped = message.status === 'error' || message.status === 'cancelled' || message.status === 'interrupted';

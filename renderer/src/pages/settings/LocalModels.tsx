@@ -20,6 +20,7 @@ type Discovered = Awaited<ReturnType<typeof discovered>>['data'][number];
 const discovered = () => client.call('models.discovered', {});
 
 const FOUND_IN: Record<LocalInfo['found_in'], string> = {
+  bundled: 'Shipped with Parley',
   data_dir: 'Parley’s models folder',
   lm_studio: 'LM Studio',
   jan: 'Jan',

@@ -4,6 +4,7 @@ import type { Me } from '../../app/session.js';
 import { Page, Section } from '../../ui/Page.js';
 import { ApiKeys } from './ApiKeys.js';
 import { Appearance } from './Appearance.js';
+import { EmbeddingModel } from './EmbeddingModel.js';
 import { Shortcuts } from './Shortcuts.js';
 import { LocalModels } from './LocalModels.js';
 import { LocalServer } from './LocalServer.js';
@@ -54,6 +55,7 @@ export function SettingsPage({ me }: { me: Me }) {
           setModelsVersion((v) => v + 1);
         }}
       />
+      {user.role === 'super_admin' ? <EmbeddingModel version={localVersion} /> : null}
       <Overrides workspaceId={workspace.id} workspaceName={workspace.name} isAdmin={isAdmin} modelsVersion={modelsVersion} />
       <LocalServer canEdit={user.role === 'super_admin'} />
       <ApiKeys />

@@ -1,0 +1,66 @@
+/**
+ * Every wait of a model download — the back-off between tries, the stall watchdog, how often
+ * progress is saved — goes through these timers, so tests drive them by hand instead of waiting.
+ */
+export interface DownloadTimers {
+  /** Monotonic milliseconds (not wall-clock: a clock change must not fire or hold a timer). */
+  now(): number;
+  /** Runs `fn` after `ms`; answers a function that cancels it. */
+  after(ms: number, fn: () => void): () => void;
+}
+
+export const realTimers: DownloadTimers = {
+  now: () => performance.now(),
+  after(ms, fn) {
+    const timer = setTimeout(fn, ms);
+    return () => clearTimeout(timer);
+  },
+};
+
+/** 1 s, 2 s, 4 s, … up to 60 s: a minute is the longest a download waits once the network is back. */
+export const defaultBackoff = (attempt: number) => Math.min(60_000, 1000 * 2 ** Math.max(0, attempt - 1));
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+export function sleep(timers: DownloadTimers, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (ms <= 0 || signal.aborted) return resolve();
+    const cancel = timers.after(ms, done);
+    function done() {
+      cancel();
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Calls `onStall` when `touch()` has not been called for `ms`. undici's own header and body
+ * timeouts are 5 minutes each, a slot held that long by a dead connection.
+ */
+export class Watchdog {
+  private cancel: () => void = () => {};
+  fired = false;
+
+  constructor(
+    private readonly timers: DownloadTimers,
+    private readonly ms: number,
+    private readonly onStall: () => void,
+  ) {
+    this.touch();
+  }
+
+  touch(): void {
+    this.cancel();
+    if (this.fired || this.ms <= 0) return;
+    this.cancel = this.timers.after(this.ms, () => {
+      this.fired = true;
+      this.onStall();
+    });
+  }
+
+  stop(): void {
+    this.cancel();
+    this.cancel = () => {};
+  }
+}
