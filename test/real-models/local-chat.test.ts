@@ -82,7 +82,7 @@ describe('real local models', () => {
   });
 
   it('streams an answer and stops at the end of its turn', async () => {
-    const res = await h.api('/chat', { method: 'POST', body: JSON.stringify({ message: 'What is the capital of France? Answer in one short sentence.', stream: true, model_endpoint_override: chatId }) });
+    const res = await h.api('/chat', { method: 'POST', body: JSON.stringify({ message: 'What is the capital of France? Answer in one short sentence.', stream: true, model_endpoint_override: chatId, temperature: 0 }) });
     const events = await collectChat(res);
     const deltas = events.filter((e) => e.event === 'delta');
     expect(deltas.length).toBeGreaterThan(1);
@@ -98,7 +98,7 @@ describe('real local models', () => {
   });
 
   it('cancel keeps the partial answer, and the model answers again', async () => {
-    const res = await h.api('/chat', { method: 'POST', body: JSON.stringify({ message: 'Write a very long story about a lighthouse keeper, in many paragraphs.', stream: true, model_endpoint_override: chatId }) });
+    const res = await h.api('/chat', { method: 'POST', body: JSON.stringify({ message: 'Write a very long story about a lighthouse keeper, in many paragraphs.', stream: true, model_endpoint_override: chatId, temperature: 0 }) });
     let messageId = '';
     let threadId = '';
     let streamed = '';

@@ -192,7 +192,7 @@ describe('disk space and the bytes of a failed download', () => {
     const { id } = downloads.start({ url: files.add('/disk/big.gguf', { bytes }) }, null);
     const d = await settled(() => downloads.get(id));
     expect(d.status).toBe('failed');
-    expect(d.error).toMatch(/^Not enough disk space: the model needs 585\.9 KB more, but only 97\.7 KB are free where Parley keeps its data \(.+\)\. Free some space and download again\.$/);
+    expect(d.error).toMatch(/^Not enough disk space: the model needs 586 KB more, but only 98 KB are free where Parley keeps its data \(.+\)\. Free some space and download again\.$/);
     expect(partSize(id)).toBeNull();
     expect(existsSync(join(dataDir, 'models', 'big.gguf'))).toBe(false);
   });
@@ -211,8 +211,8 @@ describe('disk space and the bytes of a failed download', () => {
 
     const failed = await settled(() => downloads.get(first.id));
     expect(failed.status).toBe('failed');
-    expect(failed.error).toMatch(/^Not enough disk space: the model needs 390\.6 KB more, but only 293\.0 KB are free/);
-    expect(failed.error).toMatch(/The 195\.3 KB downloaded so far are kept: download the same URL again to go on from there\.$/);
+    expect(failed.error).toMatch(/^Not enough disk space: the model needs 391 KB more, but only 293 KB are free/);
+    expect(failed.error).toMatch(/The 195 KB downloaded so far are kept: download the same URL again to go on from there\.$/);
     expect(partSize(first.id)).toBe(200_000);
 
     free = 10_000_000;

@@ -134,17 +134,6 @@ export async function freeBytesOf(dir: string): Promise<number | null> {
   }
 }
 
-/** 1536 → "1.5 KB": sizes in sentences a person reads. */
-export function formatSize(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${bytes} bytes` : `${value.toFixed(1)} ${units[unit]}`;
-}
 
 /** A file-system failure as a sentence a person can act on. */
 export function describeDiskError(error: unknown, what: string): string {

@@ -3,7 +3,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { ServiceError, errorText } from '../../../../shared/errors.js';
 import type { ModelDownloadRow, ModelDownloadsRepo, DownloadPatch } from '../../../db/repositories/model-downloads.js';
 import { newId } from '../../ids.js';
-import { GGUF_MAGIC, describeDiskError, downloadsDir, fileNameFor, formatSize, freeBytesOf, installFile, modelsDir, partPath, removeQuietly, sha256OfFile, sizeOf, startsWithGguf } from './files.js';
+import { formatBytes } from '../../../../shared/bytes.js';
+import { GGUF_MAGIC, describeDiskError, downloadsDir, fileNameFor, freeBytesOf, installFile, modelsDir, partPath, removeQuietly, sha256OfFile, sizeOf, startsWithGguf } from './files.js';
 import { DownloadRefused, isRetryableStatus, parseContentRange, requestRange, unsatisfiedRangeTotal, validatorOf, type Fetch } from './http.js';
 import type { Logger } from '../../logger.js';
 import { Watchdog, defaultBackoff, realTimers, sleep, type DownloadTimers } from './timing.js';
@@ -265,7 +266,7 @@ export class ModelDownloads {
       if (error instanceof WrongFile) removeQuietly(part);
       const kept = sizeOf(part);
       const reason = sentence(error instanceof Fatal ? error.message : `The download failed: ${reasonOf(error)}`);
-      const note = kept > 0 ? ` The ${formatSize(kept)} downloaded so far are kept: download the same URL again to go on from there.` : '';
+      const note = kept > 0 ? ` The ${formatBytes(kept)} downloaded so far are kept: download the same URL again to go on from there.` : '';
       this.update(id, { status: 'failed', error: reason + note, bytes_done: kept });
     }
   }
@@ -407,7 +408,7 @@ export class ModelDownloads {
     const free = await this.freeBytes(dir);
     if (free === null || free >= needed) return;
     await response.body?.cancel();
-    throw new Fatal(`Not enough disk space: the model needs ${formatSize(needed)} more, but only ${formatSize(free)} are free where Parley keeps its data (${dir}). Free some space and download again.`);
+    throw new Fatal(`Not enough disk space: the model needs ${formatBytes(needed)} more, but only ${formatBytes(free)} are free where Parley keeps its data (${dir}). Free some space and download again.`);
   }
 
   /** Streams the body into the part file from `start`, checking the GGUF magic at the head. */

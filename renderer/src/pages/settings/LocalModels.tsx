@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { Model } from '../../../../shared/operations/models.js';
+import { formatBytes } from '../../../../shared/bytes.js';
 import { client } from '../../api/index.js';
 import { Alert } from '../../ui/Alert.js';
 import { Button } from '../../ui/Button.js';
@@ -33,17 +34,6 @@ const FOUND_IN: Record<LocalInfo['found_in'], string> = {
 const STATE_LABEL: Record<LocalInfo['state'], string> = { unloaded: 'Not loaded', loading: 'Loading…', loaded: 'Loaded', failed: 'Failed' };
 const STATE_BADGE: Record<LocalInfo['state'], string> = { unloaded: 'badge', loading: 'badge', loaded: 'badge badge-success', failed: 'badge badge-danger' };
 
-/** 1536 → "1.5 KB", 4_700_000_000 → "4.4 GB". */
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value} bytes` : `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
-}
 
 function details(local: LocalInfo): string {
   return [
