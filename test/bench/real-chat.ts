@@ -159,14 +159,17 @@ export async function runRealChatBench() {
     const paired = (f: (d: Sample, p: Sample) => number) => summarize(parleySamples.map((p, i) => f(directSamples[i]!, p))).p50;
     const slower = paired((d, p) => (1 - p.tokensPerSecond / d.tokensPerSecond) * 100);
     const ttftAdded = paired((d, p) => p.ttft - d.ttft);
+    const ttftMore = paired((d, p) => (p.ttft / d.ttft - 1) * 100);
     return {
       threads,
+      /** Parley against direct, median of the paired runs, in percent (positive: Parley slower). */
+      slowerPercent: { tokensPerSecond: slower, ttft: ttftMore },
       generation: [
         rows(`node-llama-cpp directly (${threads} thread${threads === 1 ? '' : 's'}, ${SEQUENCES} sequences, context ${CONTEXT})`, directSamples),
         rows('through Parley (/v1/chat/completions, SSE, loopback)', parleySamples),
         {
           path: `Parley vs direct (median of ${RUNS} paired runs)`,
-          ttft_p50_ms: `${ttftAdded >= 0 ? '+' : ''}${ttftAdded.toFixed(1)}`,
+          ttft_p50_ms: `${ttftAdded >= 0 ? '+' : ''}${ttftAdded.toFixed(1)} (${ttftMore >= 0 ? '+' : ''}${ttftMore.toFixed(1)}%)`,
           ttft_p95_ms: '',
           tokens_per_s_p50: `${Math.abs(slower).toFixed(1)}% ${slower >= 0 ? 'slower' : 'faster'}`,
           tokens_per_answer: '',

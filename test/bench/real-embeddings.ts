@@ -1,10 +1,10 @@
 /**
  * The real embedding model of the test-model cache (all-MiniLM-L6-v2, F16 BERT GGUF, 384-d, mean
  * pooling; `npm run fetch-test-models`):
- * - chunks per second (and per CPU-second of this process, llama.cpp's threads included) through
- *   Parley's engine (`LocalEngine.embed`, as ingestion calls it, batches of 32), with Parley's
- *   default threads (half the cores), for chunks of Parley's target size (1,200 characters) and of
- *   500 characters, of the bench's natural text (test/bench/natural-text.ts: its made-up words
+ * - chunks per second (and per CPU-second of this process and its children, llama.cpp's threads
+ *   included) through Parley's engine (`LocalEngine.embed`, as ingestion calls it, batches of 32),
+ *   with Parley's default threads (half the cores), for chunks of Parley's target size (1,200
+ *   characters) and of 500 characters, of the bench's natural text (test/bench/natural-text.ts: its made-up words
  *   cost ~1.7× the tokens of English prose per character, so tokens per chunk are reported too);
  * - upload → hybrid-ready through served mode: a text file uploaded until it is `ready` (keyword
  *   search) and until every passage has its vector (`GET /search/embedding`), with the model found
@@ -56,12 +56,12 @@ async function engineThroughput(path: string): Promise<Array<Record<string, stri
     for (const chars of [1200, 500]) {
       const chunks = pieces(text, chars, CHUNKS);
       const tokens = chunks.reduce((n, c) => n + tokenizer.tokenize(c).length, 0) / chunks.length;
-      const cpu = process.cpuUsage();
+      // This process and its children: the engine may run llama.cpp in a child process.
+      const cpu = treeCpuSeconds(process.pid) ?? Number.NaN;
       const started = performance.now();
       for (let i = 0; i < chunks.length; i += 32) await engine.embed(path, header, chunks.slice(i, i + 32));
       const seconds = (performance.now() - started) / 1000;
-      const used = process.cpuUsage(cpu);
-      const cpuSeconds = (used.user + used.system) / 1e6;
+      const cpuSeconds = (treeCpuSeconds(process.pid) ?? Number.NaN) - cpu;
       rows.push({
         chunks: `${chunks.length} of ~${chars} characters`,
         tokens_per_chunk: tokens.toFixed(0),

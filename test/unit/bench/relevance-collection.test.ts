@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadCollection, parseBeir, parseCranfield } from '../../bench/relevance/collection.js';
+import { loadCollection, parseBeir, parseCranfield, parseMedline } from '../../bench/relevance/collection.js';
 import { tempDir } from '../../support/core.js';
 
 const CRAN_DOCS = `.I 1
@@ -76,6 +76,42 @@ describe('Cranfield', () => {
   });
 });
 
+const MED_DOCS = `.I 1
+.W
+correlation between maternal and fetal plasma levels of glucose and free
+fatty acids .
+.I 2
+.W
+changes of the nucleic acid and phospholipid levels of the livers .
+`;
+const MED_QUERIES = `.I 1
+.W
+ the crystalline lens in vertebrates, including humans.
+.I 2
+.W
+ the relationship of blood and cerebrospinal fluid oxygen concentrations.
+`;
+
+describe('Medline', () => {
+  it('reads the one-field records, and MED.REL lines as query 0 document grade', () => {
+    const c = parseMedline(MED_DOCS, MED_QUERIES, '1 0 2 1\n2 0 1 1\n2 0 2 1\n');
+    expect(c.documents).toEqual([
+      { id: '1', title: '', text: 'correlation between maternal and fetal plasma levels of glucose and free fatty acids .' },
+      { id: '2', title: '', text: 'changes of the nucleic acid and phospholipid levels of the livers .' },
+    ]);
+    expect(c.queries.get('1')).toBe('the crystalline lens in vertebrates, including humans.');
+    expect([...(c.qrels.get('1') ?? [])]).toEqual([['2', 1]]);
+    expect([...(c.qrels.get('2') ?? [])]).toEqual([
+      ['1', 1],
+      ['2', 1],
+    ]);
+  });
+
+  it('refuses judgements of a query MED.QRY does not have', () => {
+    expect(() => parseMedline(MED_DOCS, MED_QUERIES, '7 0 1 1\n')).toThrow(/query 7 is not in MED.QRY/);
+  });
+});
+
 describe('BEIR format', () => {
   const corpus = '{"_id": "MED-1", "title": "Statins", "text": "Statin use and  survival."}\n{"_id": "MED-2", "title": "", "text": "Soy."}\n';
   const queries = '{"_id": "PLAIN-1", "text": "Do statins help?"}\n{"_id": "PLAIN-9", "text": "unjudged"}\n';
@@ -104,7 +140,7 @@ describe('loading a folder', () => {
   let remove = () => {};
   afterEach(() => remove());
 
-  it('recognises either layout, and nothing in a folder with neither', () => {
+  it('recognises each layout, and nothing in a folder with none', () => {
     const t = tempDir();
     remove = t.remove;
     const cran = join(t.dir, 'cran');
@@ -120,6 +156,13 @@ describe('loading a folder', () => {
     writeFileSync(join(beir, 'queries.jsonl'), '{"_id": "q", "text": "x"}\n');
     writeFileSync(join(beir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq\td\t1\n');
     expect(loadCollection(beir)?.name).toBe('nfcorpus (BEIR test split)');
+
+    const med = join(t.dir, 'med');
+    mkdirSync(med);
+    writeFileSync(join(med, 'MED.ALL'), MED_DOCS);
+    writeFileSync(join(med, 'MED.QRY'), MED_QUERIES);
+    writeFileSync(join(med, 'MED.REL'), '1 0 2 1\n');
+    expect(loadCollection(med)?.documents).toHaveLength(2);
 
     const empty = join(t.dir, 'empty');
     mkdirSync(empty);
