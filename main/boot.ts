@@ -26,6 +26,8 @@ import { realTimers } from './core/mcp/timers.js';
 import { ModelDownloads, type DownloadsOptions } from './core/local-models/downloads/runner.js';
 import { UploadSweeper } from './core/uploads/cleanup.js';
 import { LocalEngine, type IdleTimers } from './core/local-models/engine.js';
+import { ProcessHost, type HostSpawner } from './core/local-models/host/client.js';
+import { InProcessHost } from './core/local-models/host/in-process.js';
 import { LocalModels } from './core/local-models/registry.js';
 import { silentLogger, type Logger } from './core/logger.js';
 import { Lifecycle } from './core/service/lifecycle.js';
@@ -64,8 +66,14 @@ export interface BootOptions {
   blobWriteDevice?: string | undefined;
   /** Where the model folders of LM Studio, Jan, GPT4All and Ollama are looked for (the user's home by default). */
   folderEnv?: (() => FolderEnv) | undefined;
-  /** Timers of the local models' idle unload (tests pass fakes). */
+  /** Timers of the local models' idle unload when they run in this process (`localModelHost: 'in-process'`); tests pass fakes. */
   idleTimers?: IdleTimers | undefined;
+  /**
+   * Where local models run: a process of their own, so a native crash or an out-of-memory kill in
+   * llama.cpp ends only it — started with this spawner (Electron's utilityProcess on the desktop),
+   * child_process.fork by default. `in-process` runs them in this process (benches, to compare).
+   */
+  localModelHost?: HostSpawner | 'in-process' | undefined;
   /**
    * The models shipped with the app (`process.resourcesPath/models` in the packaged desktop app):
    * `[retrieval] embedding_model = "auto"` embeds with the one there. PARLEY_BUNDLED_MODELS_DIR
@@ -137,7 +145,10 @@ export function bootCore(options: BootOptions): Core {
     if (interrupted > 0) log.warn(`${interrupted} answer(s) were being written when Parley last stopped; their text so far is kept, marked interrupted.`);
     const blobs = new BlobStore(options.dataDir, { writeDevice: options.blobWriteDevice });
     const secrets = options.secretBox ?? keyFileSecretBox(options.dataDir);
-    const engine = new LocalEngine({ config, log, ...(options.idleTimers ? { timers: options.idleTimers } : {}) });
+    const engine =
+      options.localModelHost === 'in-process'
+        ? new InProcessHost(new LocalEngine({ config, log, ...(options.idleTimers ? { timers: options.idleTimers } : {}) }))
+        : new ProcessHost({ config, log, spawn: options.localModelHost });
     // Set once the embedding queue exists: a scan or a configuration change may change the embedder.
     let syncEmbeddings = (): void => {};
     const local = new LocalModels({

@@ -1,6 +1,6 @@
 // The desktop entry, and the only file that imports electron at run time: everything it wires is
 // injected into runDesktop, so the rest of main/ is tested under plain Node.
-import { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, protocol, safeStorage, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, protocol, safeStorage, shell, utilityProcess } from 'electron';
 import { join } from 'node:path';
 import { APP_ROOT, APP_VERSION } from './app-info.js';
 import { runDesktop } from './desktop/app.js';
@@ -12,7 +12,7 @@ import { pinoCoreLogger } from './logging/core-logger.js';
 const log = pinoCoreLogger(createLogger({ dataDir: process.env.PARLEY_DATA_DIR || app.getPath('userData') }).logger);
 
 runDesktop(
-  { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, protocol, safeStorage, shell },
+  { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, protocol, safeStorage, shell, utilityProcess },
   {
     env: process.env,
     appVersion: APP_VERSION,

@@ -16,6 +16,8 @@ await build({
     'parse-worker': 'main/core/ingest/parse-worker.ts',
     'background-worker': 'main/db/repositories/chunks/background-worker.ts',
     'keyword-worker': 'main/core/retrieval/keyword-worker.ts',
+    // host-process: the local models' own process (node-llama-cpp), so a native crash does not end the app.
+    'host-process': 'main/core/local-models/host/host-process.ts',
     mcp: 'main/mcp.ts',
   },
   outdir: 'dist/main',

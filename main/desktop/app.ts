@@ -1,4 +1,5 @@
 import type { Logger } from '../core/logger.js';
+import { utilityProcessHost, type UtilityProcessLike } from './model-host.js';
 import { bootCore, type BootOptions, type Core } from '../boot.js';
 import { keyFileSecretBox, osKeychainSecretBox, type OsKeychain } from '../core/secrets/secret-box.js';
 import { registerIpc, type IpcMainInvokeLike } from '../transport/ipc/index.js';
@@ -43,6 +44,8 @@ export interface ElectronLike<W extends DesktopWindow, P extends MessagePortMain
   dialog: { showErrorBox(title: string, content: string): void };
   /** Encrypts provider keys with the OS keychain where the platform has one. */
   safeStorage?: OsKeychain & { isEncryptionAvailable(): boolean };
+  /** Runs the local models in a process of their own (a child Node process when absent). */
+  utilityProcess?: UtilityProcessLike;
 }
 
 export interface RunningHttp {
@@ -153,6 +156,7 @@ export async function runDesktop<W extends DesktopWindow, P extends MessagePortM
       mode: 'desktop',
       bundledModelsDir: options.bundledModelsDir,
       nativeBinding: env.PARLEY_SQLITE_BINDING || undefined,
+      localModelHost: electron.utilityProcess ? utilityProcessHost(electron.utilityProcess) : undefined,
       secretBox: electron.safeStorage?.isEncryptionAvailable() ? osKeychainSecretBox(electron.safeStorage, keyFileSecretBox(dataDir)) : undefined,
       log,
     });

@@ -65,6 +65,8 @@ export interface EngineOptions {
   log?: Logger | undefined;
   /** Available memory in bytes, read without I/O; tests pass a fixed figure. */
   freeMemory?: FreeMemory;
+  /** After a model's state, its users or the runtime's availability changed (the model's process reports it to the main one). */
+  onChange?: () => void;
 }
 
 /** Half the cores, 1 to 8: llama.cpp's own default (all cores, at least 4) is far slower on small machines, where the threads fight. */
@@ -180,10 +182,18 @@ export class LocalEngine {
         return { lib, llama };
       } catch (error) {
         this.unavailable = `Local models cannot run here: node-llama-cpp or its llama.cpp binary could not be loaded (${errorText(error)}).`;
+        this.options.onChange?.();
         throw new LocalModelError('unavailable', this.unavailable);
       }
     })();
     return this.runtime;
+  }
+
+  /** Every model's state and the residents at once: what the model's process reports to the main one. */
+  snapshot(): { unavailable: string | null; states: Record<string, { state: LocalState; error: string | null }>; residents: Resident[] } {
+    const states: Record<string, { state: LocalState; error: string | null }> = {};
+    for (const path of this.entries.keys()) states[path] = this.state(path);
+    return { unavailable: this.unavailable, states, residents: this.residents() };
   }
 
   state(path: string): { state: LocalState; error: string | null } {
@@ -231,6 +241,7 @@ export class LocalEngine {
   private async doLoad(entry: Entry): Promise<void> {
     entry.state = 'loading';
     entry.error = null;
+    this.options.onChange?.();
     try {
       const { lib, llama } = await this.probe();
       // llama.cpp's own message for this is only logged; say it plainly.
@@ -267,6 +278,7 @@ export class LocalEngine {
       entry.error = error instanceof LocalModelError ? error.message : describeLoadFailure(error);
       this.options.log?.warn(`local model ${entry.path}: ${entry.error}`);
     }
+    this.options.onChange?.();
   }
 
   /** The other chat models loaded or loading, and how many may be. */
@@ -319,6 +331,7 @@ export class LocalEngine {
     entry.embedding = null;
     // A failed model stays failed (with its reason) until it is loaded again.
     if (entry.state !== 'failed') entry.state = 'unloaded';
+    this.options.onChange?.();
     await context?.dispose().catch(() => {});
     await embedding?.dispose().catch(() => {});
     await model?.dispose().catch(() => {});
@@ -340,12 +353,14 @@ export class LocalEngine {
     entry.lastUsed = ++this.uses;
     if (entry.idle !== null) this.timers.clear(entry.idle);
     entry.idle = null;
+    this.options.onChange?.();
   }
 
   private end(entry: Entry): void {
     entry.active--;
     entry.lastUsed = ++this.uses;
     this.scheduleIdle(entry);
+    this.options.onChange?.();
     if (entry.active === 0) this.wakeRoomWaiters();
   }
 

@@ -3,13 +3,16 @@ import { homedir } from 'node:os';
 import type { Config } from '../../../shared/config.js';
 import { discoverFiles, HeaderCache, type FoundFile } from './discovery.js';
 import type { FolderEnv } from './folders.js';
-import type { LocalEngine } from './engine.js';
+import { LocalEngine } from './engine.js';
+import { InProcessHost } from './host/in-process.js';
+import type { ModelHost } from './host/types.js';
 import { modelSize } from './split-models.js';
 
 export interface LocalModelsOptions {
   dataDir: string;
   config: () => Config;
-  engine: LocalEngine;
+  /** The local models' runtime; an engine given as it is runs in this process (unit tests, benches). */
+  engine: ModelHost | LocalEngine;
   /** Paths of the GGUF files registered by path (`POST /models`), read from the database. */
   registeredPaths: () => string[];
   /** Home folder and OS the app folders are found under; tests build layouts in a temporary home. */
@@ -26,7 +29,7 @@ export interface LocalModelsOptions {
  * scan, and headers are read once per file version.
  */
 export class LocalModels {
-  readonly engine: LocalEngine;
+  readonly engine: ModelHost;
   private found: FoundFile[] = [];
   private added = new Map<string, FoundFile | null>();
   private scanning: Promise<FoundFile[]> | null = null;
@@ -34,7 +37,7 @@ export class LocalModels {
   private readonly headers = new HeaderCache();
 
   constructor(private readonly options: LocalModelsOptions) {
-    this.engine = options.engine;
+    this.engine = options.engine instanceof LocalEngine ? new InProcessHost(options.engine) : options.engine;
   }
 
   private env(): FolderEnv {

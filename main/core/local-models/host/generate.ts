@@ -1,0 +1,113 @@
+import type { GbnfJsonSchema } from 'node-llama-cpp';
+import { LocalModelError, type LocalEngine } from '../engine.js';
+import type { AgentTurnEvent } from '../../providers/types.js';
+import { ProviderError } from '../../providers/types.js';
+import { localSampling } from '../../providers/local-sampling.js';
+import { contextTooSmall, fitHistory, isContextShiftFailure } from '../../providers/llama-cpp-context.js';
+import { callNowHistory, grammarSchema } from '../../providers/llama-cpp-history.js';
+import { errorText } from '../../../../shared/errors.js';
+import type { GenerateRequest } from './types.js';
+import { Channel, mergeDeltas } from './channel.js';
+
+/**
+ * One answer written by the engine of this process: node-llama-cpp's LlamaChat on a sequence of
+ * the shared model. Runs where the engine is — in the model's own process (host-process.ts), or
+ * in the main process (in-process.ts). Text streams token by token; an abort stops generation at
+ * the next token and frees the sequence.
+ */
+
+function providerError(error: unknown, contextSize: number | null): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (error instanceof LocalModelError) return new ProviderError('unavailable', error.message);
+  if (contextSize !== null && isContextShiftFailure(error)) return contextTooSmall(contextSize);
+  return new ProviderError('upstream_error', `The local model failed: ${errorText(error)}`);
+}
+
+/** The longest string a forced tool call may hold: a search query, a file key. */
+const CALL_STRING_CHARS = 200;
+/** Tokens a forced call may take: its JSON with strings at their longest, and a margin. */
+const CALL_TOKENS = 320;
+
+/** Room kept for the answer when an agent's transcript is fitted into the context. */
+function answerRoom(contextSize: number, maxTokens: number): number {
+  return Math.min(maxTokens, Math.max(256, Math.floor(contextSize / 4)));
+}
+
+/**
+ * Runs one generation on a sequence of the shared model: deltas as they come, then usage; tool
+ * calls (when functions are offered) once the model has finished asking for them.
+ */
+export async function* generateWith(engine: LocalEngine, request: GenerateRequest, signal: AbortSignal): AsyncIterable<AgentTurnEvent> {
+  const { path, header, tools, agent } = request;
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  let slot;
+  let contextSize: number | null = null;
+  try {
+    const { lib, llama } = await engine.probe();
+    slot = await engine.acquire(path, header, stop.signal);
+    const channel = new Channel<AgentTurnEvent>();
+    const chat = new lib.LlamaChat({ contextSequence: slot.sequence, chatWrapper: slot.chatWrapper });
+    const sequence = slot.sequence;
+    contextSize = sequence.contextSize;
+    const functions = tools.kind === 'choose' ? tools.functions : undefined;
+    // A forced call writes only its arguments: a short JSON object.
+    const maxTokens = tools.kind === 'call' ? CALL_TOKENS : (request.max_tokens ?? Math.max(256, Math.floor(contextSize * 0.75)));
+    const grammar = tools.kind === 'call' ? await llama.createGrammarForJsonSchema<GbnfJsonSchema>(grammarSchema(tools.tool.parameters, CALL_STRING_CHARS)) : undefined;
+    const fit = { chatWrapper: slot.chatWrapper, tokenizer: sequence.model.tokenizer, functions };
+    const size = contextSize;
+    let history = tools.kind === 'call' ? callNowHistory(request.history, tools.tool) : request.history;
+    // An agent's transcript grows with every tool result: fitted here, and again if the answer outgrows the context.
+    if (agent) history = fitHistory(history, { ...fit, budget: size - answerRoom(size, maxTokens) }, size);
+    let written = '';
+    const done = chat
+      .generateResponse(history, {
+        onTextChunk: (text) => {
+          if (!text) return;
+          if (grammar) written += text;
+          else channel.push({ type: 'delta', text });
+        },
+        signal: stop.signal,
+        stopOnAbortSignal: true,
+        maxTokens,
+        ...localSampling(request, header.sampling),
+        ...(agent ? { contextShift: { strategy: ({ chatHistory, maxTokensCount }) => ({ chatHistory: fitHistory(chatHistory, { ...fit, budget: maxTokensCount }, size), metadata: null }) } } : {}),
+        ...(grammar ? { grammar } : functions && Object.keys(functions).length > 0 ? { functions } : {}),
+      })
+      .then((result) => {
+        if (grammar && tools.kind === 'call') {
+          let args: unknown;
+          try {
+            args = grammar.parse(written);
+          } catch {
+            throw new ProviderError('upstream_error', `The local model did not finish its call of ${tools.tool.name} within ${CALL_TOKENS} tokens.`);
+          }
+          channel.push({ type: 'tool_call', call: { id: 'call_0', name: tools.tool.name, arguments: JSON.stringify(args) } });
+        }
+        // Only when functions were offered: `stream` relies on there being no tool call otherwise.
+        for (const [i, call] of (functions ? (result.functionCalls ?? []) : []).entries()) {
+          channel.push({ type: 'tool_call', call: { id: `call_${i}`, name: call.functionName, arguments: JSON.stringify(call.params ?? {}) } });
+        }
+        if (result.metadata.stopReason === 'maxTokens' && !grammar) channel.push({ type: 'finish', reason: 'length' });
+        channel.push({ type: 'usage', input_tokens: sequence.tokenMeter.usedInputTokens, output_tokens: sequence.tokenMeter.usedOutputTokens });
+        channel.close();
+      })
+      .catch((error: unknown) => channel.close(stop.signal.aborted ? undefined : providerError(error, size)));
+    try {
+      // Tokens that piled up while the reader was busy go out as one delta: less work per token.
+      yield* channel.drain(mergeDeltas);
+    } finally {
+      // The consumer stopped (cancel, client gone): stop at the next token, then free the sequence.
+      stop.abort();
+      await done;
+      chat.dispose({ disposeSequence: false });
+    }
+  } catch (error) {
+    if (signal.aborted) return;
+    throw providerError(error, contextSize);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    slot?.release();
+  }
+}
