@@ -59,7 +59,7 @@ export interface BootOptions {
    */
   recover?: boolean | undefined;
   /** Model downloads' network side: tests make the back-off 0, drive the timers, swap fetch or the free space. */
-  downloads?: Pick<DownloadsOptions, 'backoffMs' | 'maxRetries' | 'fetch' | 'stallMs' | 'giveUpAfterMs' | 'timers' | 'freeBytes'> | undefined;
+  downloads?: Pick<DownloadsOptions, 'backoffMs' | 'maxRetries' | 'fetch' | 'stallMs' | 'giveUpAfterMs' | 'timers' | 'freeBytes' | 'reachable'> | undefined;
   /** How often expired uploads are swept (default 10 minutes); tests shorten it. */
   uploadSweepIntervalMs?: number | undefined;
   /** Tests only (no configuration reaches it): write uploaded bytes to this device, e.g. /dev/full for a full disk. */

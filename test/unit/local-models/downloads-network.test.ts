@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DownloadsOptions, DownloadView } from '../../../main/core/local-models/downloads/runner.js';
 import type { DownloadTimers } from '../../../main/core/local-models/downloads/timing.js';
+import { hostAnswers } from '../../../main/core/local-models/downloads/files.js';
 import { bootTestCore } from '../../support/core.js';
 import { ggufBytes, sha256, startDownloadServer, type DownloadServer } from '../../fixtures/download-server.js';
 
@@ -51,7 +52,7 @@ afterEach(async () => {
   core = null;
 });
 
-function boot(downloads: Pick<DownloadsOptions, 'timers' | 'stallMs' | 'giveUpAfterMs' | 'freeBytes'>) {
+function boot(downloads: Pick<DownloadsOptions, 'timers' | 'stallMs' | 'giveUpAfterMs' | 'freeBytes' | 'backoffMs' | 'reachable'>) {
   core = bootTestCore({ downloads });
   const c = core;
   const part = (id: string) => join(c.dataDir, 'downloads', `${id}.part`);
@@ -59,12 +60,15 @@ function boot(downloads: Pick<DownloadsOptions, 'timers' | 'stallMs' | 'giveUpAf
   return { downloads: c.runtime.downloads, dataDir: c.dataDir, part, partSize };
 }
 
-/** Waits until the download sleeps `ms` before its next try (the only timer set), and answers it then. */
+/**
+ * Waits until the download sleeps `ms` before its next try, and answers it then. The only other
+ * timer a wait sets is the check whether the network is back (every 5 s during a longer wait).
+ */
 const waitingToRetry = (get: () => DownloadView, timers: HandTimers, ms = 1000) =>
   vi.waitFor(() => {
     const d = get();
     if (d.retry_at === null) throw new Error(`not waiting: ${d.status} ${d.error ?? ''}`);
-    expect(timers.waiting()).toEqual([ms]);
+    expect(timers.waiting().sort((a, b) => b - a)).toEqual(ms > 5000 ? [ms, 5000] : [ms]);
     return d;
   });
 const settled = (get: () => DownloadView) =>
@@ -123,6 +127,41 @@ describe('a download over a bad network', () => {
     expect(d).toMatchObject({ status: 'complete', sha256: sha256(bytes), bytes_done: 500_000, error: null, retry_at: null });
     expect(rangesAsked('/flaky/model.gguf')).toEqual([null, 'bytes=100000-', 'bytes=200000-', 'bytes=300000-']);
     expect(readFileSync(join(dataDir, 'models', 'model.gguf')).equals(bytes)).toBe(true);
+  });
+
+  it('goes on within seconds of the network coming back, not at the end of a long wait', async () => {
+    const timers = new HandTimers();
+    let probes = 0;
+    const { downloads } = boot({
+      timers,
+      backoffMs: () => 60_000,
+      reachable: async (url) => {
+        probes++;
+        return hostAnswers(url);
+      },
+    });
+    const bytes = ggufBytes(300_000);
+    const url = files.add('/back/model.gguf', { bytes, cutsAt: [100_000] });
+    const { id } = downloads.start({ url, sha256: sha256(bytes) }, null);
+    const get = () => downloads.get(id);
+
+    // The connection is cut at 100 000 and the network goes away: a minute's wait.
+    await cutAt(get, 100_000);
+    await waitingToRetry(get, timers, 60_000);
+    await files.refuse();
+    // Still down at the first check: it keeps waiting, and checks again 5 s later.
+    timers.advance(5000);
+    await vi.waitFor(() => expect(probes).toBe(1));
+    await vi.waitFor(() => expect(timers.waiting().sort((a, b) => b - a)).toEqual([60_000, 5000]));
+    expect(get()).toMatchObject({ status: 'downloading', bytes_done: 100_000 });
+
+    // Back: the next check finds it, 10 s into a minute's wait, and the download goes on from its bytes.
+    await files.accept();
+    timers.advance(5000);
+    expect(await settled(get)).toMatchObject({ status: 'complete', sha256: sha256(bytes) });
+    expect(probes).toBe(2);
+    expect(timers.now()).toBe(10_000);
+    expect(rangesAsked('/back/model.gguf')).toEqual([null, 'bytes=100000-']);
   });
 
   it('drops a connection whose body stalls for 30 s and resumes from the bytes that arrived', async () => {

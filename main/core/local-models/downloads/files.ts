@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, linkSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { open, statfs } from 'node:fs/promises';
@@ -153,4 +154,28 @@ export function describeDiskError(error: unknown, what: string): string {
     default:
       return `${what} could not be written: ${errorText(error)}`;
   }
+}
+
+/**
+ * Whether the host of `url` accepts a TCP connection now: the cheapest sign that the network (and
+ * the server) is back. Never throws; a connection that does not open within `timeoutMs` is a no.
+ */
+export function hostAnswers(url: string, timeoutMs = 3000): Promise<boolean> {
+  return new Promise((resolve) => {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return resolve(false);
+    }
+    const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
+    const socket = connect({ host: target.hostname.replace(/^\[|\]$/g, ''), port });
+    const end = (up: boolean) => {
+      socket.destroy();
+      resolve(up);
+    };
+    socket.setTimeout(timeoutMs, () => end(false));
+    socket.once('connect', () => end(true));
+    socket.once('error', () => end(false));
+  });
 }

@@ -4,10 +4,10 @@ import { ServiceError, errorText } from '../../../../shared/errors.js';
 import type { ModelDownloadRow, ModelDownloadsRepo, DownloadPatch } from '../../../db/repositories/model-downloads.js';
 import { newId } from '../../ids.js';
 import { formatBytes } from '../../../../shared/bytes.js';
-import { GGUF_MAGIC, describeDiskError, downloadsDir, fileNameFor, freeBytesOf, installFile, modelsDir, partPath, removeQuietly, sha256OfFile, sizeOf, startsWithGguf } from './files.js';
+import { GGUF_MAGIC, describeDiskError, downloadsDir, fileNameFor, freeBytesOf, hostAnswers, installFile, modelsDir, partPath, removeQuietly, sha256OfFile, sizeOf, startsWithGguf } from './files.js';
 import { DownloadRefused, isRetryableStatus, parseContentRange, requestRange, unsatisfiedRangeTotal, validatorOf, type Fetch } from './http.js';
 import type { Logger } from '../../logger.js';
-import { Watchdog, defaultBackoff, realTimers, sleep, type DownloadTimers } from './timing.js';
+import { Watchdog, defaultBackoff, realTimers, sleep, sleepUntilReachable, type DownloadTimers } from './timing.js';
 
 export interface DownloadsOptions {
   repo: ModelDownloadsRepo;
@@ -36,6 +36,8 @@ export interface DownloadsOptions {
   timers?: DownloadTimers;
   /** Free bytes on the file system of a folder (null: unknown); `fs.statfs` by default. */
   freeBytes?: (dir: string) => Promise<number | null>;
+  /** Whether a URL's host answers now (a TCP connection opens), asked while waiting for the network. */
+  reachable?: (url: string) => Promise<boolean>;
   /** Downloads that run at once; the others wait `queued`. */
   concurrency?: number;
   log?: Logger | undefined;
@@ -98,6 +100,7 @@ export class ModelDownloads {
   private readonly giveUpAfterMs: number;
   private readonly timers: DownloadTimers;
   private readonly freeBytes: (dir: string) => Promise<number | null>;
+  private readonly reachable: (url: string) => Promise<boolean>;
   /** When downloads waiting after a network failure try again (ISO time). */
   private readonly retryAt = new Map<string, string>();
   private readonly running = new Map<string, Running>();
@@ -117,6 +120,7 @@ export class ModelDownloads {
     this.giveUpAfterMs = options.giveUpAfterMs ?? 24 * 3600_000;
     this.timers = options.timers ?? realTimers;
     this.freeBytes = options.freeBytes ?? freeBytesOf;
+    this.reachable = options.reachable ?? ((url) => hostAnswers(url));
   }
 
   get modelsDir(): string {
@@ -287,6 +291,8 @@ export class ModelDownloads {
     for (;;) {
       const before = sizeOf(part);
       let wait: number;
+      // Waiting for the network (not for a server that answers with errors): go on as soon as it is back.
+      let forNetwork = false;
       try {
         const outcome = await this.attempt(id, part, signal);
         if (outcome.kind === 'done') return;
@@ -317,12 +323,15 @@ export class ModelDownloads {
           }
           networkFailures++;
           wait = this.backoff(networkFailures);
+          forNetwork = true;
           note = `The connection failed (${reason}); waiting for the network, retrying in ${seconds(wait)} s.`;
         }
         this.retryAt.set(id, new Date(this.options.now().getTime() + wait).toISOString());
         this.update(id, { error: note, bytes_done: sizeOf(part) });
       }
-      await sleep(this.timers, wait, signal);
+      const url = this.repo.get(id)?.url;
+      if (forNetwork && url) await sleepUntilReachable(this.timers, wait, signal, () => this.reachable(url));
+      else await sleep(this.timers, wait, signal);
       this.retryAt.delete(id);
       if (signal.aborted) throw new Error('stopped');
       const row = this.repo.get(id);

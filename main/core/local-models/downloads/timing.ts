@@ -34,6 +34,42 @@ export function sleep(timers: DownloadTimers, ms: number, signal: AbortSignal): 
   });
 }
 
+/** How often a download waiting for the network checks whether the server answers again. */
+export const PROBE_EVERY_MS = 5000;
+
+/**
+ * Resolves after `ms`, at once when `signal` aborts, or as soon as `reachable()` says the server
+ * answers again (asked every `everyMs` during a longer wait): a download waiting a minute after the
+ * network went away goes on within seconds of it coming back, without hammering a server that is
+ * down with full requests.
+ */
+export function sleepUntilReachable(timers: DownloadTimers, ms: number, signal: AbortSignal, reachable: () => Promise<boolean>, everyMs = PROBE_EVERY_MS): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (ms <= 0 || signal.aborted) return resolve();
+    let done = false;
+    let cancelProbe = () => {};
+    const finish = () => {
+      if (done) return;
+      done = true;
+      cancelWait();
+      cancelProbe();
+      signal.removeEventListener('abort', finish);
+      resolve();
+    };
+    const cancelWait = timers.after(ms, finish);
+    const probe = () => {
+      cancelProbe = timers.after(everyMs, () => {
+        reachable().then(
+          (up) => (up ? finish() : done || probe()),
+          () => done || probe(),
+        );
+      });
+    };
+    if (ms > everyMs) probe();
+    signal.addEventListener('abort', finish, { once: true });
+  });
+}
+
 /**
  * Calls `onStall` when `touch()` has not been called for `ms`. undici's own header and body
  * timeouts are 5 minutes each, a slot held that long by a dead connection.
