@@ -10,12 +10,13 @@
 import { mkdir } from 'node:fs/promises';
 import { errorText } from '../shared/errors.js';
 import { ensureModel } from './models/fetch-model.js';
-import { TEST_MODELS, testModelsDir } from './models/test-models.js';
+import { TEST_MODELS, cachedModelDir } from './models/test-models.js';
 
 async function main(): Promise<void> {
-  const dir = testModelsDir();
-  await mkdir(dir, { recursive: true });
-  for (const model of TEST_MODELS) await ensureModel(model, dir);
+  for (const model of TEST_MODELS) {
+    await mkdir(cachedModelDir(model), { recursive: true });
+    await ensureModel(model, cachedModelDir(model));
+  }
 }
 
 main().catch((error: unknown) => {

@@ -26,6 +26,11 @@ interface BertConfig {
   model_type?: string;
 }
 
+/** sentence-transformers' own settings (`sentence_bert_config.json`). */
+interface SentenceBertConfig {
+  max_seq_length?: number;
+}
+
 interface PoolingConfig {
   pooling_mode_cls_token?: boolean;
   pooling_mode_mean_tokens?: boolean;
@@ -107,11 +112,23 @@ function toTensor(name: string, t: SafeTensor): GgufTensor {
   return matrix ? { name, shape, type: GGML_TYPE.F16, data: f16Bytes(values) } : { name, shape, type: GGML_TYPE.F32, data: new Uint8Array(values.buffer) };
 }
 
+/** The first `rows` rows of a row-major F32 matrix: llama.cpp wants one position embedding per position of the context length. */
+function firstRows(t: SafeTensor, rows: number): SafeTensor {
+  const [all = 0, width = 0] = t.shape;
+  if (rows >= all) return t;
+  return { ...t, shape: [rows, width], data: t.data.subarray(0, rows * width * 4) };
+}
+
 /** Reads `dir` (a sentence-transformers BERT model) and returns the GGUF file's bytes. */
 export async function bertToGguf(dir: string, name: string): Promise<Buffer> {
   const config = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')) as BertConfig;
   if (config.model_type !== undefined && config.model_type !== 'bert') throw new Error(`model_type ${config.model_type} is not bert.`);
   const pooling = JSON.parse(await readFile(join(dir, '1_Pooling', 'config.json'), 'utf8').catch(() => '{}')) as PoolingConfig;
+  const sentence = JSON.parse(await readFile(join(dir, 'sentence_bert_config.json'), 'utf8').catch(() => '{}')) as SentenceBertConfig;
+  // The length the model was trained on (sentence-transformers cuts its input there; MiniLM: 256),
+  // not the position table's size (512): Parley's engine truncates embedding inputs to this length,
+  // and the table keeps only the positions an input can reach (llama.cpp checks its size against it).
+  const contextLength = Math.min(sentence.max_seq_length ?? config.max_position_embeddings, config.max_position_embeddings);
   const vocab = (await readFile(join(dir, 'vocab.txt'), 'utf8')).split('\n');
   if (vocab.at(-1) === '') vocab.pop();
   const special = new Set(['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]']);
@@ -125,7 +142,7 @@ export async function bertToGguf(dir: string, name: string): Promise<Buffer> {
     ['general.architecture', { t: 'str', v: 'bert' }],
     ['general.name', { t: 'str', v: name }],
     ['general.file_type', { t: 'u32', v: 1 }], // MOSTLY_F16
-    ['bert.context_length', { t: 'u32', v: config.max_position_embeddings }],
+    ['bert.context_length', { t: 'u32', v: contextLength }],
     ['bert.embedding_length', { t: 'u32', v: config.hidden_size }],
     ['bert.feed_forward_length', { t: 'u32', v: config.intermediate_size }],
     ['bert.block_count', { t: 'u32', v: config.num_hidden_layers }],
@@ -150,7 +167,7 @@ export async function bertToGguf(dir: string, name: string): Promise<Buffer> {
   const tensors: GgufTensor[] = [];
   for (const [hfName, t] of await readSafetensors(join(dir, 'model.safetensors'))) {
     const to = ggufName(hfName);
-    if (to) tensors.push(toTensor(to, t));
+    if (to) tensors.push(toTensor(to, to === 'position_embd.weight' ? firstRows(t, contextLength) : t));
   }
   return writeGguf(kv, tensors);
 }

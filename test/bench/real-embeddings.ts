@@ -3,7 +3,8 @@
  * pooling; `npm run fetch-test-models`):
  * - chunks per second (and per CPU-second of this process and its children, llama.cpp's threads
  *   included) through Parley's engine (`LocalEngine.embed`, as ingestion calls it, batches of 32),
- *   with Parley's default threads (half the cores), for chunks of Parley's target size (1,200
+ *   with Parley's default layout (one 1-thread context per core, up to 4; inputs cut to the model's
+ *   trained 256 tokens), for chunks of Parley's target size (1,200
  *   characters) and of 500 characters, of the bench's natural text (test/bench/natural-text.ts: its made-up words
  *   cost ~1.7× the tokens of English prose per character, so tokens per chunk are reported too);
  * - upload → hybrid-ready through served mode: a text file uploaded until it is `ready` (keyword
@@ -14,11 +15,12 @@
  * Run: node --import tsx test/bench/real-embeddings.ts (after npm run build and npm run fetch-test-models)
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigSchema } from '../../shared/config.js';
-import { defaultThreads, LocalEngine } from '../../main/core/local-models/engine.js';
+import { LocalEngine } from '../../main/core/local-models/engine.js';
+import { embeddingContextCount } from '../../main/core/local-models/embedding-pool.js';
 import { readGgufHeader } from '../../main/core/local-models/gguf-header.js';
 import { startServed, type Served } from '../support/served.js';
 import { naturalText } from './natural-text.js';
@@ -64,8 +66,9 @@ async function engineThroughput(path: string): Promise<Array<Record<string, stri
       const cpuSeconds = (treeCpuSeconds(process.pid) ?? Number.NaN) - cpu;
       rows.push({
         chunks: `${chunks.length} of ~${chars} characters`,
+        // Before the cut to the trained length.
         tokens_per_chunk: tokens.toFixed(0),
-        threads: defaultThreads(),
+        contexts: `${embeddingContextCount(config.local_models, availableParallelism())} × 1 thread`,
         chunks_per_s: (chunks.length / seconds).toFixed(1),
         chunks_per_cpu_s: (chunks.length / cpuSeconds).toFixed(1),
         target: chars === 1200 ? '≥ 50 chunks/s' : '',

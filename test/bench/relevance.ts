@@ -30,7 +30,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bootCore, type Core } from '../../main/boot.js';
 import { questionWords } from '../../main/core/retrieval/search.js';
-import { testModelsDir } from '../../scripts/models/test-models.js';
+import { realModel } from '../support/real-models.js';
 import { TEST_ADMIN_KEY, tempDir } from '../support/core.js';
 import { loadCollection, type IrCollection } from './relevance/collection.js';
 import { meanScores, type RankingScores } from './relevance/metrics.js';
@@ -46,7 +46,7 @@ export function relevanceCollectionDirs(setting = process.env.PARLEY_IR_COLLECTI
 
 /** The real embedding model of the test-model cache, unless `PARLEY_BENCH_EMBED_GGUF` names another. */
 export function benchEmbeddingModel(): string {
-  const path = process.env.PARLEY_BENCH_EMBED_GGUF || join(testModelsDir(), 'all-MiniLM-L6-v2.F16.gguf');
+  const path = process.env.PARLEY_BENCH_EMBED_GGUF || realModel('embedding').path;
   if (!existsSync(path)) throw new Error(`No embedding model at ${path}: run npm run fetch-test-models (or set PARLEY_BENCH_EMBED_GGUF)`);
   return path;
 }

@@ -77,7 +77,7 @@ describe('real local models', () => {
     });
     expect(models.find((m) => m.id === embedId)).toMatchObject({
       provider: 'llama_cpp',
-      local: { architecture: 'bert', context_length: 512, purpose: 'embedding' },
+      local: { architecture: 'bert', context_length: 256, purpose: 'embedding' },
     });
   });
 

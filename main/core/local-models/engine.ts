@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { importEsm } from '../esm-import.js';
 import type { Config } from '../../../shared/config.js';
 import type { GgufHeader } from './gguf-header.js';
+import { EmbeddingPool, embeddingContextCount } from './embedding-pool.js';
 import { sampledFreeMemory, type FreeMemory } from './memory.js';
 import type { Logger } from '../logger.js';
 import { errorText } from '../../../shared/errors.js';
@@ -25,7 +26,6 @@ type Lib = typeof import('node-llama-cpp');
 type Llama = Awaited<ReturnType<Lib['getLlama']>>;
 type LlamaModel = Awaited<ReturnType<Llama['loadModel']>>;
 type LlamaContext = Awaited<ReturnType<LlamaModel['createContext']>>;
-type LlamaEmbeddingContext = Awaited<ReturnType<LlamaModel['createEmbeddingContext']>>;
 export type LlamaContextSequence = ReturnType<LlamaContext['getSequence']>;
 export type ChatWrapper = import('node-llama-cpp').ChatWrapper;
 
@@ -96,7 +96,7 @@ interface Entry {
   model: LlamaModel | null;
   context: LlamaContext | null;
   chatWrapper: ChatWrapper | null;
-  embedding: LlamaEmbeddingContext | null;
+  embedding: EmbeddingPool | null;
   /** Answers (or embedding batches) using the model now. */
   active: number;
   /** Answers waiting for a free sequence, oldest first; a cancelled one leaves the queue at once. */
@@ -255,7 +255,8 @@ export class LocalEngine {
       const model = await llama.loadModel({ modelPath: entry.path, ...(cfg.gpu === false ? { gpuLayers: 0 } : {}) });
       try {
         if (entry.header.pooling) {
-          entry.embedding = await model.createEmbeddingContext({ contextSize: contextSizeFor(cfg, entry.header), threads });
+          const count = embeddingContextCount(cfg, availableParallelism());
+          entry.embedding = await EmbeddingPool.create(model, { count, contextSize: contextSizeFor(cfg, entry.header), trainedLength: entry.header.context_length });
         } else {
           entry.context = await model.createContext({ contextSize: contextSizeFor(cfg, entry.header), sequences: cfg.parallel, threads });
           // Resolving it takes seconds (templates are rendered and compared): once per load, not per answer.
@@ -425,17 +426,15 @@ export class LocalEngine {
     }
   }
 
-  /** Embeds texts with a (lazily loaded) embedding model, one after another. */
+  /** Embeds texts with a (lazily loaded) embedding model, spread over its contexts, cut to its trained length. */
   async embed(path: string, header: GgufHeader, texts: string[]): Promise<number[][]> {
     const entry = this.entry(path, header);
     this.begin(entry);
     try {
       await this.load(path, header);
-      const context = entry.embedding;
-      if (!context) throw new LocalModelError('failed', 'This is a chat model, not an embedding model.');
-      const out: number[][] = [];
-      for (const text of texts) out.push([...(await context.getEmbeddingFor(text)).vector]);
-      return out;
+      const pool = entry.embedding;
+      if (!pool) throw new LocalModelError('failed', 'This is a chat model, not an embedding model.');
+      return await pool.embed(texts);
     } finally {
       this.end(entry);
     }
