@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startChatHarness, type Harness } from '../support/chat.js';
-import { collectChat, readSse } from '../support/sse.js';
+import { collectChat, followChat } from '../support/sse.js';
 import { tempDir } from '../support/core.js';
 import { realModel } from '../support/real-models.js';
 import { parseToolArgs } from '../../main/core/agents/tool-args.js';
@@ -99,24 +99,13 @@ describe('real local models', () => {
 
   it('cancel keeps the partial answer, and the model answers again', async () => {
     const res = await h.api('/chat', { method: 'POST', body: JSON.stringify({ message: 'Write a very long story about a lighthouse keeper, in many paragraphs.', stream: true, model_endpoint_override: chatId, temperature: 0 }) });
-    let messageId = '';
-    let threadId = '';
-    let streamed = '';
     let cancelled = false;
-    for await (const e of readSse(res)) {
-      const payload = JSON.parse(e.data) as { message_id?: string; thread_id?: string; content?: string };
-      if (e.event === 'message.created') {
-        messageId = payload.message_id ?? '';
-        threadId = payload.thread_id ?? '';
+    const { threadId, messageId, text: streamed } = await followChat(res, async (so) => {
+      if (!cancelled && so.text.length >= 20) {
+        cancelled = true;
+        expect((await h.json(`/chat/${so.messageId}/cancel`, 'POST')).status).toBeLessThan(300);
       }
-      if (e.event === 'delta') {
-        streamed += payload.content ?? '';
-        if (!cancelled && streamed.length >= 20) {
-          cancelled = true;
-          expect((await h.json(`/chat/${messageId}/cancel`, 'POST')).status).toBeLessThan(300);
-        }
-      }
-    }
+    });
     const stored = (await messagesOf(threadId)).find((m) => m.id === messageId)!;
     expect(stored.status).toBe('cancelled');
     expect(stored.content.length).toBeGreaterThanOrEqual(20);

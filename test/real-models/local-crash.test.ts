@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startServed, type Served } from '../support/served.js';
-import { readSse } from '../support/sse.js';
+import { followChat } from '../support/sse.js';
 import { tempDir } from '../support/core.js';
 import { realModel } from '../support/real-models.js';
 
@@ -35,23 +35,15 @@ describe('a real local model killed mid-answer', () => {
 
     let threadId = '';
     let messageId = '';
-    let streamed = '';
     const stored = async () => {
       const list = (await (await first.api(`/threads/${threadId}/messages`)).json()) as { data: StoredMessage[] };
       return list.data.find((m) => m.id === messageId);
     };
-    for await (const e of readSse(res)) {
-      const payload = JSON.parse(e.data) as { thread_id?: string; message_id?: string; content?: string };
-      if (e.event === 'message.created') {
-        threadId = payload.thread_id ?? '';
-        messageId = payload.message_id ?? '';
-      }
-      if (e.event === 'delta') {
-        streamed += payload.content ?? '';
-        // Once some of the answer is on disk, the process dies as in a crash.
-        if (streamed.length >= 40 && ((await stored())?.content.length ?? 0) > 0) break;
-      }
-    }
+    // Once some of the answer is on disk, the process dies as in a crash.
+    const { text: streamed } = await followChat(res, async (so) => {
+      ({ threadId, messageId } = so);
+      return so.text.length >= 40 && ((await stored())?.content.length ?? 0) > 0;
+    });
     expect((await stored())?.status).toBe('streaming');
     await first.kill('SIGKILL');
 

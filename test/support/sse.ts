@@ -19,3 +19,32 @@ export async function collectChat(response: Response): Promise<Array<{ id: numbe
   for await (const e of readSse(response)) out.push({ id: Number(e.id), event: e.event ?? 'message', data: JSON.parse(e.data) as Record<string, unknown> });
   return out;
 }
+
+/** What a chat stream has said so far: its ids, the events' names, and the answer's text. */
+export interface ChatStreamSoFar {
+  threadId: string;
+  messageId: string;
+  events: string[];
+  text: string;
+}
+
+/**
+ * Reads a chat stream to its end, calling `onDelta` after each piece of text with what came so far
+ * (a test cancels or kills there); `onDelta` answering true stops reading at once.
+ */
+export async function followChat(response: Response, onDelta: (so: ChatStreamSoFar) => Promise<boolean | void> | boolean | void = () => {}): Promise<ChatStreamSoFar> {
+  const so: ChatStreamSoFar = { threadId: '', messageId: '', events: [], text: '' };
+  for await (const e of readSse(response)) {
+    so.events.push(e.event ?? '');
+    const payload = JSON.parse(e.data) as { thread_id?: string; message_id?: string; content?: string };
+    if (e.event === 'message.created') {
+      so.threadId = payload.thread_id ?? '';
+      so.messageId = payload.message_id ?? '';
+    }
+    if (e.event === 'delta') {
+      so.text += payload.content ?? '';
+      if ((await onDelta(so)) === true) break;
+    }
+  }
+  return so;
+}

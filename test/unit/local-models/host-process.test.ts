@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ProcessHost } from '../../../main/core/local-models/host/client.js';
 import { LOOP_TEXT, makeGguf } from '../../fixtures/gguf.js';
 import { startTestHttp, tempDir, TEST_ADMIN_KEY } from '../../support/core.js';
-import { readSse } from '../../support/sse.js';
+import { followChat } from '../../support/sse.js';
 
 const data = tempDir('parley-host-process-');
 const models = join(data.dir, 'elsewhere');
@@ -44,28 +44,15 @@ describe('the local models’ own process', { timeout: 120_000 }, () => {
     const res = await api('/chat', { method: 'POST', body: JSON.stringify({ message: 'go', stream: true, model_endpoint_override: added.id }) });
     expect(res.status).toBe(200);
 
-    let threadId = '';
-    let messageId = '';
-    let streamed = '';
     let killed: number | undefined;
-    const events: string[] = [];
-    for await (const e of readSse(res)) {
-      events.push(e.event ?? '');
-      const payload = JSON.parse(e.data) as { thread_id?: string; message_id?: string; content?: string };
-      if (e.event === 'message.created') {
-        threadId = payload.thread_id ?? '';
-        messageId = payload.message_id ?? '';
+    const { threadId, messageId, events } = await followChat(res, (so) => {
+      // The model never ends its turn: once it has written something, its process dies as in a native crash.
+      if (killed === undefined && so.text.length >= 5) {
+        killed = pidOf();
+        expect(killed).toBeGreaterThan(0);
+        process.kill(killed!, 'SIGKILL');
       }
-      if (e.event === 'delta') {
-        streamed += payload.content ?? '';
-        // The model never ends its turn: once it has written something, its process dies as in a native crash.
-        if (killed === undefined && streamed.length >= 5) {
-          killed = pidOf();
-          expect(killed).toBeGreaterThan(0);
-          process.kill(killed!, 'SIGKILL');
-        }
-      }
-    }
+    });
     expect(killed).toBeDefined();
     expect(events).toContain('error');
 
