@@ -65,13 +65,40 @@ async function call(message: Extract<ToHost, { type: 'call' }>): Promise<unknown
   }
 }
 
+/**
+ * Text goes to the main process at most every this many milliseconds (the first piece at once).
+ * Sent token by token, every token woke the main process too, and on two cores those wake-ups took
+ * time from llama.cpp's thread: 12% fewer tokens a second than in-process (SmolLM2, quiet machine).
+ */
+const TEXT_EVERY_MS = 25;
+
 async function generate(message: Extract<ToHost, { type: 'generate' }>): Promise<void> {
   const stop = new AbortController();
   running.set(message.id, stop);
+  let text = '';
+  let first = true;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (text) send({ type: 'event', id: message.id, event: { type: 'delta', text } });
+    text = '';
+  };
   try {
-    for await (const event of generateWith(engine, message.request, stop.signal)) send({ type: 'event', id: message.id, event });
+    for await (const event of generateWith(engine, message.request, stop.signal)) {
+      if (event.type === 'delta' && !first) {
+        text += event.text;
+        timer ??= setTimeout(flush, TEXT_EVERY_MS);
+        continue;
+      }
+      first &&= event.type !== 'delta';
+      flush();
+      send({ type: 'event', id: message.id, event });
+    }
+    flush();
     send({ type: 'end', id: message.id });
   } catch (error) {
+    flush();
     send({ type: 'error', id: message.id, error: toWire(error) });
   } finally {
     running.delete(message.id);
