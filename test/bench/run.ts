@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every benchmark, one after another, as tables to copy into the README. Rows
+ * `npm run bench`: every benchmark, one after another, as tables to copy into docs/performance.md. Rows
  * that measure one of issue #12's goals carry a `target` and a `met` column (test/bench/targets.ts),
  * and the run closes with one table of every goal: met, not met, or not measured. A bench that
  * fails or stalls is reported and the others still run (test/bench/guard.ts).

@@ -11,7 +11,7 @@
 import { figureOf, verdict, withTarget, type Row, type Target } from './stats.js';
 
 export interface Goal extends Target {
-  /** What the goal is, as the README's table says it. */
+  /** What the goal is, as docs/performance.md's table says it. */
   goal: string;
   /** The table (key in run.ts) whose rows may hold the figure. */
   table: 'retrieval' | 'pipeline' | 'ingest' | 'ttft' | 'startup';

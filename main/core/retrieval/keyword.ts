@@ -37,12 +37,12 @@ export interface KeywordWork {
 const depthOf = (plan: KeywordPlan, limit: number, o: Required<KeywordOptions>) => (plan.nudge.length > 0 ? Math.max(limit, o.nudgeDepth) : limit);
 
 /**
- * What FTS5's bm25 costs, in µs, measured on the bench's 1M-chunk corpus (README, *Keyword search
+ * What FTS5's bm25 costs, in µs, measured on the bench's 1M-chunk corpus (docs/performance.md, *Keyword search
  * at 1M chunks*): scoring a match, and counting a posting of the whole index for a term's IDF
  * (once per query, however few chunks the query's range holds; nothing with the ranking
  * extension, which is given the counts). Scoring a match is what it costs the first time a row
  * is scored on a connection; once the ranking extension remembers the row's length, about 0.7 µs
- * (README, *Remembered row lengths*). The estimate stays the first time's, so that the caller's
+ * (docs/performance.md, *Remembered row lengths*). The estimate stays the first time's, so that the caller's
  * patience with the keyword thread (keyword-thread.ts) covers a query over rows not yet scored;
  * with the counts given, halving decisions do not depend on it (every cost scales alike).
  */

@@ -52,7 +52,7 @@ export interface KeywordOptions {
    * FTS5 counts them: not with the ranking extension, which is given the counts). Default
    * 200 000 (about 6 ms of counting at worst here). At 60 000, a million chunks pushed the terms of
    * most questions to nudging or to unranked conjunctions, and the top 10 agreed with exhaustive
-   * bm25 on 87% of results; at 200 000 (with nudgeDepth 100), 95–96% (README, retrieval bench).
+   * bm25 on 87% of results; at 200 000 (with nudgeDepth 100), 95–96% (docs/performance.md, retrieval bench).
    */
   idfBudget?: number;
   /** Hard cap on the matches scored per knowledge base; beyond it, the newest. Default 10 000. */
@@ -68,7 +68,7 @@ export interface KeywordOptions {
    * extension): FTS5's bm25 would count every chunk holding them
    * (about 80 ns each: 6 ms at the default, 13 ms for a word in one chunk of six at a million
    * chunks); they nudge, which is exact among the best candidates but reads their text. Default
-   * 80 000. At a million chunks (README, 2026-11-23 late), against no limit: p95 lower by 0.6–2 ms,
+   * 80 000. At a million chunks (docs/performance.md, 2026-11-23 late), against no limit: p95 lower by 0.6–2 ms,
    * agreement with exhaustive bm25 0.955 → 0.954; at 50 000, agreement falls to 0.939.
    */
   maxBoostDf?: number;

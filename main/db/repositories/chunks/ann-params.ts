@@ -16,7 +16,7 @@ export interface AnnParams {
 
 /**
  * Chosen by measurement (test/bench/ann-tune.ts: the retrieval bench's corpus and hashed vectors,
- * one 25k-vector graph as in the 100k bench, recall@10 against exact kNN; README "Vector index
+ * one 25k-vector graph as in the 100k bench, recall@10 against exact kNN; docs/performance.md "Vector index
  * parameters"): efConstruction 200 rather than 100 lifts recall at every ef for +45% build time;
  * at 1,536 dimensions ef 96 reaches 0.938 and ef 160 0.964, at 384 ef 96 already 0.963. M 24
  * gave the same recall for the same query time as M 16 with a higher ef, with +50% build time

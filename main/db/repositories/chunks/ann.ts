@@ -28,7 +28,7 @@ import { errorText } from '../../../../shared/errors.js';
  * at a time, with a pause between writes; at shutdown what is unsaved is written (bounded).
  *
  * Why HNSW: exact kNN in sqlite-vec reads every vector (42–56 ms p95 at 100k, 256-d, on this
- * machine); see the README's retrieval section for the alternatives measured.
+ * machine); see docs/performance.md's retrieval section for the alternatives measured.
  */
 
 export { DEFAULT_ANN, type AnnParams } from './ann-params.js';
