@@ -103,9 +103,18 @@ describe('per-file embedding progress', { timeout: 30_000 }, () => {
       data: Array<{ artifact_key: string }>;
     };
     expect(found.data[0]?.artifact_key).toBe('harbour.md');
+    // `auto` ranks by keyword while the vectors are part-way, and says how far they are; hybrid once they are all there.
+    const auto = () => core.service.invoke('search.query', { query: 'ferry 7', dataset_ids: [dataset.id] }, core.desktopCaller()) as Promise<{ mode: string; vectors: { embedded: number; total: number } | null }>;
+    const early = await auto();
+    expect(early.mode).toBe('keyword');
+    expect(early.vectors?.embedded).toBeGreaterThan(0);
+    expect(early.vectors?.embedded).toBeLessThan(early.vectors?.total ?? 0);
     gate.release();
     await core.runtime.ingest.idle();
     expect((await get()).embedding?.state).toBe('ready');
+    const late = await auto();
+    expect(late.mode).toBe('hybrid');
+    expect(late.vectors?.embedded).toBe(late.vectors?.total);
   });
 
   it('a failing embedding model leaves the file ready, searchable by keyword, with the reason', async () => {
