@@ -1,6 +1,7 @@
 /**
  * Relevance benchmark: nDCG@10, recall@10 and MRR@10 on a public IR test collection with graded
- * judgements (Cranfield 1400 by default; any BEIR-format collection too), for
+ * judgements (Cranfield 1400 by default; Medline, CISI — paragraph-long queries — and any
+ * BEIR-format collection too), for
  * - plain FTS5 bm25: every word of the query OR-ed, ranked by FTS5's bm25() over the same index
  *   (same tokenizer, so the same stemming), no stop words, no pruning — the baseline;
  * - Parley's keyword search and hybrid search, through `search.query` (the operation behind
@@ -108,7 +109,7 @@ async function configureLocalEmbeddings(core: Core, gguf: string): Promise<strin
 export async function runRelevanceBench(dir = process.env.PARLEY_IR_COLLECTION ?? DEFAULT_COLLECTION_DIR): Promise<RelevanceResult | { skipped: string }> {
   if (!existsSync(dir)) return { skipped: `no test collection at ${dir} (see test/bench/data/README.md)` };
   const collection: IrCollection | undefined = loadCollection(dir);
-  if (!collection) return { skipped: `${dir} holds neither Cranfield nor BEIR files (see test/bench/data/README.md)` };
+  if (!collection) return { skipped: `${dir} holds no Cranfield, Medline, CISI or BEIR files (see test/bench/data/README.md)` };
 
   const { dir: dataDir, remove } = tempDir('parley-relevance-');
   const core = bootCore({ dataDir, appVersion: 'bench', adminApiKey: TEST_ADMIN_KEY });

@@ -23,7 +23,7 @@ import { applyGoals, goalSummary } from './targets.js';
 
 // `PARLEY_BENCH_SIZES=100000 npm run bench`: a quicker run without the 1M-chunk database (its goals then read "not measured");
 // `PARLEY_BENCH_DIMENSIONS=384 npm run bench`: without the 1,536-d vectors (see benchDimensions).
-// `PARLEY_IR_COLLECTION=/data/cranfield:/data/medline`: the relevance collections (test/bench/data/README.md);
+// `PARLEY_IR_COLLECTION=/data/cranfield:/data/medline:/data/cisi`: the relevance collections (test/bench/data/README.md);
 // `PARLEY_BENCH_REAL=0`: without the real models' parts (SmolLM2, MiniLM throughput, grounded answers).
 const sizes = (process.env.PARLEY_BENCH_SIZES ?? '')
   .split(',')

@@ -14,8 +14,9 @@
  * 2. the rarest terms *select* candidates (OR), while the chunks they match stay within a
  *    scoring budget (estimated from document frequencies and the share of the corpus in the
  *    knowledge bases searched);
- * 3. the next terms, while their IDF counting stays within its budget and each is in at most
- *    80 000 chunks, *boost*: a second query `(selectors) AND (boosters)` scores the candidates that
+ * 3. the next terms, rarest first, while the postings they add (document frequency × the share
+ *    of the corpus searched, summed) stay within a budget, their IDF counting within its budget,
+ *    and each is in at most 80 000 chunks, *boost*: a second query `(selectors) AND (boosters)` scores the candidates that
  *    also hold a booster with every term. Taking, for each chunk, that score where present and the
  *    selectors' score otherwise gives exactly the bm25 of all these terms for every chunk holding
  *    a selector, so the top results are the ones plain bm25 would give among those chunks;
@@ -30,7 +31,14 @@
  *
  * Where Parley's ranking extension is loaded (native/parley-fts.c: FTS5's bm25 given the terms'
  * document frequencies, from the term statistics), FTS5 counts nothing, so neither counting budget applies:
- * every term up to `maxTerms` that cannot select boosts, and conjunctions are always bm25-ranked.
+ * every term that cannot select boosts while the postings budget lasts, and conjunctions are always bm25-ranked.
+ *
+ * No count caps the terms (issue #28): a cap of 12, tuned on Cranfield's short questions, put
+ * keyword search below plain bm25 on CISI's paragraph-long ones (nDCG@10 0.318 against 0.328;
+ * 0.330 with every term; docs/performance.md, *Long questions*). A small or medium corpus ranks
+ * with every word of the question (its first 64 words: a longer question ranks as its first 64
+ * do), a huge one with as many of the rarest as the postings budget affords. Stop words still go:
+ * ranking with them lost on CISI (0.309) and Cranfield (0.365) and changed nothing on Medline.
  * Only what FTS5 scores is budgeted then (about 1.7 µs a match the first time a row is scored
  * on a connection, 0.7 µs once the extension remembers its length).
  *
@@ -57,7 +65,15 @@ export interface KeywordOptions {
   idfBudget?: number;
   /** Hard cap on the matches scored per knowledge base; beyond it, the newest. Default 10 000. */
   maxScoredPerKb?: number;
-  /** At most this many terms select and boost. Default 12. */
+  /**
+   * How many postings (chunks holding a term, within the knowledge bases searched: document
+   * frequency × their share of the corpus) the boosting terms may add up to, rarest first; the
+   * terms beyond nudge or drop. Default 300 000: more than any question of the retrieval bench
+   * adds at a million chunks (three words of ranks ≤ 2,160 of 50,000, all four knowledge bases), so
+   * its p95 stands, while a long question's commonest words at that size stop boosting.
+   */
+  postingsBudget?: number;
+  /** At most this many terms select and boost (a tuning and test knob: the postings budget is what limits them). Default 64, the most words a question is read for. */
   maxTerms?: number;
   /** How many of the best candidates (per query span) the nudging terms are checked in. Default 100. */
   nudgeDepth?: number;
@@ -112,7 +128,8 @@ export const KEYWORD_DEFAULTS: Required<KeywordOptions> = {
   scoreBudget: 4_000,
   idfBudget: 200_000,
   maxScoredPerKb: 10_000,
-  maxTerms: 12,
+  postingsBudget: 300_000,
+  maxTerms: 64,
   nudgeDepth: 100,
   maxNudgeTerms: 4,
   maxBoostDf: 80_000,
@@ -175,7 +192,8 @@ export function planKeyword(chunks: ChunkReader, text: string, ranges: readonly 
 
   // The share of all chunks that the searched knowledge bases hold: matches are estimated as df × share.
   const total = Math.max(1, chunks.insertedTotal());
-  const share = Math.min(1, ranges.reduce((n, r) => n + r.inserted, 0) / total);
+  const searched = ranges.reduce((n, r) => n + r.inserted, 0);
+  const share = Math.min(1, searched / total);
   const queries = ranges.length;
 
   // FTS5 counts the postings of the terms it ranks by, once a query, unless their counts are given
@@ -186,7 +204,9 @@ export function planKeyword(chunks: ChunkReader, text: string, ranges: readonly 
   let i = 0;
   for (; i < terms.length && plan.select.length < o.maxTerms; i++) {
     const t = terms[i]!;
-    const nextScored = scored + t.df * share;
+    // The chunks searched bound the matches of an OR however many terms it has: where they are
+    // within the budget (a small corpus), every term selects and the ranking is plain bm25's.
+    const nextScored = Math.min(searched, scored + t.df * share);
     // Counted once by the selecting query, and once more by the boosting one, per knowledge base.
     const idf = counting * 2 * (selectDf + t.df);
     if (nextScored > o.scoreBudget || idf > o.idfBudget) break;
@@ -202,12 +222,16 @@ export function planKeyword(chunks: ChunkReader, text: string, ranges: readonly 
   if (plan.select.length > 0) {
     plan.mode = 'ranked';
     let boostDf = 0;
+    let postings = 0;
     for (; i < terms.length; i++) {
       const t = terms[i]!;
       const idf = counting * (2 * selectDf + boostDf + t.df);
-      if (plan.select.length + plan.boost.length < o.maxTerms && idf <= o.idfBudget && (counting === 0 || t.df <= o.maxBoostDf)) {
+      const nextPostings = postings + t.df * share;
+      const affordable = nextPostings <= o.postingsBudget && idf <= o.idfBudget && (counting === 0 || t.df <= o.maxBoostDf);
+      if (plan.select.length + plan.boost.length < o.maxTerms && affordable) {
         plan.boost.push(t);
         boostDf += t.df;
+        postings = nextPostings;
       } else nudgeOrDrop(t);
     }
     return plan;

@@ -8,6 +8,8 @@
  *   gaps (001, 002, 004, …): queries are matched by position, as every evaluation of it does.
  * - Medline (`MED.ALL`, `MED.QRY`, `MED.REL`, the SMART collection of the same source): 1,033
  *   medical abstracts, 30 queries, binary judgements (gain 1). Its records have one field, `.W`.
+ * - CISI (`CISI.ALL`, `CISI.QRY`, `CISI.REL`, same source): 1,460 library-science abstracts, 76
+ *   judged queries that are paragraphs (median 21 words that are not stop words), binary judgements (gain 1).
  * - Any BEIR-format collection (`corpus.jsonl`, `queries.jsonl`, `qrels/test.tsv`), e.g.
  *   NFCorpus or TREC-COVID, whose qrels are graded (0/1/2).
  */
@@ -99,6 +101,33 @@ export function parseMedline(docs: string, queries: string, qrels: string): IrCo
   return { name: 'Medline (MED, 1,033)', documents, queries: queryTexts, qrels: judged };
 }
 
+/**
+ * CISI (library and information science): `.I n` records with `.T`, `.A`, `.W` and `.X` (cross
+ * references, not read); `CISI.REL` lines are `query document 0 0.000000`, binary judgements
+ * (gain 1). Its queries are paragraphs: only the `.W` field is the request (a few queries also
+ * carry `.T`/`.A`/`.B`, the bibliographic record of a source paper).
+ */
+export function parseCisi(docs: string, queries: string, qrels: string): IrCollection {
+  const documents = cranfieldRecords(docs).map((r) => ({ id: String(Number(r.id)), title: tidy(r.fields.get('T')), text: tidy(r.fields.get('W')) }));
+  const texts = new Map(cranfieldRecords(queries).map((r) => [String(Number(r.id)), tidy(r.fields.get('W'))]));
+  const judged = new Map<string, Map<string, number>>();
+  for (const line of qrels.split(/\r?\n/)) {
+    const [q, d] = line.trim().split(/\s+/);
+    if (!q || !d) continue;
+    if (!Number.isInteger(Number(q)) || !Number.isInteger(Number(d))) throw new Error(`CISI.REL: a line that is not "query document …": "${line}"`);
+    const map = judged.get(String(Number(q))) ?? new Map<string, number>();
+    map.set(String(Number(d)), 1);
+    judged.set(String(Number(q)), map);
+  }
+  const queryTexts = new Map<string, string>();
+  for (const q of judged.keys()) {
+    const text = texts.get(q);
+    if (text === undefined) throw new Error(`CISI.REL: query ${q} is not in CISI.QRY`);
+    queryTexts.set(q, text);
+  }
+  return { name: 'CISI (1,460)', documents, queries: queryTexts, qrels: judged };
+}
+
 function jsonLines(text: string, file: string): Array<Record<string, unknown>> {
   return text
     .split(/\r?\n/)
@@ -134,11 +163,12 @@ export function parseBeir(name: string, corpus: string, queries: string, qrels: 
   return { name, documents, queries: queryTexts, qrels: judged };
 }
 
-/** The collection in `dir`, whichever of the three layouts it has; undefined when it has neither. */
+/** The collection in `dir`, whichever of the four layouts it has; undefined when it has neither. */
 export function loadCollection(dir: string): IrCollection | undefined {
   const read = (file: string) => readFileSync(join(dir, file), 'utf8');
   if (existsSync(join(dir, 'cran.all.1400'))) return parseCranfield(read('cran.all.1400'), read('cran.qry'), read('cranqrel'));
   if (existsSync(join(dir, 'MED.ALL'))) return parseMedline(read('MED.ALL'), read('MED.QRY'), read('MED.REL'));
+  if (existsSync(join(dir, 'CISI.ALL'))) return parseCisi(read('CISI.ALL'), read('CISI.QRY'), read('CISI.REL'));
   if (existsSync(join(dir, 'corpus.jsonl'))) {
     const name = dir.split(/[\\/]/).filter(Boolean).pop() ?? 'BEIR';
     return parseBeir(`${name} (BEIR test split)`, read('corpus.jsonl'), read('queries.jsonl'), read(join('qrels', 'test.tsv')));

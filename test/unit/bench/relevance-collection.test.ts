@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadCollection, parseBeir, parseCranfield, parseMedline } from '../../bench/relevance/collection.js';
+import { loadCollection, parseBeir, parseCisi, parseCranfield, parseMedline } from '../../bench/relevance/collection.js';
 import { tempDir } from '../../support/core.js';
 
 const CRAN_DOCS = `.I 1
@@ -109,6 +109,55 @@ describe('Medline', () => {
 
   it('refuses judgements of a query MED.QRY does not have', () => {
     expect(() => parseMedline(MED_DOCS, MED_QUERIES, '7 0 1 1\n')).toThrow(/query 7 is not in MED.QRY/);
+  });
+});
+
+describe('CISI', () => {
+  // As the real files are: a cross-reference field after the abstract, a query with a source paper's record before its request, tab-separated judgements.
+  const docs = `.I 1
+.T
+18 Editions of the Dewey Decimal Classifications
+.A
+Comaromi, J.P.
+.W
+   The present study is a history of the DEWEY Decimal
+Classification.
+.X
+1	5	1
+.I 2
+.T 
+Use Made of Technical Libraries
+.W
+This report is an analysis of 6300 acts of use.
+`;
+  const queries = `.I 1
+.W
+What problems and concerns are there in making up descriptive titles?
+.I 2
+.T
+Rational Management of Communication
+.A
+Someone, A.
+.W
+How can actually pertinent data be retrieved?
+`;
+
+  it('reads titles and abstracts (not cross references), the request alone of a query, and binary judgements', () => {
+    const c = parseCisi(docs, queries, '     1     2\t0\t0.000000\n     2     1\t0\t0.000000\n     2     2\t0\t0.000000\n');
+    expect(c.documents).toEqual([
+      { id: '1', title: '18 Editions of the Dewey Decimal Classifications', text: 'The present study is a history of the DEWEY Decimal Classification.' },
+      { id: '2', title: 'Use Made of Technical Libraries', text: 'This report is an analysis of 6300 acts of use.' },
+    ]);
+    expect(c.queries.get('2')).toBe('How can actually pertinent data be retrieved?');
+    expect([...(c.qrels.get('1') ?? [])]).toEqual([['2', 1]]);
+    expect([...(c.qrels.get('2') ?? [])]).toEqual([
+      ['1', 1],
+      ['2', 1],
+    ]);
+  });
+
+  it('refuses judgements of a query CISI.QRY does not have', () => {
+    expect(() => parseCisi(docs, queries, '9 1 0 0.0\n')).toThrow(/query 9 is not in CISI.QRY/);
   });
 });
 
