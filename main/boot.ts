@@ -181,6 +181,7 @@ export function bootCore(options: BootOptions): Core {
       downloads: new ModelDownloads({
         repo: repos.modelDownloads,
         dataDir: options.dataDir,
+        config,
         now: () => options.now?.() ?? new Date(),
         log,
         onInstalled: () => void local.refresh().catch((error: unknown) => log.warn(`looking for local models failed: ${String(error)}`)),

@@ -92,6 +92,16 @@ export const RetrievalConfig = z.strictObject({
     .default(''),
 });
 
+/** Chat answers, whoever asks for them: the ceiling every answer stops at. */
+export const ChatConfig = z.strictObject({
+  /**
+   * Tokens one answer may have: every model request carries this as `max_tokens` (a caller's smaller
+   * value wins), and an answer whose text passes 16 bytes a token (an upstream that ignores the
+   * limit) is stopped there, kept, and ends as an error (`answer_too_long`).
+   */
+  max_answer_tokens: z.number().int().min(16).max(1_000_000).default(8192),
+});
+
 /** Agentic answers (`agentic: true` on `POST /chat`): how far one agent may go before it must answer. */
 export const AgentsConfig = z.strictObject({
   /** Tool calls one answer may make before the agent answers with what it has. */
@@ -198,6 +208,16 @@ export const LocalModelsConfig = z.strictObject({
   ollama_url: z.string().url().max(500).default('http://127.0.0.1:11434'),
   /** Where a running LM Studio server is looked for. */
   lm_studio_url: z.string().url().max(500).default('http://127.0.0.1:1234'),
+  /**
+   * The largest model file a download may bring, in GB (1024³ bytes): a file stated larger is
+   * refused before a byte is written, and one that states no size stops (its bytes removed) when it passes this.
+   */
+  max_download_gb: z.number().positive().max(100_000).default(100),
+  /**
+   * Free disk space, in GB, a download never eats into (checked before and while it runs): the
+   * database, uploads and settings need room. A download that would leave less stops, its bytes kept.
+   */
+  download_reserve_gb: z.number().min(0).max(100_000).default(1),
 });
 
 export const ConfigSchema = z.strictObject({
@@ -209,6 +229,7 @@ export const ConfigSchema = z.strictObject({
   providers: ProvidersConfig.prefault({}),
   uploads: UploadsConfig.prefault({}),
   retrieval: RetrievalConfig.prefault({}),
+  chat: ChatConfig.prefault({}),
   agents: AgentsConfig.prefault({}),
   mcp: McpConfig.prefault({}),
   local_models: LocalModelsConfig.prefault({}),

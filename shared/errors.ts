@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   headers_too_large: 431,
   internal: 500,
   upstream_error: 502,
+  /** An answer passed its ceiling (`[chat] max_answer_tokens`): stopped there, its text kept. */
+  answer_too_long: 502,
   unavailable: 503,
   insufficient_storage: 507,
 } as const;
@@ -57,6 +59,7 @@ const TITLES: Record<ErrorCode, string> = {
   headers_too_large: 'Request header fields too large',
   internal: 'Internal error',
   upstream_error: 'Upstream error',
+  answer_too_long: 'Answer too long',
   unavailable: 'Service unavailable',
   insufficient_storage: 'Insufficient storage',
 };

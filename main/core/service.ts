@@ -8,12 +8,16 @@ import { ensureQuotaLeft, meteredRuntime } from './auth/quota.js';
 import type { Sequenced } from '../../shared/events.js';
 import { ChatCompletionRequest } from '../../shared/openai.js';
 import { startCompletion } from './chat/completions.js';
+import { createEmbeddings } from './embeddings/create.js';
+import { EmbeddingsRequest } from '../../shared/openai-embeddings.js';
+import { modelPurpose } from './models/purpose.js';
+import { startGroundedCompletion } from './chat/completion-grounding.js';
 import { allModels } from './models/catalog.js';
 import type { Readable } from 'node:stream';
 import { artifactByKey } from './datasets/access.js';
 import { verifyDownload } from './datasets/download-link.js';
 import type { ArtifactRow } from '../db/repositories/artifacts.js';
-import { receivePart, storeFile } from './uploads/handlers.js';
+import { checkPartGrant, receivePart, storeFile } from './uploads/handlers.js';
 import type { PartGrant } from './uploads/signing.js';
 import type { Caller, Context, Runtime } from './context.js';
 import { handlers as defaultHandlers, streamHandlers, type Handlers } from './handlers.js';
@@ -79,13 +83,31 @@ export function createService(options: ServiceOptions) {
       ensureQuotaLeft(base.repos, caller);
       // Shutdown cuts a facade answer short as it does the app's own answers.
       const stop = AbortSignal.any([signal, base.runtime.lifecycle.signal]);
-      return startCompletion({ ...base, caller, runtime: meteredRuntime(base.runtime, base.repos, caller) }, parsed.data, stop);
+      const ctx = { ...base, caller, runtime: meteredRuntime(base.runtime, base.repos, caller) };
+      // `parley: { dataset_ids, … }` grounds the answer as the app's chat does (chat/completion-grounding.ts).
+      return parsed.data.parley ? startGroundedCompletion(ctx, parsed.data, parsed.data.parley, stop) : startCompletion(ctx, parsed.data, stop);
     },
 
-    /** Models as the facade lists them. */
+    /** `POST /v1/embeddings`: validated here, quota and usage as for a completion (embeddings/create.ts). */
+    embeddings(rawBody: unknown, caller: Caller, signal: AbortSignal) {
+      base.runtime.lifecycle.assertAccepting();
+      const parsed = EmbeddingsRequest.safeParse(rawBody);
+      if (!parsed.success) throw new ServiceError('invalid_argument', describe(parsed.error), fieldErrors(parsed.error));
+      ensureQuotaLeft(base.repos, caller);
+      return createEmbeddings({ ...base, caller }, parsed.data, AbortSignal.any([signal, base.runtime.lifecycle.signal]));
+    },
+
+    /** Models as the facade lists them, each with what it is for (chat or embeddings). */
     models(caller: Caller) {
       base.runtime.lifecycle.assertAccepting();
-      return allModels({ ...base, caller });
+      const ctx = { ...base, caller };
+      return allModels(ctx).map((m) => ({ ...m, purpose: modelPurpose(ctx, m) }));
+    },
+
+    /** A part URL's signature and expiry, checked before its body is read. */
+    checkPartUrl(grant: PartGrant, signature: string): void {
+      base.runtime.lifecycle.assertAccepting();
+      checkPartGrant({ ...base, caller: null }, grant, signature);
     },
 
     /** A part PUT to its signed URL (HTTP only: the body is raw bytes; the signature is the credential). */

@@ -3,7 +3,7 @@
  * context. An estimate — about four characters a token for English text — not a tokenizer: it only
  * has to be cheap, deterministic and on the safe side of what models count.
  */
-const CHARS_PER_TOKEN = 4;
+export const CHARS_PER_TOKEN = 4;
 
 /** What each chat message costs besides its text (role and separators). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;

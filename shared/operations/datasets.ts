@@ -59,6 +59,26 @@ export const ArtifactKey = z
   .refine((s) => !/\p{Cc}/u.test(s), 'must not contain control characters')
   .refine((s) => s.trim() === s, 'must not start or end with spaces');
 
+/**
+ * Bidirectional controls (embeddings, overrides, isolates, marks) make a name display as another:
+ * `invoice<U+202E>fdp.exe` shows as `invoiceexe.pdf`. A new key or file name may not hold them.
+ */
+const BIDI_CONTROL = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/** The name with each bidirectional control written out (`<U+202E>`), safe to show in an error. */
+export function showBidiControls(name: string): string {
+  return name.replace(new RegExp(BIDI_CONTROL.source, 'gu'), (c) => `<U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`);
+}
+
+function withoutBidiControls(name: string, ctx: z.RefinementCtx): void {
+  if (BIDI_CONTROL.test(name)) {
+    ctx.addIssue({ code: 'custom', message: `must not contain bidirectional control characters, which make a name display as another (${JSON.stringify(showBidiControls(name))})` });
+  }
+}
+
+/** A key a new file takes (uploads, form uploads): an ArtifactKey without bidirectional controls. Existing keys stay reachable by ArtifactKey. */
+export const NewArtifactKey = ArtifactKey.superRefine(withoutBidiControls);
+
 const DatasetId = prefixedId('ds');
 const KbId = prefixedId('kb');
 
@@ -171,8 +191,8 @@ export const retryArtifact = defineOperation({
 });
 
 const UploadFile = z.object({
-  key: ArtifactKey,
-  filename: displayText(255),
+  key: NewArtifactKey,
+  filename: displayText(255).superRefine(withoutBidiControls),
   size: z.number().int().min(1, 'an empty file has nothing to upload').max(Number.MAX_SAFE_INTEGER),
   mime_type: z.string().max(200).optional(),
 });

@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations, pathParams, type Access, type Operation } from '../../shared/operations/index.js';
 import { TEST_ADMIN_KEY, startTestHttp } from '../support/core.js';
 import { call, person, secondOrganization, trial, type Person } from '../support/people.js';
+import { FACADE_ROUTES, type FacadeRoute } from '../../main/transport/http/facade-routes.js';
+import { expectFacadeError, facadeFetch } from '../support/facade.js';
 
 let h: Awaited<ReturnType<typeof startTestHttp>>;
 const ops = Object.values(operations) as Operation[];
@@ -203,6 +205,46 @@ describe('the auth matrix: every operation of the registry', () => {
       if (privateParam && op.access === 'user') {
         const theirs = await send(op, otherUser, tokens[who]);
         expect(theirs.status, `${who} with another user's ids: ${theirs.label}`).toBe(404);
+      }
+    }
+  });
+});
+
+/** Points a route's sample at `model`: the model a body names, or the `:id` of the path. */
+function naming(route: FacadeRoute, model: string): { params?: Record<string, string>; body?: unknown } {
+  const body = route.sample.body;
+  if (route.url.includes(':id')) return { params: { id: model } };
+  return body && typeof body === 'object' && 'model' in body ? { body: { ...body, model } } : {};
+}
+
+describe('the auth matrix: every /v1 route (main/transport/http/facade-routes.ts)', () => {
+  it('covers the declared routes', () => {
+    expect(FACADE_ROUTES.map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(['GET /v1/models', 'GET /v1/models/:id', 'POST /v1/chat/completions', 'POST /v1/embeddings']));
+  });
+
+  it.each(FACADE_ROUTES.map((r) => [`${r.method} ${r.url}`, r as FacadeRoute] as const))('%s', async (_name, route) => {
+    const send = async (token: string | null, over: { params?: Record<string, string>; body?: unknown } = {}) => {
+      const res = await facadeFetch(h.url, route, { token, ...over });
+      const text = await res.text();
+      return { status: res.status, text, label: `${route.method} ${route.url} ${JSON.stringify(over)} → ${res.status} ${text.slice(0, 200)}` };
+    };
+    // No key, and keys that are no credential: 401 in the API's own error shape.
+    for (const token of [null, 'pk_NotAKeyOfThisServer0123456789', 'garbage']) {
+      const r = await send(token);
+      expect(r.status, r.label).toBe(401);
+      expectFacadeError(route, 401, r.text, r.label);
+    }
+    for (const who of WHO) {
+      // Every signed-in caller may use every route (the quota, not the role, bounds a trial).
+      const r = await send(tokens[who]);
+      expect(r.status, `${who}: ${r.label}`).toBeLessThan(500);
+      expect([401, 403], `${who}: ${r.label}`).not.toContain(r.status);
+      // Another organization's model does not exist here.
+      const sample = naming(route, otherOrg.mdl ?? '');
+      if (sample.params || sample.body) {
+        const foreign = await send(tokens[who], sample);
+        expect(foreign.status, `${who} with another organization's model: ${foreign.label}`).toBe(404);
+        expectFacadeError(route, 404, foreign.text, foreign.label);
       }
     }
   });

@@ -41,7 +41,7 @@ describe('CORS', () => {
     const pre = await fetch(`${h.url}/api/me`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
-    expect(pre.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Last-Event-ID');
+    expect(pre.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Last-Event-ID, X-Api-Key, Anthropic-Version');
     expect(pre.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, PATCH, DELETE');
     expect(pre.headers.get('access-control-max-age')).toBe('600');
     // What a page on that origin may read of an answer, and caches keep answers per origin.

@@ -3,6 +3,9 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations, pathParams, type Operation } from '../../shared/operations/index.js';
 import { startTestHttp, TEST_ADMIN_KEY } from '../support/core.js';
+import { buildHttpApp } from '../../main/transport/http/app.js';
+import { FACADE_ROUTES, type FacadeRoute } from '../../main/transport/http/facade-routes.js';
+import { expectFacadeError, facadeFetch } from '../support/facade.js';
 
 let h: Awaited<ReturnType<typeof startTestHttp>>;
 beforeAll(async () => {
@@ -76,6 +79,60 @@ describe('malformed requests never yield a 5xx', () => {
       expect(res.status).toBe(404);
       expect(((await res.json()) as { code: string }).code).toBe('not_found');
     }
+  });
+});
+
+const facadeRoutes = FACADE_ROUTES.map((r) => [`${r.method} ${r.url}`, r as FacadeRoute] as const);
+
+describe('/v1 routes (facade-routes.ts): malformed requests never yield a 5xx, and errors keep the API’s shape', () => {
+  it.each(facadeRoutes)('%s: arbitrary JSON bodies and path params', async (_name, route) => {
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), fc.string({ maxLength: 300 }), async (body, id) => {
+        const res = await facadeFetch(h.url, route, { token: TEST_ADMIN_KEY, params: { id: id || 'x' }, body });
+        const text = await res.text();
+        const label = `${route.method} ${route.url} id=${JSON.stringify(id)} ${JSON.stringify(body)?.slice(0, 200)} → ${res.status} ${text.slice(0, 200)}`;
+        expect(res.status, label).toBeLessThan(500);
+        if (res.status >= 400) expectFacadeError(route, res.status, text, label);
+      }),
+      { numRuns: 40, seed: 20261126 },
+    );
+  });
+
+  it('a /v1 route registered without being declared in facade-routes.ts stops the server from starting', async () => {
+    const app = await buildHttpApp({ service: h.core.service, config: h.core.config, appVersion: 't' });
+    app.register(
+      async (v1) => {
+        v1.post('/undeclared', async () => ({}));
+      },
+      { prefix: '/v1' },
+    );
+    await expect(app.ready()).rejects.toThrow(/POST \/v1\/undeclared is registered but not declared in main\/transport\/http\/facade-routes\.ts/);
+    await app.close().catch(() => {});
+    // The declared ones are registered: each answers (401 without a key), none is the 404 of a missing route.
+    for (const route of FACADE_ROUTES) expect((await facadeFetch(h.url, route, { token: null })).status, route.url).toBe(401);
+  });
+
+  it.each(facadeRoutes.filter(([, r]) => r.method === 'POST'))('%s: broken bodies and hostile values', async (_name, route) => {
+    const cases: Array<[string, string]> = [
+      ['{bad json', 'application/json'],
+      ['', 'application/json'],
+      ['name=x', 'application/x-www-form-urlencoded'],
+      ['<xml/>', 'text/xml'],
+      ['{"model": "' + 'x'.repeat(2_000_000) + '"}', 'application/json'],
+    ];
+    for (const [body, type] of cases) {
+      const res = await fetch(`${h.url}${route.url}`, { method: 'POST', body, headers: { 'content-type': type, authorization: `Bearer ${TEST_ADMIN_KEY}`, 'x-api-key': TEST_ADMIN_KEY } });
+      const text = await res.text();
+      const label = `${route.url} ${type} ${body.slice(0, 40)} → ${res.status} ${text.slice(0, 200)}`;
+      expect(res.status, label).toBeGreaterThanOrEqual(400);
+      expect(res.status, label).toBeLessThan(500);
+      expectFacadeError(route, res.status, text, label);
+    }
+    const hostile = { model: { $gt: '' }, input: ['\u0000\uD800', 7], messages: [{ role: 'user', content: { text: 1 } }], max_tokens: -1, encoding_format: 'hex', stream: 'yes' };
+    const res = await facadeFetch(h.url, route, { token: TEST_ADMIN_KEY, body: hostile });
+    const text = await res.text();
+    expect(res.status, text).toBe(400);
+    expectFacadeError(route, 400, text, `${route.url} hostile → ${text}`);
   });
 });
 

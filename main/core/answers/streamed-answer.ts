@@ -1,12 +1,16 @@
 import type { ErrorCode } from '../../../shared/errors.js';
+import { cutUtf8 } from '../../../shared/bytes.js';
 import { estimateTokens } from '../tokens.js';
 import { AnswerFailed } from './answer-failed.js';
 import { errorText } from '../../../shared/errors.js';
 
 /**
  * The one way a streamed answer is written, whoever asked for it (chat, comparisons, agents) and
- * whichever provider writes it: text accumulates as deltas arrive, is saved every `intervalMs`,
- * and the end — text, status and usage — is saved once, in one transaction, whatever the end is.
+ * whichever provider writes it: text accumulates as deltas arrive, what is new is appended to the
+ * stored text every `intervalMs` (never the whole text again: a long answer would cost its whole
+ * length every save), and the end — text, status and usage — is saved once, in one transaction,
+ * whatever the end is. An answer never passes `maxBytes`: an upstream that ignores `max_tokens`
+ * is stopped there, its text kept up to the ceiling, and the answer ends as `answer_too_long`.
  */
 
 export type AnswerStatus = 'complete' | 'error' | 'cancelled' | 'interrupted';
@@ -23,6 +27,15 @@ export interface TokenUsage {
 export type AbortReason = 'cancel' | 'shutdown';
 
 export const INTERRUPTED: AnswerFailure = { code: 'unavailable', detail: 'Parley stopped while this answer was being written; the text so far is kept.' };
+
+/** Bytes of text one token may take at most, for the byte ceiling that goes with a token ceiling. */
+export const BYTES_PER_TOKEN_CEILING = 16;
+
+/** The byte ceiling of an answer of at most `maxTokens` tokens. */
+export const answerByteCap = (maxTokens: number) => maxTokens * BYTES_PER_TOKEN_CEILING;
+
+/** When a caller names no ceiling: `[chat] max_answer_tokens`'s default. */
+export const DEFAULT_ANSWER_BYTES = answerByteCap(8192);
 
 /** Text is saved at least this often while it streams. */
 export const FLUSH_INTERVAL_MS = 250;
@@ -49,8 +62,8 @@ export interface AnswerEnd {
 
 /** Where one answer is stored: a chat message, a comparison's response. */
 export interface AnswerStore {
-  /** Saves the text so far; a finished answer is never overwritten by a late save. */
-  saveText(content: string): void;
+  /** Appends text streamed since the last save; a finished answer is never changed by a late save. */
+  appendText(text: string): void;
   /** Saves the end. Called inside the transaction that also records the usage. */
   saveEnd(end: AnswerEnd): void;
   recordUsage(usage: TokenUsage): void;
@@ -66,6 +79,8 @@ export interface AnswerOptions {
   prefix?: string | undefined;
   intervalMs?: number | undefined;
   timer?: FlushTimer | undefined;
+  /** Bytes (UTF-8) the whole text may take, kept text included; DEFAULT_ANSWER_BYTES when unset. */
+  maxBytes?: number | undefined;
 }
 
 /** What an answer's event stream carries besides its own kinds: text and the provider's usage. */
@@ -105,19 +120,35 @@ export async function writeAnswer<E extends { type: string }>(
 ): Promise<AnswerEnd> {
   const { store } = options;
   let content = options.prefix ?? '';
-  let saved = content;
+  // The stored text is always `content` up to here: a save appends the rest.
+  let saved = content.length;
+  const maxBytes = options.maxBytes ?? DEFAULT_ANSWER_BYTES;
+  let bytes = Buffer.byteLength(content, 'utf8');
   let usage: TokenUsage | null = null;
   let failure: AnswerFailure | null = null;
   const save = () => {
-    if (content === saved) return;
-    store.saveText(content);
-    saved = content;
+    if (content.length === saved) return;
+    store.appendText(content.slice(saved));
+    saved = content.length;
   };
   const stop = (options.timer ?? realFlushTimer).every(options.intervalMs ?? FLUSH_INTERVAL_MS, save);
   try {
     for await (const event of events) {
       if (isText(event)) {
         if (event.type === 'delta') {
+          const size = Buffer.byteLength(event.text, 'utf8');
+          if (bytes + size > maxBytes) {
+            // Leaving the loop ends the provider's stream (and its request) through `return()`.
+            const kept = cutUtf8(event.text, maxBytes - bytes);
+            content += kept;
+            if (kept) callbacks.onDelta(kept);
+            failure = {
+              code: 'answer_too_long',
+              detail: `The answer reached its ceiling of ${maxBytes} bytes ([chat] max_answer_tokens) and was stopped; the text up to it is kept.`,
+            };
+            break;
+          }
+          bytes += size;
           content += event.text;
           callbacks.onDelta(event.text);
         } else {

@@ -29,6 +29,20 @@ function spendOrThrow(repos: Repositories, tokenId: string): void {
   throw new QuotaExhausted(repos.credentials.getUserToken(tokenId)?.quota ?? 0);
 }
 
+/**
+ * Spends one model call of a trial caller's quota for a call made outside the providers (`/v1`
+ * embeddings); 429 once it is spent. Other callers spend nothing.
+ */
+export function spendModelCall(repos: Repositories, caller: Caller | null): void {
+  if (!caller?.trialTokenId) return;
+  try {
+    spendOrThrow(repos, caller.trialTokenId);
+  } catch (error) {
+    if (error instanceof QuotaExhausted) throw new ServiceError('rate_limited', error.message);
+    throw error;
+  }
+}
+
 function metered(provider: Provider, spend: () => void): Provider {
   const wrapped: Provider = {
     ...provider,

@@ -2,7 +2,7 @@ import { ServiceError } from '../../../shared/errors.js';
 import type { MessageRow } from '../../db/repositories/messages.js';
 import type { AuthedContext } from '../context.js';
 import { ownThread } from '../threads/access.js';
-import { branchTo } from './branch.js';
+import { readBranch } from './branch.js';
 import { ownMessage } from './owned.js';
 import { startAnswer, type StartedChat } from './send.js';
 
@@ -34,7 +34,7 @@ export function startRegenerate(ctx: AuthedContext, input: AnswerOptions & { mes
   notRunning(ctx, answer);
   const question = questionOf(ctx, answer);
   const thread = ownThread(ctx, answer.thread_id);
-  const branch = branchTo(ctx.repos.messages.history(thread.id), question.parent_id);
+  const branch = readBranch(ctx, thread.id, question.parent_id, input.model_endpoint_override);
   const request = { thread_id: thread.id, message: question.content, agentic: input.agentic ?? false, model_endpoint_override: input.model_endpoint_override };
   return startAnswer(ctx, { thread, request, workflow: null, branch, question: { kind: 'stored', row: question } });
 }
@@ -44,7 +44,7 @@ export function startEdit(ctx: AuthedContext, input: AnswerOptions & { message_i
   const old = ownMessage(ctx, input.message_id);
   if (old.role !== 'user') throw new ServiceError('invalid_argument', 'Only your own messages can be edited; regenerate an answer instead.', [{ path: 'message_id', message: 'must be a user message' }]);
   const thread = ownThread(ctx, old.thread_id);
-  const branch = branchTo(ctx.repos.messages.history(thread.id), old.parent_id);
+  const branch = readBranch(ctx, thread.id, old.parent_id, input.model_endpoint_override);
   const request = { thread_id: thread.id, message: input.message, agentic: input.agentic ?? false, model_endpoint_override: input.model_endpoint_override };
   return startAnswer(ctx, { thread, request, workflow: null, branch, question: { kind: 'new', parent_id: old.parent_id } });
 }
@@ -56,7 +56,7 @@ export function startContinue(ctx: AuthedContext, input: AnswerOptions & { messa
   if (answer.status === 'complete') throw new ServiceError('conflict', 'This answer is complete; regenerate it for another one.');
   const question = questionOf(ctx, answer);
   const thread = ownThread(ctx, answer.thread_id);
-  const branch = branchTo(ctx.repos.messages.history(thread.id), question.parent_id);
+  const branch = readBranch(ctx, thread.id, question.parent_id, input.model_endpoint_override);
   const request = { thread_id: thread.id, message: question.content, agentic: false, model_endpoint_override: input.model_endpoint_override };
   return startAnswer(ctx, { thread, request, workflow: null, branch, question: { kind: 'stored', row: question }, continued: answer });
 }

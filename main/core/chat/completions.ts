@@ -1,25 +1,91 @@
-import { textOf, type ChatCompletionRequest } from '../../../shared/openai.js';
-import { stopList } from '../../../shared/sampling.js';
+import { imagesOf, textOf, type ChatCompletionRequest } from '../../../shared/openai.js';
 import { ServiceError } from '../../../shared/errors.js';
+import type { Model } from '../../../shared/operations/models.js';
 import type { AuthedContext } from '../context.js';
-import { isoNow } from '../context.js';
 import { allModels, chatModels, resolveModel, type ResolvedModel } from '../models/catalog.js';
-import type { ChatTurn, Sampling } from '../providers/types.js';
-import { estimateTokens } from '../tokens.js';
+import { modelPurpose } from '../models/purpose.js';
+import type { AgentTurn, ChatTurn } from '../providers/types.js';
 import { extractFeatures } from '../routing/features.js';
 import { route } from '../routing/router.js';
-import { answerWithFailover, type AttemptEvent } from './failover.js';
+import { answerWithFailover, type CallerTools } from './failover.js';
+import { completionSampling, metered, type CompletionEvent } from './completion-meter.js';
 
 export interface Completion {
   /** The model that answers first (a fail-over may change it: see the `switch` event). */
   model: ResolvedModel;
-  events: AsyncIterable<AttemptEvent>;
+  /** `citations` ends an answer grounded on datasets (`parley` in the request: completion-grounding.ts). */
+  events: AsyncIterable<CompletionEvent>;
 }
+
+const roleOf = (role: ChatCompletionRequest['messages'][number]['role']): ChatTurn['role'] =>
+  role === 'system' || role === 'developer' ? 'system' : role === 'assistant' ? 'assistant' : 'user';
 
 function toTurns(request: ChatCompletionRequest): ChatTurn[] {
   return request.messages
-    .map((m): ChatTurn => ({ role: m.role === 'system' || m.role === 'developer' ? 'system' : m.role === 'assistant' ? 'assistant' : 'user', content: textOf(m.content) }))
-    .filter((t) => t.content.length > 0);
+    .filter((m) => m.role !== 'tool')
+    .map((m): ChatTurn => {
+      const images = m.role === 'user' ? imagesOf(m.content) : [];
+      return { role: roleOf(m.role), content: textOf(m.content), ...(images.length > 0 ? { images } : {}) };
+    })
+    .filter((t) => t.content.length > 0 || (t.images?.length ?? 0) > 0);
+}
+
+/** The conversation with its tool calls and results, in the providers' neutral form. */
+function toTranscript(request: ChatCompletionRequest): AgentTurn[] {
+  const names = new Map<string, string>();
+  const out: AgentTurn[] = [];
+  for (const m of request.messages) {
+    if (m.role === 'assistant' && m.tool_calls?.length) {
+      for (const c of m.tool_calls) names.set(c.id, c.function.name);
+      out.push({ role: 'assistant', content: textOf(m.content), tool_calls: m.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })) });
+    } else if (m.role === 'tool') {
+      const id = m.tool_call_id ?? '';
+      out.push({ role: 'tool', tool_call_id: id, name: names.get(id) ?? m.name ?? '', content: textOf(m.content) });
+    } else {
+      const images = m.role === 'user' ? imagesOf(m.content) : [];
+      const turn: ChatTurn = { role: roleOf(m.role), content: textOf(m.content), ...(images.length > 0 ? { images } : {}) };
+      if (turn.content.length > 0 || images.length > 0) out.push(turn);
+    }
+  }
+  return out;
+}
+
+/** The caller's tools, or undefined when the request neither offers tools nor carries a tool exchange. */
+function callerTools(request: ChatCompletionRequest): CallerTools | undefined {
+  const tools = request.tools ?? [];
+  const exchange = request.messages.some((m) => m.role === 'tool' || (m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0));
+  if (tools.length === 0 && !exchange) {
+    if (request.tool_choice && request.tool_choice !== 'none' && request.tool_choice !== 'auto') {
+      throw new ServiceError('invalid_argument', 'tool_choice asks for a tool call, but no tools are given.', [{ path: 'tool_choice', message: 'no tools given' }]);
+    }
+    return undefined;
+  }
+  const choice = request.tool_choice ?? 'auto';
+  let tool_choice: CallerTools['tool_choice'];
+  if (typeof choice === 'string') tool_choice = tools.length === 0 ? 'none' : choice;
+  else {
+    const name = choice.function.name;
+    if (!tools.some((t) => t.function.name === name)) {
+      throw new ServiceError('invalid_argument', `tool_choice names ${name}, which is not among the tools given.`, [{ path: 'tool_choice', message: 'not among tools' }]);
+    }
+    tool_choice = { name };
+  }
+  return {
+    transcript: toTranscript(request),
+    tools: tools.map((t) => ({ name: t.function.name, description: t.function.description ?? '', parameters: t.function.parameters ?? { type: 'object', properties: {} } })),
+    tool_choice,
+    ...(request.parallel_tool_calls != null ? { parallel_tool_calls: request.parallel_tool_calls } : {}),
+  };
+}
+
+/** Why `model` cannot answer this request, as the 400 says it; null when it can. */
+function unfit(model: Model, needs: { images: boolean; tools: boolean }): { param: string; detail: string } | null {
+  // Local GGUF chat models here have no vision projector; the built-in model only quotes passages.
+  if (needs.images && (model.provider === 'llama_cpp' || model.provider === 'extractive')) {
+    return { param: 'messages', detail: `${model.name} cannot read images: send text only, or choose a remote model that takes images.` };
+  }
+  if (needs.tools && model.provider === 'extractive') return { param: 'tools', detail: `${model.name} cannot call tools: choose another model.` };
+  return null;
 }
 
 /**
@@ -30,47 +96,31 @@ export function startCompletion(ctx: AuthedContext, request: ChatCompletionReque
   const turns = toTurns(request);
   const last = turns.filter((t) => t.role === 'user').at(-1);
   if (!last) throw new ServiceError('invalid_argument', 'messages must contain a user message with text.', [{ path: 'messages', message: 'no user message' }]);
+  const tools = callerTools(request);
+  const needs = { images: turns.some((t) => (t.images?.length ?? 0) > 0), tools: tools !== undefined };
   let candidates: ResolvedModel[];
   if (request.model === 'auto') {
     const features = extractFeatures({ message: last.content, context: turns, dataset_count: 0, agentic: false });
-    const decision = route(features, chatModels(ctx), (id) => ctx.runtime.health.health(id), ctx.config().routing);
+    const able = chatModels(ctx).filter((m) => unfit(m, needs) === null);
+    const decision = route(features, able, (id) => ctx.runtime.health.health(id), ctx.config().routing);
     candidates = decision.ranked.map((id) => resolveModel(ctx, id));
+    if (candidates.length === 0 && (needs.images || needs.tools)) {
+      const param = needs.images ? 'messages' : 'tools';
+      throw new ServiceError('invalid_argument', `No model available here can take ${needs.images ? 'images' : 'tools'}.`, [{ path: param, message: 'no model can take it' }]);
+    }
   } else {
     const found = allModels(ctx).find((m) => m.id === request.model);
     if (!found) throw new ServiceError('not_found', `No model ${request.model}; GET /v1/models lists them, and "auto" routes automatically.`);
+    if (modelPurpose(ctx, found) === 'embedding') {
+      throw new ServiceError('invalid_argument', `${request.model} is an embedding model: it answers POST /v1/embeddings, not chat. GET /v1/models lists the chat models.`, [{ path: 'model', message: 'an embedding model' }]);
+    }
+    const why = unfit(found, needs);
+    if (why) throw new ServiceError('invalid_argument', why.detail, [{ path: why.param, message: why.detail }]);
     candidates = [resolveModel(ctx, found.id)];
   }
   const first = candidates[0];
   if (!first) throw new ServiceError('unavailable', 'No model is available to answer.');
-  const sampling: Sampling = {
-    temperature: request.temperature ?? undefined,
-    top_p: request.top_p ?? undefined,
-    max_tokens: request.max_completion_tokens ?? request.max_tokens ?? undefined,
-    stop: stopList(request.stop),
-  };
-
-  async function* withUsage(): AsyncIterable<AttemptEvent> {
-    // Shutdown waits for this answer (and cuts it short), so its usage is recorded before the close.
-    let release = () => {};
-    void ctx.runtime.lifecycle.track(new Promise<void>((resolve) => (release = resolve)));
-    let modelId = first?.model.id ?? '';
-    let usage: { input_tokens: number; output_tokens: number } | null = null;
-    let text = '';
-    try {
-      for await (const event of answerWithFailover(ctx.runtime, candidates, { turns, passages: [], hasDatasets: false, signal, failOver: request.model === 'auto', sampling })) {
-        if (event.type === 'switch') modelId = event.model.model.id;
-        else if (event.type === 'delta') text += event.text;
-        else if (event.type === 'usage') usage = { input_tokens: event.input_tokens, output_tokens: event.output_tokens };
-        yield event;
-      }
-    } finally {
-      const counted = usage ?? { input_tokens: estimateTokens(turns.map((t) => t.content).join('\n')), output_tokens: estimateTokens(text) };
-      try {
-        ctx.repos.usage.record({ user_id: ctx.caller.user.id, model_id: modelId, source: 'openai', message_id: null, ...counted, created_at: isoNow(ctx) });
-      } finally {
-        release();
-      }
-    }
-  }
-  return { model: first, events: withUsage() };
+  const sampling = completionSampling(ctx, request);
+  const run = answerWithFailover(ctx.runtime, candidates, { turns, passages: [], hasDatasets: false, signal, failOver: request.model === 'auto', sampling, tools });
+  return { model: first, events: metered(ctx, { modelId: first.model.id, prompt: turns.map((t) => t.content).join('\n'), signal }, run) };
 }

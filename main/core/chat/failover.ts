@@ -2,13 +2,27 @@ import { coalesceDeltas } from '../answers/coalesce.js';
 import { overCandidates, type Skip, type SwitchEvent } from '../answers/candidates.js';
 import type { Runtime } from '../context.js';
 import type { ResolvedModel } from '../models/catalog.js';
-import type { ChatTurn, Passage, ProviderEvent, Sampling } from '../providers/types.js';
+import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, Passage, Sampling, ToolSpec } from '../providers/types.js';
+import { ProviderError } from '../providers/types.js';
 import { withPassages } from './grounding.js';
 
 export type { Skip };
 
-/** Provider events, plus a note when a later candidate takes over from ones that failed. */
-export type AttemptEvent = ProviderEvent | SwitchEvent;
+/**
+ * Provider events, plus a note when a later candidate takes over from ones that failed. A tool call
+ * (`{ type: 'tool_call', call: { id, name, arguments } }`, arguments as JSON text) comes only when
+ * the request offered tools; `finish` says why an answer ended when it was not a natural stop.
+ */
+export type AttemptEvent = AgentTurnEvent | SwitchEvent;
+
+/** A caller's own tools (`/v1` `tools`): the model is called through its native tool calling. */
+export interface CallerTools {
+  /** The conversation with its tool calls and results. */
+  transcript: AgentTurn[];
+  tools: ToolSpec[];
+  tool_choice: AgentTurnRequest['tool_choice'];
+  parallel_tool_calls?: boolean | undefined;
+}
 
 export interface AttemptRequest {
   turns: ChatTurn[];
@@ -19,6 +33,8 @@ export interface AttemptRequest {
   sampling?: Sampling | undefined;
   /** Try the next candidate when one fails before its first token (dynamic mode). */
   failOver: boolean;
+  /** Set: the caller's tools are offered and the model may call them (`turns` is then unused). */
+  tools?: CallerTools | undefined;
 }
 
 /** Only remote models wait on a network for their first byte; a local one is loading or computing. */
@@ -31,9 +47,19 @@ const REMOTE = new Set(['openai_compatible', 'anthropic']);
  */
 export function answerWithFailover(runtime: Runtime, candidates: ResolvedModel[], request: AttemptRequest): AsyncIterable<AttemptEvent> {
   const firstByteMs = runtime.liveConfig.config().providers.first_byte_timeout_s * 1000;
-  return overCandidates(runtime.health, candidates, request, (candidate, { last }) =>
-    coalesceDeltas<ProviderEvent>(
-      runtime.providers[candidate.model.provider].stream({
+  return overCandidates(runtime.health, candidates, request, (candidate, { last }) => {
+    const provider = runtime.providers[candidate.model.provider];
+    const deadline = !last && REMOTE.has(candidate.model.provider) ? { first_byte_timeout_ms: firstByteMs } : {};
+    if (request.tools) {
+      if (!provider.agentTurn) throw new ProviderError('invalid_argument', `${candidate.model.name} cannot call tools.`);
+      const { transcript, ...tools } = request.tools;
+      return coalesceDeltas<AgentTurnEvent>(
+        provider.agentTurn({ model: candidate.model.model, endpoint_url: candidate.endpoint_url, api_key: candidate.api_key, messages: transcript, ...tools, signal: request.signal, ...request.sampling, ...deadline }),
+        request.signal,
+      );
+    }
+    return coalesceDeltas<AgentTurnEvent>(
+      provider.stream({
         model: candidate.model.model,
         endpoint_url: candidate.endpoint_url,
         api_key: candidate.api_key,
@@ -42,9 +68,9 @@ export function answerWithFailover(runtime: Runtime, candidates: ResolvedModel[]
         has_datasets: request.hasDatasets,
         signal: request.signal,
         ...request.sampling,
-        ...(!last && REMOTE.has(candidate.model.provider) ? { first_byte_timeout_ms: firstByteMs } : {}),
+        ...deadline,
       }),
       request.signal,
-    ),
-  );
+    );
+  });
 }

@@ -13,7 +13,7 @@ import { runAgent } from '../agents/run.js';
 import type { ToolEnv } from '../agents/tools.js';
 import type { AgentEvent } from '../agents/types.js';
 import type { McpAnswerLimits } from '../mcp/answer-tools.js';
-import { writeAnswer, type AnswerStore, type FlushTimer } from '../answers/streamed-answer.js';
+import { answerByteCap, writeAnswer, type AnswerStore, type FlushTimer } from '../answers/streamed-answer.js';
 
 export interface GenerationPlan {
   messageId: string;
@@ -70,29 +70,12 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
     run.emit({ event: 'thought', data: { id: row.id, kind: row.kind, content: row.content } });
   };
 
-  const events: AsyncIterable<AgentEvent> = plan.agent
-    ? runAgent(runtime, plan.candidates, {
-        turns: plan.turns,
-        question: plan.agent.question,
-        env: plan.agent.env,
-        limits: { maxSteps: plan.agent.maxSteps, deadline: performance.now() + plan.agent.timeBudgetMs, now: () => performance.now() },
-        signal: run.signal,
-        failOver: plan.routing.mode === 'dynamic',
-        mcp: plan.agent.mcp,
-        sampling: plan.sampling,
-      })
-    : groundedAnswer(plan, runtime, run.signal, passageTexts);
+  const events = answerEvents(runtime, plan, run.signal, passageTexts);
 
   const store: AnswerStore = {
-    saveText: (content) => void repos.messages.flush(plan.messageId, content, iso()),
+    appendText: (text) => void repos.messages.append(plan.messageId, text, iso()),
     saveEnd: (end) => {
-      // Only the passages the answer cites (or, citing none, draws on) are its sources; the rest were
-      // searched, not used. A kept partial answer is attributed as far as it goes.
-      sources = attributeCitations(
-        citations.map((citation) => ({ citation, text: passageTexts.get(citation.index) ?? citation.snippet })),
-        end.content,
-        plan.agent?.question ?? plan.turns.findLast((t) => t.role === 'user')?.content,
-      );
+      sources = answerSources(plan, citations, passageTexts, end.content);
       repos.messages.finish(plan.messageId, {
         content: end.content,
         status: end.status,
@@ -109,7 +92,14 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
       repos.usage.record({ user_id: plan.userId, model_id: routing.model_id, source: 'chat', message_id: plan.messageId, ...usage, created_at: iso() }),
   };
   const end = await writeAnswer(
-    { store, transaction: repos.transaction, prompt: plan.turns.map((t) => t.content).join('\n'), prefix, timer: deps.flushTimer },
+    {
+      store,
+      transaction: repos.transaction,
+      prompt: plan.turns.map((t) => t.content).join('\n'),
+      prefix,
+      timer: deps.flushTimer,
+      maxBytes: answerByteCap(runtime.liveConfig.config().chat.max_answer_tokens),
+    },
     events,
     run.signal,
     {
@@ -132,14 +122,52 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
   );
   // Attributed without a marker, a source was not streamed as cited: a client learns it before the end.
   for (const source of sources) if (source.attribution === 'overlap') run.emit({ event: 'citation', data: source });
+  // A model that ran on past the ceiling answered fast and never failed: without this the router
+  // would rank it first (low latency, no errors) and send it everyone's next question.
+  if (end.failure?.code === 'answer_too_long') runtime.health.recordFailure(routing.model_id);
   const row = repos.messages.get(plan.messageId);
   if (end.status === 'error' && end.failure) run.emit({ event: 'error', data: { ...end.failure, message_id: plan.messageId } });
   else if (row) run.emit({ event: 'message.completed', data: { message: messageView(row, repos.thoughts.ofMessage(row.id)) } });
   run.end();
 }
 
+/** What an answer is written from, whether it is stored in a thread or not (the `/v1` facade's grounded answers). */
+export type AnswerPlan = Pick<GenerationPlan, 'candidates' | 'routing' | 'turns' | 'datasetIds' | 'ground' | 'agent' | 'sampling'>;
+
+/**
+ * The events an answer is written from: an agent's steps over the datasets (`agentic`), or the
+ * passages of the datasets then the model's text. Fills `passageTexts` with the text of each
+ * passage the model is given, by its number, for `answerSources`.
+ */
+export function answerEvents(runtime: Runtime, plan: AnswerPlan, signal: AbortSignal, passageTexts: Map<number, string>): AsyncIterable<AgentEvent> {
+  return plan.agent
+    ? runAgent(runtime, plan.candidates, {
+        turns: plan.turns,
+        question: plan.agent.question,
+        env: plan.agent.env,
+        limits: { maxSteps: plan.agent.maxSteps, deadline: performance.now() + plan.agent.timeBudgetMs, now: () => performance.now() },
+        signal,
+        failOver: plan.routing.mode === 'dynamic',
+        mcp: plan.agent.mcp,
+        sampling: plan.sampling,
+      })
+    : groundedAnswer(plan, runtime, signal, passageTexts);
+}
+
+/**
+ * Only the passages the answer cites (or, citing none, draws on) are its sources; the rest were
+ * searched, not used. A kept partial answer is attributed as far as it goes.
+ */
+export function answerSources(plan: AnswerPlan, citations: Citation[], passageTexts: Map<number, string>, content: string): Citation[] {
+  return attributeCitations(
+    citations.map((citation) => ({ citation, text: passageTexts.get(citation.index) ?? citation.snippet })),
+    content,
+    plan.agent?.question ?? plan.turns.findLast((t) => t.role === 'user')?.content,
+  );
+}
+
 /** A plain answer: the passages of the attached datasets first, then the model's text. */
-async function* groundedAnswer(plan: GenerationPlan, runtime: Runtime, signal: AbortSignal, passageTexts: Map<number, string>): AsyncIterable<AgentEvent> {
+async function* groundedAnswer(plan: AnswerPlan, runtime: Runtime, signal: AbortSignal, passageTexts: Map<number, string>): AsyncIterable<AgentEvent> {
   const grounding = await plan.ground();
   for (const passage of grounding.passages) passageTexts.set(passage.index, passage.text);
   // The sources come first, so a reader sees what the answer draws on while it streams.

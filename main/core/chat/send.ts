@@ -10,15 +10,15 @@ import { assertDatasets } from '../datasets/access.js';
 import { newThread, ownThread } from '../threads/access.js';
 import type { ChatInput } from './types.js';
 import { buildTurns } from './context.js';
-import { generate } from './generate.js';
+import { generate, type GenerationPlan } from './generate.js';
 import { groundingFor } from './grounding.js';
 import { agentDatasets } from '../agents/tools.js';
 import { retrievalEnv } from '../retrieval/retrieve.js';
 import { applyWorkflow, requestedWorkflow } from '../workflows/apply.js';
 import type { Workflow } from '../../../shared/operations/workflows.js';
-import type { MessageRow } from '../../db/repositories/messages.js';
+import type { BranchMessage, MessageRow } from '../../db/repositories/messages.js';
 import type { ThreadRow } from '../../db/repositories/threads.js';
-import { branchTo } from './branch.js';
+import { readBranch } from './branch.js';
 import { stopList } from '../../../shared/sampling.js';
 
 export interface StartedChat {
@@ -38,7 +38,7 @@ export function titleFrom(message: string): string {
 }
 
 /** Override mode: the named model (or workspace endpoint override) answers; nothing is routed. */
-function chooseOverride(ctx: AuthedContext, target: string): { candidates: ResolvedModel[]; routing: Routing } {
+export function chooseOverride(ctx: AuthedContext, target: string): { candidates: ResolvedModel[]; routing: Routing } {
   const resolved = target.startsWith('ovr_') ? resolveOverride(ctx, target) : resolveModel(ctx, target);
   const via = resolved.override_id ? ` through the workspace endpoint override ${resolved.override_id}` : '';
   return {
@@ -48,13 +48,25 @@ function chooseOverride(ctx: AuthedContext, target: string): { candidates: Resol
 }
 
 /** Dynamic mode: the router ranks every model; the next ones are fail-overs. */
-function chooseDynamic(ctx: AuthedContext, input: ChatInput, history: { role: string; content: string }[], datasetCount: number) {
+export function chooseDynamic(ctx: AuthedContext, input: ChatInput, history: { role: string; content: string }[], datasetCount: number) {
   const features = extractFeatures({ message: input.message, context: history, dataset_count: datasetCount, agentic: input.agentic });
   const candidates = chatModels(ctx);
   const decision = route(features, candidates, (id) => ctx.runtime.health.health(id), ctx.config().routing);
   return {
     candidates: decision.ranked.map((id) => resolveModel(ctx, id)),
     routing: { mode: 'dynamic' as const, model_id: decision.model_id, reason: decision.reason, skipped: [] },
+  };
+}
+
+/** An agent over `datasetIds` answering `question`, within the configured bounds. */
+export function agentFor(ctx: AuthedContext, question: string, datasetIds: string[]): NonNullable<GenerationPlan['agent']> {
+  const limits = ctx.config().agents;
+  return {
+    question,
+    env: { ...retrievalEnv(ctx.repos, ctx.runtime), datasets: agentDatasets(ctx.repos, datasetIds) },
+    maxSteps: limits.max_steps,
+    timeBudgetMs: limits.time_budget_seconds * 1000,
+    mcp: { maxCalls: ctx.config().mcp.max_calls_per_answer, maxBytes: ctx.config().mcp.max_result_bytes_per_answer },
   };
 }
 
@@ -66,8 +78,8 @@ export interface AnswerSpec {
   thread: ThreadRow;
   request: ChatInput;
   workflow: Workflow | null;
-  /** The branch before the question, oldest first: what the model sees of the thread. */
-  branch: MessageRow[];
+  /** The branch before the question, oldest first, as far back as a model could be shown (chat/branch.ts). */
+  branch: BranchMessage[];
   question: Question;
   /** An ended, unfinished answer that the model goes on with, in place. */
   continued?: MessageRow | undefined;
@@ -86,15 +98,14 @@ export function startChat(ctx: AuthedContext, request: ChatInput): StartedChat {
   const thread = request.thread_id ? ownThread(ctx, request.thread_id) : newThread(ctx, { title: titleFrom(request.message) });
   // A new message follows the message asked for (the branch on the reader's screen), else the
   // thread's newest, whichever branch that is on.
-  const history = ctx.repos.messages.history(thread.id);
   let parentId = ctx.repos.messages.newest(thread.id)?.id ?? null;
   if (request.parent_id !== undefined) {
-    if (!request.thread_id || !history.some((m) => m.id === request.parent_id)) {
+    if (!request.thread_id || !ctx.repos.messages.inThread(request.parent_id, thread.id)) {
       throw new ServiceError('not_found', `No message ${request.parent_id} in this thread to follow.`);
     }
     parentId = request.parent_id;
   }
-  const branch = branchTo(history, parentId);
+  const branch = readBranch(ctx, thread.id, parentId, request.model_endpoint_override);
   return startAnswer(ctx, { thread, request, workflow, branch, question: { kind: 'new', parent_id: parentId } });
 }
 
@@ -136,21 +147,14 @@ export function startAnswer(ctx: AuthedContext, spec: AnswerSpec): StartedChat {
     : [];
   const turns = buildTurns(systemPrompt, [...history, { role: 'user', content: input.message }, ...going], first.model.capabilities.context_tokens);
   const ground = () => groundingFor(ctx, datasetIds, input.message);
-  const limits = ctx.config().agents;
   // An answer that is continued goes on as plain text: an agent would start its plan over.
-  const agent =
-    input.agentic && !continued
-      ? {
-          question: input.message,
-          env: { ...retrievalEnv(repos, runtime), datasets: agentDatasets(repos, datasetIds) },
-          maxSteps: limits.max_steps,
-          timeBudgetMs: limits.time_budget_seconds * 1000,
-          mcp: { maxCalls: ctx.config().mcp.max_calls_per_answer, maxBytes: ctx.config().mcp.max_result_bytes_per_answer },
-        }
-      : undefined;
+  const agent = input.agentic && !continued ? agentFor(ctx, input.message, datasetIds) : undefined;
   const run = runtime.hub.start(messageId);
   run.emit({ event: 'message.created', data: { thread_id: thread.id, user_message_id: userMessageId, message_id: messageId, routing } });
-  const sampling = { temperature: input.temperature, top_p: input.top_p, max_tokens: input.max_tokens, stop: stopList(input.stop) };
+  // Every request carries a ceiling: the caller's when smaller, else `[chat] max_answer_tokens`.
+  const ceiling = ctx.config().chat.max_answer_tokens;
+  const maxTokens = Math.min(input.max_tokens ?? ceiling, ceiling);
+  const sampling = { temperature: input.temperature, top_p: input.top_p, max_tokens: maxTokens, stop: stopList(input.stop) };
   const plan = { messageId, userId: ctx.caller.user.id, candidates, routing, turns, datasetIds, ground, agent, prefix: continued?.content ?? '', sampling };
   // Tracked, so shutdown waits until the answer is stored.
   void runtime.lifecycle.track(generate({ repos, runtime, now: ctx.now }, plan, run)).catch((error: unknown) => {

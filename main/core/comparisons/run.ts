@@ -7,7 +7,7 @@ import type { Runtime } from '../context.js';
 import type { Logger } from '../logger.js';
 import type { ResolvedModel } from '../models/catalog.js';
 import type { ChatTurn } from '../providers/types.js';
-import { writeAnswer, type AnswerStore, type FlushTimer } from '../answers/streamed-answer.js';
+import { answerByteCap, writeAnswer, type AnswerStore, type FlushTimer } from '../answers/streamed-answer.js';
 import { comparisonView, responseView, revealed } from './views.js';
 
 export interface ComparisonPlan {
@@ -54,14 +54,16 @@ export async function runComparison(deps: Deps, plan: ComparisonPlan, run: RunHa
     },
   );
 
+  // Every answer has the chat's ceiling: asked for in the request, enforced on the text.
+  const maxTokens = runtime.liveConfig.config().chat.max_answer_tokens;
   const answerOne = async (a: ComparisonPlan['answers'][number]) => {
     let firstTokenMs: number | null = null;
     async function* events(): AsyncIterable<AttemptEvent> {
       const grounding = await grounded;
-      yield* answerWithFailover(runtime, [a.model], { turns: a.turns, passages: grounding.passages, hasDatasets: plan.datasetIds.length > 0, signal: run.signal, failOver: false });
+      yield* answerWithFailover(runtime, [a.model], { turns: a.turns, passages: grounding.passages, hasDatasets: plan.datasetIds.length > 0, signal: run.signal, failOver: false, sampling: { max_tokens: maxTokens } });
     }
     const store: AnswerStore = {
-      saveText: (content) => void repos.comparisons.flush(a.responseId, content, iso()),
+      appendText: (text) => void repos.comparisons.append(a.responseId, text, iso()),
       saveEnd: (end) =>
         repos.comparisons.finish(a.responseId, {
           content: end.content,
@@ -76,7 +78,7 @@ export async function runComparison(deps: Deps, plan: ComparisonPlan, run: RunHa
         }),
       recordUsage: (usage) => repos.usage.record({ user_id: plan.userId, model_id: a.model.model.id, source: 'comparison', message_id: a.responseId, ...usage, created_at: iso() }),
     };
-    await writeAnswer({ store, transaction: repos.transaction, prompt: a.turns.map((t) => t.content).join('\n'), timer: deps.flushTimer }, events(), run.signal, {
+    await writeAnswer({ store, transaction: repos.transaction, prompt: a.turns.map((t) => t.content).join('\n'), timer: deps.flushTimer, maxBytes: answerByteCap(maxTokens) }, events(), run.signal, {
       onDelta: (text) => {
         if (firstTokenMs === null) {
           firstTokenMs = elapsed();

@@ -84,6 +84,12 @@ parse_memory_mb = 512
 # model. Choosing another model embeds the existing files again in the background.
 embedding_model = ""
 
+[chat]
+# Tokens one answer may have. Every model request carries this as max_tokens (a smaller max_tokens
+# in the request wins), and an answer longer than 16 bytes a token (from an upstream that ignores
+# the limit) is stopped there: its text is kept and it ends as an error (answer_too_long).
+max_answer_tokens = 8192
+
 [agents]
 # Agentic answers plan, call tools over the attached datasets (search, read, list), then answer.
 # Tool calls one answer may make before the agent must answer with what it has.
@@ -140,4 +146,10 @@ gpu = "auto"
 detect_servers = true
 ollama_url = "http://127.0.0.1:11434"
 lm_studio_url = "http://127.0.0.1:1234"
+# The largest model file a download may bring, in GB: one stated larger is refused before it
+# starts, and one whose server states no size is stopped (its bytes removed) when it passes this.
+max_download_gb = 100
+# Free disk space (GB) downloads always leave, checked before and while they run: the database,
+# uploads and settings need room. A download that would leave less stops; its bytes are kept.
+download_reserve_gb = 1
 `;

@@ -18,6 +18,8 @@ export const PARSE_LIMITS = {
   pdfPages: 10_000,
   /** Columns of a CSV/TSV (a spreadsheet's own limit). */
   csvColumns: 16_384,
+  /** How deep elements of an HTML page (or of a DOCX's HTML) may nest. */
+  htmlDepth: 1_000,
   /** Blocks (paragraphs, rows, list items…) of any one document. */
   blocks: 1_000_000,
 } as const;

@@ -3,7 +3,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { searchFolders, type AppFolder, type FolderEnv } from './folders.js';
-import { GgufError, readGgufHeader, type GgufHeader } from './gguf-header.js';
+import { GgufError, readGgufHeader, type GgufHeader, type GgufReadOptions } from './gguf-header.js';
 import { distinguishNames, nameFromFile } from './model-names.js';
 import { isLaterShard, modelSize } from './split-models.js';
 import { errorText } from '../../../shared/errors.js';
@@ -35,25 +35,28 @@ export function localModelId(path: string): string {
 interface HeaderCacheEntry {
   size: number;
   mtimeMs: number;
-  header: GgufHeader | null;
-  error: string | null;
+  read: Promise<{ header: GgufHeader | null; error: string | null }>;
 }
 
-/** Headers are read once per file version (size and mtime), so a rescan costs a directory walk. */
+/**
+ * Headers are read once per file version (path, size and mtime), so a rescan costs a directory
+ * walk: a file that failed (corrupt, hostile, too slow to read) is remembered with its reason and
+ * not read again until it changes. Concurrent reads of one version share the read.
+ */
 export class HeaderCache {
   private readonly entries = new Map<string, HeaderCacheEntry>();
 
-  async read(path: string, size: number, mtimeMs: number): Promise<{ header: GgufHeader | null; error: string | null }> {
+  constructor(private readonly options: GgufReadOptions = {}) {}
+
+  read(path: string, size: number, mtimeMs: number): Promise<{ header: GgufHeader | null; error: string | null }> {
     const cached = this.entries.get(path);
-    if (cached && cached.size === size && cached.mtimeMs === mtimeMs) return cached;
-    let result: HeaderCacheEntry;
-    try {
-      result = { size, mtimeMs, header: await readGgufHeader(path), error: null };
-    } catch (error) {
-      result = { size, mtimeMs, header: null, error: error instanceof GgufError ? error.message : `The file could not be read: ${errorText(error)}` };
-    }
-    this.entries.set(path, result);
-    return result;
+    if (cached && cached.size === size && cached.mtimeMs === mtimeMs) return cached.read;
+    const read = readGgufHeader(path, this.options).then(
+      (header) => ({ header, error: null }),
+      (error: unknown) => ({ header: null, error: error instanceof GgufError ? error.message : `The file could not be read: ${errorText(error)}` }),
+    );
+    this.entries.set(path, { size, mtimeMs, read });
+    return read;
   }
 }
 

@@ -1,9 +1,15 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { BoundedReader, DEFAULT_BUDGET_MS, GgufError, MAX_HEADER_BYTES, openHeaderFile, type GgufReadOptions } from './gguf-reader.js';
+
+export { GgufError, type GgufReadOptions } from './gguf-reader.js';
 
 /**
- * Reads what Parley shows about a GGUF file from its header alone — never the weights: a
- * buffered walk over the key/value section (string arrays such as a 150k-token vocabulary are
- * skipped entry by entry, fixed-size arrays in one step). Runs without node-llama-cpp.
+ * Reads what Parley shows about a GGUF file from its header alone — never the weights — keeping
+ * only the keys it needs: every other value (a 150k-token vocabulary, a chat template, a string
+ * of any stated length) is stepped over by its length, and no length or count is believed beyond
+ * the bytes left in the first MAX_HEADER_BYTES of the file. A hostile header therefore fails the
+ * file with a reason, in bounded memory and time, yielding to the event loop at every window read.
+ * (node-llama-cpp's `readGgufFileInfo` is not bounded: it loads every value, arrays element by
+ * element into a JS array, however many the header claims — so it is not used here.)
  */
 
 /** Sampling a model's makers recommend, as recent llama.cpp converters write it (`general.sampling.*`). */
@@ -45,14 +51,6 @@ export interface ModelShape {
   value_length: number;
 }
 
-/** A file that is not a GGUF Parley can read, with the reason a user sees. */
-export class GgufError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'GgufError';
-  }
-}
-
 /** llama.cpp's `llama_ftype` numbers. */
 const FILE_TYPES: Record<number, string> = {
   0: 'F32', 1: 'F16', 2: 'Q4_0', 3: 'Q4_1', 7: 'Q8_0', 8: 'Q5_0', 9: 'Q5_1', 10: 'Q2_K', 11: 'Q3_K_S',
@@ -66,113 +64,113 @@ const FILE_TYPES: Record<number, string> = {
 const FIXED_SIZE: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
 const STRING = 8;
 const ARRAY = 9;
-/** No real header holds a string this long; beyond it the file is corrupt. */
-const MAX_STRING = 64 * 1024 * 1024;
+/** Real headers hold a few dozen entries (under a hundred); this many is no model. */
 const MAX_KV = 100_000;
+/** The smallest entry: an empty key's length, a type and a one-byte value. */
+const MIN_KV_BYTES = 8 + 4 + 1;
+/** Keys are short dotted names; a longer one is none Parley reads, and is stepped over. */
+const MAX_KEY_BYTES = 256;
+/** Names and architectures are short; a longer string value is stepped over, never loaded. */
+const MAX_KEPT_STRING = 4096;
+/** Distinct wanted keys kept; a real header has about twenty. */
+const MAX_KEPT = 256;
 
-class Reader {
-  private buf = Buffer.alloc(0);
-  private at = 0;
-  /** File offset of buf[0]. */
-  private base = 0;
-  private eof = false;
+/** The architecture-specific keys Parley reads (after `<architecture>`). */
+const ARCH_KEYS = new Set(['context_length', 'pooling_type', 'block_count', 'embedding_length', 'attention.head_count', 'attention.head_count_kv', 'attention.key_length', 'attention.value_length']);
 
-  constructor(private readonly fh: FileHandle) {}
-
-  get offset(): number {
-    return this.base + this.at;
-  }
-
-  private async need(n: number): Promise<void> {
-    while (this.buf.length - this.at < n) {
-      if (this.eof) throw new GgufError('The file ends inside its GGUF header (truncated or corrupt).');
-      const rest = this.buf.subarray(this.at);
-      const chunk = Buffer.alloc(Math.max(1 << 16, n));
-      const { bytesRead } = await this.fh.read(chunk, 0, chunk.length, this.base + this.buf.length);
-      if (bytesRead === 0) this.eof = true;
-      this.base += this.at;
-      this.buf = Buffer.concat([rest, chunk.subarray(0, bytesRead)]);
-      this.at = 0;
-    }
-  }
-
-  async bytes(n: number): Promise<Buffer> {
-    await this.need(n);
-    const out = this.buf.subarray(this.at, this.at + n);
-    this.at += n;
-    return out;
-  }
-
-  async skip(n: number): Promise<void> {
-    const buffered = this.buf.length - this.at;
-    if (n <= buffered) {
-      this.at += n;
-      return;
-    }
-    // Past the buffer: move the window without reading what lies between.
-    this.base += this.buf.length + (n - buffered);
-    this.buf = Buffer.alloc(0);
-    this.at = 0;
-  }
-
-  async u32(): Promise<number> {
-    return (await this.bytes(4)).readUInt32LE(0);
-  }
-
-  async u64(): Promise<number> {
-    const v = (await this.bytes(8)).readBigUInt64LE(0);
-    if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new GgufError('The GGUF header holds an impossible size (corrupt file).');
-    return Number(v);
-  }
-
-  async str(): Promise<string> {
-    const n = await this.u64();
-    if (n > MAX_STRING) throw new GgufError('The GGUF header holds an impossible string length (corrupt file).');
-    return (await this.bytes(n)).toString('utf8');
-  }
+/** Whether Parley needs this key's value: everything else is stepped over by its length. */
+function wanted(key: string): boolean {
+  if (key === 'general.architecture' || key === 'general.name' || key === 'general.basename' || key === 'general.file_type') return true;
+  if (key.startsWith('general.sampling.')) return true;
+  const dot = key.indexOf('.');
+  return dot > 0 && ARCH_KEYS.has(key.slice(dot + 1));
 }
 
-async function readScalar(r: Reader, type: number): Promise<string | number | boolean | null> {
-  switch (type) {
-    case STRING:
-      return r.str();
-    case 4:
-      return r.u32();
-    case 5:
-      return (await r.bytes(4)).readInt32LE(0);
-    case 10:
-      return r.u64();
-    case 7:
-      return (await r.bytes(1))[0] !== 0;
-    case 6:
-      return (await r.bytes(4)).readFloatLE(0);
-    case 12:
-      return (await r.bytes(8)).readDoubleLE(0);
-    default: {
-      const size = FIXED_SIZE[type];
-      if (size === undefined) throw new GgufError(`The GGUF header has a value of unknown type ${type} (corrupt file, or a newer GGUF).`);
-      await r.skip(size);
+type Scalar = string | number | boolean | null;
+
+/** A key, or null for one too long to be any Parley reads (stepped over). */
+async function readKey(r: BoundedReader): Promise<string | null> {
+  const n = await r.u64('key length');
+  if (n > MAX_KEY_BYTES) {
+    r.skip(n, 'a key');
+    return null;
+  }
+  return (await r.bytes(n, 'a key')).toString('utf8');
+}
+
+/** One value: read when `keep` (and small), else stepped over without being loaded. */
+async function readValue(r: BoundedReader, type: number, keep: boolean): Promise<Scalar> {
+  if (type === STRING) {
+    const n = await r.u64('string length');
+    if (!keep || n > MAX_KEPT_STRING) {
+      r.skip(n, 'a string');
       return null;
     }
+    return (await r.bytes(n, 'a string')).toString('utf8');
+  }
+  if (type === ARRAY) {
+    await skipArray(r);
+    return null;
+  }
+  const size = FIXED_SIZE[type];
+  if (size === undefined) throw new GgufError(`The GGUF header has a value of unknown type ${type} (corrupt file, or a newer GGUF).`);
+  if (!keep) {
+    r.skip(size);
+    return null;
+  }
+  const b = await r.bytes(size);
+  switch (type) {
+    case 4:
+      return b.readUInt32LE(0);
+    case 5:
+      return b.readInt32LE(0);
+    case 6:
+      return b.readFloatLE(0);
+    case 7:
+      return b[0] !== 0;
+    case 10: {
+      const v = b.readBigUInt64LE(0);
+      return v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : null;
+    }
+    case 12:
+      return b.readDoubleLE(0);
+    default:
+      return null;
   }
 }
 
-async function skipArray(r: Reader): Promise<void> {
+/**
+ * Steps over an array. Its count is believed only as far as the bytes left can hold that many
+ * elements (a claimed 2^52 fails at once); strings are stepped over one length at a time, in
+ * runs within the window, so a vocabulary costs no allocation.
+ */
+async function skipArray(r: BoundedReader): Promise<void> {
   const type = await r.u32();
-  const count = await r.u64();
-  if (type === STRING) {
-    for (let i = 0; i < count; i++) await r.skip(await r.u64());
-  } else if (type === ARRAY) {
-    for (let i = 0; i < count; i++) await skipArray(r);
-  } else {
-    const size = FIXED_SIZE[type];
-    if (size === undefined) throw new GgufError(`The GGUF header has an array of unknown type ${type} (corrupt file).`);
-    await r.skip(size * count);
+  const count = await r.u64('array length');
+  if (type === ARRAY) throw new GgufError('The GGUF header holds an array of arrays, which llama.cpp does not read (corrupt file).');
+  const size = type === STRING ? 8 : FIXED_SIZE[type];
+  if (size === undefined) throw new GgufError(`The GGUF header has an array of unknown type ${type} (corrupt file).`);
+  const claims = `an array of ${count} ${type === STRING ? 'strings' : 'values'}`;
+  if (count > r.left() / size) throw r.beyond(claims);
+  if (type !== STRING) {
+    r.skip(count * size, claims);
+    return;
+  }
+  let i = 0;
+  while (i < count) {
+    if (count - i > r.left() / 8) throw r.beyond(claims);
+    await r.fill(8, claims);
+    r.checkBudget();
+    while (i < count && r.buffered() >= 8) {
+      const n = r.u64Now('string length');
+      i++;
+      r.skip(n, claims);
+    }
   }
 }
 
 /** `general.sampling.*` values that make sense; a nonsense one is left out, so the default applies. */
-function samplingOf(values: Map<string, string | number | boolean | null>): ModelSampling {
+function samplingOf(values: Map<string, Scalar>): ModelSampling {
   const number = (key: string, ok: (v: number) => boolean): number | undefined => {
     const v = values.get(`general.sampling.${key}`);
     // f32 in the file: 0.95 reads as 0.949999988…; rounded, it is what the makers wrote.
@@ -204,30 +202,38 @@ function shapeOf(int: (key: string) => number | null): ModelShape | null {
   return { layers, kv_heads: kvHeads, key_length: key, value_length: value };
 }
 
+/** The key/value entries Parley needs, read within `r`'s bounds; `clip`: a projector's keys were seen. */
+async function readEntries(r: BoundedReader): Promise<{ values: Map<string, Scalar>; clip: boolean }> {
+  const kvCount = await r.u64('entry count');
+  if (kvCount > MAX_KV || kvCount > r.left() / MIN_KV_BYTES) throw new GgufError(`The GGUF header claims ${kvCount} entries, more than any model has or the file holds (corrupt file).`);
+  const values = new Map<string, Scalar>();
+  let clip = false;
+  for (let i = 0; i < kvCount; i++) {
+    if (i % 1024 === 0) r.checkBudget();
+    const key = await readKey(r);
+    const type = await r.u32();
+    if (key?.startsWith('clip.')) clip = true;
+    const keep = key !== null && wanted(key) && (values.has(key) || values.size < MAX_KEPT);
+    const value = await readValue(r, type, keep);
+    if (keep && key !== null) values.set(key, value);
+  }
+  return { values, clip };
+}
+
 /** Parses the header of the GGUF file at `path`; GgufError says why a file is not one. */
-export async function readGgufHeader(path: string): Promise<GgufHeader> {
-  const fh = await open(path, 'r');
+export async function readGgufHeader(path: string, options: GgufReadOptions = {}): Promise<GgufHeader> {
+  const fh = await (options.open ?? openHeaderFile)(path);
   try {
-    const r = new Reader(fh);
-    let magic: Buffer;
-    try {
-      magic = await r.bytes(4);
-    } catch {
-      throw new GgufError('The file is not a GGUF model (it is too short to be one).');
-    }
+    const { size } = await fh.stat();
+    if (size < 4) throw new GgufError('The file is not a GGUF model (it is too short to be one).');
+    const now = options.now ?? (() => performance.now());
+    const r = new BoundedReader(fh, Math.min(size, MAX_HEADER_BYTES), size, now, options.budgetMs ?? DEFAULT_BUDGET_MS);
+    const magic = await r.bytes(4);
     if (magic.toString('latin1') !== 'GGUF') throw new GgufError('The file is not a GGUF model (it does not start with the GGUF signature).');
     const version = await r.u32();
     if (version < 2 || version > 3) throw new GgufError(`GGUF version ${version} is not supported (versions 2 and 3 are).`);
-    await r.u64(); // tensor count
-    const kvCount = await r.u64();
-    if (kvCount > MAX_KV) throw new GgufError('The GGUF header claims an impossible number of entries (corrupt file).');
-    const values = new Map<string, string | number | boolean | null>();
-    for (let i = 0; i < kvCount; i++) {
-      const key = await r.str();
-      const type = await r.u32();
-      if (type === ARRAY) await skipArray(r);
-      else values.set(key, await readScalar(r, type));
-    }
+    await r.u64('tensor count');
+    const { values, clip } = await readEntries(r);
     const architecture = values.get('general.architecture');
     if (typeof architecture !== 'string' || !architecture) throw new GgufError('The GGUF header names no architecture (general.architecture).');
     const name = values.get('general.name');
@@ -250,7 +256,7 @@ export async function readGgufHeader(path: string): Promise<GgufHeader> {
       pooling: (typeof pooling === 'number' && pooling > 0) || /bert|^t5encoder$/.test(architecture),
       header_bytes: r.offset,
       sampling: samplingOf(values),
-      projector: architecture === 'clip' || [...values.keys()].some((k) => k.startsWith('clip.')),
+      projector: architecture === 'clip' || clip,
       shape: shapeOf(int),
     };
   } finally {

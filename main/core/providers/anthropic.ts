@@ -1,9 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ImageBlockParam, MessageParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { clientCache } from './client-cache.js';
 import { providerErrorFrom } from './openai-compatible.js';
 import { parseToolArguments } from './tool-arguments.js';
-import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, Provider, ProviderEvent, ProviderRequest, Sampling, ToolCall } from './types.js';
+import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, OutputFormat, Provider, ProviderEvent, ProviderRequest, Sampling, ToolCall } from './types.js';
+import { ProviderError } from './types.js';
 import { FirstByteWatch, realAfter, type After } from './first-byte.js';
 
 const DEFAULT_MAX_TOKENS = 4096;
@@ -19,7 +20,38 @@ function samplingParams(request: Sampling) {
     max_tokens: request.max_tokens ?? DEFAULT_MAX_TOKENS,
     ...(request.temperature !== undefined ? { temperature: Math.min(1, request.temperature) } : request.top_p !== undefined ? { top_p: request.top_p } : {}),
     ...(request.stop?.length ? { stop_sequences: request.stop } : {}),
+    ...(request.user !== undefined ? { metadata: { user_id: request.user } } : {}),
   };
+}
+
+const DATA_URL = /^data:(image\/(?:jpeg|png|gif|webp));base64,(.*)$/s;
+
+/** An image URL as a Messages API block: a base64 `data:` URL as its bytes, an http(s) URL by reference. */
+function imageBlock(url: string): ImageBlockParam {
+  const data = DATA_URL.exec(url);
+  if (data) return { type: 'image', source: { type: 'base64', media_type: data[1] as 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp', data: data[2]! } };
+  if (/^https?:\/\//i.test(url)) return { type: 'image', source: { type: 'url', url } };
+  throw new ProviderError('invalid_argument', 'Anthropic takes images as http(s) URLs or base64 data URLs of JPEG, PNG, GIF or WebP.');
+}
+
+/** A plain turn; a user turn with images as text and image blocks. */
+function plainMessage(turn: ChatTurn & { role: 'user' | 'assistant' }): MessageParam {
+  if (turn.role !== 'user' || !turn.images?.length) return { role: turn.role, content: turn.content };
+  const text: TextBlockParam[] = turn.content ? [{ type: 'text', text: turn.content }] : [];
+  return { role: 'user', content: [...turn.images.map(imageBlock), ...text] };
+}
+
+/**
+ * The Messages API has no JSON mode: the format becomes an instruction at the end of the system
+ * prompt (a request for JSON is honoured by Claude models; nothing holds them to it as a grammar would).
+ */
+function withFormat(system: string, format: OutputFormat | undefined): string {
+  if (!format) return system;
+  const instruction =
+    format.type === 'json_object'
+      ? 'Answer with one JSON object only: no prose, no code fence.'
+      : `Answer with one JSON object only (no prose, no code fence) that validates against this JSON Schema (${format.name}):\n${JSON.stringify(format.schema)}`;
+  return system ? `${system}\n\n${instruction}` : instruction;
 }
 
 /** The neutral agent transcript as Messages API turns: tool results become the user's `tool_result` blocks. */
@@ -42,10 +74,20 @@ function anthropicMessages(turns: AgentTurn[]): MessageParam[] {
         ],
       });
     } else {
-      out.push({ role: turn.role, content: turn.content });
+      out.push(plainMessage({ ...turn, role: turn.role }));
     }
   }
   return out;
+}
+
+/** OpenAI's `required` is Anthropic's `any`; `parallel_tool_calls: false` is `disable_parallel_tool_use`. */
+function anthropicToolChoice(request: AgentTurnRequest) {
+  const choice = request.tool_choice;
+  const parallel = request.parallel_tool_calls === false && choice !== 'none' ? { disable_parallel_tool_use: true } : {};
+  if (choice === 'none') return { type: 'none' as const };
+  if (choice === 'auto') return { type: 'auto' as const, ...parallel };
+  if (choice === 'required') return { type: 'any' as const, ...parallel };
+  return { type: 'tool' as const, name: choice.name, ...parallel };
 }
 
 /** Anthropic's Messages API through its official SDK; system turns become the `system` field. */
@@ -56,8 +98,8 @@ export function anthropicProvider(options: { after?: After } = {}): Provider {
   );
   return {
     async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-      const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
-      const turns = request.messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
+      const system = withFormat(request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n'), request.response_format);
+      const turns = request.messages.flatMap((m) => (m.role === 'system' ? [] : [plainMessage({ ...m, role: m.role })]));
       const watch = new FirstByteWatch(request.signal, request.first_byte_timeout_ms, after);
       try {
         const stream = await client(request.endpoint_url, request.api_key).messages.create(
@@ -85,7 +127,7 @@ export function anthropicProvider(options: { after?: After } = {}): Provider {
     },
 
     async *agentTurn(request: AgentTurnRequest): AsyncIterable<AgentTurnEvent> {
-      const system = request.messages.flatMap((m) => (m.role === 'system' ? [m.content] : [])).join('\n\n');
+      const system = withFormat(request.messages.flatMap((m) => (m.role === 'system' ? [m.content] : [])).join('\n\n'), request.response_format);
       const calls = new Map<number, ToolCall>();
       const watch = new FirstByteWatch(request.signal, request.first_byte_timeout_ms, after);
       try {
@@ -99,7 +141,7 @@ export function anthropicProvider(options: { after?: After } = {}): Provider {
             ...(request.tools.length > 0
               ? {
                   tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: { ...t.parameters, type: 'object' as const } })),
-                  tool_choice: typeof request.tool_choice === 'string' ? { type: request.tool_choice } : { type: 'tool' as const, name: request.tool_choice.name },
+                  tool_choice: anthropicToolChoice(request),
                 }
               : {}),
           },
@@ -115,7 +157,10 @@ export function anthropicProvider(options: { after?: After } = {}): Provider {
           else if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta') {
             const call = calls.get(event.index);
             if (call) call.arguments += event.delta.partial_json;
-          } else if (event.type === 'message_delta') yield { type: 'usage', input_tokens: input, output_tokens: event.usage.output_tokens };
+          } else if (event.type === 'message_delta') {
+            if (event.delta.stop_reason === 'max_tokens') yield { type: 'finish', reason: 'length' };
+            yield { type: 'usage', input_tokens: input, output_tokens: event.usage.output_tokens };
+          }
         }
         // The SDK ends a stream quietly when its signal aborts: a deadline that struck is still a failure.
         watch.throwIfGivenUp(NAME);

@@ -82,8 +82,11 @@ function functionsOf(tools: ToolSpec[]): ChatModelFunctions {
   return Object.fromEntries(tools.map((t) => [t.name, { description: t.description, params: grammarSchema(t.parameters) }]));
 }
 
-/** What an agent turn may do with tools: nothing (plain chat, or `none`), choose among them, or call one now. */
-export type ToolUse = { kind: 'none' } | { kind: 'choose'; functions: ChatModelFunctions } | { kind: 'call'; tool: ToolSpec };
+/**
+ * What an agent turn may do with tools: nothing (plain chat, or `none`), choose among them, call
+ * one now, or call one of several now (`required`).
+ */
+export type ToolUse = { kind: 'none' } | { kind: 'choose'; functions: ChatModelFunctions } | { kind: 'call'; tool: ToolSpec } | { kind: 'call-any'; tools: ToolSpec[] };
 
 export function toolUse(request: AgentTurnRequest): ToolUse {
   const choice = request.tool_choice;
@@ -91,6 +94,8 @@ export function toolUse(request: AgentTurnRequest): ToolUse {
     const tool = request.tools.find((t) => t.name === choice.name);
     if (tool) return { kind: 'call', tool };
   }
+  if (choice === 'required' && request.tools.length === 1) return { kind: 'call', tool: request.tools[0]! };
+  if (choice === 'required' && request.tools.length > 1) return { kind: 'call-any', tools: request.tools };
   return choice === 'auto' && request.tools.length > 0 ? { kind: 'choose', functions: functionsOf(request.tools) } : { kind: 'none' };
 }
 
@@ -100,6 +105,23 @@ export function toolUse(request: AgentTurnRequest): ToolUse {
  */
 export function callNowHistory(history: ChatHistoryItem[], tool: ToolSpec): ChatHistoryItem[] {
   const instruction = `Call the tool ${tool.name} now: ${tool.description} Write only its arguments, as a JSON object.`;
+  const first = history[0];
+  if (first?.type === 'system' && typeof first.text === 'string') return [{ type: 'system', text: `${first.text}\n\n${instruction}` }, ...history.slice(1)];
+  return [{ type: 'system', text: instruction }, ...history];
+}
+
+/**
+ * The grammar schema of a call of any of `tools`: `{"name": …, "arguments": {…}}`, the arguments
+ * held to the named tool's schema.
+ */
+export function anyCallSchema(tools: ToolSpec[], maxStringLength: number): GbnfJsonSchema {
+  return { oneOf: tools.map((t) => ({ type: 'object', properties: { name: { const: t.name }, arguments: grammarSchema(t.parameters, maxStringLength) } })) };
+}
+
+/** The history with an instruction to call one of `tools` now. */
+export function callAnyHistory(history: ChatHistoryItem[], tools: ToolSpec[]): ChatHistoryItem[] {
+  const list = tools.map((t) => `- ${t.name}: ${t.description}`).join('\n');
+  const instruction = `Call one of these tools now, writing only {"name": <tool>, "arguments": {…}} as JSON:\n${list}`;
   const first = history[0];
   if (first?.type === 'system' && typeof first.text === 'string') return [{ type: 'system', text: `${first.text}\n\n${instruction}` }, ...history.slice(1)];
   return [{ type: 'system', text: instruction }, ...history];

@@ -26,7 +26,9 @@ export function llamaCppProvider(local: LocalModels): Provider {
     const file = path ? local.byPath(path) : undefined;
     if (!path || !file) return failed(new ProviderError('unavailable', 'This local model’s file is gone (moved or deleted).'));
     if (!file.header) return failed(new ProviderError('unavailable', file.error ?? 'This file is not a GGUF model.'));
-    const sampling: Sampling = { temperature: request.temperature, top_p: request.top_p, max_tokens: request.max_tokens, stop: request.stop };
+    // Only plain data crosses into the model's process: the request's signal and key stay here.
+    const { temperature, top_p, max_tokens, stop, seed, presence_penalty, frequency_penalty, response_format } = request;
+    const sampling: Sampling = { temperature, top_p, max_tokens, stop, seed, presence_penalty, frequency_penalty, response_format };
     return local.engine.generate({ ...sampling, path, header: file.header, history, tools, agent }, request.signal);
   }
 

@@ -14,6 +14,8 @@ export interface LocalSampling {
   topK?: number;
   minP?: number;
   customStopTriggers?: string[];
+  seed?: number;
+  repeatPenalty?: { frequencyPenalty?: number; presencePenalty?: number };
 }
 
 /**
@@ -28,5 +30,10 @@ export function localSampling(request: Sampling, model: ModelSampling | undefine
   if (model?.top_k !== undefined) out.topK = model.top_k;
   if (model?.min_p !== undefined) out.minP = model.min_p;
   if (request.stop?.length) out.customStopTriggers = request.stop;
+  if (request.seed !== undefined) out.seed = request.seed;
+  // llama.cpp's penalties only lower a token's chance: OpenAI's negative values (encouraging repeats) have no equivalent.
+  const frequency = Math.max(0, request.frequency_penalty ?? 0);
+  const presence = Math.max(0, request.presence_penalty ?? 0);
+  if (frequency > 0 || presence > 0) out.repeatPenalty = { ...(frequency > 0 ? { frequencyPenalty: frequency } : {}), ...(presence > 0 ? { presencePenalty: presence } : {}) };
   return out;
 }

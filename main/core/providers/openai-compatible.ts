@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { clientCache } from './client-cache.js';
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, Provider, ProviderEvent, ProviderRequest, Sampling, ToolCall } from './types.js';
+import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, Provider, ProviderEvent, ProviderRequest, Sampling, ToolCall } from './types.js';
 import { FirstByteWatch, realAfter, type After } from './first-byte.js';
 import { ProviderError } from './types.js';
 import { errorText } from '../../../shared/errors.js';
@@ -27,6 +27,18 @@ function openAiMessage(turn: AgentTurn): ChatCompletionMessageParam {
       tool_calls: turn.tool_calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
     };
   }
+  return chatMessage(turn);
+}
+
+/** A plain turn; a user turn with images as content parts, the way vision models take them. */
+function chatMessage(turn: ChatTurn): ChatCompletionMessageParam {
+  if (turn.role === 'user' && turn.images?.length) {
+    const parts: ChatCompletionContentPart[] = [
+      ...(turn.content ? [{ type: 'text' as const, text: turn.content }] : []),
+      ...turn.images.map((url) => ({ type: 'image_url' as const, image_url: { url } })),
+    ];
+    return { role: 'user', content: parts };
+  }
   return { role: turn.role, content: turn.content };
 }
 
@@ -37,6 +49,21 @@ function samplingParams(request: Sampling) {
     ...(request.top_p !== undefined ? { top_p: request.top_p } : {}),
     ...(request.max_tokens ? { max_tokens: request.max_tokens } : {}),
     ...(request.stop?.length ? { stop: request.stop } : {}),
+    ...(request.seed !== undefined ? { seed: request.seed } : {}),
+    ...(request.presence_penalty !== undefined ? { presence_penalty: request.presence_penalty } : {}),
+    ...(request.frequency_penalty !== undefined ? { frequency_penalty: request.frequency_penalty } : {}),
+    ...(request.user !== undefined ? { user: request.user } : {}),
+    ...(request.response_format === undefined
+      ? {}
+      : {
+          response_format:
+            request.response_format.type === 'json_object'
+              ? { type: 'json_object' as const }
+              : {
+                  type: 'json_schema' as const,
+                  json_schema: { name: request.response_format.name, schema: request.response_format.schema, ...(request.response_format.strict != null ? { strict: request.response_format.strict } : {}) },
+                },
+        }),
   };
 }
 
@@ -54,7 +81,7 @@ export function openAiCompatibleProvider(options: { after?: After } = {}): Provi
         const stream = await client(request.endpoint_url, request.api_key).chat.completions.create(
           {
             model: request.model,
-            messages: request.messages,
+            messages: request.messages.map(chatMessage),
             stream: true,
             stream_options: { include_usage: true },
             ...samplingParams(request),
@@ -95,6 +122,7 @@ export function openAiCompatibleProvider(options: { after?: After } = {}): Provi
               ? {
                   tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })),
                   tool_choice: typeof request.tool_choice === 'string' ? request.tool_choice : { type: 'function' as const, function: { name: request.tool_choice.name } },
+                  ...(request.parallel_tool_calls !== undefined ? { parallel_tool_calls: request.parallel_tool_calls } : {}),
                 }
               : {}),
             ...samplingParams(request),
@@ -105,6 +133,7 @@ export function openAiCompatibleProvider(options: { after?: After } = {}): Provi
           watch.arrived();
           const delta = chunk.choices[0]?.delta;
           if (delta?.content) yield { type: 'delta', text: delta.content };
+          if (chunk.choices[0]?.finish_reason === 'length') yield { type: 'finish', reason: 'length' };
           for (const piece of delta?.tool_calls ?? []) {
             const call = calls.get(piece.index) ?? { id: '', name: '', arguments: '' };
             if (piece.id) call.id = piece.id;

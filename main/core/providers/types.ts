@@ -5,6 +5,8 @@ import { redactSecrets } from '../secrets/redact.js';
 export interface ChatTurn {
   role: 'system' | 'user' | 'assistant';
   content: string;
+  /** Images of a user turn (`/v1` `image_url` parts): http(s) or `data:` URLs. Only remote providers take them. */
+  images?: string[] | undefined;
 }
 
 /** A dataset passage an answer may draw on, numbered as it is cited. */
@@ -26,7 +28,17 @@ export interface Sampling {
   max_tokens?: number | undefined;
   /** The answer ends before the first of these the model writes. */
   stop?: string[] | undefined;
+  /** The rest are `/v1` fields, forwarded where the provider has an equivalent. */
+  seed?: number | undefined;
+  presence_penalty?: number | undefined;
+  frequency_penalty?: number | undefined;
+  /** The end user, as the caller names them (OpenAI `user`, Anthropic `metadata.user_id`). */
+  user?: string | undefined;
+  /** JSON output: any object, or one matching `schema` (a local model is held to it by a grammar). */
+  response_format?: OutputFormat | undefined;
 }
+
+export type OutputFormat = { type: 'json_object' } | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean | undefined };
 
 /** One call to a model: the whole conversation as the model should see it. */
 export interface ProviderRequest extends Sampling {
@@ -51,8 +63,8 @@ export interface ProviderRequest extends Sampling {
 export type ProviderEvent =
   | { type: 'delta'; text: string }
   | { type: 'usage'; input_tokens: number; output_tokens: number }
-  /** Sent only when the token limit (`max_tokens`) cut the answer short. */
-  | { type: 'finish'; reason: 'length' };
+  /** `length`: the token limit (`max_tokens`) cut the answer short; `tool_calls`: it ended asking for tools. Absent: a natural stop. */
+  | { type: 'finish'; reason: 'length' | 'tool_calls' };
 
 /** A provider failure, with the code a caller sees and whether another model could be tried. */
 export class ProviderError extends Error {
@@ -93,9 +105,12 @@ export interface AgentTurnRequest extends Omit<ProviderRequest, 'messages' | 'pa
   tools: ToolSpec[];
   /**
    * `none`: the tools stay described (a transcript with tool calls needs them, for Anthropic) but
-   * the model may not call one: it must answer. `{ name }`: the model must call that tool now.
+   * the model may not call one: it must answer. `required`: it must call one of them. `{ name }`:
+   * the model must call that tool now.
    */
-  tool_choice: 'auto' | 'none' | { name: string };
+  tool_choice: 'auto' | 'none' | 'required' | { name: string };
+  /** `false`: at most one call per turn. Unset: the provider's default. */
+  parallel_tool_calls?: boolean | undefined;
 }
 
 export type AgentTurnEvent = ProviderEvent | { type: 'tool_call'; call: ToolCall };

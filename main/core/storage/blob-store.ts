@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, readdirSync, rmSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -42,6 +42,29 @@ export class BlobStore {
    */
   clearTemp(): void {
     rmSync(this.temp, { recursive: true, force: true });
+  }
+
+  /**
+   * Start-up: removes stored blobs whose SHA-256 is not in `used` (a crash or a delete racing an
+   * upload can leave one). Synchronous like `clearTemp`, so no upload can adopt a blob meanwhile.
+   * Answers how many went.
+   */
+  removeUnusedSync(used: ReadonlySet<string>): number {
+    let removed = 0;
+    let prefixes: string[];
+    try {
+      prefixes = readdirSync(this.blobs).filter((name) => /^[0-9a-f]{2}$/.test(name));
+    } catch {
+      return 0;
+    }
+    for (const prefix of prefixes) {
+      for (const name of readdirSync(join(this.blobs, prefix))) {
+        if (!/^[0-9a-f]{64}$/.test(name) || !name.startsWith(prefix) || used.has(name)) continue;
+        rmSync(join(this.blobs, prefix, name), { force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 
   /** Artifact ids that have parts waiting on disk. */

@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Parley's own files in the data directory: only the user running it may read them. */
@@ -7,7 +7,9 @@ export const PRIVATE_DIR_MODE = 0o700;
 
 /** What a data directory holds that must not be readable by others (besides what lives in the folders). */
 const KNOWN_FILES = ['parley.db', 'parley.db-wal', 'parley.db-shm', 'parley.toml', 'secret.key', 'credentials.key'];
-const KNOWN_DIRS = ['blobs', 'upload-parts', 'tmp', 'logs', 'models'];
+const KNOWN_DIRS = ['blobs', 'upload-parts', 'tmp', 'logs', 'models', 'downloads'];
+/** Folders whose files are all Parley's own and tightened one by one (a model download's part files). */
+const PRIVATE_FILE_DIRS = ['downloads'];
 
 const posix = process.platform !== 'win32';
 const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
@@ -19,6 +21,17 @@ function tighten(path: string, mode: number): string | null {
   if ((current & 0o077) === 0) return null;
   chmodSync(path, mode);
   return octal(current);
+}
+
+/** The plain files directly in `dir` (none when it is absent). */
+function filesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(dir, e.name));
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -39,6 +52,7 @@ export function securePrivateDir(dir: string): string | null {
   let files = 0;
   for (const name of KNOWN_FILES) if (tighten(join(dir, name), PRIVATE_FILE_MODE)) files++;
   for (const name of KNOWN_DIRS) if (tighten(join(dir, name), PRIVATE_DIR_MODE)) files++;
+  for (const name of PRIVATE_FILE_DIRS) for (const file of filesIn(join(dir, name))) if (tighten(file, PRIVATE_FILE_MODE)) files++;
   if (files > 0) changed.push(`${files} file(s) and folder(s) in it to 0600/0700`);
   if (changed.length === 0) return null;
   return `The data directory ${dir} was readable by other local users; tightened ${changed.join(' and ')}.`;

@@ -18,12 +18,13 @@ export interface SweepDeps {
 export interface SweepResult {
   expiredUploads: number;
   removedArtifacts: number;
+  removedBlobs: number;
 }
 
 export async function sweepUploads(deps: SweepDeps, options: { startup: boolean }): Promise<SweepResult> {
   const { repos, blobs } = deps;
   const now = deps.now().toISOString();
-  const result: SweepResult = { expiredUploads: 0, removedArtifacts: 0 };
+  const result: SweepResult = { expiredUploads: 0, removedArtifacts: 0, removedBlobs: 0 };
   const dropped: string[] = [];
   // Before the first await: sweepUploads is called while nothing else runs yet (UploadSweeper.start).
   if (options.startup) blobs.clearTemp();
@@ -46,6 +47,9 @@ export async function sweepUploads(deps: SweepDeps, options: { startup: boolean 
       }
     }
   });
+  // Still before the first await: blobs no artifact uses (a dataset deleted while its upload was
+  // being stored, before that was caught, or a crash between storing and recording) go too.
+  if (options.startup) result.removedBlobs = blobs.removeUnusedSync(repos.artifacts.allShas());
   result.removedArtifacts = dropped.length;
   for (const id of dropped) await blobs.dropParts(id);
   if (options.startup) {
@@ -87,8 +91,9 @@ export class UploadSweeper {
 
   private async sweep(startup: boolean): Promise<void> {
     try {
-      const { expiredUploads, removedArtifacts } = await sweepUploads(this.deps, { startup });
+      const { expiredUploads, removedArtifacts, removedBlobs } = await sweepUploads(this.deps, { startup });
       if (removedArtifacts > 0) this.log.info(`Cleaned up ${removedArtifacts} unfinished upload(s)${expiredUploads > 0 ? ` (${expiredUploads} expired)` : ''}.`);
+      if (removedBlobs > 0) this.log.info(`Removed ${removedBlobs} stored file(s) no artifact uses.`);
     } catch (error) {
       this.log.warn(`cleaning up unfinished uploads failed: ${errorText(error)}`);
     }

@@ -115,12 +115,20 @@ export function getUpload(ctx: AuthedContext, input: { upload_id: string }) {
 }
 
 /**
+ * A part URL's credential — its signature and expiry — checked from the URL alone, so the HTTP
+ * transport can refuse a forged one before reading any of its body.
+ */
+export function checkPartGrant(ctx: Context, grant: PartGrant, signature: string): void {
+  if (!verifyPart(ctx.runtime.signingKey, grant, signature)) throw new ServiceError('forbidden', 'This upload URL is not valid (its signature does not match).');
+  if (grant.expires * 1000 <= ctx.now().getTime()) throw new ServiceError('forbidden', 'This upload URL has expired; ask for the upload again (GET /uploads/{id}).');
+}
+
+/**
  * A part PUT to its signed URL: the signature is the credential (no bearer token), bound to the
  * upload, artifact, part, size and expiry. The body must be exactly that size.
  */
 export async function receivePart(ctx: Context, grant: PartGrant, signature: string, body: Readable): Promise<{ received: number; progress: number }> {
-  if (!verifyPart(ctx.runtime.signingKey, grant, signature)) throw new ServiceError('forbidden', 'This upload URL is not valid (its signature does not match).');
-  if (grant.expires * 1000 <= ctx.now().getTime()) throw new ServiceError('forbidden', 'This upload URL has expired; ask for the upload again (GET /uploads/{id}).');
+  checkPartGrant(ctx, grant, signature);
   const upload = ctx.repos.artifacts.getUpload(grant.upload_id);
   const artifact = ctx.repos.artifacts.get(grant.artifact_id);
   if (!upload || !artifact || artifact.upload_id !== upload.id) throw new ServiceError('not_found', 'This upload no longer exists.');
@@ -138,9 +146,20 @@ export async function receivePart(ctx: Context, grant: PartGrant, signature: str
   }
   if (size !== expected) throw new ServiceError('invalid_argument', `Part ${grant.part} must be exactly ${expected} bytes; ${size} were sent.`);
   const now = isoNow(ctx);
-  ctx.repos.artifacts.putPart(artifact.id, grant.part, size, now);
-  const progress = Math.min(1, ctx.repos.artifacts.receivedBytes(artifact.id) / artifact.size);
-  ctx.repos.artifacts.setStatus(artifact.id, 'uploading', now, undefined, progress);
+  // The file (or its whole dataset) may have been deleted while the part arrived: then the part is
+  // dropped and the sender told so, rather than a part row pointing at nothing.
+  const progress = ctx.repos.transaction(() => {
+    const current = ctx.repos.artifacts.get(artifact.id);
+    if (!current || (current.status !== 'pending' && current.status !== 'uploading')) return undefined;
+    ctx.repos.artifacts.putPart(artifact.id, grant.part, size, now);
+    const received = Math.min(1, ctx.repos.artifacts.receivedBytes(artifact.id) / artifact.size);
+    ctx.repos.artifacts.setStatus(artifact.id, 'uploading', now, undefined, received);
+    return received;
+  });
+  if (progress === undefined) {
+    await ctx.runtime.blobs.dropParts(artifact.id);
+    throw new ServiceError('not_found', 'This file was deleted (or its dataset was) while the part was uploading; the part was not kept.');
+  }
   return { received: size, progress };
 }
 
@@ -211,11 +230,19 @@ export async function storeFile(ctx: AuthedContext, kbId: string, file: { key: s
     }
     throw storageError(error);
   }
-  ctx.repos.artifacts.setSize(id, stored.size);
-  ctx.repos.artifacts.setStored(id, stored.sha256, null, isoNow(ctx));
-  ctx.repos.artifacts.setStatus(id, 'processing', isoNow(ctx));
+  // The dataset (or the file) may have been deleted while the bytes arrived: its row is gone then,
+  // and so must the bytes be, unless another file stores the same ones.
+  const row = ctx.repos.transaction(() => {
+    if (!ctx.repos.artifacts.get(id)) return undefined;
+    ctx.repos.artifacts.setSize(id, stored.size);
+    ctx.repos.artifacts.setStored(id, stored.sha256, null, isoNow(ctx));
+    ctx.repos.artifacts.setStatus(id, 'processing', isoNow(ctx));
+    return ctx.repos.artifacts.get(id);
+  });
+  if (!row) {
+    if (ctx.repos.artifacts.shaUsers(stored.sha256) === 0) await ctx.runtime.blobs.remove(stored.sha256);
+    throw new ServiceError('not_found', `${JSON.stringify(file.filename)} was not stored: its dataset (or the file) was deleted while it was uploading.`);
+  }
   ctx.runtime.ingest.enqueue(id);
-  const row = ctx.repos.artifacts.get(id);
-  if (!row) throw new Error(`artifact ${id} vanished`);
   return artifactView(row);
 }

@@ -85,6 +85,7 @@ export function createArtifactsRepo(db: Db) {
   );
   const setSize = db.prepare('UPDATE artifacts SET size = ? WHERE id = ?');
   const shaUsers = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM artifacts WHERE sha256 = ?');
+  const allShas = db.prepare('SELECT DISTINCT sha256 FROM artifacts WHERE sha256 IS NOT NULL');
   const shasOfKbs = (kbIds: string[]) =>
     kbIds.length === 0
       ? []
@@ -143,6 +144,8 @@ export function createArtifactsRepo(db: Db) {
     /** How many artifacts share these bytes (content-addressed, so identical files share a blob). */
     shaUsers: (sha256: string) => shaUsers.get(sha256)?.n ?? 0,
     shasOfKbs,
+    /** Every stored blob some artifact uses (the start-up sweep removes the others). */
+    allShas: () => new Set((allShas.all() as { sha256: string }[]).map((r) => r.sha256)),
 
     parts: (artifactId: string) => partsOf.all(artifactId),
     putPart: (artifactId: string, part: number, size: number, now: string) => putPart.run(artifactId, part, size, now),

@@ -73,7 +73,8 @@ export function createComparisonsRepo(db: Db) {
     `INSERT INTO comparison_responses (id, comparison_id, position, model_id, model_name, content, status, created_at, updated_at)
      VALUES (@id, @comparison_id, @position, @model_id, @model_name, '', 'streaming', @now, @now)`,
   );
-  const flush = db.prepare("UPDATE comparison_responses SET content = ?, updated_at = ? WHERE id = ? AND status = 'streaming'");
+  // Appends: rewriting the whole text on every save would cost a long answer its whole length each time.
+  const append = db.prepare("UPDATE comparison_responses SET content = content || ?, updated_at = ? WHERE id = ? AND status = 'streaming'");
   const firstToken = db.prepare("UPDATE comparison_responses SET first_token_ms = ? WHERE id = ? AND status = 'streaming'");
   const finish = db.prepare(
     `UPDATE comparison_responses SET content = @content, status = @status, latency_ms = @latency_ms, first_token_ms = @first_token_ms,
@@ -111,8 +112,8 @@ export function createComparisonsRepo(db: Db) {
     touch: (id: string, now: string) => touch.run(now, id),
     responses: (comparisonId: string) => responsesOf.all(comparisonId),
     insertResponse: (row: { id: string; comparison_id: string; position: number; model_id: string; model_name: string; now: string }) => insertResponse.run(row),
-    /** Saves the text streamed so far; a finished answer is never overwritten by a late flush. */
-    flush: (id: string, content: string, now: string) => flush.run(content, now, id).changes > 0,
+    /** Appends text streamed since the last save; a finished answer is never changed by a late save. */
+    append: (id: string, text: string, now: string) => append.run(text, now, id).changes > 0,
     firstToken: (id: string, ms: number) => firstToken.run(ms, id),
     finish: (id: string, f: ResponseFinish) => finish.run({ id, ...f }).changes > 0,
     /** Answers found streaming with nothing running them (the app stopped mid-way). */

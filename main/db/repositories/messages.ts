@@ -21,6 +21,14 @@ export interface MessageRow {
   updated_at: string;
 }
 
+/** A message of a branch as a model sees it: its text cut to the budget it was read with. */
+export type BranchMessage = Pick<MessageRow, 'id' | 'role' | 'content'>;
+
+/** What each message costs the budget besides its text, in characters (its role and separators). */
+export const BRANCH_MESSAGE_OVERHEAD_CHARS = 16;
+/** Messages deleted per transaction when a thread goes: each batch is a short pause, never seconds. */
+export const DELETE_BATCH = 500;
+
 /** What the end of an answer stores, whatever the end is. */
 export type MessageFinish = Pick<MessageRow, 'content' | 'status' | 'citations' | 'input_tokens' | 'output_tokens' | 'error_code' | 'error_detail'> & {
   now: string;
@@ -34,13 +42,31 @@ export function createMessagesRepo(db: Db) {
     `INSERT INTO messages (id, thread_id, parent_id, role, content, status, model_id, routing, created_at, updated_at)
      VALUES (@id, @thread_id, @parent_id, @role, @content, @status, @model_id, @routing, @now, @now)`,
   );
+  // The branch ending at @last, newest first, walked by parent until the texts read pass @budget
+  // characters: only the messages a model could be shown are read, however long the thread.
+  // Each text is cut to @budget (a longer one could only be shown cut, or not at all); @depth
+  // guards against a cycle of parents.
+  const branch = db.prepare<{ thread: string; last: string; budget: number; overhead: number; depth: number }, BranchMessage>(
+    `WITH RECURSIVE chain(id, parent_id, depth, total) AS (
+       SELECT id, parent_id, 0, length(content) + @overhead FROM messages WHERE id = @last AND thread_id = @thread
+       UNION ALL
+       SELECT m.id, m.parent_id, chain.depth + 1, chain.total + length(m.content) + @overhead
+       FROM chain JOIN messages AS m ON m.id = chain.parent_id
+       WHERE chain.total < @budget AND chain.depth < @depth AND m.thread_id = @thread
+     )
+     SELECT m.id, m.role, substr(m.content, 1, @budget) AS content FROM chain JOIN messages AS m ON m.id = chain.id ORDER BY chain.depth DESC`,
+  );
+  const inThread = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM messages WHERE id = ? AND thread_id = ?');
+  const streamingOf = db.prepare<[string], { id: string }>("SELECT id FROM messages WHERE thread_id = ? AND status = 'streaming'");
+  const deleteSome = db.prepare('DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE thread_id = ? ORDER BY seq DESC LIMIT ?)');
   const newest = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE thread_id = ? ORDER BY seq DESC LIMIT 1');
   // Only an answer that has ended without completing may be taken up again.
   const resume = db.prepare(
     `UPDATE messages SET status = 'streaming', model_id = ?, routing = ?, error_code = NULL, error_detail = NULL, updated_at = ?
      WHERE id = ? AND role = 'assistant' AND status IN ('error', 'cancelled', 'interrupted')`,
   );
-  const flush = db.prepare("UPDATE messages SET content = ?, updated_at = ? WHERE id = ? AND status = 'streaming'");
+  // Appends: rewriting the whole text on every save would cost a long answer its whole length each time.
+  const append = db.prepare("UPDATE messages SET content = content || ?, updated_at = ? WHERE id = ? AND status = 'streaming'");
   const setModel = db.prepare('UPDATE messages SET model_id = ?, routing = ?, updated_at = ? WHERE id = ?');
   const finish = db.prepare(
     `UPDATE messages SET content = @content, status = @status, citations = @citations,
@@ -60,6 +86,20 @@ export function createMessagesRepo(db: Db) {
       return toPage(pageOf.all(threadId, after, limit + 1), limit);
     },
     history: (threadId: string) => history.all(threadId),
+    /**
+     * The branch that ends at `lastId`, oldest first, as far back as `budgetChars` of text reaches
+     * (the message that crosses it included): what a model with that much context could be shown.
+     */
+    branch: (threadId: string, lastId: string | null, budgetChars: number): BranchMessage[] =>
+      lastId === null
+        ? []
+        : branch.all({ thread: threadId, last: lastId, budget: Math.max(1, Math.floor(budgetChars)), overhead: BRANCH_MESSAGE_OVERHEAD_CHARS, depth: 1_000_000 }),
+    /** Whether message `id` is in thread `threadId` (without reading its text). */
+    inThread: (id: string, threadId: string) => inThread.get(id, threadId) !== undefined,
+    /** The ids of a thread's answers being written now. */
+    streamingIn: (threadId: string) => streamingOf.all(threadId).map((r) => r.id),
+    /** Deletes up to `limit` of a thread's messages (newest first, so no branch is left without its end); answers how many went. */
+    deleteSome: (threadId: string, limit = DELETE_BATCH) => deleteSome.run(threadId, limit).changes,
     /** The thread's newest message, whatever its branch: what a new message follows. */
     newest: (threadId: string) => newest.get(threadId),
     insert: (row: {
@@ -75,8 +115,8 @@ export function createMessagesRepo(db: Db) {
     }) => insert.run(row),
     /** An ended, unfinished answer streams again (to be continued); false if it is not one. */
     resume: (id: string, modelId: string, routing: string, now: string) => resume.run(modelId, routing, now, id).changes > 0,
-    /** Saves the text streamed so far; a finished message is never overwritten by a late flush. */
-    flush: (id: string, content: string, now: string) => flush.run(content, now, id).changes > 0,
+    /** Appends text streamed since the last save; a finished message is never changed by a late save. */
+    append: (id: string, text: string, now: string) => append.run(text, now, id).changes > 0,
     setModel: (id: string, modelId: string, routing: string, now: string) => setModel.run(modelId, routing, now, id),
     finish: (id: string, f: MessageFinish) => finish.run({ id, ...f }).changes > 0,
     /** At start-up: answers that were streaming when the app stopped. */

@@ -11,10 +11,14 @@ import type { Caller } from '../../core/context.js';
 import type { Service } from '../../core/service.js';
 import { BODY_LIMIT_CEILING, liveBodyLimit } from './body-limit.js';
 import { clientErrorHandler, FOREIGN_HOST_DETAIL, frameworkErrors } from './framework-errors.js';
+import type { Drain } from './drain.js';
+import { authenticateEarly, callerOf } from './early-auth.js';
 import { isLoopbackHost } from './host-guard.js';
 import { buildOpenApi } from './openapi.js';
 import { problemBody, toErrorPayload } from './problem.js';
 import { registerOpenAiFacade } from './openai-facade.js';
+import { assertDeclaredFacadeRoute } from './facade-routes.js';
+import { registerAnthropicFacade } from './anthropic-facade.js';
 import { sendSse } from './sse.js';
 import { registerUploadRoutes } from './uploads.js';
 import { registerMcpRoutes } from '../mcp/http.js';
@@ -28,6 +32,8 @@ export interface HttpAppOptions {
   logger?: boolean;
   /** The process's logger (main/logging): unexpected errors are logged through it. */
   loggerInstance?: FastifyBaseLogger | undefined;
+  /** Answers new requests 503 while a shutdown waits for those under way (server.ts). */
+  drain?: Drain | undefined;
 }
 
 /** Where a deprecated credential's callers learn what replaces it (RFC 9745 `Link` rel=deprecation). */
@@ -39,16 +45,6 @@ const RENDERER_CSP =
   "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
 const CORS_REFUSED_DETAIL = 'Cross-origin requests from this origin are not allowed (see [server] cors_origins).';
-
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
-export function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (!header) return undefined;
-  const match = BEARER.exec(header);
-  if (!match) throw new ServiceError('unauthenticated', 'The Authorization header must be `Bearer <token>`.');
-  return match[1];
-}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -84,6 +80,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     // A request without Host is refused by the Host check (a problem), not by Node's bare 400.
     http: { requireHostHeader: false },
   });
+  // A /v1 route missing from facade-routes.ts would escape the auth matrix and the fuzz sweep: refused at start.
+  app.addHook('onRoute', (route) => assertDeclaredFacadeRoute(route.method, route.url));
 
   app.setErrorHandler((error, request, reply) => {
     const { payload, unexpected } = toErrorPayload(error);
@@ -111,18 +109,22 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       throw new ServiceError('forbidden', FOREIGN_HOST_DETAIL);
     }
   });
+  options.drain?.install(app);
   // After the Host check (hooks run in the order they are added): a foreign Host gets no preflight.
   await app.register(fastifyCors, {
     // Read on every request, so that a saved `[server] cors_origins` applies at once.
     origin: (origin, callback) => callback(null, origin !== undefined && config().server.cors_origins.includes(origin)),
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID', 'X-Api-Key', 'Anthropic-Version'],
     exposedHeaders: ['Parley-Api-Version', 'Deprecation', 'Link'],
     maxAge: 600,
     // An allowed origin's OPTIONS without Access-Control-Request-Method is answered like a
     // preflight (as before) instead of with the plugin's plain-text 400.
     strictPreflight: false,
   });
+
+  // After the Host check and CORS, before any body is read: every credential, on every route (/v1 too).
+  authenticateEarly(app, service);
 
   app.get('/api/openapi.json', async () => buildOpenApi(options.appVersion));
 
@@ -134,8 +136,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   const bodyLimit = liveBodyLimit(config);
   for (const op of Object.values(operations) as Operation[]) registerOperation(app, service, op, bodyLimit);
   registerOpenAiFacade(app, service, bodyLimit);
-  registerUploadRoutes(app, service, (request) => service.authenticate(bearerToken(request)));
-  registerMcpRoutes(app, { service, version: options.appVersion, authenticate: (request) => service.authenticate(bearerToken(request)), bodyLimit });
+  registerAnthropicFacade(app, service, bodyLimit);
+  registerUploadRoutes(app, service, (request) => callerOf(request, service));
+  registerMcpRoutes(app, { service, version: options.appVersion, authenticate: (request) => callerOf(request, service), bodyLimit });
 
   if (options.rendererDir && existsSync(join(options.rendererDir, 'index.html'))) {
     await app.register(fastifyStatic, {
@@ -156,10 +159,11 @@ function registerOperation(app: FastifyInstance, service: Service, op: Operation
     method: op.http.method,
     url: `/api${op.http.path.replace(/\{([a-z_]+)\}/g, ':$1')}`,
     preParsing: bodyLimit,
+    config: { auth: op.access === 'public' ? 'none' : 'bearer' },
     handler: async (request, reply) => {
       let caller: Caller | null = null;
       if (op.access !== 'public') {
-        caller = service.authenticate(bearerToken(request));
+        caller = callerOf(request, service);
         if (caller.via === 'access_token') reply.header('Deprecation', 'true').header('Link', DEPRECATION_LINK);
       }
       const input = inputOf(request);

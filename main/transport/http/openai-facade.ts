@@ -1,23 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import type { ErrorPayload } from '../../../shared/errors.js';
+import { ServiceError, type ErrorPayload } from '../../../shared/errors.js';
 import type { Service } from '../../core/service.js';
 import { AnswerFailed } from '../../core/answers/answer-failed.js';
 import { toErrorPayload } from './problem.js';
 import { openSse } from './sse-writer.js';
+import { openAiCaller, openAiError } from './openai-shape.js';
+import { registerModelRoutes } from './openai-models.js';
+import { registerEmbeddingRoutes } from './openai-embeddings.js';
+import { facadeRoute } from './facade-routes.js';
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
-/** OpenAI's error envelope, which its SDKs and the tools built on them parse. */
-function openAiError(payload: ErrorPayload) {
-  const type = payload.status === 401 ? 'authentication_error' : payload.status === 429 ? 'rate_limit_error' : payload.status >= 500 ? 'api_error' : 'invalid_request_error';
-  return { error: { message: payload.detail, type, param: payload.errors?.[0]?.path ?? null, code: payload.code } };
-}
-
-function caller(service: Service, request: FastifyRequest) {
-  const header = request.headers.authorization;
-  return service.authenticate(header ? BEARER.exec(header)?.[1] ?? '' : undefined);
-}
+// The error envelope and the caller are shared with the routes in openai-models.ts and openai-embeddings.ts.
+const caller = openAiCaller;
 
 /**
  * `/v1`: what existing tools speak. `GET /v1/models`, `POST /v1/chat/completions` (streaming and
@@ -35,19 +29,11 @@ export function registerOpenAiFacade(app: FastifyInstance, service: Service, bod
       reply.status(404).send(openAiError({ code: 'not_found', title: 'Not found', status: 404, detail: `Nothing at ${request.method} ${request.url.split('?')[0]}.` })),
     );
 
-    v1.get('/models', async (request) => {
-      const models = service.models(caller(service, request));
-      const created = (iso: string) => Math.floor(Date.parse(iso) / 1000);
-      return {
-        object: 'list',
-        data: [
-          { id: 'auto', object: 'model', created: 0, owned_by: 'parley' },
-          ...models.map((m) => ({ id: m.id, object: 'model', created: created(m.created_at), owned_by: m.kind === 'builtin' ? 'parley' : m.provider, name: m.name })),
-        ],
-      };
-    });
+    // GET /v1/models, GET /v1/models/{id}, POST /v1/embeddings: declared in facade-routes.ts like every /v1 route.
+    registerModelRoutes(v1, service);
+    registerEmbeddingRoutes(v1, service);
 
-    v1.post('/chat/completions', async (request, reply) => {
+    v1.post(facadeRoute('POST /v1/chat/completions').url, async (request, reply) => {
       const who = caller(service, request);
       const abort = new AbortController();
       const completion = service.completion(request.body, who, abort.signal);
@@ -59,24 +45,51 @@ export function registerOpenAiFacade(app: FastifyInstance, service: Service, bod
         let content = '';
         let usage = { input_tokens: 0, output_tokens: 0 };
         let finish = 'stop';
-        for await (const event of completion.events) {
-          if (event.type === 'delta') content += event.text;
-          else if (event.type === 'usage') usage = event;
-          else if (event.type === 'switch') model = event.model.model.id;
-          else if (event.type === 'finish') finish = event.reason;
+        // Set for a request grounded on datasets (`parley` in the body): the sources the answer cites.
+        let parley: { citations: unknown[] } | undefined;
+        const toolCalls: ToolCallOut[] = [];
+        try {
+          for await (const event of completion.events) {
+            if (event.type === 'delta') content += event.text;
+            else if (event.type === 'usage') usage = event;
+            else if (event.type === 'switch') model = event.model.model.id;
+            else if (event.type === 'finish') finish = event.reason;
+            else if (event.type === 'citations') parley = { citations: event.citations };
+            else if (event.type === 'tool_call') toolCalls.push(toolCallOut(event.call));
+          }
+        } catch (error) {
+          throw answerError(error);
         }
+        const calls = toolCalls.length > 0 ? { tool_calls: toolCalls } : {};
         return {
           id,
           object: 'chat.completion',
           created,
           model,
-          choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finish }],
+          choices: [{ index: 0, message: { role: 'assistant', content: toolCalls.length > 0 && !content ? null : content, refusal: null, ...calls, ...(parley ? { parley } : {}) }, logprobs: null, finish_reason: finish }],
           usage: { prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens, total_tokens: usage.input_tokens + usage.output_tokens },
         };
       }
       return streamCompletion(request, reply, { id, created, model, includeUsage: body.stream_options?.include_usage === true, completion, abort });
     });
   }, { prefix: '/v1' });
+}
+
+type ToolCallOut = { id: string; type: 'function'; function: { name: string; arguments: string } };
+
+function toolCallOut(call: { id: string; name: string; arguments: string }): ToolCallOut {
+  return { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } };
+}
+
+/**
+ * A model that failed the answer, as the non-streamed facade says it: the upstream's failure
+ * (refused, 5xx, bad key, dropped) is 502 `upstream_error` with its redacted reason, never a 500;
+ * a limit (rate, trial quota) or a request the model cannot take keeps its own code.
+ */
+function answerError(error: unknown): unknown {
+  if (!(error instanceof AnswerFailed)) return error;
+  const own = error.code === 'rate_limited' || error.code === 'invalid_argument' || error.code === 'unprocessable';
+  return new ServiceError(own ? error.code : 'upstream_error', error.message);
 }
 
 async function streamCompletion(
@@ -92,18 +105,27 @@ async function streamCompletion(
   const write = (text: string) => sse.write(text);
   let usage = { input_tokens: 0, output_tokens: 0 };
   let finish = 'stop';
+  let parley: { citations: unknown[] } | undefined;
   try {
     let first = true;
+    let calls = 0;
     for await (const event of s.completion.events) {
       if (event.type === 'switch') model = event.model.model.id;
       else if (event.type === 'usage') usage = event;
       else if (event.type === 'finish') finish = event.reason;
-      else if (event.type === 'delta') {
+      else if (event.type === 'citations') parley = { citations: event.citations };
+      else if (event.type === 'tool_call') {
+        // Each call goes out whole, in one piece: the SDKs join pieces by `index`, one is enough.
+        const piece = { index: calls++, ...toolCallOut(event.call) };
+        await write(chunk(first ? { role: 'assistant', content: null, tool_calls: [piece] } : { tool_calls: [piece] }, null));
+        first = false;
+      } else if (event.type === 'delta') {
         await write(chunk(first ? { role: 'assistant', content: event.text } : { content: event.text }, null));
         first = false;
       }
     }
-    await write(chunk({}, finish));
+    // The grounded answer's sources ride on the last chunk's delta, so the SDKs' stream helpers put them on the message.
+    await write(chunk(parley ? { parley } : {}, finish));
     if (s.includeUsage) {
       const total = usage.input_tokens + usage.output_tokens;
       await write(`data: ${JSON.stringify({ id: s.id, object: 'chat.completion.chunk', created: s.created, model, choices: [], usage: { prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens, total_tokens: total } })}\n\n`);

@@ -1,13 +1,14 @@
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ServiceError } from '../../../shared/errors.js';
-import { ArtifactKey } from '../../../shared/operations/datasets.js';
+import { ArtifactKey, NewArtifactKey, showBidiControls } from '../../../shared/operations/datasets.js';
 import type { Caller } from '../../core/context.js';
 import type { Service } from '../../core/service.js';
 import { fieldErrors } from '../../core/service.js';
 import { MAX_PART_BYTES, signedPartOf } from '../../core/uploads/part-url.js';
+import { refuseUnread } from './early-auth.js';
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
@@ -49,17 +50,6 @@ function contentPolicy(type: string): string {
 }
 
 /**
- * A refused body is not read to its end (a client could send gigabytes): the answer goes out at
- * once with `Connection: close`, and the connection ends after it, which stops the client.
- */
-function stopReading(request: FastifyRequest, reply: FastifyReply): void {
-  if (request.raw.complete) return;
-  reply.header('Connection', 'close');
-  request.raw.unpipe();
-  request.raw.pause();
-}
-
-/**
  * The upload routes that are not JSON: parts PUT to signed URLs (raw bytes, streamed to disk, no
  * bearer token), the multipart/form-data convenience route, and files served back.
  */
@@ -68,22 +58,29 @@ export function registerUploadRoutes(app: FastifyInstance, service: Service, aut
     // Any body type: a part is raw bytes, streamed as it arrives, never buffered.
     parts.removeAllContentTypeParsers();
     parts.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    parts.put('/api/uploads/:upload_id/parts/:artifact_id/:part', { bodyLimit: MAX_PART_BYTES }, async (request) => {
+    // The signature is checked on the URL before the body is read (early-auth.ts).
+    parts.put('/api/uploads/:upload_id/parts/:artifact_id/:part', { bodyLimit: MAX_PART_BYTES, config: { auth: 'signed_part' } }, async (request, reply) => {
       const { grant, signature } = signedPartOf({ ...(request.params as object), ...(request.query as object) });
       const body = (request.body as Readable | undefined) ?? request.raw;
-      const result = await service.receivePart(grant, signature, body);
-      return { part: grant.part, ...result };
+      try {
+        const result = await service.receivePart(grant, signature, body);
+        return { part: grant.part, ...result };
+      } catch (error) {
+        // A part refused before (or while) it is read (its file gone, its upload over) is not read on.
+        refuseUnread(request, reply);
+        throw error;
+      }
     });
   });
 
   app.register(async (forms) => {
     await forms.register(fastifyMultipart, { limits: { files: 100, fields: 10, fileSize: Number.MAX_SAFE_INTEGER } });
-    forms.post('/api/knowledge-bases/:kb_id/artifacts', async (request, reply) => {
+    forms.post('/api/knowledge-bases/:kb_id/artifacts', { config: { auth: 'bearer' } }, async (request, reply) => {
       let caller: Caller;
       try {
         caller = authenticate(request);
       } catch (error) {
-        stopReading(request, reply);
+        refuseUnread(request, reply);
         throw error;
       }
       const { kb_id } = parse(z.object({ kb_id: z.string().regex(/^kb_[A-Za-z0-9]+$/) }), request.params);
@@ -95,15 +92,15 @@ export function registerUploadRoutes(app: FastifyInstance, service: Service, aut
             part.file.resume();
             continue;
           }
-          const key = ArtifactKey.safeParse(part.filename);
+          const key = NewArtifactKey.safeParse(part.filename);
           if (!key.success) {
             part.file.resume();
-            throw new ServiceError('invalid_argument', `The file name ${JSON.stringify(part.filename)} cannot be a key.`, fieldErrors(key.error));
+            throw new ServiceError('invalid_argument', `The file name ${JSON.stringify(showBidiControls(part.filename))} cannot be a key.`, fieldErrors(key.error));
           }
           data.push(await service.storeFile(caller, kb_id, { key: key.data, filename: part.filename, mime_type: part.mimetype || null, stream: part.file }));
         }
       } catch (error) {
-        stopReading(request, reply);
+        refuseUnread(request, reply);
         throw error;
       }
       if (data.length === 0) throw new ServiceError('invalid_argument', 'No `file` field in the form.');

@@ -45,7 +45,7 @@ function messageStore(usageUser = () => userId): AnswerStore {
   const { repos } = core;
   const now = () => new Date().toISOString();
   return {
-    saveText: (content) => void repos.messages.flush(messageId, content, now()),
+    appendText: (text) => void repos.messages.append(messageId, text, now()),
     saveEnd: (end) =>
       void repos.messages.finish(messageId, {
         content: end.content,
@@ -142,6 +142,43 @@ describe('writeAnswer', () => {
       await done;
       expect(stored()).toMatchObject({ status, content: 'So far', error_code: code });
     }
+  });
+
+  it('each save appends only the text since the last one (issue 27: a long answer was rewritten whole every 250 ms)', async () => {
+    const appended: string[] = [];
+    const store = messageStore();
+    const source = new Source();
+    const timer = manualTimer();
+    const streamed: string[] = [];
+    const done = writeAnswer({ store: { ...store, appendText: (text) => (appended.push(text), store.appendText(text)) }, transaction: core.repos.transaction, prompt: 'q', timer }, source, new AbortController().signal, {
+      onDelta: (t) => streamed.push(t),
+    });
+    for (const piece of ['one ', 'two ', 'three']) {
+      source.delta(piece);
+      await expect.poll(() => streamed.length).toBe(appended.length + 1);
+      timer.tick();
+      timer.tick();
+    }
+    expect(appended).toEqual(['one ', 'two ', 'three']);
+    expect(stored()).toMatchObject({ content: 'one two three', status: 'streaming' });
+    source.push(null);
+    await done;
+    expect(stored()).toMatchObject({ content: 'one two three', status: 'complete' });
+  });
+
+  it('stops at the byte ceiling, keeping the text up to it (never half a character), and ends as answer_too_long', async () => {
+    const source = new Source();
+    const streamed: string[] = [];
+    // 'é' is two bytes: 14 bytes hold 'Begun, ' (7) and three of them, not half of a fourth.
+    const done = writeAnswer({ store: messageStore(), transaction: core.repos.transaction, prompt: 'q', prefix: 'Begun, ', timer: manualTimer(), maxBytes: 14 }, source, new AbortController().signal, {
+      onDelta: (t) => streamed.push(t),
+    });
+    source.delta('éé');
+    source.delta('éééé');
+    const end = await done;
+    expect(end).toMatchObject({ status: 'error', content: 'Begun, ééé', failure: { code: 'answer_too_long' } });
+    expect(streamed).toEqual(['éé', 'é']);
+    expect(stored()).toMatchObject({ status: 'error', content: 'Begun, ééé', error_code: 'answer_too_long' });
   });
 
   it('a continued answer keeps its prefix and adds to it', async () => {

@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DownloadsOptions, DownloadView } from '../../../main/core/local-models/downloads/runner.js';
 import type { DownloadTimers } from '../../../main/core/local-models/downloads/timing.js';
 import { hostAnswers } from '../../../main/core/local-models/downloads/files.js';
-import { bootTestCore } from '../../support/core.js';
+import { bootTestCore, tempDir } from '../../support/core.js';
 import { ggufBytes, sha256, startDownloadServer, type DownloadServer } from '../../fixtures/download-server.js';
 
 /** Timers that move only when the test says: no test here waits on the clock. */
@@ -53,7 +53,17 @@ afterEach(async () => {
 });
 
 function boot(downloads: Pick<DownloadsOptions, 'timers' | 'stallMs' | 'giveUpAfterMs' | 'freeBytes' | 'backoffMs' | 'reachable'>) {
-  core = bootTestCore({ downloads });
+  // The free-space reserve is downloads-limits.test.ts's subject: here only the file's own size counts.
+  const data = tempDir();
+  writeFileSync(join(data.dir, 'parley.toml'), '[local_models]\ndownload_reserve_gb = 0\n');
+  const booted = bootTestCore({ dataDir: data.dir, downloads });
+  const removeCore = booted.remove;
+  core = Object.assign(booted, {
+    remove: async () => {
+      await removeCore();
+      data.remove();
+    },
+  });
   const c = core;
   const part = (id: string) => join(c.dataDir, 'downloads', `${id}.part`);
   const partSize = (id: string) => (existsSync(part(id)) ? readFileSync(part(id)).length : null);

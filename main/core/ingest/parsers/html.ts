@@ -3,10 +3,11 @@
  * text — without scripts, styles, navigation and page chrome. Also used for DOCX (through the HTML
  * that mammoth makes) and for HTML embedded in Markdown.
  */
-import { DomUtils, parseDocument as parseHtmlDocument } from 'htmlparser2';
+import { DomHandler, DomUtils, Parser, type parseDocument as parseHtmlDocument } from 'htmlparser2';
 import { DocumentBuilder, oneLine } from '../builder.js';
+import { PARSE_LIMITS } from '../limits.js';
 import { decodeTextOrThrow } from '../text.js';
-import type { ParsedDocument } from '../types.js';
+import { IngestError, type ParsedDocument } from '../types.js';
 
 type Dom = ReturnType<typeof parseHtmlDocument>;
 type Node = Dom['children'][number];
@@ -24,9 +25,56 @@ const CONTENT_ROOT = new Set(['article', 'main', 'section']);
 const isElement = (node: Node | Parent): node is Element => 'attribs' in node;
 const isText = (node: Node): node is Text => node.type === 'text';
 
-function isInside(node: Element, ancestor: Element): boolean {
-  for (let p = node.parent; p; p = p.parent) if (p === ancestor) return true;
-  return false;
+/**
+ * The DOM, refused once elements nest deeper than `PARSE_LIMITS.htmlDepth`: htmlparser2 keeps its
+ * open elements in an array it grows at the front, so each level costs as much as all the levels
+ * above it — an 11 MB file of nested tags held a parser process for its whole time budget. The
+ * handler sees every open and close the parser makes, so its depth is the parser's.
+ */
+class DepthBoundedHandler extends DomHandler {
+  private depth = 0;
+
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    if (++this.depth > PARSE_LIMITS.htmlDepth) {
+      throw new IngestError('too_large', `HTML: elements are nested more than ${PARSE_LIMITS.htmlDepth} levels deep; the file was not read.`);
+    }
+    super.onopentag(name, attribs);
+  }
+
+  override onclosetag(): void {
+    this.depth--;
+    super.onclosetag();
+  }
+}
+
+function parseBounded(html: string): Dom {
+  const options = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
+  const handler = new DepthBoundedHandler();
+  new Parser(handler, options).end(html);
+  return handler.root;
+}
+
+/** The outermost elements that pass `test` (none inside another), in one pass over the tree. */
+function outermost(nodes: Node[], test: (el: Element) => boolean): Element[] {
+  const found: Element[] = [];
+  const visit = (node: Node) => {
+    if (!isElement(node)) return;
+    if (test(node)) found.push(node);
+    else node.children.forEach(visit);
+  };
+  nodes.forEach(visit);
+  return found;
+}
+
+/** Whether an element holds a block element anywhere below it; remembered, so a tree is searched once. */
+const blockInside = new WeakMap<Element, boolean>();
+function hasBlockInside(el: Element): boolean {
+  let known = blockInside.get(el);
+  if (known === undefined) {
+    known = el.children.some((child) => isElement(child) && (BLOCK.has(child.name) || hasBlockInside(child)));
+    blockInside.set(el, known);
+  }
+  return known;
 }
 
 function isBoilerplate(el: Element, insideContent: boolean): boolean {
@@ -146,7 +194,7 @@ class HtmlWalker {
         this.flush();
       } else {
         // Inline element: part of the running paragraph, unless it hides block content (a <span> around <div>s).
-        if (DomUtils.findOne((el) => BLOCK.has(el.name), node.children, true)) this.walk(node.children, insideContent);
+        if (hasBlockInside(node)) this.walk(node.children, insideContent);
         else this.inline.push(node);
       }
     }
@@ -159,13 +207,12 @@ class HtmlWalker {
 
 /** Adds the blocks of an HTML fragment or page; returns its `<title>`, if any. */
 export function addHtml(builder: DocumentBuilder, html: string): { title?: string } {
-  const dom = parseHtmlDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  const dom = parseBounded(html);
   const titleEl = DomUtils.findOne((el) => el.name === 'title', dom.children, true);
   const title = titleEl ? oneLine(DomUtils.textContent(titleEl)) : '';
   // Prefer the page's main content when it says where that is.
   const main = DomUtils.findOne((el) => el.name === 'main' || el.attribs.role === 'main', dom.children, true);
-  const articles = main ? [] : DomUtils.findAll((el) => el.name === 'article', dom.children);
-  const topArticles = articles.filter((a) => !articles.some((other) => other !== a && isInside(a, other)));
+  const topArticles = main ? [] : outermost(dom.children, (el) => el.name === 'article');
   const roots: Node[] = main ? [main] : topArticles.length > 0 ? topArticles : dom.children;
   const walker = new HtmlWalker(builder);
   walker.walk(roots, main !== null || topArticles.length > 0);

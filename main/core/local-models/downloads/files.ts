@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, linkSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, createReadStream, existsSync, linkSync, mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { open, statfs } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { errorText } from '../../../../shared/errors.js';
@@ -18,6 +18,16 @@ export const modelsDir = (dataDir: string) => join(dataDir, 'models');
  */
 export const downloadsDir = (dataDir: string) => join(dataDir, 'downloads');
 export const partPath = (dataDir: string, id: string) => join(downloadsDir(dataDir), `${id}.part`);
+
+/** Downloads are the user's own files: only they may read them (0600 files in a 0700 folder). */
+export const PRIVATE_FILE = 0o600;
+const PRIVATE_DIR = 0o700;
+
+/** Creates `dir` 0700, or makes an existing one so (mkdir's mode passes through the umask). */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
+  if (process.platform !== 'win32') chmodSync(dir, PRIVATE_DIR);
+}
 
 /** The size of a file, 0 when it does not exist. */
 export function sizeOf(path: string): number {

@@ -1,5 +1,6 @@
 import { totalmem } from 'node:os';
 import type { AuthedContext } from '../../context.js';
+import { withoutCredentials } from './limits.js';
 import { catalogFor } from './recommended.js';
 import type { DownloadView } from './runner.js';
 
@@ -7,7 +8,7 @@ import type { DownloadView } from './runner.js';
 function view(row: DownloadView) {
   return {
     id: row.id,
-    url: row.url,
+    url: withoutCredentials(row.url),
     file_name: row.file_name,
     status: row.status,
     bytes_done: row.bytes_done,

@@ -6,6 +6,8 @@
  * itself would drop those headers.
  */
 
+import { hasCredentials } from './limits.js';
+
 export type Fetch = typeof fetch;
 
 const MAX_REDIRECTS = 10;
@@ -51,6 +53,7 @@ export async function requestRange(fetchImpl: Fetch, url: string, offset: number
       await response.body?.cancel();
       const next = new URL(response.headers.get('location') ?? '', current);
       if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new DownloadRefused(`The server redirected to a ${next.protocol} URL; only http(s) downloads are allowed.`);
+      if (hasCredentials(next)) throw new DownloadRefused('The server redirected to a URL with a user name or password; such redirects are not followed.');
       current = next.href;
       continue;
     }

@@ -1,10 +1,12 @@
 import { mkdirSync, renameSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { DEFAULT_CONFIG, type Config } from '../../../../shared/config.js';
 import { ServiceError, errorText } from '../../../../shared/errors.js';
 import type { ModelDownloadRow, ModelDownloadsRepo, DownloadPatch } from '../../../db/repositories/model-downloads.js';
 import { newId } from '../../ids.js';
 import { formatBytes } from '../../../../shared/bytes.js';
-import { GGUF_MAGIC, describeDiskError, downloadsDir, fileNameFor, freeBytesOf, hostAnswers, installFile, modelsDir, partPath, removeQuietly, sha256OfFile, sizeOf, startsWithGguf } from './files.js';
+import { GGUF_MAGIC, PRIVATE_FILE, describeDiskError, downloadsDir, ensurePrivateDir, fileNameFor, freeBytesOf, hostAnswers, installFile, modelsDir, partPath, removeQuietly, sha256OfFile, sizeOf, startsWithGguf } from './files.js';
+import { CREDENTIALS_NOT_RESUMED, SPACE_CHECK_EVERY_BYTES, endedShortOfStated, limitsOf, noRoom, refuseCredentials, sentMoreThanStated, tooLargeSent, tooLargeStated, urlHasCredentials, type DownloadLimits } from './limits.js';
 import { DownloadRefused, isRetryableStatus, parseContentRange, requestRange, unsatisfiedRangeTotal, validatorOf, type Fetch } from './http.js';
 import type { Logger } from '../../logger.js';
 import { Watchdog, defaultBackoff, realTimers, sleep, sleepUntilReachable, type DownloadTimers } from './timing.js';
@@ -12,6 +14,8 @@ import { Watchdog, defaultBackoff, realTimers, sleep, sleepUntilReachable, type 
 export interface DownloadsOptions {
   repo: ModelDownloadsRepo;
   dataDir: string;
+  /** The live configuration: `[local_models] max_download_gb` and `download_reserve_gb` (the defaults without it). */
+  config?: () => Config;
   now: () => Date;
   fetch?: Fetch;
   /** Pause before retry `attempt` (1, 2, …) after a failure; 1 s doubling to 60 s by default. */
@@ -146,6 +150,7 @@ export class ModelDownloads {
   /** Queues a download; answers at once. The same URL or file name twice at a time is refused. */
   start(input: { url: string; sha256?: string | undefined; name?: string | undefined }, userId: string | null): DownloadView {
     if (this.stopped) throw new ServiceError('unavailable', 'Parley is shutting down.');
+    refuseCredentials(input.url);
     const id = newId('dl');
     const fileName = fileNameFor(input.url, input.name, `model-${id}`);
     for (const other of this.repo.active()) {
@@ -196,7 +201,11 @@ export class ModelDownloads {
 
   /** Picks up every download a previous run left unfinished; answers how many. */
   resume(): number {
-    const rows = this.repo.active();
+    const rows = this.repo.active().filter((row) => {
+      // Stored before credentials were refused: never sent again.
+      if (urlHasCredentials(row.url)) this.update(row.id, { status: 'failed', error: CREDENTIALS_NOT_RESUMED });
+      return !urlHasCredentials(row.url);
+    });
     for (const row of rows) {
       const onDisk = sizeOf(partPath(this.dataDir, row.id));
       this.update(row.id, { status: 'queued', bytes_done: onDisk, resumes: onDisk > 0 ? row.resumes + 1 : row.resumes });
@@ -224,6 +233,10 @@ export class ModelDownloads {
 
   private now(): string {
     return this.options.now().toISOString();
+  }
+
+  private limits(): DownloadLimits {
+    return limitsOf((this.options.config?.() ?? DEFAULT_CONFIG).local_models);
   }
 
   private update(id: string, patch: DownloadPatch): void {
@@ -281,7 +294,7 @@ export class ModelDownloads {
    */
   private async transfer(id: string, part: string, signal: AbortSignal): Promise<void> {
     try {
-      mkdirSync(downloadsDir(this.dataDir), { recursive: true });
+      ensurePrivateDir(downloadsDir(this.dataDir));
     } catch (error) {
       throw new Fatal(describeDiskError(error, 'the downloads folder'));
     }
@@ -371,7 +384,10 @@ export class ModelDownloads {
 
     if (response.status === 416 && offset > 0) {
       await response.body?.cancel();
-      const total = unsatisfiedRangeTotal(response.headers.get('content-range')) ?? row.bytes_total;
+      const actual = unsatisfiedRangeTotal(response.headers.get('content-range'));
+      // The file ends where the bytes we have end, short of the size it stated: it lied.
+      if (actual === offset && row.bytes_total !== null && row.bytes_total > offset) throw new WrongFile(endedShortOfStated(row.bytes_total, offset));
+      const total = actual ?? row.bytes_total;
       if (total !== null && total === offset) return { kind: 'done' };
       return { kind: 'restart', reason: 'The server no longer has the bytes asked for; starting again.' };
     }
@@ -399,7 +415,12 @@ export class ModelDownloads {
       total = Number.isSafeInteger(length) && response.headers.has('content-length') ? length : null;
     }
     total ??= linkedSize;
-    await this.checkFreeSpace(response, total === null ? null : total - start);
+    const limits = this.limits();
+    if (total !== null && total > limits.maxBytes) {
+      await response.body?.cancel();
+      throw new Fatal(tooLargeStated(total, limits));
+    }
+    await this.checkFreeSpace(response, total === null ? null : total - start, limits);
 
     const patch: DownloadPatch = { bytes_total: total, validator: validatorOf(response) ?? row.validator, error: null };
     if (row.sha256_source !== 'given' && statedSha256) {
@@ -407,25 +428,34 @@ export class ModelDownloads {
       patch.sha256_source = 'server';
     }
     this.update(id, patch);
-    return this.receive(id, part, response, start, signal, watchdog);
+    return this.receive(id, part, response, { start, total, limits }, signal, watchdog);
   }
 
-  /** Refuses to write a byte when the rest of the file cannot fit (the bytes already there stay). */
-  private async checkFreeSpace(response: Response, needed: number | null): Promise<void> {
-    if (needed === null || needed <= 0) return;
+  /**
+   * Refuses to write a byte when the rest of the file cannot fit above the reserve (the bytes
+   * already there stay); `needed` null (no size stated) checks the reserve alone.
+   */
+  private async checkFreeSpace(response: Response | null, needed: number | null, limits: DownloadLimits): Promise<void> {
+    if (needed !== null && needed <= 0) return;
     const dir = downloadsDir(this.dataDir);
-    const free = await this.freeBytes(dir);
-    if (free === null || free >= needed) return;
-    await response.body?.cancel();
-    throw new Fatal(`Not enough disk space: the model needs ${formatBytes(needed)} more, but only ${formatBytes(free)} are free where Parley keeps its data (${dir}). Free some space and download again.`);
+    const problem = noRoom(await this.freeBytes(dir), needed, limits, dir);
+    if (problem === null) return;
+    await response?.body?.cancel();
+    throw new Fatal(problem);
   }
 
-  /** Streams the body into the part file from `start`, checking the GGUF magic at the head. */
-  private async receive(id: string, part: string, response: Response, start: number, signal: AbortSignal, watchdog: Watchdog): Promise<Outcome> {
+  /**
+   * Streams the body into the part file from `start`, checking the GGUF magic at the head, and
+   * holding the server to the size it stated, the size cap and the free-space reserve as it goes.
+   */
+  private async receive(id: string, part: string, response: Response, bounds: { start: number; total: number | null; limits: DownloadLimits }, signal: AbortSignal, watchdog: Watchdog): Promise<Outcome> {
     if (!response.body) throw new Error('the server sent no body');
+    const { start, total, limits } = bounds;
     let handle: FileHandle;
     try {
-      handle = await open(part, start === 0 ? 'w' : 'r+');
+      handle = await open(part, start === 0 ? 'w' : 'r+', PRIVATE_FILE);
+      // A part file left by an earlier version may be readable by others: made private before a byte more.
+      if (process.platform !== 'win32') await handle.chmod(PRIVATE_FILE);
     } catch (error) {
       await response.body.cancel();
       throw new Fatal(describeDiskError(error, 'the temporary download file'));
@@ -434,11 +464,19 @@ export class ModelDownloads {
     let head = Buffer.alloc(0);
     let persistedAt = position;
     let persistedTime = this.timers.now();
+    let spaceCheckedAt = position;
     try {
       for await (const chunk of response.body) {
         watchdog.touch();
         if (signal.aborted) break;
         const bytes = Buffer.from(chunk);
+        // Checked before writing: a byte past the stated size or the cap never reaches the disk.
+        if (total !== null && position + bytes.length > total) throw new WrongFile(sentMoreThanStated(total));
+        if (position + bytes.length > limits.maxBytes) throw new WrongFile(tooLargeSent(limits));
+        if (position + bytes.length - spaceCheckedAt >= SPACE_CHECK_EVERY_BYTES) {
+          await this.checkFreeSpace(null, null, limits);
+          spaceCheckedAt = position;
+        }
         if (position < GGUF_MAGIC.length) {
           head = Buffer.concat([head, bytes]).subarray(0, GGUF_MAGIC.length);
           if (head.length === GGUF_MAGIC.length && !head.equals(GGUF_MAGIC)) {
@@ -463,7 +501,6 @@ export class ModelDownloads {
       this.update(id, { bytes_done: position });
     }
     if (signal.aborted) throw new Error('stopped');
-    const total = this.repo.get(id)?.bytes_total ?? null;
     if (total !== null && position < total) throw new Error(`the connection ended after ${position} of ${total} bytes`);
     if (position < GGUF_MAGIC.length) throw new WrongFile('The server sent an empty or truncated file: it is not a GGUF model.');
     return { kind: 'done' };
@@ -482,7 +519,7 @@ export class ModelDownloads {
     // Cancelled while hashing: nothing goes into models/.
     if (signal.aborted) throw new Error('stopped');
     try {
-      mkdirSync(this.modelsDir, { recursive: true });
+      mkdirSync(this.modelsDir, { recursive: true, mode: 0o700 });
       const installed = await installFile(part, this.modelsDir, row.file_name, sha256);
       this.update(id, {
         status: 'complete',

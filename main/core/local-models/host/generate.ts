@@ -4,7 +4,7 @@ import type { AgentTurnEvent } from '../../providers/types.js';
 import { ProviderError } from '../../providers/types.js';
 import { localSampling } from '../../providers/local-sampling.js';
 import { contextTooSmall, fitHistory, isContextShiftFailure } from '../../providers/llama-cpp-context.js';
-import { callNowHistory, grammarSchema } from '../../providers/llama-cpp-history.js';
+import { anyCallSchema, callAnyHistory, callNowHistory, grammarSchema } from '../../providers/llama-cpp-history.js';
 import { errorText } from '../../../../shared/errors.js';
 import type { GenerateRequest } from './types.js';
 import { Channel, mergeDeltas } from './channel.js';
@@ -52,12 +52,28 @@ export async function* generateWith(engine: LocalEngine, request: GenerateReques
     const sequence = slot.sequence;
     contextSize = sequence.contextSize;
     const functions = tools.kind === 'choose' ? tools.functions : undefined;
-    // A forced call writes only its arguments: a short JSON object.
-    const maxTokens = tools.kind === 'call' ? CALL_TOKENS : (request.max_tokens ?? Math.max(256, Math.floor(contextSize * 0.75)));
-    const grammar = tools.kind === 'call' ? await llama.createGrammarForJsonSchema<GbnfJsonSchema>(grammarSchema(tools.tool.parameters, CALL_STRING_CHARS)) : undefined;
+    const forced = tools.kind === 'call' || tools.kind === 'call-any';
+    // A forced call writes only its arguments (or its name and arguments): a short JSON object.
+    const maxTokens = forced ? CALL_TOKENS * (tools.kind === 'call-any' ? 2 : 1) : (request.max_tokens ?? Math.max(256, Math.floor(contextSize * 0.75)));
+    const callGrammar =
+      tools.kind === 'call'
+        ? await llama.createGrammarForJsonSchema<GbnfJsonSchema>(grammarSchema(tools.tool.parameters, CALL_STRING_CHARS))
+        : tools.kind === 'call-any'
+          ? await llama.createGrammarForJsonSchema<GbnfJsonSchema>(anyCallSchema(tools.tools, CALL_STRING_CHARS))
+          : undefined;
+    // `response_format`: the answer is held to JSON (or to the schema) by a grammar. node-llama-cpp
+    // takes a grammar or functions, not both: with tools the model may call, the format is not enforced.
+    const format = request.response_format;
+    const formatGrammar =
+      callGrammar || !format || functions
+        ? undefined
+        : format.type === 'json_object'
+          ? await llama.getGrammarFor('json')
+          : await llama.createGrammarForJsonSchema<GbnfJsonSchema>(grammarSchema(format.schema));
+    const grammar = callGrammar ?? formatGrammar;
     const fit = { chatWrapper: slot.chatWrapper, tokenizer: sequence.model.tokenizer, functions };
     const size = contextSize;
-    let history = tools.kind === 'call' ? callNowHistory(request.history, tools.tool) : request.history;
+    let history = tools.kind === 'call' ? callNowHistory(request.history, tools.tool) : tools.kind === 'call-any' ? callAnyHistory(request.history, tools.tools) : request.history;
     // An agent's transcript grows with every tool result: fitted here, and again if the answer outgrows the context.
     if (agent) history = fitHistory(history, { ...fit, budget: size - answerRoom(size, maxTokens) }, size);
     let written = '';
@@ -65,7 +81,7 @@ export async function* generateWith(engine: LocalEngine, request: GenerateReques
       .generateResponse(history, {
         onTextChunk: (text) => {
           if (!text) return;
-          if (grammar) written += text;
+          if (callGrammar) written += text;
           else channel.push({ type: 'delta', text });
         },
         signal: stop.signal,
@@ -76,20 +92,25 @@ export async function* generateWith(engine: LocalEngine, request: GenerateReques
         ...(grammar ? { grammar } : functions && Object.keys(functions).length > 0 ? { functions } : {}),
       })
       .then((result) => {
-        if (grammar && tools.kind === 'call') {
+        if (callGrammar && forced) {
           let args: unknown;
+          const what = tools.kind === 'call' ? tools.tool.name : 'a tool';
           try {
-            args = grammar.parse(written);
+            args = callGrammar.parse(written);
           } catch {
-            throw new ProviderError('upstream_error', `The local model did not finish its call of ${tools.tool.name} within ${CALL_TOKENS} tokens.`);
+            throw new ProviderError('upstream_error', `The local model did not finish its call of ${what} within ${maxTokens} tokens.`);
           }
-          channel.push({ type: 'tool_call', call: { id: 'call_0', name: tools.tool.name, arguments: JSON.stringify(args) } });
+          if (tools.kind === 'call') channel.push({ type: 'tool_call', call: { id: 'call_0', name: tools.tool.name, arguments: JSON.stringify(args) } });
+          else {
+            const call = args as { name: string; arguments: unknown };
+            channel.push({ type: 'tool_call', call: { id: 'call_0', name: call.name, arguments: JSON.stringify(call.arguments ?? {}) } });
+          }
         }
         // Only when functions were offered: `stream` relies on there being no tool call otherwise.
         for (const [i, call] of (functions ? (result.functionCalls ?? []) : []).entries()) {
           channel.push({ type: 'tool_call', call: { id: `call_${i}`, name: call.functionName, arguments: JSON.stringify(call.params ?? {}) } });
         }
-        if (result.metadata.stopReason === 'maxTokens' && !grammar) channel.push({ type: 'finish', reason: 'length' });
+        if (result.metadata.stopReason === 'maxTokens' && !callGrammar) channel.push({ type: 'finish', reason: 'length' });
         channel.push({ type: 'usage', input_tokens: sequence.tokenMeter.usedInputTokens, output_tokens: sequence.tokenMeter.usedOutputTokens });
         channel.close();
       })
