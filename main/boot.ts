@@ -10,6 +10,7 @@ import { watchConfigFile } from './core/config/save.js';
 import type { Caller, Runtime } from './core/context.js';
 import { createService, type Service } from './core/service.js';
 import { StreamHub } from './core/chat/hub.js';
+import { AnswerSlots } from './core/answers/slots.js';
 import { INTERRUPTED } from './core/answers/streamed-answer.js';
 import { createProviders } from './core/providers/index.js';
 import { HealthTracker } from './core/routing/health.js';
@@ -32,6 +33,7 @@ import { LocalModels } from './core/local-models/registry.js';
 import { silentLogger, type Logger } from './core/logger.js';
 import { Lifecycle } from './core/service/lifecycle.js';
 import type { FolderEnv } from './core/local-models/folders.js';
+import { DEFAULT_FOLDER_TIMING, FolderWatchers, type FolderTiming } from './core/folders/watchers.js';
 
 export interface BootOptions {
   dataDir: string;
@@ -58,6 +60,8 @@ export interface BootOptions {
    * MCP stdio entry), which must not take over that one's answers and files.
    */
   recover?: boolean | undefined;
+  /** Watched folders' timings (tests shorten the settle time, or force the polling fallback). */
+  folderTiming?: Partial<FolderTiming> | undefined;
   /** Model downloads' network side: tests make the back-off 0, drive the timers, swap fetch or the free space. */
   downloads?: Pick<DownloadsOptions, 'backoffMs' | 'maxRetries' | 'fetch' | 'stallMs' | 'giveUpAfterMs' | 'timers' | 'freeBytes' | 'reachable'> | undefined;
   /** How often expired uploads are swept (default 10 minutes); tests shorten it. */
@@ -174,6 +178,7 @@ export function bootCore(options: BootOptions): Core {
       providers: createProviders(local),
       local,
       hub: new StreamHub(),
+      answerSlots: new AnswerSlots(() => config().chat.max_concurrent_answers),
       log,
       lifecycle: new Lifecycle(),
       blobs,
@@ -213,6 +218,14 @@ export function bootCore(options: BootOptions): Core {
       live.onChange(() => syncEmbeddings());
       syncEmbeddings();
     }
+    // Followed folders: what changed while Parley was stopped is reconciled, then followed live.
+    if (recover) {
+      runtime.folders = new FolderWatchers(
+        { repos, blobs, ingest: runtime.ingest, config, log, now: () => options.now?.() ?? new Date(), dataDir: options.dataDir },
+        { ...DEFAULT_FOLDER_TIMING, ...options.folderTiming },
+      );
+      runtime.folders.resume();
+    }
     if (resumed > 0) log.warn(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
     const downloading = recover ? runtime.downloads.resume() : 0;
     if (downloading > 0) log.warn(`Resuming ${downloading} model download(s) interrupted when Parley last stopped.`);
@@ -234,6 +247,8 @@ export function bootCore(options: BootOptions): Core {
         // Stop accepting, and wait for every answer and job to store where it stands.
         await runtime.lifecycle.drain(
           async () => {
+            // Followed folders first: they stop handing files to ingestion, which then drains.
+            await runtime.folders?.close();
             await Promise.all([runtime.hub.shutdown(), runtime.ingest.stop(), sweeper.stop(), runtime.downloads.stop()]);
           },
           log,

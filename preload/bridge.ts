@@ -1,4 +1,4 @@
-import { IPC_INVOKE, IPC_STREAM_OPEN, IPC_STREAM_PORT, IPC_UPLOAD_PART, type IpcResult, type ParleyBridge, type StreamMessage } from '../shared/bridge.js';
+import { IPC_INVOKE, IPC_PICK_FOLDER, IPC_STREAM_OPEN, IPC_STREAM_PORT, IPC_UPLOAD_PART, type IpcResult, type ParleyBridge, type StreamMessage } from '../shared/bridge.js';
 import { errorTitle } from '../shared/errors.js';
 
 /** A transferred port as the preload sees it (the DOM `MessagePort`; Node's fits for tests). */
@@ -21,7 +21,7 @@ function streamIdOf(message: unknown): string | undefined {
 }
 
 /**
- * `window.parley`. Only these three members cross the context bridge: the renderer never sees
+ * `window.parley`. Only these members cross the context bridge: the renderer never sees
  * `ipcRenderer`, channel names or ports, so a compromised page can call operations (validated and
  * authorized in main) and nothing else.
  */
@@ -69,6 +69,10 @@ export function createBridge(ipcRenderer: IpcRendererLike): ParleyBridge {
 
     uploadPart(url: string, bytes: ArrayBuffer): Promise<IpcResult> {
       return invokeChannel(IPC_UPLOAD_PART, url, bytes);
+    },
+
+    pickFolder(title: string): Promise<IpcResult> {
+      return invokeChannel(IPC_PICK_FOLDER, title);
     },
 
     stream(operation: string, input: unknown, onMessage: (message: StreamMessage) => void): () => void {

@@ -5,6 +5,7 @@ export const IPC_INVOKE = 'parley:invoke';
 export const IPC_STREAM_OPEN = 'parley:stream-open';
 export const IPC_STREAM_PORT = 'parley:stream-port';
 export const IPC_UPLOAD_PART = 'parley:upload-part';
+export const IPC_PICK_FOLDER = 'parley:pick-folder';
 
 /** What one invoke answers over IPC: the value, or the error with its code to rebuild on this side. */
 export type IpcResult = { ok: true; value: unknown } | { ok: false; error: ErrorPayload };
@@ -30,4 +31,9 @@ export interface ParleyBridge {
    * upload with the HTTP server off. Answers `{ part, received, progress }` or the error.
    */
   uploadPart(url: string, bytes: ArrayBuffer): Promise<IpcResult>;
+  /**
+   * Asks the owner for a folder with the system dialog (to follow it in a dataset): answers its
+   * absolute path as `{ ok: true, value: string | null }`, null when the dialog was cancelled.
+   */
+  pickFolder(title: string): Promise<IpcResult>;
 }

@@ -100,6 +100,11 @@ export const ChatConfig = z.strictObject({
    * limit) is stopped there, kept, and ends as an error (`answer_too_long`).
    */
   max_answer_tokens: z.number().int().min(16).max(1_000_000).default(8192),
+  /**
+   * Answers one user may have being written at once (chat, continue, regenerate, a comparison, a
+   * `/v1` completion or message): one more is refused with 429 `rate_limited` before it starts.
+   */
+  max_concurrent_answers: z.number().int().min(1).max(10_000).default(8),
 });
 
 /** Agentic answers (`agentic: true` on `POST /chat`): how far one agent may go before it must answer. */
@@ -220,6 +225,18 @@ export const LocalModelsConfig = z.strictObject({
   download_reserve_gb: z.number().min(0).max(100_000).default(1),
 });
 
+/** Watched folders (issue 30). */
+export const FoldersConfig = z.strictObject({
+  /**
+   * Absolute directories a folder may be followed under (itself or below); empty: anywhere the
+   * process can read. Admins set it in served mode, where followed folders are on the server's disk.
+   */
+  allowed_roots: z
+    .array(z.string().min(1).max(4096).refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'must be an absolute path'))
+    .max(100)
+    .default([]),
+});
+
 export const ConfigSchema = z.strictObject({
   server: ServerConfig.prefault({}),
   auth: AuthConfig.prefault({}),
@@ -233,6 +250,7 @@ export const ConfigSchema = z.strictObject({
   agents: AgentsConfig.prefault({}),
   mcp: McpConfig.prefault({}),
   local_models: LocalModelsConfig.prefault({}),
+  folders: FoldersConfig.prefault({}),
 });
 
 export type Config = z.output<typeof ConfigSchema>;

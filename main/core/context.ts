@@ -9,6 +9,7 @@ import type { CredentialHasher } from './auth/credential-hash.js';
 import type { EmbeddingModel } from './retrieval/embedder.js';
 import type { KeywordThread } from './retrieval/keyword-thread.js';
 import type { IngestQueue } from './ingest/queue.js';
+import type { FolderWatchers } from './folders/watchers.js';
 import type { BlobStore } from './storage/blob-store.js';
 import type { LiveConfig } from './config/live.js';
 import type { McpClients } from './mcp/clients.js';
@@ -16,6 +17,7 @@ import type { ModelDownloads } from './local-models/downloads/runner.js';
 import type { LocalModels } from './local-models/registry.js';
 import type { Logger } from './logger.js';
 import type { Lifecycle } from './service/lifecycle.js';
+import type { AnswerSlots } from './answers/slots.js';
 
 /** How a caller proved who they are. The desktop renderer over IPC acts as the desktop profile. */
 export type CredentialKind = 'ipc' | 'api_key' | 'user_token' | 'access_token';
@@ -57,12 +59,16 @@ export interface Runtime {
   /** Local GGUF models: what was found on this machine, and llama.cpp running them. */
   local: LocalModels;
   hub: StreamHub;
+  /** The answers each user has being written, bounded by `[chat] max_concurrent_answers`. */
+  answerSlots: AnswerSlots;
   /** The one logger of the core (pino when booted by serve.ts or the desktop app). */
   log: Logger;
   /** Stops accepting work at shutdown and knows what is still running (service/lifecycle.ts). */
   lifecycle: Lifecycle;
   blobs: BlobStore;
   ingest: IngestQueue;
+  /** Watched folders being followed (issue 30); absent in a process that only joins a data directory. */
+  folders?: FolderWatchers | undefined;
   /** Model files being downloaded into `<data-dir>/models/`. */
   downloads: ModelDownloads;
   /** Signs upload URLs; kept in the database so URLs survive a restart. */

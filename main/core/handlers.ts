@@ -11,6 +11,7 @@ import * as chat from './chat/handlers.js';
 import * as comparisons from './comparisons/handlers.js';
 import * as datasets from './datasets/handlers.js';
 import * as uploads from './uploads/handlers.js';
+import * as folders from './folders/handlers.js';
 import { artifactLink } from './datasets/download-link.js';
 import * as reports from './reports/handlers.js';
 import * as retrieval from './retrieval/handlers.js';
@@ -105,6 +106,11 @@ export const handlers: Handlers = {
   'artifacts.link': artifactLink,
   'artifacts.delete': datasets.deleteArtifact,
   'artifacts.retry': datasets.retryArtifact,
+  'folders.create': folders.createFolder,
+  'folders.list': folders.listFolders,
+  'folders.get': folders.getFolder,
+  'folders.update': folders.updateFolder,
+  'folders.delete': folders.deleteFolder,
   'uploads.create': uploads.createUpload,
   'uploads.get': uploads.getUpload,
   'uploads.complete': uploads.completeUpload,

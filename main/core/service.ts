@@ -8,6 +8,7 @@ import { ensureQuotaLeft, meteredRuntime } from './auth/quota.js';
 import type { Sequenced } from '../../shared/events.js';
 import { ChatCompletionRequest } from '../../shared/openai.js';
 import { startCompletion } from './chat/completions.js';
+import { holdingSlot } from './answers/slots.js';
 import { createEmbeddings } from './embeddings/create.js';
 import { EmbeddingsRequest } from '../../shared/openai-embeddings.js';
 import { modelPurpose } from './models/purpose.js';
@@ -84,8 +85,17 @@ export function createService(options: ServiceOptions) {
       // Shutdown cuts a facade answer short as it does the app's own answers.
       const stop = AbortSignal.any([signal, base.runtime.lifecycle.signal]);
       const ctx = { ...base, caller, runtime: meteredRuntime(base.runtime, base.repos, caller) };
-      // `parley: { dataset_ids, … }` grounds the answer as the app's chat does (chat/completion-grounding.ts).
-      return parsed.data.parley ? startGroundedCompletion(ctx, parsed.data, parsed.data.parley, stop) : startCompletion(ctx, parsed.data, stop);
+      // One of the caller's answer slots, from before anything starts until the answer ends
+      // (answers/slots.ts); an answer stored in a thread is the app's chat, which holds its own.
+      const release = parsed.data.parley?.thread_id ? () => {} : base.runtime.answerSlots.take(caller.user.id);
+      try {
+        // `parley: { dataset_ids, … }` grounds the answer as the app's chat does (chat/completion-grounding.ts).
+        const started = parsed.data.parley ? startGroundedCompletion(ctx, parsed.data, parsed.data.parley, stop) : startCompletion(ctx, parsed.data, stop);
+        return { ...started, events: holdingSlot(started.events, release, stop) };
+      } catch (error) {
+        release();
+        throw error;
+      }
     },
 
     /** `POST /v1/embeddings`: validated here, quota and usage as for a completion (embeddings/create.ts). */

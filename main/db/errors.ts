@@ -11,6 +11,26 @@ export class StorageFullError extends Error {
   }
 }
 
+/**
+ * The database was closed (Parley is shutting down) while a request still under way wrote to it:
+ * served mode closes the database once answers are stored, before the HTTP server has drained, so
+ * an upload whose bytes were still arriving meets this. Nothing was written.
+ */
+export class StorageClosedError extends Error {
+  constructor(cause: unknown) {
+    super('The database is closed: Parley is shutting down.', { cause });
+    this.name = 'StorageClosedError';
+  }
+}
+
+/** better-sqlite3's error for any use of a closed connection (a TypeError, with no code). */
+const CLOSED_MESSAGE = 'The database connection is not open';
+
+/** Whether `error` is a use of the closed database, typed by the repositories or raw from the engine (a transaction). */
+export function isStorageClosed(error: unknown): boolean {
+  return error instanceof StorageClosedError || (error instanceof TypeError && error.message === CLOSED_MESSAGE);
+}
+
 // Only SQLITE_FULL: an I/O error can be a failing disk, which a "disk is full" message would misname.
 const FULL_CODES = new Set(['SQLITE_FULL']);
 
@@ -25,6 +45,7 @@ export function isMissingReference(error: unknown): boolean {
 
 /** The engine's error → the typed one, when there is one; anything else passes through. */
 export function storageError(error: unknown): unknown {
+  if (isStorageClosed(error)) return error instanceof StorageClosedError ? error : new StorageClosedError(error);
   const code = sqliteCode(error);
   return code !== undefined && FULL_CODES.has(code) ? new StorageFullError(error) : error;
 }

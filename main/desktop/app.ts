@@ -4,6 +4,7 @@ import { bootCore, type BootOptions, type Core } from '../boot.js';
 import { keyFileSecretBox, osKeychainSecretBox, type OsKeychain } from '../core/secrets/secret-box.js';
 import { registerIpc, type IpcMainInvokeLike } from '../transport/ipc/index.js';
 import { registerUploadParts } from '../transport/ipc/upload-part.js';
+import { registerFolderPicker, type FolderDialogLike } from '../transport/ipc/pick-folder.js';
 import { registerStreams, type IpcMainOnLike, type MessagePortMainLike, type OpenStream } from '../transport/ipc/stream-port.js';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.js';
 import { superviseLocalApi } from './local-api.js';
@@ -41,7 +42,7 @@ export interface ElectronLike<W extends DesktopWindow, P extends MessagePortMain
     handle(scheme: string, handler: (request: Request) => Promise<Response>): void;
   };
   shell: { openExternal(url: string): Promise<void> };
-  dialog: { showErrorBox(title: string, content: string): void };
+  dialog: { showErrorBox(title: string, content: string): void } & FolderDialogLike;
   /** Encrypts provider keys with the OS keychain where the platform has one. */
   safeStorage?: OsKeychain & { isEncryptionAvailable(): boolean };
   /** Runs the local models in a process of their own (a child Node process when absent). */
@@ -175,6 +176,7 @@ export async function runDesktop<W extends DesktopWindow, P extends MessagePortM
     registerIpc({ ipcMain: electron.ipcMain, service: core.service, ...trusted }),
     registerStreams({ ipcMain: electron.ipcMain, MessageChannelMain: electron.MessageChannelMain, openStream: options.openStream ?? streamsOf(core), ...trusted }),
     registerUploadParts({ ipcMain: electron.ipcMain, service: core.service, ...trusted }),
+    registerFolderPicker({ ipcMain: electron.ipcMain, dialog, ...trusted }),
   ];
   ready = true;
   showWindow();

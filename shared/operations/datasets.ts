@@ -45,6 +45,8 @@ export const Artifact = z.object({
   chunk_count: z.number().int(),
   /** Embedding progress of a ready file; null without an embedding model, or before the file is ready. */
   embedding: ArtifactEmbedding.nullable(),
+  /** The followed folder the file comes from and its path there (`/` separators); null for uploads. */
+  source: z.object({ folder_id: z.string(), path: z.string() }).nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -136,7 +138,7 @@ export const deleteDataset = defineOperation({
 export const listArtifacts = defineOperation({
   name: 'artifacts.list',
   summary:
-    'The artifacts of a knowledge base, oldest first (`order=newest`: the latest uploads first), optionally by status: the preferred way to check upload completion.',
+    'The artifacts of a knowledge base, oldest first (`order=newest`: the latest uploads first), optionally by status (the preferred way to check upload completion), by followed folder (`folder_id`) or by source (`source=upload` | `folder`).',
   tag: 'Datasets',
   access: 'user',
   http: { method: 'GET', path: '/knowledge-bases/{kb_id}/artifacts', status: 200 },
@@ -145,6 +147,10 @@ export const listArtifacts = defineOperation({
     status: ArtifactStatus.optional(),
     /** `oldest` (the default, as integrations rely on) or `newest`, as people look at a file list. A cursor keeps the order it was made in. */
     order: z.enum(['oldest', 'newest']).default('oldest'),
+    /** Only the files one followed folder brought (watched folders). */
+    folder_id: prefixedId('fld').optional(),
+    /** Only uploaded files (`upload`) or only files from followed folders (`folder`). */
+    source: z.enum(['upload', 'folder']).optional(),
   }),
   output: page(Artifact),
 });

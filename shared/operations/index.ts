@@ -5,6 +5,7 @@ import * as chat from './chat.js';
 import * as config from './config.js';
 import * as comparisons from './comparisons.js';
 import * as datasets from './datasets.js';
+import * as folders from './folders.js';
 import * as identity from './identity.js';
 import * as models from './models.js';
 import * as modelDownloads from './model-downloads.js';
@@ -84,6 +85,11 @@ export const operations = {
   'artifacts.link': datasets.artifactLink,
   'artifacts.delete': datasets.deleteArtifact,
   'artifacts.retry': datasets.retryArtifact,
+  'folders.create': folders.createFolder,
+  'folders.list': folders.listFolders,
+  'folders.get': folders.getFolder,
+  'folders.update': folders.updateFolder,
+  'folders.delete': folders.deleteFolder,
   'uploads.create': datasets.createUpload,
   'uploads.get': datasets.getUpload,
   'uploads.complete': datasets.completeUpload,
@@ -127,6 +133,7 @@ export { CatalogModel, ModelDownload } from './model-downloads.js';
 export { Thread } from './threads.js';
 export { ConfigProblem, ConfigState, ConfigVersion } from './config.js';
 export { Artifact, Dataset, Upload } from './datasets.js';
+export { Folder, FolderStatus } from './folders.js';
 export { Comparison, ComparisonEvent, ComparisonResponse, ComparisonSummary, LeaderboardEntry } from './comparisons.js';
 export { Metrics } from './metrics.js';
 export { Workflow } from './workflows.js';

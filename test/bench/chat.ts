@@ -36,6 +36,10 @@ export async function runChatBench() {
   const upstream = await startUpstream();
   const parley = await startServed();
   try {
+    // The 100 concurrent streams are one user's: above `[chat] max_concurrent_answers` (8) unless raised.
+    const { version } = (await (await parley.api('/admin/config')).json()) as { version: number };
+    const raised = await parley.api('/admin/config', { method: 'PATCH', body: { values: { 'chat.max_concurrent_answers': CONCURRENT }, base_version: version } });
+    if (raised.status !== 200) throw new Error(`could not raise chat.max_concurrent_answers: ${raised.status} ${await raised.text()}`);
     const headers = { authorization: `Bearer ${parley.apiKey}`, 'content-type': 'application/json' };
     const model = (await (
       await parley.api('/models', { method: 'POST', body: { name: 'Bench', provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, api_key: 'sk-bench', model: 'echo' } })

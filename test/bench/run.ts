@@ -4,7 +4,9 @@
  * and the run closes with one table of every goal: met, not met, or not measured. A bench that
  * fails or stalls is reported and the others still run (test/bench/guard.ts).
  */
+import { runAttacksBench } from './attacks.js';
 import { runChatBench } from './chat.js';
+import { runFoldersBench } from './folders.js';
 import { guarded } from './guard.js';
 import { runIngestBench } from './ingest.js';
 import { runLocalModelsBench } from './local-models.js';
@@ -29,38 +31,50 @@ const sizes = (process.env.PARLEY_BENCH_SIZES ?? '')
   .split(',')
   .map(Number)
   .filter((n) => Number.isInteger(n) && n > 0);
+// `PARLEY_BENCH_ONLY=attacks npm run bench` (names, comma-separated): only those benches; every
+// other goal then reads "not measured". Names: routing, chat, ingest, pipeline, small-files, startup,
+// retrieval, relevance, metrics, local-models, real-chat, real-embeddings, grounded, attacks, folders.
+const only = new Set((process.env.PARLEY_BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+/** `guarded`, for a bench this run includes; undefined (not run) for one it leaves out. */
+const selected = <T>(key: string, name: string, run: () => Promise<T>): Promise<T | undefined> => (only.size === 0 || only.has(key) ? guarded(name, run) : Promise.resolve(undefined));
 const started = performance.now();
 const tables: Parameters<typeof goalSummary>[0] = {};
 
-const routing = await guarded('Routing', runRoutingBench);
+const routing = await selected('routing', 'Routing', runRoutingBench);
 if (routing) {
   printRows('Routing (100k decisions, 20 models)', routing.map((r) => ({ benchmark: r.name, p50_us: r.p50_us.toFixed(1), p95_us: r.p95_us.toFixed(1), p99_us: r.p99_us.toFixed(1) })));
 }
-const chat = await guarded('Time to first token', runChatBench);
+const chat = await selected('chat', 'Time to first token', runChatBench);
 if (chat) {
   tables.ttft = chat.ttft;
   printRows('Time to first token (SSE, loopback)', applyGoals('ttft', chat.ttft));
   printRows('Concurrent streams on loopback', chat.concurrent);
 }
-const ingest = await guarded('Ingestion', runIngestBench);
+const ingest = await selected('ingest', 'Ingestion', runIngestBench);
 if (ingest) {
   tables.ingest = ingest.map((r): Row => ({ ...r }));
   printRows('Ingestion (parse + chunk, built worker)', applyGoals('ingest', tables.ingest));
 }
-const pipeline = await guarded('Upload → ready', runPipelineBench);
+const pipeline = await selected('pipeline', 'Upload → ready', runPipelineBench);
 if (pipeline) {
   tables.pipeline = pipeline;
   printRows('Upload → ready through served mode', applyGoals('pipeline', pipeline));
 }
-const smallFiles = await guarded('10,000 small files', runSmallFilesBench);
+const smallFiles = await selected('small-files', '10,000 small files', runSmallFilesBench);
 if (smallFiles) printRows('10,000 small files uploaded at once (the dataset read over and over meanwhile)', smallFiles);
-const startup = await guarded('Start-up', () => runStartupBench());
+const folders = await selected('folders', 'Watched folder', runFoldersBench);
+if (folders) {
+  tables.folders = folders.edits;
+  printRows('A followed folder of 10,000 small files: first scan (the dataset page read over and over meanwhile)', folders.scan);
+  printRows('A followed folder: a file edited → its new text found by search', applyGoals('folders', folders.edits));
+}
+const startup = await selected('startup', 'Start-up', () => runStartupBench());
 if (startup) {
   tables.startup = startup.map((r): Row => ({ ...r }));
   printRows('Served mode start-up: spawn → first /api/health 200', applyGoals('startup', tables.startup));
 }
 const dimensions = benchDimensions();
-const retrieval = await guarded('Retrieval', () => runRetrievalBench({ ...(sizes.length > 0 ? { sizes } : {}), ...(dimensions ? { dimensions } : {}) }));
+const retrieval = await selected('retrieval', 'Retrieval', () => runRetrievalBench({ ...(sizes.length > 0 ? { sizes } : {}), ...(dimensions ? { dimensions } : {}) }));
 if (retrieval) {
   tables.retrieval = retrieval.map((r): Row => ({ ...r }));
   printRows('Retrieval, top 10 (generated corpus; 1M chunks takes a few minutes to build)', applyGoals('retrieval', tables.retrieval));
@@ -68,7 +82,7 @@ if (retrieval) {
 
 const relevanceRows: Array<Record<string, string | number> & { collection: string }> = [];
 for (const dir of relevanceCollectionDirs()) {
-  const relevance = await guarded(`Relevance (${dir})`, () => runRelevanceBench(dir));
+  const relevance = await selected('relevance', `Relevance (${dir})`, () => runRelevanceBench(dir));
   if (relevance && 'skipped' in relevance) process.stdout.write(`\nRelevance: skipped — ${relevance.skipped}\n`);
   else if (relevance) {
     const rows = relevanceTable(relevance);
@@ -77,26 +91,32 @@ for (const dir of relevanceCollectionDirs()) {
   }
 }
 
-const metrics = await guarded('Admin metrics', runMetricsBench);
+const metrics = await selected('metrics', 'Admin metrics', runMetricsBench);
 if (metrics) printRows('Admin metrics (100k usage events, 50 users, a year)', metrics);
-const local = await guarded('Local models', runLocalModelsBench);
+const local = await selected('local-models', 'Local models', runLocalModelsBench);
 if (local) {
   printRows('Local model (generated GGUF, 1 thread, 200 tokens per answer)', local.generation);
   printRows('Local embeddings (generated GGUF, 1 thread)', local.embeddings);
 }
 const real = process.env.PARLEY_BENCH_REAL !== '0';
-const realChat = real ? await guarded('SmolLM2 through Parley vs directly', runRealChatBench) : undefined;
+const realChat = real ? await selected('real-chat', 'SmolLM2 through Parley vs directly', runRealChatBench) : undefined;
 if (realChat) {
   printRows('SmolLM2 135M Q4_1 (real model, temperature 0)', realChat.generation);
   printRows('SmolLM2 135M Q4_1: load time and memory', realChat.memory);
 }
-const realEmbeddings = real ? await guarded('all-MiniLM-L6-v2 throughput', runRealEmbeddingsBench) : undefined;
+const realEmbeddings = real ? await selected('real-embeddings', 'all-MiniLM-L6-v2 throughput', runRealEmbeddingsBench) : undefined;
 if (realEmbeddings) {
   printRows('all-MiniLM-L6-v2 F16 through Parley’s engine (batches of 32)', realEmbeddings.engine);
   printRows('Upload → hybrid-ready through served mode (all-MiniLM-L6-v2)', realEmbeddings.upload);
 }
-const grounded = real ? await guarded('Grounded answers', runGroundedBench) : undefined;
+const grounded = real ? await selected('grounded', 'Grounded answers', runGroundedBench) : undefined;
 if (grounded) printRows('Grounded answers, SmolLM2 135M Q4_1 over 4 Markdown files (no target)', grounded.summary);
+
+const attacks = await selected('attacks', 'Health under attack', runAttacksBench);
+if (attacks) {
+  tables.attacks = attacks;
+  printRows('/api/health while a long thread, runaway answers and slow bodies attack at once (issue 27)', applyGoals('attacks', attacks));
+}
 
 const goals: Row[] = goalSummary(tables).map((g) => ({ ...g }));
 for (const row of relevanceRows.filter((r) => r.met !== '')) {

@@ -166,6 +166,17 @@ describe('POST /v1/messages with the Anthropic SDK', { timeout: 60_000 }, () => 
     expect(h.upstream.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body).toMatchObject({ model: 'tool', tools: [{ name: 'search', input_schema: SEARCH_TOOL.input_schema }] });
   });
 
+  it('names the stop sequence that ended a remote Anthropic model’s answer, plain and streamed', async () => {
+    const res = await h.json<{ id: string }>('/models', 'POST', { name: 'Claude stops', provider: 'anthropic', endpoint_url: h.upstream.anthropicBaseUrl, api_key: 'ak-2', model: 'fixed:one two END three' });
+    expect(res.status).toBe(201);
+    const request = { model: res.body.id, max_tokens: 50, stop_sequences: ['never', 'END'], messages: [{ role: 'user' as const, content: 'count' }] };
+    const whole = await client.messages.create(request);
+    expect(whole).toMatchObject({ content: [{ type: 'text', text: 'one two ' }], stop_reason: 'stop_sequence', stop_sequence: 'END' });
+    const streamed = await client.messages.stream(request).finalMessage();
+    expect(streamed).toMatchObject({ content: [{ type: 'text', text: 'one two ' }], stop_reason: 'stop_sequence', stop_sequence: 'END' });
+    expect(h.upstream.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body).toMatchObject({ stop_sequences: ['never', 'END'] });
+  });
+
   it('says max_tokens when the token limit cut the answer, plain and streamed', async () => {
     const cut = await h.addModel('Cut', 'length:cut short');
     const whole = await client.messages.create({ model: cut, max_tokens: 2, messages: [{ role: 'user', content: 'hi' }] });

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bootCore } from '../../main/boot.js';
 import { operations, type Operation } from '../../shared/operations/index.js';
+import { FACADE_ROUTES } from '../../main/transport/http/facade-routes.js';
 import { startHttpServer } from '../../main/transport/http/server.js';
 import { bootTestCore, startTestHttp, TEST_ADMIN_KEY } from '../support/core.js';
 
@@ -124,6 +125,22 @@ describe('credentials are checked before the body is read', () => {
       const response = await raw.ended;
       expect(statusOf(response), `${op.http.method} ${path}`).toBe(401);
       raw.socket.destroy();
+    }
+  });
+
+  it('every declared /v1 route that takes a body (chat completions, embeddings, messages): 401 and closed before the body', async () => {
+    const routes = FACADE_ROUTES.filter((r) => r.method === 'POST');
+    expect(routes.map((r) => r.url)).toEqual(expect.arrayContaining(['/v1/chat/completions', '/v1/embeddings', '/v1/messages']));
+    for (const route of routes) {
+      for (const credential of [null, 'pk_NotARealKey0000000000']) {
+        const key: Record<string, string> = credential === null ? {} : route.credential === 'x-api-key' ? { 'x-api-key': credential } : { authorization: `Bearer ${credential}` };
+        const raw = openRaw(h.url, headOf(route.method, route.url, { ...announced, ...key }));
+        raw.socket.write('{"mo');
+        const response = await raw.ended;
+        expect(statusOf(response), `${route.url} ${credential ?? 'no key'}`).toBe(401);
+        expect(response).toMatch(/\r\nconnection: close\r\n/i);
+        raw.socket.destroy();
+      }
     }
   });
 

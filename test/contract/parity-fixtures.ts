@@ -11,6 +11,9 @@ import type { ErrorCode } from '../../shared/errors.js';
 import type { operations } from '../../shared/operations/index.js';
 import { issueSignInCode } from '../../main/core/auth/sign-in-code.js';
 import type { Upstream } from '../fixtures/upstream.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 type Json = Record<string, unknown>;
 
@@ -62,6 +65,14 @@ async function exchange(w: World, model = 'mdl_extractive') {
     model_endpoint_override: model,
   });
   return { thread: sent.thread_id, userMessage: sent.user_message_id, answer: sent.message.id };
+}
+
+/** A fresh dataset following a fresh temporary folder with one file (watched folders, issue 30). */
+async function followedFolder(w: World): Promise<{ id: string; folder_id: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-parity-folder-'));
+  writeFileSync(join(dir, 'note.txt'), 'parity folder words');
+  const id = (await w.invoke<{ id: string }>('datasets.create', { name: unique('Folder dataset') })).id;
+  return { id, folder_id: (await w.invoke<{ id: string }>('folders.create', { id, path: dir })).id };
 }
 
 async function configVersion(w: World): Promise<{ toml: string; version: number }> {
@@ -173,6 +184,13 @@ export const FIXTURES: Record<keyof typeof operations, Fixture> = {
       return { kb_id: w.ids.kb, key };
     },
   },
+  'folders.create': {
+    input: async (w) => ({ id: (await w.invoke<{ id: string }>('datasets.create', { name: unique('Folder dataset') })).id, path: mkdtempSync(join(tmpdir(), 'parley-parity-folder-')) }),
+  },
+  'folders.list': { input: async (w) => ({ id: (await followedFolder(w)).id }) },
+  'folders.get': { input: followedFolder },
+  'folders.update': { input: async (w) => ({ ...(await followedFolder(w)), status: 'paused' }) },
+  'folders.delete': { input: followedFolder },
   'uploads.create': { input: (w) => ({ kb_id: w.ids.kb, files: [{ key: `upload-${++counter}.txt`, filename: 'u.txt', size: 3 }] }) },
   'uploads.get': { input: (w) => ({ upload_id: w.ids.upload }) },
   // Completes an upload whose one part has been sent, as a client does.

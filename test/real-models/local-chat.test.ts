@@ -5,11 +5,14 @@
  * keeps the partial answer, grounded answers carry citations, agents get schema-valid tool calls,
  * hybrid search ranks a paraphrase above an unrelated passage. Never the model's wit.
  */
+import OpenAI from 'openai';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startChatHarness, type Harness } from '../support/chat.js';
 import { collectChat, followChat } from '../support/sse.js';
 import { tempDir } from '../support/core.js';
 import { realModel } from '../support/real-models.js';
+import { TEST_ADMIN_KEY } from '../support/core.js';
 import { parseToolArgs } from '../../main/core/agents/tool-args.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -158,5 +161,42 @@ describe('real local models', () => {
     // The search ran and found passages: an observation follows the call.
     expect(message.thoughts.some((t) => t.kind === 'observation')).toBe(true);
     expect(message.content.trim().length).toBeGreaterThan(0);
+  });
+});
+
+describe('a real local model through /v1/chat/completions', () => {
+  const client = () => new OpenAI({ baseURL: `${h.url}/v1`, apiKey: TEST_ADMIN_KEY, maxRetries: 0 });
+  // Bounded strings: the grammar ends each one, so the JSON is whole well within max_tokens.
+  const city = { type: 'object', properties: { city: { type: 'string', maxLength: 24 }, country: { type: 'string', maxLength: 24 } }, required: ['city', 'country'] };
+
+  it('holds response_format json_schema: the answer parses and validates', async () => {
+    const answer = await client().chat.completions.create({
+      model: chatId,
+      messages: [{ role: 'user', content: 'Name the capital of France and its country, as JSON.' }],
+      response_format: { type: 'json_schema', json_schema: { name: 'capital', schema: city } },
+      temperature: 0,
+      max_tokens: 64,
+    });
+    const text = answer.choices[0]?.message.content ?? '';
+    const ajv = new Ajv();
+    expect(ajv.validate(city, JSON.parse(text)), `${text}: ${ajv.errorsText()}`).toBe(true);
+  });
+
+  it('a forced tool call comes back with arguments that validate against the tool’s schema', async () => {
+    const answer = await client().chat.completions.create({
+      model: chatId,
+      messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
+      tools: [{ type: 'function', function: { name: 'weather', description: 'Looks up the weather in a city.', parameters: city } }],
+      tool_choice: { type: 'function', function: { name: 'weather' } },
+      temperature: 0,
+      max_tokens: 64,
+    });
+    const choice = answer.choices[0];
+    expect(choice?.finish_reason).toBe('tool_calls');
+    const call = choice?.message.tool_calls?.[0];
+    if (call?.type !== 'function') throw new Error(`no call: ${JSON.stringify(choice)}`);
+    expect(call.function.name).toBe('weather');
+    const ajv = new Ajv();
+    expect(ajv.validate(city, JSON.parse(call.function.arguments)), `${call.function.arguments}: ${ajv.errorsText()}`).toBe(true);
   });
 });

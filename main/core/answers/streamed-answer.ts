@@ -81,7 +81,18 @@ export interface AnswerOptions {
   timer?: FlushTimer | undefined;
   /** Bytes (UTF-8) the whole text may take, kept text included; DEFAULT_ANSWER_BYTES when unset. */
   maxBytes?: number | undefined;
+  /** Waits for the next turn of the event loop, after every TURN_TEXT_BYTES of text (tests count the waits). */
+  pause?: (() => Promise<void>) | undefined;
 }
+
+/**
+ * Text written between two turns of the event loop. Deltas that are already buffered (a fast
+ * upstream, a socket that filled while Parley was busy) reach the loop below as resolved promises:
+ * without a turn now and then, a whole buffer's worth of answer is written before any other
+ * request is looked at.
+ */
+export const TURN_TEXT_BYTES = 32 * 1024;
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** What an answer's event stream carries besides its own kinds: text and the provider's usage. */
 export type TextEvent = { type: 'delta'; text: string } | { type: 'usage'; input_tokens: number; output_tokens: number };
@@ -132,6 +143,8 @@ export async function writeAnswer<E extends { type: string }>(
     saved = content.length;
   };
   const stop = (options.timer ?? realFlushTimer).every(options.intervalMs ?? FLUSH_INTERVAL_MS, save);
+  const pause = options.pause ?? nextTurn;
+  let sinceTurn = 0;
   try {
     for await (const event of events) {
       if (isText(event)) {
@@ -151,6 +164,11 @@ export async function writeAnswer<E extends { type: string }>(
           bytes += size;
           content += event.text;
           callbacks.onDelta(event.text);
+          sinceTurn += size;
+          if (sinceTurn >= TURN_TEXT_BYTES) {
+            sinceTurn = 0;
+            await pause();
+          }
         } else {
           usage = { input_tokens: event.input_tokens, output_tokens: event.output_tokens };
         }

@@ -2,7 +2,7 @@ import type { Citation } from '../../../shared/events.js';
 import { cutUtf8 } from '../../../shared/bytes.js';
 import { stopList } from '../../../shared/sampling.js';
 import type { ChatCompletionRequest } from '../../../shared/openai.js';
-import { answerByteCap } from '../answers/streamed-answer.js';
+import { answerByteCap, nextTurn, TURN_TEXT_BYTES } from '../answers/streamed-answer.js';
 import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
 import type { OutputFormat, Sampling } from '../providers/types.js';
@@ -55,6 +55,7 @@ export async function* metered(
   let usage: { input_tokens: number; output_tokens: number } | null = null;
   let text = '';
   let bytes = 0;
+  let sinceTurn = 0;
   let called = false;
   try {
     for await (const event of events) {
@@ -72,6 +73,12 @@ export async function* metered(
         }
         bytes += size;
         text += event.text;
+        // Deltas already buffered arrive as resolved promises: let other requests in now and then.
+        sinceTurn += size;
+        if (sinceTurn >= TURN_TEXT_BYTES) {
+          sinceTurn = 0;
+          await nextTurn();
+        }
       }
       yield event;
     }

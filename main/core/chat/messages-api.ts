@@ -149,6 +149,8 @@ export async function* messageEvents(completion: Completion, id: string): AsyncG
   let next = 0;
   let usage = { input_tokens: 0, output_tokens: 0 };
   let finish: string | null = null;
+  /** The stop string that ended the answer, when the model says which. */
+  let stopSequence: string | null = null;
   let calledTools = false;
   const start = (): MessageStreamEvent => {
     started = true;
@@ -173,7 +175,10 @@ export async function* messageEvents(completion: Completion, id: string): AsyncG
     // Grounding on datasets (`parley` in the request) is not offered here, so no citations come.
     if (event.type === 'citations') continue;
     if (event.type === 'usage') usage = { input_tokens: event.input_tokens, output_tokens: event.output_tokens };
-    else if (event.type === 'finish') finish = event.reason;
+    else if (event.type === 'finish') {
+      finish = event.reason;
+      if (event.reason === 'stop') stopSequence = event.stop_sequence;
+    }
     if (!started) yield start();
     if (event.type === 'delta') {
       if (event.text.length === 0) continue;
@@ -198,8 +203,9 @@ export async function* messageEvents(completion: Completion, id: string): AsyncG
   if (!started) yield start();
   yield* close();
   yield* ping();
-  const stopReason: StopReason = finish === 'length' ? 'max_tokens' : finish === 'tool_calls' || calledTools ? 'tool_use' : 'end_turn';
-  yield { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage };
+  const stopReason: StopReason =
+    finish === 'length' ? 'max_tokens' : finish === 'tool_calls' || calledTools ? 'tool_use' : stopSequence !== null ? 'stop_sequence' : 'end_turn';
+  yield { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: stopReason === 'stop_sequence' ? stopSequence : null }, usage };
   yield { type: 'message_stop' };
 }
 

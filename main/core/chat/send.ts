@@ -95,6 +95,8 @@ export const CONTINUE_PROMPT = 'Your answer above was cut off. Continue it exact
 export function startChat(ctx: AuthedContext, request: ChatInput): StartedChat {
   const workflow = requestedWorkflow(ctx, request.workflow_id);
   assertDatasets(ctx, request.dataset_ids);
+  // Refused before a new thread is made for it (startAnswer takes the slot; nothing runs between).
+  ctx.runtime.answerSlots.check(ctx.caller.user.id);
   const thread = request.thread_id ? ownThread(ctx, request.thread_id) : newThread(ctx, { title: titleFrom(request.message) });
   // A new message follows the message asked for (the branch on the reader's screen), else the
   // thread's newest, whichever branch that is on.
@@ -109,8 +111,21 @@ export function startChat(ctx: AuthedContext, request: ChatInput): StartedChat {
   return startAnswer(ctx, { thread, request, workflow, branch, question: { kind: 'new', parent_id: parentId } });
 }
 
-/** Chooses the model, stores the question (if new) and the answer, and starts generating. */
+/**
+ * Chooses the model, stores the question (if new) and the answer, and starts generating; the
+ * caller's answer slot is held until the answer ends, and refused (429) before anything is stored.
+ */
 export function startAnswer(ctx: AuthedContext, spec: AnswerSpec): StartedChat {
+  const release = ctx.runtime.answerSlots.take(ctx.caller.user.id);
+  try {
+    return startHeld(ctx, spec, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+function startHeld(ctx: AuthedContext, spec: AnswerSpec, release: () => void): StartedChat {
   const { repos, runtime } = ctx;
   const { thread, continued } = spec;
   const { input, systemPrompt } = applyWorkflow(ctx, thread, spec.request, spec.workflow);
@@ -157,10 +172,13 @@ export function startAnswer(ctx: AuthedContext, spec: AnswerSpec): StartedChat {
   const sampling = { temperature: input.temperature, top_p: input.top_p, max_tokens: maxTokens, stop: stopList(input.stop) };
   const plan = { messageId, userId: ctx.caller.user.id, candidates, routing, turns, datasetIds, ground, agent, prefix: continued?.content ?? '', sampling };
   // Tracked, so shutdown waits until the answer is stored.
-  void runtime.lifecycle.track(generate({ repos, runtime, now: ctx.now }, plan, run)).catch((error: unknown) => {
-    // generate() stores every failure itself; reaching here means the store failed too.
-    runtime.log.error(`chat generation for ${messageId} failed`, error);
-    run.end();
-  });
+  void runtime.lifecycle
+    .track(generate({ repos, runtime, now: ctx.now }, plan, run))
+    .catch((error: unknown) => {
+      // generate() stores every failure itself; reaching here means the store failed too.
+      runtime.log.error(`chat generation for ${messageId} failed`, error);
+      run.end();
+    })
+    .finally(release);
   return { thread_id: thread.id, user_message_id: userMessageId, message_id: messageId, routing };
 }

@@ -67,6 +67,8 @@ export function startComparison(ctx: AuthedContext, input: CreateInput): string 
   const datasetIds = input.dataset_ids ?? [];
   const models = (input.blind ? shuffled(input.model_ids) : input.model_ids).map((id) => resolveModel(ctx, id));
 
+  // A comparison is one answer of the caller's, whatever its models; held until its last answer ends.
+  const release = runtime.answerSlots.take(ctx.caller.user.id);
   const now = isoNow(ctx);
   const id = newId('cmp');
   const answers = models.map((model) => ({
@@ -74,22 +76,30 @@ export function startComparison(ctx: AuthedContext, input: CreateInput): string 
     model,
     turns: buildTurns(null, [{ role: 'user', content: input.prompt }], model.model.capabilities.context_tokens),
   }));
-  repos.transaction(() => {
-    repos.comparisons.insert({ id, user_id: ctx.caller.user.id, organization_id: ctx.caller.user.organization_id, prompt: input.prompt, blind: input.blind, dataset_ids: datasetIds, now });
-    answers.forEach((a, position) =>
-      repos.comparisons.insertResponse({ id: a.responseId, comparison_id: id, position, model_id: a.model.model.id, model_name: a.model.model.name, now }),
-    );
-  });
+  try {
+    repos.transaction(() => {
+      repos.comparisons.insert({ id, user_id: ctx.caller.user.id, organization_id: ctx.caller.user.organization_id, prompt: input.prompt, blind: input.blind, dataset_ids: datasetIds, now });
+      answers.forEach((a, position) =>
+        repos.comparisons.insertResponse({ id: a.responseId, comparison_id: id, position, model_id: a.model.model.id, model_name: a.model.model.name, now }),
+      );
+    });
+  } catch (error) {
+    release();
+    throw error;
+  }
 
   const run = runtime.hub.start<ComparisonEvent>(id);
   const row = repos.comparisons.get(id) as ComparisonRow;
   run.emit({ event: 'comparison.created', data: { comparison: comparisonView(row, repos.comparisons.responses(id), undefined) } });
   const plan = { comparisonId: id, userId: ctx.caller.user.id, prompt: input.prompt, datasetIds, answers, ground: () => groundingFor(ctx, datasetIds, input.prompt) };
-  void runtime.lifecycle.track(runComparison({ repos, runtime, now: ctx.now, log: runtime.log }, plan, run)).catch((error: unknown) => {
-    // runComparison stores every failure itself; reaching here means the store failed too.
-    runtime.log.error(`comparison ${id} failed`, error);
-    run.end();
-  });
+  void runtime.lifecycle
+    .track(runComparison({ repos, runtime, now: ctx.now, log: runtime.log }, plan, run))
+    .catch((error: unknown) => {
+      // runComparison stores every failure itself; reaching here means the store failed too.
+      runtime.log.error(`comparison ${id} failed`, error);
+      run.end();
+    })
+    .finally(release);
   return id;
 }
 

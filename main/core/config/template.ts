@@ -75,6 +75,11 @@ parse_timeout_seconds = 120
 # the machine's memory.
 parse_memory_mb = 512
 
+[folders]
+# Directories a dataset may follow a folder under (the folder itself or anything below it), as
+# absolute paths; empty: any folder Parley can read. Only admins may follow folders in served mode.
+allowed_roots = []
+
 [retrieval]
 # What embeds text for hybrid search (files are also embedded, and search fuses keyword and vector
 # rankings). Empty or "auto": a local embedding model that is present, with no network — the one
@@ -89,6 +94,10 @@ embedding_model = ""
 # in the request wins), and an answer longer than 16 bytes a token (from an upstream that ignores
 # the limit) is stopped there: its text is kept and it ends as an error (answer_too_long).
 max_answer_tokens = 8192
+# Answers one user may have being written at once: chats (a continue or regenerate too), model
+# comparisons (one each, whatever their models) and /v1 completions or messages. One more is refused
+# with 429 rate_limited until one of them ends.
+max_concurrent_answers = 8
 
 [agents]
 # Agentic answers plan, call tools over the attached datasets (search, read, list), then answer.

@@ -47,6 +47,9 @@ export async function deleteDataset(ctx: AuthedContext, input: { id: string }): 
   const dataset = orgDataset(ctx, input.id);
   mayWrite(ctx, dataset);
   const { repos, runtime } = ctx;
+  // Its folders' watchers close now, not at their next event: stopped first, so no scan of theirs
+  // adds a file to the dataset while it is deleted.
+  await Promise.all(repos.folders.ofDataset(dataset.id).map((f) => runtime.folders?.stop(f.id)));
   const artifacts = repos.artifacts.inKb(dataset.kb_id);
   const shas = repos.artifacts.shasOfKbs([dataset.kb_id]);
   repos.datasets.delete(dataset.id);
@@ -57,10 +60,21 @@ export async function deleteDataset(ctx: AuthedContext, input: { id: string }): 
 
 export function listArtifacts(
   ctx: AuthedContext,
-  input: { kb_id: string; limit: number; cursor?: string | undefined; status?: ArtifactStatus | undefined; order: 'oldest' | 'newest' },
+  input: {
+    kb_id: string;
+    limit: number;
+    cursor?: string | undefined;
+    status?: ArtifactStatus | undefined;
+    order: 'oldest' | 'newest';
+    folder_id?: string | undefined;
+    source?: 'upload' | 'folder' | undefined;
+  },
 ) {
   orgKb(ctx, input.kb_id);
-  const page = ctx.repos.artifacts.page(input.kb_id, input.limit, input.cursor, input.status, input.order);
+  if (input.folder_id !== undefined && input.source === 'upload') {
+    throw new ServiceError('invalid_argument', 'A followed folder’s files are not uploads: give `folder_id` or `source=upload`, not both.', [{ path: 'source', message: 'contradicts folder_id' }]);
+  }
+  const page = ctx.repos.artifacts.page(input.kb_id, input.limit, input.cursor, input.status, input.order, { folder_id: input.folder_id, source: input.source });
   if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
   return { data: page.rows.map((row) => artifactView(row, embeds(ctx))), next_cursor: page.next_cursor };
 }

@@ -42,6 +42,7 @@ export function artifactView(row: ArtifactRow, embeds = false): Artifact {
     error: row.error_code ? { code: row.error_code, detail: row.error_detail ?? '' } : null,
     chunk_count: row.chunk_count,
     embedding: embeddingOf(row, embeds),
+    source: row.folder_id && row.source_path ? { folder_id: row.folder_id, path: row.source_path } : null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

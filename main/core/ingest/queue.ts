@@ -57,8 +57,10 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
     }
     repos.artifacts.setStored(artifact.id, artifact.sha256, detected.mime, now());
     repos.artifacts.setProgress(artifact.id, 0.1, now());
-    // A file processed again (retry, resumed after a crash) starts from no chunks.
-    repos.chunks.replaceForArtifact(artifact.id, artifact.kb_id, []);
+    // A file processed again (retry, resumed after a crash) starts from no chunks; a ready file
+    // parsed again for new bytes (a followed folder's) keeps its old chunks searchable until the end.
+    if (artifact.replacing) repos.chunks.dropUnreadyOf(artifact.id);
+    else repos.chunks.replaceForArtifact(artifact.id, artifact.kb_id, []);
     let reported = 0.1;
     const writer = new ChunkWriter(repos, artifact.id, artifact.kb_id, {
       onProgress: (chars) => {
@@ -85,8 +87,15 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
     if (stopped()) return;
     // Deleted meanwhile: its chunks went with it (the cascade), nothing to mark.
     if (writer.gone || !repos.artifacts.get(artifact.id)) return;
+    // New bytes arrived meanwhile (a followed folder's file changed again): this parse is stale;
+    // the file stays processing and the queue runs it again (IngestQueue.enqueue).
+    if (repos.artifacts.get(artifact.id)?.sha256 !== artifact.sha256) return;
     if (writer.count === 0) throw new IngestError('empty', 'The file has no text to search.');
-    repos.artifacts.setReady(artifact.id, { mime_type: detected.mime, chunk_count: writer.count, metadata: JSON.stringify(doc.metadata), now: now() });
+    // One transaction: the old version's chunks go as the new ones become searchable.
+    repos.transaction(() => {
+      if (artifact.replacing) repos.chunks.dropSearchableOf(artifact.id);
+      repos.artifacts.setReady(artifact.id, { mime_type: detected.mime, chunk_count: writer.count, metadata: JSON.stringify(doc.metadata), now: now() });
+    });
     // Keep the document frequencies that query pruning uses close to the corpus once it grew by a
     // tenth: read in a worker thread (seconds at a million chunks), so no request waits for it.
     repos.chunks.refreshTermStatsInBackground().catch((error: unknown) => deps.log.warn(`refreshing the term statistics failed: ${String(error)}`));
@@ -102,7 +111,10 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
     if (!(error instanceof IngestError)) deps.log.warn(`processing ${artifact.id} failed: ${String(error)}`);
     // A job cut short by shutdown is not a failure: it is resumed at the next start.
     if (stopped()) return;
-    if (repos.artifacts.get(artifact.id)) {
+    // New bytes arrived meanwhile: this outcome is about the old ones; the queue runs it again.
+    const current = repos.artifacts.get(artifact.id);
+    if (current && current.sha256 !== artifact.sha256) return;
+    if (current) {
       // Chunks indexed before the failure go: a failed file is not searchable.
       repos.transaction(() => {
         repos.chunks.replaceForArtifact(artifact.id, artifact.kb_id, []);
@@ -121,6 +133,8 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
 export class IngestQueue {
   private readonly pending: string[] = [];
   private readonly queued = new Set<string>();
+  /** Files asked for again while being processed. */
+  private readonly again = new Set<string>();
   private readonly running = new Set<Promise<void>>();
   /** Lanes taking files; counted down the moment one finds the queue empty. */
   private lanes = 0;
@@ -138,7 +152,12 @@ export class IngestQueue {
   }
 
   enqueue(artifactId: string): void {
-    if (this.stopped || this.queued.has(artifactId)) return;
+    if (this.stopped) return;
+    if (this.queued.has(artifactId)) {
+      // Already being processed: its content may have changed since it started, so once done it goes again.
+      if (!this.pending.includes(artifactId)) this.again.add(artifactId);
+      return;
+    }
     this.pending.push(artifactId);
     this.queued.add(artifactId);
     if (this.lanes >= this.concurrency) return;
@@ -183,6 +202,7 @@ export class IngestQueue {
           await processArtifact(this.deps, id, () => this.stopped);
         } finally {
           this.queued.delete(id);
+          if (this.again.delete(id)) this.enqueue(id);
         }
       }
     } finally {

@@ -113,6 +113,7 @@ export function anthropicProvider(options: { after?: After } = {}): Provider {
           else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') yield { type: 'delta', text: event.delta.text };
           else if (event.type === 'message_delta') {
             if (event.delta.stop_reason === 'max_tokens') yield { type: 'finish', reason: 'length' };
+            else if (event.delta.stop_reason === 'stop_sequence' && event.delta.stop_sequence) yield { type: 'finish', reason: 'stop', stop_sequence: event.delta.stop_sequence };
             yield { type: 'usage', input_tokens: input, output_tokens: event.usage.output_tokens };
           }
         }
@@ -159,6 +160,7 @@ export function anthropicProvider(options: { after?: After } = {}): Provider {
             if (call) call.arguments += event.delta.partial_json;
           } else if (event.type === 'message_delta') {
             if (event.delta.stop_reason === 'max_tokens') yield { type: 'finish', reason: 'length' };
+            else if (event.delta.stop_reason === 'stop_sequence' && event.delta.stop_sequence) yield { type: 'finish', reason: 'stop', stop_sequence: event.delta.stop_sequence };
             yield { type: 'usage', input_tokens: input, output_tokens: event.usage.output_tokens };
           }
         }

@@ -28,14 +28,17 @@ const WORD = new RegExp(`${WORD_CHAR}+`, 'gu');
 
 /** The sentences of a text: each line on its own (headings and list items end without a full stop), then Intl's sentence boundaries. */
 export function sentencesOf(text: string): string[] {
-  const out: string[] = [];
+  return [...eachSentence(text)];
+}
+
+/** `sentencesOf`, one at a time: a caller that stops early does not segment the rest of a long text. */
+export function* eachSentence(text: string): Generator<string> {
   for (const line of text.split(/\n+/)) {
     for (const { segment } of (segmenter ??= new Intl.Segmenter('en', { granularity: 'sentence' })).segment(line)) {
       const sentence = segment.replace(/\s+/g, ' ').trim();
-      if (sentence && /[\p{L}\p{N}]/u.test(sentence)) out.push(sentence);
+      if (sentence && /[\p{L}\p{N}]/u.test(sentence)) yield sentence;
     }
   }
-  return out;
 }
 
 /**

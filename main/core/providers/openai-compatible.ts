@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { clientCache } from './client-cache.js';
+import { eventSizedFetch } from './sse-pieces.js';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, Provider, ProviderEvent, ProviderRequest, Sampling, ToolCall } from './types.js';
 import { FirstByteWatch, realAfter, type After } from './first-byte.js';
@@ -72,7 +73,7 @@ const NAME = 'The model endpoint';
 /** OpenAI, Ollama, LM Studio, vLLM, llama.cpp server: anything that speaks the chat-completions API. */
 export function openAiCompatibleProvider(options: { after?: After } = {}): Provider {
   const after = options.after ?? realAfter;
-  const client = clientCache((baseURL, apiKey) => new OpenAI({ baseURL, apiKey: apiKey ?? 'not-needed', maxRetries: 0, timeout: 120_000 }));
+  const client = clientCache((baseURL, apiKey) => new OpenAI({ baseURL, apiKey: apiKey ?? 'not-needed', maxRetries: 0, timeout: 120_000, fetch: eventSizedFetch }));
   return {
     async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       if (!request.endpoint_url) throw new ProviderError('invalid_argument', 'This model has no endpoint URL.');

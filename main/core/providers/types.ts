@@ -64,7 +64,12 @@ export type ProviderEvent =
   | { type: 'delta'; text: string }
   | { type: 'usage'; input_tokens: number; output_tokens: number }
   /** `length`: the token limit (`max_tokens`) cut the answer short; `tool_calls`: it ended asking for tools. Absent: a natural stop. */
-  | { type: 'finish'; reason: 'length' | 'tool_calls' };
+  | { type: 'finish'; reason: 'length' | 'tool_calls' }
+  /**
+   * A stop string of the request (`stop`) ended the answer, where the provider says which (a local
+   * model, Anthropic; OpenAI-compatible servers do not): Anthropic's `stop_sequence`.
+   */
+  | { type: 'finish'; reason: 'stop'; stop_sequence: string };
 
 /** A provider failure, with the code a caller sees and whether another model could be tried. */
 export class ProviderError extends Error {

@@ -14,6 +14,8 @@ import { m160_drop_message_thoughts } from './160-drop-message-thoughts.js';
 import { m170_vector_index } from './170-vector-index.js';
 import { m180_embedding_progress } from './180-embedding-progress.js';
 import { m190_searchable_chunks } from './190-searchable-chunks.js';
+import { m200_folders } from './200-folders.js';
+import { m210_download_url_credentials } from './210-download-url-credentials.js';
 
 export interface Migration {
   /** Strictly increasing, numbered in tens so a fix can slot in between. */
@@ -40,6 +42,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m170_vector_index,
   m180_embedding_progress,
   m190_searchable_chunks,
+  m200_folders,
+  m210_download_url_credentials,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -25,6 +25,11 @@ export interface ArtifactRow {
   /** Why embedding this artifact's chunks stopped; null while it goes on or once done. */
   embedding_error: string | null;
   metadata: string;
+  /** The watched folder the file comes from and its path there (migration 200); null for uploads. */
+  folder_id?: string | null;
+  source_path?: string | null;
+  /** 1 while a ready file is parsed again, its old chunks still searchable (migration 200). */
+  replacing?: number;
   created_at: string;
   updated_at: string;
 }
@@ -39,16 +44,25 @@ export interface UploadRow {
   completed_at: string | null;
 }
 
+interface PageFilter {
+  status: string | null;
+  folder_id: string | null;
+  source: 'upload' | 'folder' | null;
+}
+
 export function createArtifactsRepo(db: Db) {
   const byId = db.prepare<[string], ArtifactRow>('SELECT * FROM artifacts WHERE id = ?');
   const byKey = db.prepare<[string, string], ArtifactRow>('SELECT * FROM artifacts WHERE kb_id = ? AND key = ?');
   const byUpload = db.prepare<[string], ArtifactRow>('SELECT * FROM artifacts WHERE upload_id = ? ORDER BY seq');
-  const pageOf = db.prepare<{ kb_id: string; after: number; status: string | null; limit: number }, ArtifactRow>(
-    'SELECT * FROM artifacts WHERE kb_id = @kb_id AND seq > @after AND (@status IS NULL OR status = @status) ORDER BY seq LIMIT @limit',
+  // The filters a page may have: a status, one followed folder, uploads only or folders' files only.
+  const filters = `(@status IS NULL OR status = @status) AND (@folder_id IS NULL OR folder_id = @folder_id)
+     AND (@source IS NULL OR (@source = 'upload' AND folder_id IS NULL) OR (@source = 'folder' AND folder_id IS NOT NULL))`;
+  const pageOf = db.prepare<{ kb_id: string; after: number; limit: number } & PageFilter, ArtifactRow>(
+    `SELECT * FROM artifacts WHERE kb_id = @kb_id AND seq > @after AND ${filters} ORDER BY seq LIMIT @limit`,
   );
   // Newest first: the cursor is the smallest seq shown so far, the next page is below it.
-  const pageNewestFirst = db.prepare<{ kb_id: string; before: number; status: string | null; limit: number }, ArtifactRow>(
-    'SELECT * FROM artifacts WHERE kb_id = @kb_id AND seq < @before AND (@status IS NULL OR status = @status) ORDER BY seq DESC LIMIT @limit',
+  const pageNewestFirst = db.prepare<{ kb_id: string; before: number; limit: number } & PageFilter, ArtifactRow>(
+    `SELECT * FROM artifacts WHERE kb_id = @kb_id AND seq < @before AND ${filters} ORDER BY seq DESC LIMIT @limit`,
   );
   const inKb = db.prepare<[string], ArtifactRow>('SELECT * FROM artifacts WHERE kb_id = ? ORDER BY seq');
   const withStatus = db.prepare<[string], ArtifactRow>('SELECT * FROM artifacts WHERE status = ? ORDER BY seq');
@@ -57,12 +71,12 @@ export function createArtifactsRepo(db: Db) {
      VALUES (@id, @kb_id, @key, @filename, @declared_mime_type, @size, @part_size, @upload_id, @user_id, @status, @now, @now)`,
   );
   const setStatus = db.prepare(
-    `UPDATE artifacts SET status = @status, progress = @progress, error_code = @error_code, error_detail = @error_detail, updated_at = @now WHERE id = @id`,
+    `UPDATE artifacts SET status = @status, progress = @progress, error_code = @error_code, error_detail = @error_detail, replacing = 0, updated_at = @now WHERE id = @id`,
   );
   const setProgress = db.prepare('UPDATE artifacts SET progress = ?, updated_at = ? WHERE id = ?');
   const setStored = db.prepare('UPDATE artifacts SET sha256 = @sha256, mime_type = @mime_type, updated_at = @now WHERE id = @id');
   const setReady = db.prepare(
-    "UPDATE artifacts SET status = 'ready', progress = 1, mime_type = @mime_type, chunk_count = @chunk_count, metadata = @metadata, error_code = NULL, error_detail = NULL, embedded_chunks = 0, embedding_error = NULL, updated_at = @now WHERE id = @id",
+    "UPDATE artifacts SET status = 'ready', progress = 1, mime_type = @mime_type, chunk_count = @chunk_count, metadata = @metadata, error_code = NULL, error_detail = NULL, embedded_chunks = 0, embedding_error = NULL, replacing = 0, updated_at = @now WHERE id = @id",
   );
   const remove = db.prepare('DELETE FROM artifacts WHERE id = ?');
   // Embedding progress: counted per stored batch (the ids are chunks that had no vector before).
@@ -114,13 +128,21 @@ export function createArtifactsRepo(db: Db) {
     ofUpload: (uploadId: string) => byUpload.all(uploadId),
     inKb: (kbId: string) => inKb.all(kbId),
     withStatus: (status: ArtifactStatus) => withStatus.all(status),
-    page(kbId: string, limit: number, cursor: string | undefined, status: ArtifactStatus | undefined, order: 'oldest' | 'newest' = 'oldest') {
+    page(
+      kbId: string,
+      limit: number,
+      cursor: string | undefined,
+      status: ArtifactStatus | undefined,
+      order: 'oldest' | 'newest' = 'oldest',
+      only: { folder_id?: string | undefined; source?: 'upload' | 'folder' | undefined } = {},
+    ) {
       const from = cursor === undefined ? undefined : decodeCursor(cursor);
       if (cursor !== undefined && from === undefined) return undefined;
+      const filter: PageFilter = { status: status ?? null, folder_id: only.folder_id ?? null, source: only.source ?? null };
       if (order === 'newest') {
-        return toPage(pageNewestFirst.all({ kb_id: kbId, before: from ?? Number.MAX_SAFE_INTEGER, status: status ?? null, limit: limit + 1 }), limit);
+        return toPage(pageNewestFirst.all({ kb_id: kbId, before: from ?? Number.MAX_SAFE_INTEGER, limit: limit + 1, ...filter }), limit);
       }
-      return toPage(pageOf.all({ kb_id: kbId, after: from ?? 0, status: status ?? null, limit: limit + 1 }), limit);
+      return toPage(pageOf.all({ kb_id: kbId, after: from ?? 0, limit: limit + 1, ...filter }), limit);
     },
     insert: (row: { id: string; kb_id: string; key: string; filename: string; declared_mime_type: string | null; size: number; part_size: number; upload_id: string | null; user_id: string | null; status: ArtifactStatus; now: string }) =>
       insert.run(row),

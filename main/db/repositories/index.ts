@@ -3,6 +3,7 @@ import { storageError, typedErrors } from '../errors.js';
 import { createChunksRepo } from './chunks.js';
 import { createComparisonsRepo } from './comparisons.js';
 import { createArtifactsRepo } from './artifacts.js';
+import { createFoldersRepo } from './folders.js';
 import { createConfigVersionsRepo } from './config-versions.js';
 import { createDatasetsRepo } from './datasets.js';
 import { createCredentialsRepo } from './credentials.js';
@@ -47,6 +48,7 @@ export function createRepositories(db: Db, options: RepositoryOptions = {}) {
     chunks: typedErrors(createChunksRepo(db, now, { nativeBinding: options.nativeBinding, log: options.log })),
     datasets: typedErrors(createDatasetsRepo(db)),
     artifacts: typedErrors(createArtifactsRepo(db)),
+    folders: typedErrors(createFoldersRepo(db)),
     reports: typedErrors(createReportsRepo(db)),
     comparisons: typedErrors(createComparisonsRepo(db)),
     thoughts: typedErrors(createThoughtsRepo(db)),

@@ -1,4 +1,5 @@
 import { diskFullError, isDiskFull } from '../../core/storage/disk-full.js';
+import { isShuttingDown, shuttingDownError } from '../../core/storage/closed.js';
 import { ERROR_CODES, ServiceError, errorTitle, isErrorCode, type ErrorCode, type ErrorPayload } from '../../../shared/errors.js';
 
 /** The RFC 9457 body every error answers with. `type` is a stable URN per code. */
@@ -27,6 +28,8 @@ export function toErrorPayload(error: unknown): { payload: ErrorPayload; unexpec
   if (error instanceof ServiceError) return { payload: error.toPayload(), unexpected: false };
   // Whatever write hit a full disk: a clear 507, not a 500.
   if (isDiskFull(error)) return { payload: diskFullError().toPayload(), unexpected: false };
+  // A request still under way when the database closed at shutdown: the 503 every request then gets.
+  if (isShuttingDown(error)) return { payload: shuttingDownError().toPayload(), unexpected: false };
   const status = typeof error === 'object' && error !== null && 'statusCode' in error ? Number(error.statusCode) : 500;
   const code = BY_STATUS[status];
   if (code && status < 500) {

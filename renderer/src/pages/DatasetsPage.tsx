@@ -7,13 +7,14 @@ import { DatasetDetail } from './datasets/DatasetDetail.js';
 import { DatasetList } from './datasets/DatasetList.js';
 import { datasetHref, useSelectedDataset } from './datasets/selection.js';
 
-// `me` is kept for parity with the other pages: datasets belong to the organization, not the user.
-export function DatasetsPage(_props: { me: Me }) {
+// Datasets belong to the organization, not the user; following a folder on disk is an administrator's (issue 30).
+export function DatasetsPage({ me }: { me: Me }) {
   const selected = useSelectedDataset();
-  return selected === null ? <DatasetList /> : <OpenDataset key={selected} id={selected} />;
+  const canManageFolders = me.user.role === 'admin' || me.user.role === 'super_admin';
+  return selected === null ? <DatasetList /> : <OpenDataset key={selected} id={selected} canManageFolders={canManageFolders} />;
 }
 
-function OpenDataset({ id }: { id: string }) {
+function OpenDataset({ id, canManageFolders }: { id: string; canManageFolders: boolean }) {
   const dataset = useLoader(() => client.call('datasets.get', { id }));
   if (dataset.state.status !== 'ready') {
     return (
@@ -31,5 +32,5 @@ function OpenDataset({ id }: { id: string }) {
       </Page>
     );
   }
-  return <DatasetDetail dataset={dataset.state.data} onChanged={dataset.reload} />;
+  return <DatasetDetail dataset={dataset.state.data} onChanged={dataset.reload} canManageFolders={canManageFolders} />;
 }

@@ -1,8 +1,10 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  /** React 19 passes a ref as a prop: focus can be put back on the button (after a form it opened closes, say). */
+  ref?: Ref<HTMLButtonElement>;
   variant?: ButtonVariant;
   size?: 'sm' | 'md';
   icon?: ReactNode;

@@ -37,6 +37,33 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+let workerBrowser: Promise<Browser> | undefined;
+
+/**
+ * The one Chromium of this worker, launched by the first e2e file that asks and shared by the
+ * files after it (the e2e project does not isolate its files: vitest.config.ts). What a file sees
+ * of the browser is its own: every page is in a fresh context (profile) that the file closes when
+ * it ends. Launching and closing a Chromium per file cost ~1 s of each file on the loaded 2-core
+ * CI machine (docs/testing.md, "Suite time"). A browser that died (crashed, or was closed) is
+ * launched again; Playwright closes the last one when the worker exits.
+ */
+function sharedBrowser(): Promise<Browser> {
+  const current = workerBrowser;
+  if (current) {
+    return current.then(
+      (browser) => (browser.isConnected() ? browser : relaunch()),
+      () => relaunch(),
+    );
+  }
+  return relaunch();
+}
+
+function relaunch(): Promise<Browser> {
+  const launched = launchBrowser();
+  workerBrowser = launched;
+  return launched;
+}
+
 /** Reduced motion, so that nothing is caught mid-transition by a screenshot or a contrast check. */
 const CONTEXT_OPTIONS: BrowserContextOptions = { viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' };
 
@@ -53,7 +80,8 @@ export interface E2eSuite {
 }
 
 /**
- * One served-mode server and one Chromium for a test file: started before its tests, stopped after.
+ * One served-mode server for a test file, started before its tests and stopped after, and the
+ * worker's shared Chromium (`sharedBrowser`), in which the file's contexts are closed after it.
  * Call at the top level of the file; `served` are the server's options (a prepared data dir, say),
  * read when it starts.
  */
@@ -65,7 +93,7 @@ export function e2eSuite(servedOptions: () => ServedOptions = () => ({})): E2eSu
   beforeAll(async () => {
     // Asked first: without a browser the file fails with the reason before a server starts.
     chromiumPath();
-    [served, browser] = await Promise.all([startServed(servedOptions()), launchBrowser()]);
+    [served, browser] = await Promise.all([startServed(servedOptions()), sharedBrowser()]);
   });
   // A test that failed leaves what its pages showed, so that a failure seen once (under load, in the
   // soak) can be understood without reproducing it.
@@ -75,8 +103,8 @@ export function e2eSuite(servedOptions: () => ServedOptions = () => ({})): E2eSu
     if (kept) process.stderr.write(`e2e: ${context.task.name} failed; what its pages showed is in ${kept}-*.png/.txt\n`);
   });
   afterAll(async () => {
+    // The browser stays open for the worker's next file; nothing of this file is left in it.
     await Promise.all(contexts.splice(0).map((c) => c.close()));
-    await browser?.close();
     await served?.stop();
   });
 

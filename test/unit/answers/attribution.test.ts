@@ -66,3 +66,27 @@ describe('attributing an answer to the passages it draws on', () => {
     expect(shownCitations([{ index: 1 }, { index: 2 }], 'Nothing cited.')).toEqual([]);
   });
 });
+
+describe('what attributing a long answer costs (issue 27: a runaway answer held the main thread at its end)', () => {
+  const long = 'The keeper lights the lamp at dusk and trims the wick. Sourdough needs a starter fed with flour and water. Prune apple trees in late winter, before blossom. '
+    + 'Another sentence about nothing in particular goes here. '.repeat(5000);
+
+  it('an answer with no passages to credit examines none of its sentences', () => {
+    const work = { sentences: 0 };
+    expect(attributeCitations([], long, 'anything', work)).toEqual([]);
+    expect(work.sentences).toBe(0);
+  });
+
+  it('once every passage is credited the rest of the answer is not examined', () => {
+    const work = { sentences: 0 };
+    expect(attributeCitations(sources, long, '', work).map((c) => c.index)).toEqual([1, 2, 3]);
+    expect(work.sentences).toBe(3);
+  });
+
+  it('an answer crediting only some passages is examined to its end, as before', () => {
+    const work = { sentences: 0 };
+    const partial = 'The keeper lights the lamp at dusk and trims the wick. ' + 'Another sentence about nothing in particular goes here. '.repeat(50);
+    expect(attributeCitations(sources, partial, '', work).map((c) => c.index)).toEqual([1]);
+    expect(work.sentences).toBe(51);
+  });
+});

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnswerFailed } from '../../../main/core/answers/answer-failed.js';
-import { INTERRUPTED, writeAnswer, type AnswerStore, type FlushTimer, type TextEvent } from '../../../main/core/answers/streamed-answer.js';
+import { INTERRUPTED, TURN_TEXT_BYTES, writeAnswer, type AnswerStore, type FlushTimer, type TextEvent } from '../../../main/core/answers/streamed-answer.js';
 import { coalesceDeltas } from '../../../main/core/answers/coalesce.js';
 import { bootTestCore } from '../../support/core.js';
 import { PushedSource } from '../../support/pushed-source.js';
@@ -179,6 +179,40 @@ describe('writeAnswer', () => {
     expect(end).toMatchObject({ status: 'error', content: 'Begun, ééé', failure: { code: 'answer_too_long' } });
     expect(streamed).toEqual(['éé', 'é']);
     expect(stored()).toMatchObject({ status: 'error', content: 'Begun, ééé', error_code: 'answer_too_long' });
+  });
+
+  it('a long answer whose deltas are already buffered lets the event loop turn every TURN_TEXT_BYTES of text (issue 27: three runaway answers held /api/health for 300–500 ms)', async () => {
+    const delta = 'x'.repeat(512);
+    const deltas = (TURN_TEXT_BYTES / delta.length) * 10;
+    // Every delta at once, as a socket that filled while Parley was busy hands them over.
+    async function* buffered(): AsyncIterable<TextEvent> {
+      for (let i = 0; i < deltas; i++) yield { type: 'delta', text: delta };
+    }
+    let pauses = 0;
+    const end = await writeAnswer(
+      { store: messageStore(), transaction: core.repos.transaction, prompt: 'q', timer: manualTimer(), maxBytes: 10 * 1024 * 1024, pause: async () => void pauses++ },
+      buffered(),
+      new AbortController().signal,
+      { onDelta: () => {} },
+    );
+    expect(end.content.length).toBe(deltas * delta.length);
+    expect(pauses).toBe(10);
+  });
+
+  it('another request’s turn of the event loop comes in the middle of such an answer, not after it', async () => {
+    const delta = 'y'.repeat(1024);
+    const deltas = (TURN_TEXT_BYTES / delta.length) * 4;
+    let written = 0;
+    async function* buffered(): AsyncIterable<TextEvent> {
+      for (let i = 0; i < deltas; i++) yield { type: 'delta', text: delta };
+    }
+    let seenByOther = -1;
+    setImmediate(() => (seenByOther = written));
+    await writeAnswer({ store: messageStore(), transaction: core.repos.transaction, prompt: 'q', timer: manualTimer(), maxBytes: 10 * 1024 * 1024 }, buffered(), new AbortController().signal, {
+      onDelta: (t) => (written += t.length),
+    });
+    expect(seenByOther).toBeGreaterThan(0);
+    expect(seenByOther).toBeLessThan(deltas * delta.length);
   });
 
   it('a continued answer keeps its prefix and adds to it', async () => {

@@ -144,4 +144,15 @@ describe('the completion’s events → Anthropic’s message', () => {
     const bad = await collectMessage(messageEvents(completion([{ type: 'tool_call', call: { id: 'c', name: 'n', arguments: '[1,' } }]), 'msg_4'));
     expect(bad.content).toEqual([{ type: 'tool_use', id: 'c', name: 'n', input: {} }]);
   });
+
+  it('a stop string that ended the answer is stop_reason stop_sequence, naming it (streamed too)', async () => {
+    const events = [{ type: 'delta', text: 'abc' }, { type: 'finish', reason: 'stop', stop_sequence: 'def' }] as const;
+    const message = await collectMessage(messageEvents(completion([...events]), 'msg_5'));
+    expect(message).toMatchObject({ content: [{ type: 'text', text: 'abc' }], stop_reason: 'stop_sequence', stop_sequence: 'def' });
+    const streamed = [];
+    for await (const e of messageEvents(completion([...events]), 'msg_6')) streamed.push(e);
+    expect(streamed.find((e) => e.type === 'message_delta')).toMatchObject({ delta: { stop_reason: 'stop_sequence', stop_sequence: 'def' } });
+    // Without a named stop string, the model ended its own turn.
+    expect(await collectMessage(messageEvents(completion([{ type: 'delta', text: 'abc' }]), 'msg_7'))).toMatchObject({ stop_reason: 'end_turn', stop_sequence: null });
+  });
 });

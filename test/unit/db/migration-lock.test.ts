@@ -24,6 +24,8 @@ const SHIPPED: Record<number, string> = {
   170: 'acc1023841067ced50bc4dbaf3118d1b1bf385f2a3fe5ae776b84b07549b754f',
   180: '4c7ce663f611893a88511328313a0bfd8152102e600b4d00ee451b23738906c2',
   190: '622accb36ef340154ee9c6a6c89ff22f26ea568af25742fbb8ffe3baafa4b443',
+  200: '7610b6a1e0f1e1fb77ed95b6678008e53f4de39308faca3914f1982ed011840c',
+  210: '39321dd95f0b6934bcb583e46cd3fbc8cbf422a93a662a32637470a4e410461f',
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -19,6 +19,9 @@ const tables = (db: Database.Database) =>
 const schema = (db: Database.Database) =>
   (db.prepare('SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name').all() as { sql: string }[]).map((r) => r.sql).join('\n');
 
+/** Migrations that rewrite stored rows and leave the schema as it was. */
+const ROWS_ONLY = new Set([210]);
+
 describe('migrations', () => {
   it('are numbered in strictly increasing tens', () => {
     const versions = MIGRATIONS.map((m) => m.version);
@@ -43,8 +46,9 @@ describe('migrations', () => {
     before.close();
     const after = openDatabase(file, { migrations: MIGRATIONS.slice(0, index + 1) });
     expect(after.pragma('user_version', { simple: true })).toBe(version);
-    // A new table, index or column: the schema is not what it was.
-    expect(schema(after)).not.toBe(schemaBefore);
+    // A new table, index or column: the schema is not what it was (a migration that only rewrites
+    // rows has its own test of what it rewrites).
+    if (!ROWS_ONLY.has(version)) expect(schema(after)).not.toBe(schemaBefore);
     after.close();
   });
 

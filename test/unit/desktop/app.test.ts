@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IPC_INVOKE, IPC_STREAM_OPEN, type IpcResult, type StreamMessage } from '../../../shared/bridge.js';
+import { IPC_INVOKE, IPC_PICK_FOLDER, IPC_STREAM_OPEN, type IpcResult, type StreamMessage } from '../../../shared/bridge.js';
 import { bootCore, type BootOptions, type Core } from '../../../main/boot.js';
 import { runDesktop, type AppLike, type DesktopHandle, type DesktopOptions, type ElectronLike, type RunningHttp } from '../../../main/desktop/app.js';
 import { APP_ENTRY_URL } from '../../../main/desktop/window.js';
@@ -94,7 +94,11 @@ function fakeElectron(userData: string) {
   const protocol = new FakeProtocol();
   const app = new FakeApp(userData, protocol);
   const ipcMain = new FakeIpcMain();
-  const dialog = { errors: [] as { title: string; content: string }[], showErrorBox: (title: string, content: string) => void dialog.errors.push({ title, content }) };
+  const dialog = {
+    errors: [] as { title: string; content: string }[],
+    showErrorBox: (title: string, content: string) => void dialog.errors.push({ title, content }),
+    showOpenDialog: () => Promise.resolve({ canceled: false, filePaths: ['/home/ann/Notes'] }),
+  };
   const electron: ElectronLike<FakeBrowserWindow, MessagePort> = {
     app,
     BrowserWindow: FakeBrowserWindow,
@@ -172,6 +176,17 @@ describe('runDesktop', () => {
     expect(win?.loaded).toEqual([APP_ENTRY_URL]);
 
     await vi.waitFor(() => expect(http.startHttp).toHaveBeenCalledWith(handle?.core));
+  });
+
+  it('opens the system folder dialog for the app’s page only, answering the chosen path or null', async () => {
+    const { electron, ipcMain, dialog } = fakeElectron(userData.dir);
+    handle = await runDesktop(electron, options());
+    const pick = ipcMain.handlers.get(IPC_PICK_FOLDER);
+    if (!pick) throw new Error('folder picker not registered');
+    expect(await pick({ senderFrame: { url: APP_ENTRY_URL } }, 'Follow a folder')).toEqual({ ok: true, value: '/home/ann/Notes' });
+    dialog.showOpenDialog = () => Promise.resolve({ canceled: true, filePaths: [] });
+    expect(await pick({ senderFrame: { url: APP_ENTRY_URL } }, 'Follow a folder')).toEqual({ ok: true, value: null });
+    expect(await pick({ senderFrame: { url: 'https://evil.example/' } }, 'Follow a folder')).toMatchObject({ ok: false, error: { code: 'forbidden' } });
   });
 
   it('serves the core’s streams over IPC: a chat answer arrives on the port, then end', async () => {

@@ -1,6 +1,6 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IPC_INVOKE, IPC_STREAM_OPEN, IPC_STREAM_PORT, IPC_UPLOAD_PART, type StreamMessage } from '../../../shared/bridge.js';
+import { IPC_INVOKE, IPC_PICK_FOLDER, IPC_STREAM_OPEN, IPC_STREAM_PORT, IPC_UPLOAD_PART, type StreamMessage } from '../../../shared/bridge.js';
 import { createBridge, type BridgePort, type IpcRendererLike } from '../../../preload/bridge.js';
 
 type PortListener = (event: { readonly ports: readonly BridgePort[] }, ...args: unknown[]) => void;
@@ -56,11 +56,18 @@ function channel() {
 }
 
 describe('createBridge', () => {
-  it('exposes kind, invoke, stream and uploadPart, and nothing else', () => {
+  it('exposes kind, invoke, stream, uploadPart and pickFolder, and nothing else', () => {
     const bridge = createBridge(new FakeIpcRenderer());
-    expect(Object.keys(bridge).sort()).toEqual(['invoke', 'kind', 'stream', 'uploadPart']);
+    expect(Object.keys(bridge).sort()).toEqual(['invoke', 'kind', 'pickFolder', 'stream', 'uploadPart']);
     expect(bridge.kind).toBe('desktop');
     expect(Object.isFrozen(bridge)).toBe(true);
+  });
+
+  it('asks main for the folder dialog on its own channel and passes the chosen path through', async () => {
+    const ipc = new FakeIpcRenderer();
+    ipc.answer = async () => ({ ok: true, value: '/Users/ann/Notes' });
+    expect(await createBridge(ipc).pickFolder('Follow a folder')).toEqual({ ok: true, value: '/Users/ann/Notes' });
+    expect(ipc.invoked).toEqual([{ channel: IPC_PICK_FOLDER, args: ['Follow a folder'] }]);
   });
 
   it('invokes the one invoke channel with { operation, input } and passes the result through', async () => {

@@ -51,10 +51,10 @@ describe('local answers take the request’s sampling', { timeout: 60_000 }, () 
     expect(events.at(-1)).toMatchObject({ type: 'usage', output_tokens: 30 });
   });
 
-  it('a stop sequence ends the answer before it, and is not a cut by the limit', async () => {
+  it('a stop sequence ends the answer before it, says which one, and is not a cut by the limit', async () => {
     const { text, events } = await answer(chatPath, { stop: ['xyz', 'fgh'] });
     expect(text).toBe('abcde');
-    expect(events.some((e) => e.type === 'finish')).toBe(false);
+    expect(events.filter((e) => e.type === 'finish')).toEqual([{ type: 'finish', reason: 'stop', stop_sequence: 'fgh' }]);
   });
 
   it('an answer that ends its turn within the limit is not reported as cut', async () => {

@@ -72,6 +72,7 @@ describe('chat streams over the desktop bridge', () => {
       kind: 'desktop',
       invoke: async () => ({ ok: true, value: null }),
       uploadPart: async () => ({ ok: true, value: null }),
+      pickFolder: async () => ({ ok: true, value: null }),
       stream(_operation, input, onMessage: (m: StreamMessage) => void) {
         received = input;
         queueMicrotask(() => {

@@ -111,6 +111,11 @@ export async function* generateWith(engine: LocalEngine, request: GenerateReques
           channel.push({ type: 'tool_call', call: { id: `call_${i}`, name: call.functionName, arguments: JSON.stringify(call.params ?? {}) } });
         }
         if (result.metadata.stopReason === 'maxTokens' && !callGrammar) channel.push({ type: 'finish', reason: 'length' });
+        if (result.metadata.stopReason === 'customStopTrigger' && !callGrammar) {
+          // Only the request's `stop` strings are custom triggers here; node-llama-cpp hands back the one that struck.
+          const stop_sequence = result.metadata.customStopTrigger.filter((part): part is string => typeof part === 'string').join('');
+          channel.push({ type: 'finish', reason: 'stop', stop_sequence });
+        }
         channel.push({ type: 'usage', input_tokens: sequence.tokenMeter.usedInputTokens, output_tokens: sequence.tokenMeter.usedOutputTokens });
         channel.close();
       })

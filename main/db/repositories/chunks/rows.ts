@@ -44,6 +44,11 @@ export function createChunkRows(db: Db, slots: Slots, unready: Unready) {
      FROM chunks c JOIN artifacts a ON a.id = c.artifact_id WHERE c.id = ?`,
   );
 
+  // A ready file parsed again (artifacts.replacing, migration 200): its new chunks are the ones in its unready runs.
+  const inOwnRuns = 'EXISTS (SELECT 1 FROM chunk_unready u WHERE u.artifact_id = chunks.artifact_id AND chunks.id BETWEEN u.lo AND u.hi)';
+  const deleteUnreadyOf = db.prepare(`DELETE FROM chunks WHERE artifact_id = ? AND ${inOwnRuns}`);
+  const deleteSearchableOf = db.prepare(`DELETE FROM chunks WHERE artifact_id = ? AND NOT ${inOwnRuns}`);
+
   const inserts = new Map<number, Statement>();
   const insertStatement = (rows: number): Statement => {
     let statement = inserts.get(rows);
@@ -94,6 +99,16 @@ export function createChunkRows(db: Db, slots: Slots, unready: Unready) {
         unready.forgetUnready(artifactId);
         return insertChunks(artifactId, kb.kb_id, chunks);
       })(),
+
+    /** A file parsed again: drops the new chunks written so far (a restart, a stale parse), keeping the searchable ones. */
+    dropUnreadyOf: (artifactId: string): void =>
+      db.transaction(() => {
+        deleteUnreadyOf.run(artifactId);
+        unready.forgetUnready(artifactId);
+      })(),
+
+    /** A file parsed again: drops its old (searchable) chunks; call in the transaction that marks it ready. */
+    dropSearchableOf: (artifactId: string): void => void deleteSearchableOf.run(artifactId),
 
     hit: (id: number): ChunkHitRow | undefined => hit.get(id),
     /** A chunk with up to `radius` neighbours on each side in its file, in reading order. */

@@ -1,10 +1,11 @@
 import type { Artifact } from '../../../../shared/operations/datasets.js';
 import { Button } from '../../ui/Button.js';
 import { DataTable, TableEmpty } from '../../ui/DataTable.js';
-import { DatasetIcon } from '../../ui/icons.js';
+import { DatasetIcon, FolderIcon } from '../../ui/icons.js';
 import { Time } from '../../ui/Time.js';
 import { ArtifactStatus } from './ArtifactStatus.js';
 import { formatBytes, shortType } from './format.js';
+import { folderName } from './folders/folder-format.js';
 
 export interface ArtifactTableProps {
   items: Artifact[];
@@ -17,6 +18,10 @@ export interface ArtifactTableProps {
   onOpen: (artifact: Artifact) => void;
   onRetry: (artifact: Artifact) => void;
   onRemove: (artifact: Artifact) => void;
+  /** The followed folders' paths by id, to name where a file comes from. */
+  folderPaths?: ReadonlyMap<string, string>;
+  /** What the empty table says when a filter hides every file. */
+  filteredEmpty?: string;
 }
 
 /** A file's bytes exist once its upload finished, whatever became of its processing. */
@@ -27,7 +32,20 @@ const FINAL_FAILURES = new Set(['mime_mismatch', 'unsupported_media_type', 'too_
 
 export const canRetry = (a: Artifact) => a.status === 'failed' && !FINAL_FAILURES.has(a.error?.code ?? '');
 
-export function ArtifactTable({ items, filtered, busyKey, canWrite, openingKey, onOpen, onRetry, onRemove }: ArtifactTableProps) {
+/** A file from a followed folder: its key is its path there; the mark says which folder, the name of the link stays the path. */
+function FolderMark({ artifact, folderPaths }: { artifact: Artifact; folderPaths: ReadonlyMap<string, string> | undefined }) {
+  if (!artifact.source) return null;
+  const path = folderPaths?.get(artifact.source.folder_id);
+  return (
+    <span className="badge folder-mark" title={path ? `From the followed folder ${path}` : 'From a followed folder'}>
+      <FolderIcon size={12} />
+      <span className="visually-hidden">From folder </span>
+      <span className="folder-mark-name">{path ? folderName(path) : 'folder'}</span>
+    </span>
+  );
+}
+
+export function ArtifactTable({ items, filtered, busyKey, canWrite, openingKey, onOpen, onRetry, onRemove, folderPaths, filteredEmpty }: ArtifactTableProps) {
   return (
     <DataTable
       caption="Files in this dataset"
@@ -36,20 +54,24 @@ export function ArtifactTable({ items, filtered, busyKey, canWrite, openingKey, 
       rowKey={(a) => a.id}
       empty={
         <TableEmpty icon={<DatasetIcon size={18} />}>
-          {filtered ? 'No file has this status.' : canWrite ? 'No files yet. Drop some above, or choose them.' : 'No files yet.'}
+          {filtered ? (filteredEmpty ?? 'No file has this status.') : canWrite ? 'No files yet. Drop some above, or choose them.' : 'No files yet.'}
         </TableEmpty>
       }
       name={{
         header: 'File',
         className: 'artifact-key',
-        cell: (a) =>
-          canOpen(a) ? (
-            <button type="button" className="artifact-open" aria-busy={openingKey === a.key || undefined} title={`Open ${a.key} in a new tab`} onClick={() => onOpen(a)}>
-              {a.key}
-            </button>
-          ) : (
-            a.key
-          ),
+        cell: (a) => (
+          <>
+            {canOpen(a) ? (
+              <button type="button" className="artifact-open" aria-busy={openingKey === a.key || undefined} title={`Open ${a.key} in a new tab`} onClick={() => onOpen(a)}>
+                {a.key}
+              </button>
+            ) : (
+              a.key
+            )}
+            <FolderMark artifact={a} folderPaths={folderPaths} />
+          </>
+        ),
       }}
       columns={[
         { id: 'type', header: 'Type', narrow: 'hide', cell: (a) => <span title={a.mime_type ?? undefined}>{shortType(a.mime_type, a.filename)}</span> },
@@ -67,7 +89,8 @@ export function ArtifactTable({ items, filtered, busyKey, canWrite, openingKey, 
                     Retry<span className="visually-hidden"> {a.key}</span>
                   </Button>
                 ) : null}
-                {a.status === 'ready' || a.status === 'failed' ? (
+                {/* A followed file comes back with the next change on disk: it leaves by the folder's globs, or with the folder. */}
+                {(a.status === 'ready' || a.status === 'failed') && !a.source ? (
                   <Button size="sm" variant="ghost" className="btn-danger-ghost" disabled={busyKey === a.key} onClick={() => onRemove(a)}>
                     Remove<span className="visually-hidden"> {a.key}</span>
                   </Button>

@@ -18,17 +18,21 @@ import { followArtifacts, followUpload, reportUploadError } from './follow-uploa
 import { datasetHref } from './selection.js';
 import { uploadFiles, type FileUpload } from './upload.js';
 import { UploadList } from './UploadList.js';
-import { useArtifacts, type StatusFilter } from './useArtifacts.js';
+import { useArtifacts, type SourceFilter, type StatusFilter } from './useArtifacts.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { chatWithDataset } from '../chat/chat-with.js';
+import { FolderSection } from './folders/FolderSection.js';
+import { folderName } from './folders/folder-format.js';
+import { useFolders } from './folders/useFolders.js';
 
 type Dataset = OutputOf<Operations['datasets.get']>;
 
 const FILTERS: StatusFilter[] = ['all', 'pending', 'uploading', 'processing', 'ready', 'failed'];
 
 /** One dataset: add files, follow them to ready, retry or remove failures, delete it all. */
-export function DatasetDetail({ dataset, onChanged }: { dataset: Dataset; onChanged: () => void }) {
+export function DatasetDetail({ dataset, onChanged, canManageFolders }: { dataset: Dataset; onChanged: () => void; canManageFolders: boolean }) {
   const [filter, setFilter] = useState<StatusFilter>('all');
+  const [source, setSource] = useState<SourceFilter>('all');
   /** The file whose removal waits for confirmation. */
   const [removing, setRemoving] = useState<Artifact | null>(null);
   const [uploads, setUploads] = useState<FileUpload[]>([]);
@@ -39,7 +43,13 @@ export function DatasetDetail({ dataset, onChanged }: { dataset: Dataset; onChan
   const [deleting, setDeleting] = useState(false);
   const [renaming, setRenaming] = useState(false);
   const [openingKey, setOpeningKey] = useState<string | null>(null);
-  const artifacts = useArtifacts(dataset.kb_id, filter, uploading);
+  // A folder's files come and go as it is scanned or changed on disk: the file list follows its counts.
+  const folders = useFolders(dataset.id, () => artifacts.refresh());
+  const folderPaths = new Map(folders.folders.map((f) => [f.id, f.path]));
+  // A folder no longer followed is no filter any more.
+  const sourceFilter = source === 'all' || source === 'uploads' || folderPaths.has(source) ? source : 'all';
+  // The service filters by source, so every page holds only the files asked for.
+  const artifacts = useArtifacts(dataset.kb_id, filter, uploading || folders.busy, sourceFilter);
   const writable = dataset.can_write;
 
   // A tab cannot send the Bearer token: the service signs a short-lived link to the file instead.
@@ -123,17 +133,38 @@ export function DatasetDetail({ dataset, onChanged }: { dataset: Dataset; onChan
         <Alert tone="info">You can read this dataset and chat with it. Only its owner or an admin can add, rename or remove files.</Alert>
       )}
 
+      <FolderSection
+        datasetId={dataset.id}
+        folders={folders}
+        canManage={writable && canManageFolders}
+        shownFolder={sourceFilter === 'all' || sourceFilter === 'uploads' ? null : sourceFilter}
+        onShowFiles={(id) => setSource(id ?? 'all')}
+      />
+
       <Section
         title="Files"
         description="Statuses update live while files are processed, whoever uploaded them."
         actions={
-          <SelectField label="Status" fieldClassName="inline-field" value={filter} onChange={(e) => setFilter(e.target.value as StatusFilter)}>
-            {FILTERS.map((f) => (
-              <option key={f} value={f}>
-                {f === 'all' ? 'All' : statusLabel(f)}
-              </option>
-            ))}
-          </SelectField>
+          <div className="file-filters">
+            {folders.folders.length > 0 ? (
+              <SelectField label="From" fieldClassName="inline-field" value={sourceFilter} onChange={(e) => setSource(e.target.value)}>
+                <option value="all">Everywhere</option>
+                <option value="uploads">Uploads</option>
+                {folders.folders.map((f) => (
+                  <option key={f.id} value={f.id}>
+                    {folderName(f.path)}
+                  </option>
+                ))}
+              </SelectField>
+            ) : null}
+            <SelectField label="Status" fieldClassName="inline-field" value={filter} onChange={(e) => setFilter(e.target.value as StatusFilter)}>
+              {FILTERS.map((f) => (
+                <option key={f} value={f}>
+                  {f === 'all' ? 'All' : statusLabel(f)}
+                </option>
+              ))}
+            </SelectField>
+          </div>
         }
       >
         {actionError ? <Alert tone="error">{actionError}</Alert> : null}
@@ -143,7 +174,9 @@ export function DatasetDetail({ dataset, onChanged }: { dataset: Dataset; onChan
         ) : (
           <ArtifactTable
             items={artifacts.items}
-            filtered={filter !== 'all'}
+            filtered={filter !== 'all' || sourceFilter !== 'all'}
+            filteredEmpty={sourceFilter === 'all' ? undefined : 'No file matches these filters.'}
+            folderPaths={folderPaths}
             busyKey={busyKey}
             canWrite={writable}
             openingKey={openingKey}

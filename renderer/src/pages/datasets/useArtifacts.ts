@@ -4,6 +4,11 @@ import { client } from '../../api/index.js';
 import { errorText } from '../../ui/error-text.js';
 
 export type StatusFilter = Artifact['status'] | 'all';
+/** Where files come from: every source, uploads only, or one followed folder (its id). */
+export type SourceFilter = 'all' | 'uploads' | (string & {});
+
+/** The list operation's own filter for a source: the service pages through only those files. */
+const sourceQuery = (source: SourceFilter) => (source === 'all' ? {} : source === 'uploads' ? { source: 'upload' as const } : { folder_id: source });
 
 const PAGE_SIZE = 50;
 const POLL_MS = 1000;
@@ -31,7 +36,7 @@ export interface ArtifactsState {
 }
 
 /**
- * A knowledge base's artifacts, paged by cursor and filtered by status, as everyone viewing it
+ * A knowledge base's artifacts, paged by cursor and filtered by status and source, as everyone viewing it
  * should see them, whoever uploads (this window, another user, a script over HTTP):
  * - while any shown artifact is still moving (or `watch` is set, during this window's upload) the
  *   pages shown are read again every second, so statuses change live; when all are final the poll
@@ -39,7 +44,7 @@ export interface ArtifactsState {
  * - when the window comes back into view or into focus they are read once, so files added
  *   elsewhere meanwhile appear (and start the poll) without a reload.
  */
-export function useArtifacts(kbId: string, status: StatusFilter, watch: boolean): ArtifactsState {
+export function useArtifacts(kbId: string, status: StatusFilter, watch: boolean, source: SourceFilter = 'all'): ArtifactsState {
   const [items, setItems] = useState<Artifact[]>([]);
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
@@ -52,8 +57,8 @@ export function useArtifacts(kbId: string, status: StatusFilter, watch: boolean)
   const query = useCallback(
     (limit: number, cursor?: string) =>
       // Newest first: what was just uploaded is what a person looks for.
-      client.call('artifacts.list', { kb_id: kbId, limit, order: 'newest', ...(cursor ? { cursor } : {}), ...(status === 'all' ? {} : { status }) }),
-    [kbId, status],
+      client.call('artifacts.list', { kb_id: kbId, limit, order: 'newest', ...(cursor ? { cursor } : {}), ...(status === 'all' ? {} : { status }), ...sourceQuery(source) }),
+    [kbId, status, source],
   );
 
   const refresh = useCallback(() => {

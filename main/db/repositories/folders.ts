@@ -1,0 +1,101 @@
+import type { Db } from '../connection.js';
+import type { ArtifactRow } from './artifacts.js';
+
+export type FolderStatus = 'scanning' | 'watching' | 'paused' | 'error';
+
+export interface FolderRow {
+  seq: number;
+  id: string;
+  dataset_id: string;
+  user_id: string | null;
+  path: string;
+  /** JSON arrays of globs. */
+  include: string;
+  exclude: string;
+  status: FolderStatus;
+  watch: 'events' | 'polling';
+  error_code: string | null;
+  error_detail: string | null;
+  skipped_count: number;
+  /** JSON `[{path, reason}]`, the first 100 skipped files. */
+  skipped: string;
+  created_at: string;
+  last_scan_at: string | null;
+}
+
+/** A folder's artifact: an artifact row with where it comes from. */
+export type FolderArtifactRow = ArtifactRow & { folder_id: string; source_path: string; source_mtime_ms: number | null };
+
+export interface FolderCounts {
+  ready: number;
+  failed: number;
+  pending: number;
+  total: number;
+}
+
+/** Watched folders (migration 200) and the artifacts each brought. */
+export function createFoldersRepo(db: Db) {
+  const byId = db.prepare<[string], FolderRow>('SELECT * FROM folders WHERE id = ?');
+  const ofDataset = db.prepare<[string], FolderRow>('SELECT * FROM folders WHERE dataset_id = ? ORDER BY seq');
+  const all = db.prepare<[], FolderRow>('SELECT * FROM folders ORDER BY seq');
+  const insert = db.prepare(
+    `INSERT INTO folders (id, dataset_id, user_id, path, include, exclude, status, created_at)
+     VALUES (@id, @dataset_id, @user_id, @path, @include, @exclude, 'scanning', @now)`,
+  );
+  const setStatus = db.prepare('UPDATE folders SET status = @status, error_code = @error_code, error_detail = @error_detail WHERE id = @id');
+  const setWatch = db.prepare('UPDATE folders SET watch = ? WHERE id = ?');
+  const setGlobs = db.prepare('UPDATE folders SET include = ?, exclude = ? WHERE id = ?');
+  const setScanned = db.prepare('UPDATE folders SET last_scan_at = ?, skipped_count = ?, skipped = ? WHERE id = ?');
+  const remove = db.prepare('DELETE FROM folders WHERE id = ?');
+  const counts = db.prepare<[string], FolderCounts>(
+    `SELECT count(*) AS total,
+            coalesce(sum(status = 'ready'), 0) AS ready,
+            coalesce(sum(status = 'failed'), 0) AS failed,
+            coalesce(sum(status NOT IN ('ready', 'failed')), 0) AS pending
+     FROM artifacts WHERE folder_id = ?`,
+  );
+  const artifactAt = db.prepare<[string, string], FolderArtifactRow>('SELECT * FROM artifacts WHERE folder_id = ? AND source_path = ?');
+  const artifactsWithSha = db.prepare<[string, string], FolderArtifactRow>('SELECT * FROM artifacts WHERE folder_id = ? AND sha256 = ? ORDER BY seq');
+  // Paged by seq so a walk over ten thousand rows never holds them all.
+  const artifactsAfter = db.prepare<[string, number, number], FolderArtifactRow>('SELECT * FROM artifacts WHERE folder_id = ? AND seq > ? ORDER BY seq LIMIT ?');
+  const insertArtifact = db.prepare(
+    `INSERT INTO artifacts (id, kb_id, key, filename, declared_mime_type, size, part_size, upload_id, user_id, status, created_at, updated_at, folder_id, source_path, source_mtime_ms, sha256)
+     VALUES (@id, @kb_id, @key, @filename, NULL, @size, @size, NULL, @user_id, 'processing', @now, @now, @folder_id, @source_path, @mtime_ms, @sha256)`,
+  );
+  const setContent = db.prepare(
+    // A ready file keeps its chunks searchable while parsed again (replacing, migration 200).
+    `UPDATE artifacts SET replacing = CASE WHEN status = 'ready' THEN 1 ELSE replacing END,
+       sha256 = @sha256, size = @size, part_size = @size, source_mtime_ms = @mtime_ms, status = 'processing', progress = 0,
+       error_code = NULL, error_detail = NULL, updated_at = @now WHERE id = @id`,
+  );
+  const setMtime = db.prepare('UPDATE artifacts SET source_mtime_ms = ? WHERE id = ?');
+  const move = db.prepare('UPDATE artifacts SET key = @key, filename = @filename, source_path = @source_path, source_mtime_ms = @mtime_ms, updated_at = @now WHERE id = @id');
+
+  return {
+    get: (id: string) => byId.get(id),
+    ofDataset: (datasetId: string) => ofDataset.all(datasetId),
+    all: () => all.all(),
+    insert: (row: { id: string; dataset_id: string; user_id: string; path: string; include: string[]; exclude: string[]; now: string }) =>
+      insert.run({ ...row, include: JSON.stringify(row.include), exclude: JSON.stringify(row.exclude) }),
+    setStatus: (id: string, status: FolderStatus, error?: { code: string; detail: string } | null) =>
+      setStatus.run({ id, status, error_code: error?.code ?? null, error_detail: error?.detail ?? null }),
+    setWatch: (id: string, watch: 'events' | 'polling') => setWatch.run(watch, id),
+    setGlobs: (id: string, include: string[], exclude: string[]) => setGlobs.run(JSON.stringify(include), JSON.stringify(exclude), id),
+    setScanned: (id: string, now: string, skipped: { count: number; first: { path: string; reason: string }[] }) =>
+      setScanned.run(now, skipped.count, JSON.stringify(skipped.first), id),
+    delete: (id: string) => remove.run(id).changes > 0,
+    counts: (id: string): FolderCounts => counts.get(id) ?? { ready: 0, failed: 0, pending: 0, total: 0 },
+    artifactAt: (folderId: string, path: string) => artifactAt.get(folderId, path),
+    artifactsWithSha: (folderId: string, sha256: string) => artifactsWithSha.all(folderId, sha256),
+    artifactsAfter: (folderId: string, seq: number, limit: number) => artifactsAfter.all(folderId, seq, limit),
+    insertArtifact: (row: { id: string; kb_id: string; key: string; filename: string; size: number; user_id: string | null; now: string; folder_id: string; source_path: string; mtime_ms: number; sha256: string }) =>
+      insertArtifact.run(row),
+    /** New bytes for a file: processed again from the start. */
+    setContent: (id: string, r: { sha256: string; size: number; mtime_ms: number; now: string }) => setContent.run({ id, ...r }),
+    setMtime: (id: string, mtimeMs: number) => setMtime.run(mtimeMs, id),
+    /** A rename: the artifact (and its chunks) follows the file to its new path, parsed once. */
+    move: (id: string, r: { key: string; filename: string; source_path: string; mtime_ms: number; now: string }) => move.run({ id, ...r }),
+  };
+}
+
+export type FoldersRepo = ReturnType<typeof createFoldersRepo>;
