@@ -16,6 +16,8 @@ import { N_EMBD, makeGguf } from '../fixtures/gguf.js';
 import { startChatHarness, type Harness } from '../support/chat.js';
 import { TEST_ADMIN_KEY } from '../support/core.js';
 import { trial } from '../support/people.js';
+import type { AuthedContext } from '../../main/core/context.js';
+import { chatModels } from '../../main/core/models/catalog.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-v1-embed-'));
 let h: Harness;
@@ -133,6 +135,16 @@ describe('POST /v1/embeddings with the openai SDK', { timeout: 60_000 }, () => {
     const calls = h.upstream.requests.length;
     await expect(asTrial.embeddings.create({ model: remoteId, input: 'two' })).rejects.toMatchObject({ status: 429, code: 'rate_limited', type: 'rate_limit_error' });
     expect(h.upstream.requests.length).toBe(calls);
+  });
+});
+
+describe('an embedding model is never a chat candidate', () => {
+  it('model: "auto" routing leaves out a remote model named as an embedding model, by the rule /v1 refuses it with', () => {
+    const caller = h.core.service.authenticate(TEST_ADMIN_KEY);
+    const ctx = { repos: h.core.repos, runtime: h.core.runtime, config: () => h.core.runtime.liveConfig.config(), now: () => new Date(), appVersion: 'test', caller } as AuthedContext;
+    const candidates = chatModels(ctx).map((m) => m.id);
+    expect(candidates).toContain(chatRemoteId);
+    expect(candidates).not.toContain(remoteId);
   });
 });
 

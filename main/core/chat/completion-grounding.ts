@@ -5,8 +5,7 @@ import type { ParleyCompletionOptions } from '../../../shared/openai-parley.js';
 import { AnswerFailed } from '../answers/answer-failed.js';
 import type { AuthedContext } from '../context.js';
 import { assertDatasets } from '../datasets/access.js';
-import { allModels, resolveModel, type ResolvedModel } from '../models/catalog.js';
-import { modelPurpose } from '../models/purpose.js';
+import { chatModelNamed, resolveModel, type ResolvedModel } from '../models/catalog.js';
 import { buildTurns } from './context.js';
 import { completionSampling, metered, type CompletionEvent } from './completion-meter.js';
 import { answerEvents, answerSources, type AnswerPlan } from './generate.js';
@@ -62,15 +61,6 @@ function refuseUngroundable(request: ChatCompletionRequest): void {
   if (request.messages.some((m) => imagesOf(m.content).length > 0)) refuse('messages', 'Images');
 }
 
-/** A named model must be one `/v1/models` lists, and write answers. */
-function assertChatModel(ctx: AuthedContext, id: string): void {
-  const found = allModels(ctx).find((m) => m.id === id);
-  if (!found) throw new ServiceError('not_found', `No model ${id}; GET /v1/models lists them, and "auto" routes automatically.`);
-  if (modelPurpose(ctx, found) === 'embedding') {
-    throw new ServiceError('invalid_argument', `${id} is an embedding model: it answers POST /v1/embeddings, not chat. GET /v1/models lists the chat models.`, [{ path: 'model', message: 'an embedding model' }]);
-  }
-}
-
 /**
  * Starts a grounded answer. Everything that can be refused (datasets or thread the caller may not
  * read, an unknown model, a bad request) is thrown here, before any event, so a stream never opens
@@ -78,7 +68,7 @@ function assertChatModel(ctx: AuthedContext, id: string): void {
  */
 export function startGroundedCompletion(ctx: AuthedContext, request: ChatCompletionRequest, parley: ParleyCompletionOptions, signal: AbortSignal): GroundedCompletion {
   refuseUngroundable(request);
-  if (request.model !== 'auto') assertChatModel(ctx, request.model);
+  if (request.model !== 'auto') chatModelNamed(ctx, request.model);
   const talk = conversation(request);
   return parley.thread_id ? inThread(ctx, request, parley, parley.thread_id, talk.question) : unstored(ctx, request, parley, talk, signal);
 }

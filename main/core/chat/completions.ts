@@ -2,8 +2,7 @@ import { imagesOf, textOf, type ChatCompletionRequest } from '../../../shared/op
 import { ServiceError } from '../../../shared/errors.js';
 import type { Model } from '../../../shared/operations/models.js';
 import type { AuthedContext } from '../context.js';
-import { allModels, chatModels, resolveModel, type ResolvedModel } from '../models/catalog.js';
-import { modelPurpose } from '../models/purpose.js';
+import { chatModelNamed, chatModels, resolveModel, type ResolvedModel } from '../models/catalog.js';
 import type { AgentTurn, ChatTurn } from '../providers/types.js';
 import { extractFeatures } from '../routing/features.js';
 import { route } from '../routing/router.js';
@@ -109,11 +108,7 @@ export function startCompletion(ctx: AuthedContext, request: ChatCompletionReque
       throw new ServiceError('invalid_argument', `No model available here can take ${needs.images ? 'images' : 'tools'}.`, [{ path: param, message: 'no model can take it' }]);
     }
   } else {
-    const found = allModels(ctx).find((m) => m.id === request.model);
-    if (!found) throw new ServiceError('not_found', `No model ${request.model}; GET /v1/models lists them, and "auto" routes automatically.`);
-    if (modelPurpose(ctx, found) === 'embedding') {
-      throw new ServiceError('invalid_argument', `${request.model} is an embedding model: it answers POST /v1/embeddings, not chat. GET /v1/models lists the chat models.`, [{ path: 'model', message: 'an embedding model' }]);
-    }
+    const found = chatModelNamed(ctx, request.model);
     const why = unfit(found, needs);
     if (why) throw new ServiceError('invalid_argument', why.detail, [{ path: why.param, message: why.detail }]);
     candidates = [resolveModel(ctx, found.id)];

@@ -1,4 +1,5 @@
 import { ServiceError } from '../../../shared/errors.js';
+import { releaseBlob } from '../storage/release-blob.js';
 import type { ArtifactStatus } from '../../db/repositories/artifacts.js';
 import type { DatasetRow } from '../../db/repositories/datasets.js';
 import type { AuthedContext } from '../context.js';
@@ -54,7 +55,7 @@ export async function deleteDataset(ctx: AuthedContext, input: { id: string }): 
   const shas = repos.artifacts.shasOfKbs([dataset.kb_id]);
   repos.datasets.delete(dataset.id);
   for (const artifact of artifacts) await runtime.blobs.dropParts(artifact.id);
-  for (const sha of shas) if (repos.artifacts.shaUsers(sha) === 0) await runtime.blobs.remove(sha);
+  for (const sha of shas) await releaseBlob({ repos, blobs: runtime.blobs }, sha);
   return null;
 }
 
@@ -88,7 +89,7 @@ export async function deleteArtifact(ctx: AuthedContext, input: { kb_id: string;
   mayWrite(ctx, orgKb(ctx, input.kb_id));
   ctx.repos.artifacts.delete(artifact.id);
   await ctx.runtime.blobs.dropParts(artifact.id);
-  if (artifact.sha256 && ctx.repos.artifacts.shaUsers(artifact.sha256) === 0) await ctx.runtime.blobs.remove(artifact.sha256);
+  if (artifact.sha256) await releaseBlob({ repos: ctx.repos, blobs: ctx.runtime.blobs }, artifact.sha256);
   return null;
 }
 

@@ -8,6 +8,11 @@ import { LocalModelError } from '../local-models/engine.js';
 import { allModels, resolveModel, type ResolvedModel } from '../models/catalog.js';
 import { modelPurpose } from '../models/purpose.js';
 import { estimateTokens } from '../tokens.js';
+import { clientCache } from '../providers/client-cache.js';
+import { redactSecrets } from '../secrets/redact.js';
+
+/** One SDK client (and connection pool) per endpoint and key, as the chat providers keep them. */
+const remoteClient = clientCache((baseURL, apiKey) => new OpenAI({ baseURL, apiKey: apiKey ?? 'not-needed', maxRetries: 1, timeout: 60_000 }));
 
 /** Vectors in the order of the inputs, and what the model counted. */
 export interface Embeddings {
@@ -42,13 +47,13 @@ export async function createEmbeddings(ctx: AuthedContext, request: EmbeddingsRe
     tokens = remote.prompt_tokens;
     return remote.vectors;
   })();
+  const counted = () => tokens ?? estimateTokens(texts.join('\n'));
   try {
     // Shutdown waits for a call under way, as it does for an answer.
     const vectors = await ctx.runtime.lifecycle.track(work);
-    return { model: found.id, vectors, prompt_tokens: tokens ?? estimateTokens(texts.join('\n')) };
+    return { model: found.id, vectors, prompt_tokens: counted() };
   } finally {
-    const input = tokens ?? estimateTokens(texts.join('\n'));
-    ctx.repos.usage.record({ user_id: ctx.caller.user.id, model_id: found.id, source: 'openai', message_id: null, input_tokens: input, output_tokens: 0, created_at: isoNow(ctx) });
+    ctx.repos.usage.record({ user_id: ctx.caller.user.id, model_id: found.id, source: 'openai', message_id: null, input_tokens: counted(), output_tokens: 0, created_at: isoNow(ctx) });
   }
 }
 
@@ -74,7 +79,7 @@ async function embedLocally(ctx: AuthedContext, resolved: ResolvedModel, texts: 
 async function embedRemotely(resolved: ResolvedModel, texts: string[], request: EmbeddingsRequest, signal: AbortSignal): Promise<{ vectors: number[][]; prompt_tokens: number | null }> {
   if (!resolved.endpoint_url) throw new ServiceError('unavailable', `${resolved.model.name} has no endpoint to call.`);
   // The same official SDK datasets are embedded through (retrieval/embedder.ts).
-  const client = new OpenAI({ baseURL: resolved.endpoint_url, apiKey: resolved.api_key ?? 'not-needed', maxRetries: 1, timeout: 60_000 });
+  const client = remoteClient(resolved.endpoint_url, resolved.api_key);
   let res: OpenAI.CreateEmbeddingResponse;
   try {
     res = await client.embeddings.create(
@@ -98,13 +103,21 @@ async function embedRemotely(resolved: ResolvedModel, texts: string[], request: 
   return { vectors, prompt_tokens: typeof res.usage?.prompt_tokens === 'number' ? res.usage.prompt_tokens : null };
 }
 
-/** The upstream's refusal of what the client sent (a bad `dimensions`) is the client's 400; anything else is the server's 502. */
+/**
+ * The upstream's refusal of what the client sent (a bad `dimensions`) is the client's 400; anything
+ * else is the server's 502. Upstream text can echo what it was sent (keys): redacted, as the chat
+ * providers' errors are.
+ */
 function upstreamFailure(resolved: ResolvedModel, error: unknown): ServiceError {
-  const name = resolved.model.name;
+  const failure = describeFailure(resolved.model.name, error);
+  return new ServiceError(failure.code, redactSecrets(failure.detail));
+}
+
+function describeFailure(name: string, error: unknown): { code: 'invalid_argument' | 'rate_limited' | 'upstream_error'; detail: string } {
   if (error instanceof OpenAI.APIError && (error.status === 400 || error.status === 422)) {
-    return new ServiceError('invalid_argument', `${name}'s server refused the request: ${error.message}`);
+    return { code: 'invalid_argument', detail: `${name}'s server refused the request: ${error.message}` };
   }
-  if (error instanceof OpenAI.APIError && error.status === 429) return new ServiceError('rate_limited', `${name}'s server is rate limiting: ${error.message}`);
+  if (error instanceof OpenAI.APIError && error.status === 429) return { code: 'rate_limited', detail: `${name}'s server is rate limiting: ${error.message}` };
   const why = error instanceof OpenAI.APIError && error.status !== undefined ? `answered ${error.status}` : error instanceof Error ? error.message : 'failed';
-  return new ServiceError('upstream_error', `${name}'s server could not embed (${why}).`);
+  return { code: 'upstream_error', detail: `${name}'s server could not embed (${why}).` };
 }

@@ -1,4 +1,5 @@
 import { createReadStream, existsSync } from 'node:fs';
+import { releaseBlob } from '../storage/release-blob.js';
 import { lstat, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Config } from '../../../shared/config.js';
@@ -72,9 +73,10 @@ export async function syncFile(deps: SyncDeps, folder: FolderRow, root: string, 
   const now = deps.now().toISOString();
   const dataset = repos.datasets.get(folder.dataset_id);
   if (!dataset || !repos.folders.get(folder.id)) {
-    await dropIfUnused(deps, stored.sha256);
+    await releaseBlob(deps, stored.sha256);
     return { kind: 'absent' };
   }
+  let replaced: string | null = null;
   const enqueue = repos.transaction((): string | null => {
     const current = repos.folders.artifactAt(folder.id, key);
     if (current) {
@@ -82,6 +84,7 @@ export async function syncFile(deps: SyncDeps, folder: FolderRow, root: string, 
         repos.folders.setMtime(current.id, mtimeMs);
         return null;
       }
+      replaced = current.sha256;
       repos.folders.setContent(current.id, { sha256: stored.sha256, size: stored.size, mtime_ms: mtimeMs, now });
       return current.id;
     }
@@ -97,6 +100,8 @@ export async function syncFile(deps: SyncDeps, folder: FolderRow, root: string, 
     return id;
   });
   if (enqueue) deps.ingest.enqueue(enqueue);
+  // The edited file's earlier bytes are no longer anyone's (unless another artifact has them too).
+  if (replaced) await releaseBlob(deps, replaced);
   return { kind: 'tracked' };
 }
 
@@ -118,9 +123,6 @@ function existsSyncSafe(path: string): boolean {
 /** Removes a folder's artifact (its chunks go by cascade) and its bytes when nothing else uses them. */
 export async function removeArtifact(deps: Pick<SyncDeps, 'repos' | 'blobs'>, id: string, sha256: string | null): Promise<void> {
   deps.repos.artifacts.delete(id);
-  if (sha256) await dropIfUnused(deps, sha256);
+  if (sha256) await releaseBlob(deps, sha256);
 }
 
-async function dropIfUnused(deps: Pick<SyncDeps, 'repos' | 'blobs'>, sha256: string): Promise<void> {
-  if (deps.repos.artifacts.shaUsers(sha256) === 0) await deps.blobs.remove(sha256);
-}

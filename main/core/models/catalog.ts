@@ -8,6 +8,7 @@ import { endpointForAdmin, endpointForMember, sameOrigin } from '../secrets/reda
 import { discoveredSources, localModelView } from '../local-models/views.js';
 import { localFits } from '../local-models/residency.js';
 import { callerIs } from '../auth/roles.js';
+import { modelPurpose } from './purpose.js';
 
 /** The model that ships with Parley and works offline. */
 export const EXTRACTIVE_MODEL_ID = 'mdl_extractive';
@@ -100,10 +101,10 @@ function modelsOf(ctx: AuthedContext, rows: ModelRow[]): Model[] {
  * the free memory.
  */
 export function chatModels(ctx: AuthedContext): (Model & CandidateModel)[] {
-  // The configured embedding model answers embeddings, not chat, wherever it runs.
-  const embedding = ctx.config().retrieval.embedding_model;
+  // An embedding model (the configured one, a GGUF with pooling, a remote one named so) answers
+  // embeddings, not chat: the same rule `/v1` refuses such a model by (models/purpose.ts).
   const rows = ctx.repos.models.list(ctx.caller.user.organization_id);
-  const models = modelsOf(ctx, rows).filter((m) => m.id !== embedding && (!m.local || (m.local.purpose === 'chat' && m.local.state !== 'failed')));
+  const models = modelsOf(ctx, rows).filter((m) => modelPurpose(ctx, m) === 'chat' && m.local?.state !== 'failed');
   // A view shows paths to admins only; routing needs them for everyone.
   const paths = new Map<string, string>(ctx.runtime.local.files().map((f) => [f.id, f.path]));
   for (const row of rows) if (row.provider === 'llama_cpp') paths.set(row.id, row.model);
@@ -160,4 +161,14 @@ function withOverride(ctx: Context, model: Model, row: ModelRow | null, override
     api_key: openSecret(ctx, override.api_key_secret) ?? inherited,
     override_id: override.id,
   };
+}
+
+/** The model a `/v1` chat request names: one `/v1/models` lists (404 otherwise) that writes answers (400 for an embedding model). */
+export function chatModelNamed(ctx: AuthedContext, id: string): Model {
+  const found = allModels(ctx).find((m) => m.id === id);
+  if (!found) throw new ServiceError('not_found', `No model ${id}; GET /v1/models lists them, and "auto" routes automatically.`);
+  if (modelPurpose(ctx, found) === 'embedding') {
+    throw new ServiceError('invalid_argument', `${id} is an embedding model: it answers POST /v1/embeddings, not chat. GET /v1/models lists the chat models.`, [{ path: 'model', message: 'an embedding model' }]);
+  }
+  return found;
 }

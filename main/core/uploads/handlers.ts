@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { ServiceError } from '../../../shared/errors.js';
+import { releaseBlob } from '../storage/release-blob.js';
 import type { ArtifactRow } from '../../db/repositories/artifacts.js';
 import type { AuthedContext, Context } from '../context.js';
 import { isoNow } from '../context.js';
@@ -240,7 +241,7 @@ export async function storeFile(ctx: AuthedContext, kbId: string, file: { key: s
     return ctx.repos.artifacts.get(id);
   });
   if (!row) {
-    if (ctx.repos.artifacts.shaUsers(stored.sha256) === 0) await ctx.runtime.blobs.remove(stored.sha256);
+    await releaseBlob({ repos: ctx.repos, blobs: ctx.runtime.blobs }, stored.sha256);
     throw new ServiceError('not_found', `${JSON.stringify(file.filename)} was not stored: its dataset (or the file) was deleted while it was uploading.`);
   }
   ctx.runtime.ingest.enqueue(id);

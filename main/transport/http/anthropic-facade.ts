@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
 import { MessagesRequest } from '../../../shared/anthropic.js';
-import { ERROR_CODES, ServiceError, type ErrorPayload } from '../../../shared/errors.js';
-import { AnswerFailed } from '../../core/answers/answer-failed.js';
+import { ServiceError, type ErrorPayload } from '../../../shared/errors.js';
 import { collectMessage, messageEvents, newMessageId, toCompletionRequest, type MessageStreamEvent } from '../../core/chat/messages-api.js';
 import { fieldErrors, type Service } from '../../core/service.js';
 import type { Caller } from '../../core/context.js';
@@ -27,16 +26,6 @@ export function anthropicError(payload: ErrorPayload) {
   return { type: 'error', error: { type: errorType(payload.status), message: payload.detail, code: payload.code } };
 }
 
-/** Any failure → its payload; a model that could not answer is the upstream's failure (502), never a bare 500. */
-function failurePayload(error: unknown): { payload: ErrorPayload; unexpected: boolean } {
-  if (error instanceof AnswerFailed) {
-    const status = ERROR_CODES[error.code];
-    // A refusal the caller can act on (quota, rate limit, nothing available) keeps its code.
-    if (status < 500 || status === 503) return { payload: { code: error.code, title: 'Model call failed', status, detail: error.message }, unexpected: false };
-    return { payload: { code: 'upstream_error', title: 'Upstream error', status: 502, detail: error.message }, unexpected: false };
-  }
-  return toErrorPayload(error);
-}
 
 const sseEvent = (event: MessageStreamEvent | ReturnType<typeof anthropicError>) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
@@ -49,7 +38,7 @@ export function registerAnthropicFacade(app: FastifyInstance, service: Service, 
   app.register(async (v1) => {
     v1.addHook('preParsing', bodyLimit);
     v1.setErrorHandler((error, request, reply) => {
-      const { payload, unexpected } = failurePayload(error);
+      const { payload, unexpected } = toErrorPayload(error);
       if (unexpected) request.log.error({ err: error }, 'unexpected error');
       return reply.status(payload.status).send(anthropicError(payload));
     });
@@ -98,7 +87,7 @@ async function streamMessage(
     if (!first.done) await sse.write(sseEvent(first.value));
     for await (const event of events) await sse.write(sseEvent(event));
   } catch (error) {
-    const { payload, unexpected } = failurePayload(error);
+    const { payload, unexpected } = toErrorPayload(error);
     if (unexpected) request.log.error({ err: error }, 'unexpected error in a /v1/messages stream');
     await sse.write(sseEvent(anthropicError(payload)));
   } finally {

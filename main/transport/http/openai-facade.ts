@@ -1,8 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { ServiceError, type ErrorPayload } from '../../../shared/errors.js';
 import type { Service } from '../../core/service.js';
-import { AnswerFailed } from '../../core/answers/answer-failed.js';
 import { toErrorPayload } from './problem.js';
 import { openSse } from './sse-writer.js';
 import { openAiCaller, openAiError } from './openai-shape.js';
@@ -10,8 +8,6 @@ import { registerModelRoutes } from './openai-models.js';
 import { registerEmbeddingRoutes } from './openai-embeddings.js';
 import { facadeRoute } from './facade-routes.js';
 
-// The error envelope and the caller are shared with the routes in openai-models.ts and openai-embeddings.ts.
-const caller = openAiCaller;
 
 /**
  * `/v1`: what existing tools speak. `GET /v1/models`, `POST /v1/chat/completions` (streaming and
@@ -34,7 +30,7 @@ export function registerOpenAiFacade(app: FastifyInstance, service: Service, bod
     registerEmbeddingRoutes(v1, service);
 
     v1.post(facadeRoute('POST /v1/chat/completions').url, async (request, reply) => {
-      const who = caller(service, request);
+      const who = openAiCaller(service, request);
       const abort = new AbortController();
       const completion = service.completion(request.body, who, abort.signal);
       const body = request.body as { stream?: boolean; stream_options?: { include_usage?: boolean } | null };
@@ -48,17 +44,14 @@ export function registerOpenAiFacade(app: FastifyInstance, service: Service, bod
         // Set for a request grounded on datasets (`parley` in the body): the sources the answer cites.
         let parley: { citations: unknown[] } | undefined;
         const toolCalls: ToolCallOut[] = [];
-        try {
-          for await (const event of completion.events) {
-            if (event.type === 'delta') content += event.text;
-            else if (event.type === 'usage') usage = event;
-            else if (event.type === 'switch') model = event.model.model.id;
-            else if (event.type === 'finish') finish = event.reason;
-            else if (event.type === 'citations') parley = { citations: event.citations };
-            else if (event.type === 'tool_call') toolCalls.push(toolCallOut(event.call));
-          }
-        } catch (error) {
-          throw answerError(error);
+        // A model that fails the answer is thrown on: problem.ts says it (502 upstream_error, or the limit's own code).
+        for await (const event of completion.events) {
+          if (event.type === 'delta') content += event.text;
+          else if (event.type === 'usage') usage = event;
+          else if (event.type === 'switch') model = event.model.model.id;
+          else if (event.type === 'finish') finish = event.reason;
+          else if (event.type === 'citations') parley = { citations: event.citations };
+          else if (event.type === 'tool_call') toolCalls.push(toolCallOut(event.call));
         }
         const calls = toolCalls.length > 0 ? { tool_calls: toolCalls } : {};
         return {
@@ -81,16 +74,6 @@ function toolCallOut(call: { id: string; name: string; arguments: string }): Too
   return { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } };
 }
 
-/**
- * A model that failed the answer, as the non-streamed facade says it: the upstream's failure
- * (refused, 5xx, bad key, dropped) is 502 `upstream_error` with its redacted reason, never a 500;
- * a limit (rate, trial quota) or a request the model cannot take keeps its own code.
- */
-function answerError(error: unknown): unknown {
-  if (!(error instanceof AnswerFailed)) return error;
-  const own = error.code === 'rate_limited' || error.code === 'invalid_argument' || error.code === 'unprocessable';
-  return new ServiceError(own ? error.code : 'upstream_error', error.message);
-}
 
 async function streamCompletion(
   request: FastifyRequest,
@@ -132,9 +115,7 @@ async function streamCompletion(
     }
     await write('data: [DONE]\n\n');
   } catch (error) {
-    const payload: ErrorPayload =
-      error instanceof AnswerFailed ? { code: error.code, title: 'Upstream error', status: 502, detail: error.message } : toErrorPayload(error).payload;
-    await write(`data: ${JSON.stringify(openAiError(payload))}\n\n`);
+    await write(`data: ${JSON.stringify(openAiError(toErrorPayload(error).payload))}\n\n`);
   } finally {
     sse.end();
   }

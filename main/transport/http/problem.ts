@@ -1,5 +1,6 @@
 import { diskFullError, isDiskFull } from '../../core/storage/disk-full.js';
 import { isShuttingDown, shuttingDownError } from '../../core/storage/closed.js';
+import { AnswerFailed } from '../../core/answers/answer-failed.js';
 import { ERROR_CODES, ServiceError, errorTitle, isErrorCode, type ErrorCode, type ErrorPayload } from '../../../shared/errors.js';
 
 /** The RFC 9457 body every error answers with. `type` is a stable URN per code. */
@@ -26,6 +27,7 @@ const BY_STATUS: Partial<Record<number, ErrorCode>> = {
  */
 export function toErrorPayload(error: unknown): { payload: ErrorPayload; unexpected: boolean } {
   if (error instanceof ServiceError) return { payload: error.toPayload(), unexpected: false };
+  if (error instanceof AnswerFailed) return { payload: answerFailure(error), unexpected: false };
   // Whatever write hit a full disk: a clear 507, not a 500.
   if (isDiskFull(error)) return { payload: diskFullError().toPayload(), unexpected: false };
   // A request still under way when the database closed at shutdown: the 503 every request then gets.
@@ -40,6 +42,18 @@ export function toErrorPayload(error: unknown): { payload: ErrorPayload; unexpec
     payload: { code: 'internal', title: errorTitle('internal'), detail: 'Something went wrong on our side; it has been logged.', status: 500 },
     unexpected: true,
   };
+}
+
+/**
+ * A model that could not answer, thrown out of a `/v1` completion: a limit or a refusal the caller
+ * can act on (quota, rate, a request the model cannot take, nothing available: status < 500 or 503)
+ * keeps its code; the upstream's own failure (refused key, 5xx, dropped stream) is 502
+ * `upstream_error` with its redacted reason — never a 500.
+ */
+function answerFailure(error: AnswerFailed): ErrorPayload {
+  const status = ERROR_CODES[error.code];
+  if (status < 500 || status === 503) return { code: error.code, title: errorTitle(error.code), status, detail: error.message };
+  return { code: 'upstream_error', title: errorTitle('upstream_error'), status: 502, detail: error.message };
 }
 
 export { isErrorCode };

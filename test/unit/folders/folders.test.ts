@@ -2,7 +2,8 @@
  * Watched folders (issue 30) over real filesystem events in temporary folders: nothing here waits on
  * the clock; each test waits for the folder's state or its artifacts (`vi.waitFor`).
  */
-import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Core } from '../../../main/boot.js';
@@ -72,7 +73,7 @@ describe('following a folder', () => {
   });
 
   it('follows adds, changes, renames (without parsing again) and deletions live, and files written slowly', async () => {
-    const { dir, call, ds, artifacts, keys } = await started();
+    const { core, dir, call, ds, artifacts, keys } = await started();
     writeFileSync(join(dir, 'keep.txt'), 'keep words');
     const folder = await call<Folder>('folders.create', { id: ds.id, path: dir });
     await vi.waitFor(async () => expect(ready(await artifacts(), 'keep.txt')).toBeDefined(), WAIT);
@@ -87,6 +88,9 @@ describe('following a folder', () => {
       expect(a?.size).toBe('keep words changed and longer'.length);
     }, WAIT);
     expect(ready(await artifacts(), 'keep.txt')?.id).toBe(before.id);
+    // The edited file's earlier bytes are not kept once nothing refers to them.
+    const oldSha = createHash('sha256').update('keep words').digest('hex');
+    expect(existsSync(join(core.dataDir, 'blobs', oldSha.slice(0, 2), oldSha))).toBe(false);
 
     const moved = ready(await artifacts(), 'new.txt') as Artifact;
     renameSync(join(dir, 'new.txt'), join(dir, 'renamed.txt'));
