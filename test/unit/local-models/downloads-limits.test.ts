@@ -82,7 +82,13 @@ describe('the size of a download', () => {
     const d = await settled(() => downloads.get(id));
     expect(d.status).toBe('failed');
     expect(d.error).toMatch(/^Size mismatch: the server stated the file is 900000 bytes but it ends after 600000/);
-    expect(files.requests.filter((r) => r.path === '/limits/fewer.gguf').map((r) => r.range)).toEqual([null, 'bytes=600000-']);
+    // Then it resumed where its bytes ended: at 600000, or earlier when the cut connection lost
+    // bytes that had arrived but were not yet read (fetch drops a body's queue when it errors) —
+    // the answer to that resumed request states the true size, which is the same mismatch.
+    const ranges = files.requests.filter((r) => r.path === '/limits/fewer.gguf').map((r) => r.range);
+    expect(ranges).toHaveLength(2);
+    expect(ranges[0]).toBeNull();
+    expect(Number(/^bytes=(\d+)-$/.exec(ranges[1] ?? '')?.[1])).toBeLessThanOrEqual(600_000);
     expect(existsSync(part(id))).toBe(false);
   });
 });

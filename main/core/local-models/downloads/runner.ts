@@ -408,6 +408,12 @@ export class ModelDownloads {
         await response.body?.cancel();
         return { kind: 'restart', reason: 'The server answered another range than the one asked for; starting again.' };
       }
+      // The same file (If-Range held) cannot change its size between two answers: a resumed answer
+      // giving another total than the one stated before means one of them lied.
+      if (range.total !== null && row.bytes_total !== null && range.total !== row.bytes_total) {
+        await response.body?.cancel();
+        throw new WrongFile(range.total < row.bytes_total ? endedShortOfStated(row.bytes_total, range.total) : sentMoreThanStated(row.bytes_total));
+      }
       start = offset;
       total = range.total;
     } else {
