@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { runCachedBundle } from './launch/code-cache.js';
 import { onServedReady } from './launch/served-ready.js';
-import { provideEsmImport } from './core/esm-import.js';
+import { provideEsmImport } from './core/platform/esm-import.js';
 
 /**
  * `node dist/main/serve.js`: runs served mode (serve.ts, bundled as CommonJS into serve-main.cjs)

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { APP_VERSION, RENDERER_DIR } from './app-info.js';
 import { bootCore } from './boot.js';
-import { issueSignInCode } from './core/auth/sign-in-code.js';
+import { issueSignInCode } from './core/platform/auth/sign-in-code.js';
 import { defaultDataDir } from './data-dir.js';
 import { DatabaseFromFutureError } from './db/connection.js';
 import { createLogger } from './logging/logger.js';

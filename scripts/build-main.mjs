@@ -13,11 +13,11 @@ await build({
   // keyword-worker: the thread that shares each keyword search, query by query, with the main thread.
   entryPoints: {
     electron: 'main/electron.ts',
-    'parse-worker': 'main/core/ingest/parse-worker.ts',
+    'parse-worker': 'main/core/knowledge/ingest/parse-worker.ts',
     'background-worker': 'main/db/repositories/chunks/background-worker.ts',
-    'keyword-worker': 'main/core/retrieval/keyword-worker.ts',
+    'keyword-worker': 'main/core/knowledge/retrieval/keyword-worker.ts',
     // host-process: the local models' own process (node-llama-cpp), so a native crash does not end the app.
-    'host-process': 'main/core/local-models/host/host-process.ts',
+    'host-process': 'main/core/models/local/host/host-process.ts',
     mcp: 'main/mcp.ts',
   },
   outdir: 'dist/main',

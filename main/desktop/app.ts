@@ -1,7 +1,7 @@
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../core/platform/logger.js';
 import { utilityProcessHost, type UtilityProcessLike } from './model-host.js';
 import { bootCore, type BootOptions, type Core } from '../boot.js';
-import { keyFileSecretBox, osKeychainSecretBox, type OsKeychain } from '../core/secrets/secret-box.js';
+import { keyFileSecretBox, osKeychainSecretBox, type OsKeychain } from '../core/platform/secrets/secret-box.js';
 import { registerIpc, type IpcMainInvokeLike } from '../transport/ipc/index.js';
 import { registerUploadParts } from '../transport/ipc/upload-part.js';
 import { registerFolderPicker, type FolderDialogLike } from '../transport/ipc/pick-folder.js';

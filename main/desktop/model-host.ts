@@ -1,5 +1,5 @@
-import type { HostProcess, HostSpawner } from '../core/local-models/host/client.js';
-import type { FromHost } from '../core/local-models/host/types.js';
+import type { HostProcess, HostSpawner } from '../core/models/local/host/client.js';
+import type { FromHost } from '../core/models/local/host/types.js';
 
 /** What the desktop takes of Electron's `utilityProcess` (injected: this file never imports electron). */
 export interface UtilityProcessLike {

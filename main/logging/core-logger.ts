@@ -1,5 +1,5 @@
 import type { Logger as PinoLogger } from 'pino';
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../core/platform/logger.js';
 
 /** The core's logger over pino (served mode, the desktop app): errors keep their stack in `err`. */
 export function pinoCoreLogger(logger: PinoLogger): Logger {

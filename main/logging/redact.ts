@@ -3,7 +3,7 @@
  * (core/secrets/redact.ts), applied to every string of a log entry, and values under credential-named
  * keys dropped whole.
  */
-import { redactSecrets } from '../core/secrets/redact.js';
+import { redactSecrets } from '../core/platform/secrets/redact.js';
 
 export { redactSecrets };
 

@@ -12,8 +12,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chunkDocument } from '../../main/core/ingest/chunk.js';
-import { closeParserWorkers, parseDocument, streamChunks } from '../../main/core/ingest/parse.js';
+import { chunkDocument } from '../../main/core/knowledge/ingest/chunk.js';
+import { closeParserWorkers, parseDocument, streamChunks } from '../../main/core/knowledge/ingest/parse.js';
 import { makePdf } from '../fixtures/files/index.js';
 import { prng } from './stats.js';
 

@@ -10,11 +10,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigSchema } from '../../shared/config.js';
-import { LocalEngine } from '../../main/core/local-models/engine.js';
-import { readGgufHeader } from '../../main/core/local-models/gguf-header.js';
-import { InProcessHost } from '../../main/core/local-models/host/in-process.js';
-import { ProcessHost } from '../../main/core/local-models/host/client.js';
-import type { ModelHost } from '../../main/core/local-models/host/types.js';
+import { LocalEngine } from '../../main/core/models/local/engine.js';
+import { readGgufHeader } from '../../main/core/models/local/gguf-header.js';
+import { InProcessHost } from '../../main/core/models/local/host/in-process.js';
+import { ProcessHost } from '../../main/core/models/local/host/client.js';
+import type { ModelHost } from '../../main/core/models/local/host/types.js';
 import { realModel } from '../support/real-models.js';
 import { printRows, summarize } from './stats.js';
 

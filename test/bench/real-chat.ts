@@ -16,7 +16,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { defaultThreads } from '../../main/core/local-models/engine.js';
+import { defaultThreads } from '../../main/core/models/local/engine.js';
 import { realModel } from '../support/real-models.js';
 import { readSse } from '../support/sse.js';
 import { startServed, type Served } from '../support/served.js';

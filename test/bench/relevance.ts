@@ -5,7 +5,7 @@
  * - plain FTS5 bm25: every word of the query OR-ed, ranked by FTS5's bm25() over the same index
  *   (same tokenizer, so the same stemming), no stop words, no pruning — the baseline;
  * - Parley's keyword search and hybrid search, through `search.query` (the operation behind
- *   `POST /search`, over the one retrieval function, `main/core/retrieval/retrieve.ts`).
+ *   `POST /search`, over the one retrieval function, `main/core/knowledge/retrieval/retrieve.ts`).
  *
  * The documents go through Parley's real ingest path: one text file per document (title, blank
  * line, body) stored by the service, detected, parsed in the parse worker, chunked and indexed.
@@ -30,7 +30,7 @@ import { basename, delimiter, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bootCore, type Core } from '../../main/boot.js';
-import { questionWords } from '../../main/core/retrieval/search.js';
+import { questionWords } from '../../main/core/knowledge/retrieval/search.js';
 import { realModel } from '../support/real-models.js';
 import { TEST_ADMIN_KEY, tempDir } from '../support/core.js';
 import { loadCollection, type IrCollection } from './relevance/collection.js';

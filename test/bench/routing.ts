@@ -9,10 +9,10 @@
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_CONFIG } from '../../shared/config.js';
 import type { Strength } from '../../shared/operations/models-schema.js';
-import { extractFeatures, type FeatureInput } from '../../main/core/routing/features.js';
-import { HealthTracker } from '../../main/core/routing/health.js';
-import { route } from '../../main/core/routing/router.js';
-import type { CandidateModel, RoutingPolicy } from '../../main/core/routing/types.js';
+import { extractFeatures, type FeatureInput } from '../../main/core/models/routing/features.js';
+import { HealthTracker } from '../../main/core/models/routing/health.js';
+import { route } from '../../main/core/models/routing/router.js';
+import type { CandidateModel, RoutingPolicy } from '../../main/core/models/routing/types.js';
 import { prng } from './stats.js';
 
 export interface BenchResult {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bootCore } from '../../main/boot.js';
-import type { Chunk } from '../../main/core/ingest/types.js';
+import type { Chunk } from '../../main/core/knowledge/ingest/types.js';
 import { prng } from './stats.js';
 
 const SERVE = fileURLToPath(new URL('../../dist/main/serve.js', import.meta.url));

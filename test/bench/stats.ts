@@ -61,4 +61,4 @@ export function withTarget<R extends Row>(row: R, target: Target): R & { target:
 }
 
 /** Deterministic PRNG (mulberry32), so every run measures the same inputs. */
-export { seededRandom as prng } from '../../main/core/seeded-random.js';
+export { seededRandom as prng } from '../../main/core/platform/seeded-random.js';

@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bootCore } from '../../main/boot.js';
-import { CONFIG_FILE } from '../../main/core/config/load.js';
-import { CONFIG_TEMPLATE } from '../../main/core/config/template.js';
+import { CONFIG_FILE } from '../../main/core/platform/config/load.js';
+import { CONFIG_TEMPLATE } from '../../main/core/platform/config/template.js';
 import { TEST_ADMIN_KEY, startTestHttp, tempDir } from '../support/core.js';
 
 interface State {

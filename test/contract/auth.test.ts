@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { legacySha256 } from '../../main/core/auth/credential-hash.js';
-import { newId, newSecret } from '../../main/core/ids.js';
+import { legacySha256 } from '../../main/core/platform/auth/credential-hash.js';
+import { newId, newSecret } from '../../main/core/platform/ids.js';
 import { API_VERSION } from '../../shared/api-version.js';
 import { TEST_ADMIN_KEY, startTestHttp } from '../support/core.js';
 import { request as httpRequest } from 'node:http';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTINUE_PROMPT } from '../../main/core/chat/send.js';
+import { CONTINUE_PROMPT } from '../../main/core/conversation/chat/send.js';
 import { startChatHarness, type Harness } from '../support/chat.js';
 import { collectChat } from '../support/sse.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NO_DATASET_ANSWER } from '../../main/core/providers/extractive.js';
+import { NO_DATASET_ANSWER } from '../../main/core/models/providers/extractive.js';
 import { startChatHarness, type Harness } from '../support/chat.js';
 
 interface ChatAnswer {

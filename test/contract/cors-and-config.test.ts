@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newId, newSecret } from '../../main/core/ids.js';
-import { CONFIG_FILE } from '../../main/core/config/load.js';
-import { CONFIG_TEMPLATE } from '../../main/core/config/template.js';
+import { newId, newSecret } from '../../main/core/platform/ids.js';
+import { CONFIG_FILE } from '../../main/core/platform/config/load.js';
+import { CONFIG_TEMPLATE } from '../../main/core/platform/config/template.js';
 import { startTestHttp, tempDir } from '../support/core.js';
 
 const closers: Array<() => Promise<void> | void> = [];

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootCore } from '../../main/boot.js';
-import { NO_DATASET_ANSWER } from '../../main/core/providers/extractive.js';
+import { NO_DATASET_ANSWER } from '../../main/core/models/providers/extractive.js';
 import { VILLAGE_DOCS as DOCS, startChatHarness, type Harness } from '../support/chat.js';
 import { TEST_ADMIN_KEY, tempDir } from '../support/core.js';
 import { bootWithEmbeddings } from '../support/embedded-core.js';

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIG_TEMPLATE } from '../../main/core/config/template.js';
+import { CONFIG_TEMPLATE } from '../../main/core/platform/config/template.js';
 import { startTestHttp, tempDir } from '../support/core.js';
 
 type Artifact = { id: string; key: string; status: string; progress: number; mime_type: string | null; size: number; chunk_count: number; error: { code: string; detail: string } | null };

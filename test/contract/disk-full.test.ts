@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CONFIG_TEMPLATE } from '../../main/core/config/template.js';
+import { CONFIG_TEMPLATE } from '../../main/core/platform/config/template.js';
 import { bootCore } from '../../main/boot.js';
 import { startTestHttp, tempDir, TEST_ADMIN_KEY } from '../support/core.js';
 

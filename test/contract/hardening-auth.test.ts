@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VILLAGE_DOCS, startChatHarness, type Harness } from '../support/chat.js';
 import { call, person, secondOrganization, trial, type Person } from '../support/people.js';
-import { issueApiKey } from '../../main/core/auth/api-keys.js';
+import { issueApiKey } from '../../main/core/platform/auth/api-keys.js';
 
 let h: Harness;
 const get = <T = Record<string, unknown>>(path: string, token?: string) => call<T>(h.api, path, token === undefined ? {} : { token });

@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CONFIG_TEMPLATE } from '../../main/core/config/template.js';
-import { closeParserWorkers } from '../../main/core/ingest/parse.js';
+import { CONFIG_TEMPLATE } from '../../main/core/platform/config/template.js';
+import { closeParserWorkers } from '../../main/core/knowledge/ingest/parse.js';
 import { emptyParagraphsDocx, pdfClaimingPages, wideCsv, zipBombDocx } from '../fixtures/files/hostile.js';
 import { startTestHttp, tempDir } from '../support/core.js';
 

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GgufError, readGgufHeader } from '../../main/core/local-models/gguf-header.js';
+import { GgufError, readGgufHeader } from '../../main/core/models/local/gguf-header.js';
 import { startDownloadServer, type DownloadServer } from '../fixtures/download-server.js';
 import { makeGguf } from '../fixtures/gguf.js';
 import { arbitraryGguf, type GeneratedGguf } from '../fixtures/gguf-arbitrary.js';

@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiKey } from '../../main/core/auth/api-keys.js';
+import { issueApiKey } from '../../main/core/platform/auth/api-keys.js';
 import { TEST_ADMIN_KEY } from '../support/core.js';
 import { VILLAGE_DOCS, startChatHarness, type Harness } from '../support/chat.js';
 

@@ -16,8 +16,8 @@ import { N_EMBD, makeGguf } from '../fixtures/gguf.js';
 import { startChatHarness, type Harness } from '../support/chat.js';
 import { TEST_ADMIN_KEY } from '../support/core.js';
 import { trial } from '../support/people.js';
-import type { AuthedContext } from '../../main/core/context.js';
-import { chatModels } from '../../main/core/models/catalog.js';
+import type { AuthedContext } from '../../main/core/platform/context.js';
+import { chatModels } from '../../main/core/models/catalog/catalog.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-v1-embed-'));
 let h: Harness;

@@ -9,7 +9,7 @@
 import type { Core } from '../../main/boot.js';
 import type { ErrorCode } from '../../shared/errors.js';
 import type { operations } from '../../shared/operations/index.js';
-import { issueSignInCode } from '../../main/core/auth/sign-in-code.js';
+import { issueSignInCode } from '../../main/core/platform/auth/sign-in-code.js';
 import type { Upstream } from '../fixtures/upstream.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -9,7 +9,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isErrorCode } from '../../shared/errors.js';
 import { operations, type Operation } from '../../shared/operations/index.js';
-import { handlers, streamHandlers } from '../../main/core/handlers.js';
+import { handlers, streamHandlers } from '../../main/core/service/handlers.js';
 import { registerIpc } from '../../main/transport/ipc/index.js';
 import { registerStreams } from '../../main/transport/ipc/stream-port.js';
 import { buildHttpRequest } from '../../renderer/src/api/http-request.js';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processArtifact } from '../../main/core/ingest/queue.js';
-import { silentLogger } from '../../main/core/logger.js';
+import { processArtifact } from '../../main/core/knowledge/ingest/queue.js';
+import { silentLogger } from '../../main/core/platform/logger.js';
 import { VILLAGE_DOCS, startChatHarness, type Harness } from '../support/chat.js';
 
 type Result = { artifact_key: string };

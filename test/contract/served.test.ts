@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CONFIG_TEMPLATE } from '../../main/core/config/template.js';
+import { CONFIG_TEMPLATE } from '../../main/core/platform/config/template.js';
 import { startUpstream } from '../fixtures/upstream.js';
 import { SERVE_ENTRY, randomApiKey, startServed } from '../support/served.js';
 import { readSse } from '../support/sse.js';

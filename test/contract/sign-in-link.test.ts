@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { issueSignInCode } from '../../main/core/auth/sign-in-code.js';
+import { issueSignInCode } from '../../main/core/platform/auth/sign-in-code.js';
 import { startTestHttp } from '../support/core.js';
 import { startServed, type Served } from '../support/served.js';
 

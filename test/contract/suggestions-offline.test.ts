@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOTHING_FOUND_ANSWER } from '../../main/core/providers/extractive.js';
+import { NOTHING_FOUND_ANSWER } from '../../main/core/models/providers/extractive.js';
 import { startChatHarness, type Harness } from '../support/chat.js';
 
 type Prompts = { data: Array<{ id: string; title: string; prompt: string; dataset_id: string | null }> };

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIG_TEMPLATE } from '../../main/core/config/template.js';
+import { CONFIG_TEMPLATE } from '../../main/core/platform/config/template.js';
 import { startTestHttp, tempDir, TEST_ADMIN_KEY } from '../support/core.js';
 
 const MB = 1024 * 1024;

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { bootCore, type Core } from '../../main/boot.js';
-import type { Caller } from '../../main/core/context.js';
+import type { Caller } from '../../main/core/platform/context.js';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { TEST_ADMIN_KEY, tempDir } from './core.js';
 

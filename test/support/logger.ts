@@ -1,4 +1,4 @@
-import type { Logger } from '../../main/core/logger.js';
+import type { Logger } from '../../main/core/platform/logger.js';
 
 /** A logger that keeps what the core said, to assert on its warnings. */
 export function collectingLogger(lines: string[] = []): Logger & { lines: string[] } {

@@ -1,5 +1,5 @@
-import { issueApiKey } from '../../main/core/auth/api-keys.js';
-import { newId } from '../../main/core/ids.js';
+import { issueApiKey } from '../../main/core/platform/auth/api-keys.js';
+import { newId } from '../../main/core/platform/ids.js';
 import type { Core } from '../../main/boot.js';
 
 type Api = (path: string, init?: RequestInit & { token?: string | null }) => Promise<Response>;

@@ -1,5 +1,5 @@
 import { ServiceError } from '../../../shared/errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 
 /**
  * The one shutdown rule: stop accepting, wait for what is running, then (the caller) close the

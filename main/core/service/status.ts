@@ -1,5 +1,5 @@
 import { API_RELEASES } from '../../../shared/api-version.js';
-import type { AuthedContext, Context } from '../context.js';
+import type { AuthedContext, Context } from '../platform/context.js';
 
 export const health = () => ({ status: 'ok' as const });
 

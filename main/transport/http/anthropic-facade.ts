@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
 import { MessagesRequest } from '../../../shared/anthropic.js';
 import { ServiceError, type ErrorPayload } from '../../../shared/errors.js';
-import { collectMessage, messageEvents, newMessageId, toCompletionRequest, type MessageStreamEvent } from '../../core/chat/messages-api.js';
-import { fieldErrors, type Service } from '../../core/service.js';
-import type { Caller } from '../../core/context.js';
+import { collectMessage, messageEvents, newMessageId, toCompletionRequest, type MessageStreamEvent } from '../../core/conversation/chat/messages-api.js';
+import { fieldErrors, type Service } from '../../core/service/service.js';
+import type { Caller } from '../../core/platform/context.js';
 import { callerOf } from './early-auth.js';
 import { facadeRoute } from './facade-routes.js';
 import { toErrorPayload } from './problem.js';

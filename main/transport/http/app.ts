@@ -7,8 +7,8 @@ import { API_VERSION, API_VERSION_HEADER } from '../../../shared/api-version.js'
 import type { Config } from '../../../shared/config.js';
 import { ServiceError } from '../../../shared/errors.js';
 import { operations, type Operation } from '../../../shared/operations/index.js';
-import type { Caller } from '../../core/context.js';
-import type { Service } from '../../core/service.js';
+import type { Caller } from '../../core/platform/context.js';
+import type { Service } from '../../core/service/service.js';
 import { BODY_LIMIT_CEILING, liveBodyLimit } from './body-limit.js';
 import { clientErrorHandler, FOREIGN_HOST_DETAIL, frameworkErrors } from './framework-errors.js';
 import type { Drain } from './drain.js';

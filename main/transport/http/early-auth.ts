@@ -6,9 +6,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../../shared/errors.js';
-import type { Caller } from '../../core/context.js';
-import type { Service } from '../../core/service.js';
-import { signedPartOf } from '../../core/uploads/part-url.js';
+import type { Caller } from '../../core/platform/context.js';
+import type { Service } from '../../core/service/service.js';
+import { signedPartOf } from '../../core/knowledge/uploads/part-url.js';
 
 /**
  * How a route proves who calls it; routes say so in their `config.auth`. `api_key`: Anthropic's

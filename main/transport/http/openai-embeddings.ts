@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Service } from '../../core/service.js';
+import type { Service } from '../../core/service/service.js';
 import { facadeRoute } from './facade-routes.js';
 import { openAiCaller } from './openai-shape.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import type { Service } from '../../core/service.js';
+import type { Service } from '../../core/service/service.js';
 import { toErrorPayload } from './problem.js';
 import { openSse } from './sse-writer.js';
 import { openAiCaller, openAiError } from './openai-shape.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../../../shared/errors.js';
-import type { Service } from '../../core/service.js';
+import type { Service } from '../../core/service/service.js';
 import { facadeRoute } from './facade-routes.js';
 import { openAiCaller } from './openai-shape.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ErrorPayload } from '../../../shared/errors.js';
-import type { Service } from '../../core/service.js';
+import type { Service } from '../../core/service/service.js';
 import { callerOf } from './early-auth.js';
 
 /** OpenAI's error envelope, which its SDKs and the tools built on them parse; `code` is Parley's stable code. */

@@ -1,6 +1,6 @@
-import { diskFullError, isDiskFull } from '../../core/storage/disk-full.js';
-import { isShuttingDown, shuttingDownError } from '../../core/storage/closed.js';
-import { AnswerFailed } from '../../core/answers/answer-failed.js';
+import { diskFullError, isDiskFull } from '../../core/platform/storage/disk-full.js';
+import { isShuttingDown, shuttingDownError } from '../../core/platform/storage/closed.js';
+import { AnswerFailed } from '../../core/answering/answer-failed.js';
 import { ERROR_CODES, ServiceError, errorTitle, isErrorCode, type ErrorCode, type ErrorPayload } from '../../../shared/errors.js';
 
 /** The RFC 9457 body every error answers with. `type` is a stable URN per code. */

@@ -4,10 +4,10 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ServiceError } from '../../../shared/errors.js';
 import { ArtifactKey, NewArtifactKey, showBidiControls } from '../../../shared/operations/datasets.js';
-import type { Caller } from '../../core/context.js';
-import type { Service } from '../../core/service.js';
-import { fieldErrors } from '../../core/service.js';
-import { MAX_PART_BYTES, signedPartOf } from '../../core/uploads/part-url.js';
+import type { Caller } from '../../core/platform/context.js';
+import type { Service } from '../../core/service/service.js';
+import { fieldErrors } from '../../core/service/service.js';
+import { MAX_PART_BYTES, signedPartOf } from '../../core/knowledge/uploads/part-url.js';
 import { refuseUnread } from './early-auth.js';
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { IpcResult } from '../../../shared/bridge.js';
 import { IPC_INVOKE } from '../../../shared/bridge.js';
 import { ServiceError } from '../../../shared/errors.js';
-import type { Caller } from '../../core/context.js';
-import { fieldErrors, type Service } from '../../core/service.js';
+import type { Caller } from '../../core/platform/context.js';
+import { fieldErrors, type Service } from '../../core/service/service.js';
 import { toIpcError, type LogError } from './error-payload.js';
 import { isTrustedSender, type IpcSenderLike } from './sender.js';
 

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { IPC_UPLOAD_PART, type IpcResult } from '../../../shared/bridge.js';
 import { ServiceError } from '../../../shared/errors.js';
-import type { Service } from '../../core/service.js';
-import { MAX_PART_BYTES, parsePartUrl } from '../../core/uploads/part-url.js';
+import type { Service } from '../../core/service/service.js';
+import { MAX_PART_BYTES, parsePartUrl } from '../../core/knowledge/uploads/part-url.js';
 import { toIpcError, type LogError } from './error-payload.js';
 import type { IpcMainInvokeLike } from './index.js';
 import { isTrustedSender, type IpcSenderLike } from './sender.js';

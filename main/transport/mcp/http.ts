@@ -1,8 +1,8 @@
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
 import { ServiceError } from '../../../shared/errors.js';
-import type { Caller } from '../../core/context.js';
-import type { Service } from '../../core/service.js';
+import type { Caller } from '../../core/platform/context.js';
+import type { Service } from '../../core/service/service.js';
 import { problemBody } from '../http/problem.js';
 import type { parleyMcpServer } from './tools.js';
 

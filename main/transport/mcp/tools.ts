@@ -3,8 +3,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ServiceError, errorText } from '../../../shared/errors.js';
 import type { Citation, Sequenced } from '../../../shared/events.js';
-import type { Caller } from '../../core/context.js';
-import type { Service } from '../../core/service.js';
+import type { Caller } from '../../core/platform/context.js';
+import type { Service } from '../../core/service/service.js';
 
 /** Where the app shows a thread, when it has a URL (the HTTP transport); null in a stdio process. */
 export type ThreadLink = (threadId: string) => string | null;

@@ -24,7 +24,7 @@ export interface SessionStore {
 }
 
 export const KEY_REJECTED = 'This API key was not accepted. Check that you pasted all of it and that it has not been revoked.';
-/** The name served mode gives the key a sign-in link exchanges its code for (main/core/auth/sign-in-code.ts). */
+/** The name served mode gives the key a sign-in link exchanges its code for (main/core/platform/auth/sign-in-code.ts). */
 const SIGN_IN_KEY_NAME = 'Browser sign-in';
 
 export const KEY_EXPIRED = 'Your API key stopped working, probably because it was revoked. Sign in with another key.';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { nativeAgent, type NativeRun } from '../../../main/core/agents/native.js';
-import { PassageBook, type ToolResult } from '../../../main/core/agents/tools.js';
-import type { AgentEvent, Toolbox } from '../../../main/core/agents/types.js';
-import type { AgentTurnEvent, AgentTurnRequest } from '../../../main/core/providers/types.js';
+import { nativeAgent, type NativeRun } from '../../../main/core/conversation/agents/native.js';
+import { PassageBook, type ToolResult } from '../../../main/core/conversation/agents/tools.js';
+import type { AgentEvent, Toolbox } from '../../../main/core/conversation/agents/types.js';
+import type { AgentTurnEvent, AgentTurnRequest } from '../../../main/core/models/providers/types.js';
 
 const tools: Toolbox = {
   datasetOf: () => 'ds_1',

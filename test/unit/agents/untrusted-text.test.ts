@@ -6,7 +6,7 @@
  * or what its `tool` model repeats of the tool message).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defuse } from '../../../main/core/answers/untrusted.js';
+import { defuse } from '../../../main/core/answering/untrusted.js';
 import { startChatHarness, type Harness } from '../../support/chat.js';
 import { fixtureServer, setConfig } from '../../support/mcp.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attributeCitations, contentTerms } from '../../../main/core/answers/attribution.js';
+import { attributeCitations, contentTerms } from '../../../main/core/answering/attribution.js';
 import { shownCitations } from '../../../shared/citations.js';
 
 const PASSAGES = [

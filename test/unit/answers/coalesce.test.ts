@@ -5,7 +5,7 @@
  */
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { coalesceDeltas, type DeltaClock } from '../../../main/core/answers/coalesce.js';
+import { coalesceDeltas, type DeltaClock } from '../../../main/core/answering/coalesce.js';
 import { PushedSource } from '../../support/pushed-source.js';
 
 type Event = { type: 'delta'; text: string } | { type: 'usage'; input_tokens: number; output_tokens: number } | { type: 'tool_call'; name: string };

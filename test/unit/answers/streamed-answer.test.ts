@@ -3,9 +3,9 @@
  * runs on a timer the test drives by hand; the end (text, status, usage) is one transaction.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AnswerFailed } from '../../../main/core/answers/answer-failed.js';
-import { INTERRUPTED, TURN_TEXT_BYTES, writeAnswer, type AnswerStore, type FlushTimer, type TextEvent } from '../../../main/core/answers/streamed-answer.js';
-import { coalesceDeltas } from '../../../main/core/answers/coalesce.js';
+import { AnswerFailed } from '../../../main/core/answering/answer-failed.js';
+import { INTERRUPTED, TURN_TEXT_BYTES, writeAnswer, type AnswerStore, type FlushTimer, type TextEvent } from '../../../main/core/answering/streamed-answer.js';
+import { coalesceDeltas } from '../../../main/core/answering/coalesce.js';
 import { bootTestCore } from '../../support/core.js';
 import { PushedSource } from '../../support/pushed-source.js';
 

@@ -4,7 +4,7 @@
  * and the answer ends as `answer_too_long`; the model is not ranked up for it.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { answerByteCap } from '../../../main/core/answers/streamed-answer.js';
+import { answerByteCap } from '../../../main/core/answering/streamed-answer.js';
 import { startChatHarness, type Harness } from '../../support/chat.js';
 import { TEST_ADMIN_KEY } from '../../support/core.js';
 

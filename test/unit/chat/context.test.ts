@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildTurns } from '../../../main/core/chat/context.js';
+import { buildTurns } from '../../../main/core/conversation/chat/context.js';
 import type { MessageRow } from '../../../main/db/repositories/messages.js';
-import { REPLY_RESERVE_TOKENS, messageTokens } from '../../../main/core/tokens.js';
+import { REPLY_RESERVE_TOKENS, messageTokens } from '../../../main/core/platform/tokens.js';
 
 let seq = 0;
 const row = (role: 'user' | 'assistant', content: string): MessageRow => ({

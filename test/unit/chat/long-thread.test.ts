@@ -4,7 +4,7 @@
  * the repositories (the API would take minutes to build such a thread).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { historyBudgetChars } from '../../../main/core/chat/branch.js';
+import { historyBudgetChars } from '../../../main/core/conversation/chat/branch.js';
 import { startChatHarness, type Harness } from '../../support/chat.js';
 import { bootTestCore } from '../../support/core.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MessagesRequest } from '../../../shared/anthropic.js';
 import { ChatCompletionRequest } from '../../../shared/openai.js';
-import { collectMessage, messageEvents, toCompletionRequest } from '../../../main/core/chat/messages-api.js';
-import type { Completion } from '../../../main/core/chat/completions.js';
+import { collectMessage, messageEvents, toCompletionRequest } from '../../../main/core/conversation/chat/messages-api.js';
+import type { Completion } from '../../../main/core/conversation/chat/completions.js';
 
 const translate = (body: unknown) => {
   const openAi = toCompletionRequest(MessagesRequest.parse(body));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapRatings, fitBradleyTerry, type Game } from '../../../main/core/comparisons/bradley-terry.js';
-import { seededRandom } from '../../../main/core/seeded-random.js';
-import { gamesOf } from '../../../main/core/comparisons/leaderboard.js';
+import { bootstrapRatings, fitBradleyTerry, type Game } from '../../../main/core/conversation/comparisons/bradley-terry.js';
+import { seededRandom } from '../../../main/core/platform/seeded-random.js';
+import { gamesOf } from '../../../main/core/conversation/comparisons/leaderboard.js';
 import type { VotedResponse } from '../../../main/db/repositories/comparisons.js';
 
 const win = (winner: number, loser: number): Game[] => [{ winner, loser, weight: 1 }];

@@ -1,7 +1,7 @@
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { setTomlValues, tomlLiteral } from '../../../main/core/config/edit.js';
-import { CONFIG_TEMPLATE } from '../../../main/core/config/template.js';
+import { setTomlValues, tomlLiteral } from '../../../main/core/platform/config/edit.js';
+import { CONFIG_TEMPLATE } from '../../../main/core/platform/config/template.js';
 
 describe('setTomlValues: edits keep the file as written', () => {
   it('replaces a value on its line and keeps the comment after it and the ones around it', () => {

@@ -4,9 +4,9 @@ import { parse } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../../shared/config.js';
 import { bootCore } from '../../../main/boot.js';
-import { CONFIG_FILE } from '../../../main/core/config/load.js';
+import { CONFIG_FILE } from '../../../main/core/platform/config/load.js';
 import { parseConfig } from '../../../shared/config-parse.js';
-import { CONFIG_TEMPLATE } from '../../../main/core/config/template.js';
+import { CONFIG_TEMPLATE } from '../../../main/core/platform/config/template.js';
 import { tempDir } from '../../support/core.js';
 import { collectingLogger } from '../../support/logger.js';
 

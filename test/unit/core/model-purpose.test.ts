@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Model } from '../../../shared/operations/models.js';
-import type { Context } from '../../../main/core/context.js';
-import { modelPurpose } from '../../../main/core/models/purpose.js';
+import type { Context } from '../../../main/core/platform/context.js';
+import { modelPurpose } from '../../../main/core/models/catalog/purpose.js';
 
 /** Only what `modelPurpose` reads: the configured embedding model. */
 const ctx = (embeddingModel = '') => ({ config: () => ({ retrieval: { embedding_model: embeddingModel } }) }) as unknown as Context;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endpointForAdmin, endpointForMember, redactSecrets, sameOrigin } from '../../../main/core/secrets/redact.js';
+import { endpointForAdmin, endpointForMember, redactSecrets, sameOrigin } from '../../../main/core/platform/secrets/redact.js';
 
 describe('redactSecrets', () => {
   it.each([

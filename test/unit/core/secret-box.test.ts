@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { keyFileSecretBox, osKeychainSecretBox } from '../../../main/core/secrets/secret-box.js';
+import { keyFileSecretBox, osKeychainSecretBox } from '../../../main/core/platform/secrets/secret-box.js';
 import { tempDir } from '../../support/core.js';
 
 const dirs: Array<() => void> = [];

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../../shared/errors.js';
-import { handlers } from '../../../main/core/handlers.js';
-import { createService } from '../../../main/core/service.js';
-import { ensureOwner } from '../../../main/core/auth/owner.js';
+import { handlers } from '../../../main/core/service/handlers.js';
+import { createService } from '../../../main/core/service/service.js';
+import { ensureOwner } from '../../../main/core/platform/auth/owner.js';
 import { bootTestCore, TEST_ADMIN_KEY } from '../../support/core.js';
 
 const cores: Array<{ remove: () => void }> = [];

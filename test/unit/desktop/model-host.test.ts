@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../../shared/config.js';
-import { readGgufHeader } from '../../../main/core/local-models/gguf-header.js';
-import { ProcessHost } from '../../../main/core/local-models/host/client.js';
-import type { GenerateRequest } from '../../../main/core/local-models/host/types.js';
+import { readGgufHeader } from '../../../main/core/models/local/gguf-header.js';
+import { ProcessHost } from '../../../main/core/models/local/host/client.js';
+import type { GenerateRequest } from '../../../main/core/models/local/host/types.js';
 import { utilityProcessHost, type UtilityProcessLike } from '../../../main/desktop/model-host.js';
-import { ProviderError } from '../../../main/core/providers/types.js';
+import { ProviderError } from '../../../main/core/models/providers/types.js';
 import { CHAT_ANSWER, LOOP_TEXT, makeGguf } from '../../fixtures/gguf.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-utility-host-'));
@@ -50,7 +50,7 @@ const utilityProcess: UtilityProcessLike = {
 };
 
 const config = ConfigSchema.parse({ local_models: { threads: 1, gpu: false, idle_unload_seconds: 0 } });
-const host = new ProcessHost({ config: () => config, spawn: utilityProcessHost(utilityProcess), script: fileURLToPath(new URL('../../../main/core/local-models/host/host-process-dev.mjs', import.meta.url)) });
+const host = new ProcessHost({ config: () => config, spawn: utilityProcessHost(utilityProcess), script: fileURLToPath(new URL('../../../main/core/models/local/host/host-process-dev.mjs', import.meta.url)) });
 
 afterAll(async () => {
   await host.close();

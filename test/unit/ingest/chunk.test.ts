@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DocumentBuilder } from '../../../main/core/ingest/builder.js';
-import { chunkDocument } from '../../../main/core/ingest/chunk.js';
-import { closeParserWorkers, parseDocument } from '../../../main/core/ingest/parse.js';
-import type { Chunk, ParsedDocument } from '../../../main/core/ingest/types.js';
+import { DocumentBuilder } from '../../../main/core/knowledge/ingest/builder.js';
+import { chunkDocument } from '../../../main/core/knowledge/ingest/chunk.js';
+import { closeParserWorkers, parseDocument } from '../../../main/core/knowledge/ingest/parse.js';
+import type { Chunk, ParsedDocument } from '../../../main/core/knowledge/ingest/types.js';
 import { makePdf } from '../../fixtures/files/index.js';
 
 afterAll(async () => {

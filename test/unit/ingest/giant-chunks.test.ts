@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withPassages } from '../../../main/core/chat/grounding.js';
-import { closeParserWorkers, parseAndChunk } from '../../../main/core/ingest/parse.js';
-import { messageTokens, REPLY_RESERVE_TOKENS } from '../../../main/core/tokens.js';
+import { withPassages } from '../../../main/core/answering/grounding.js';
+import { closeParserWorkers, parseAndChunk } from '../../../main/core/knowledge/ingest/parse.js';
+import { messageTokens, REPLY_RESERVE_TOKENS } from '../../../main/core/platform/tokens.js';
 import { giantRowCsv, wideCsv } from '../../fixtures/files/hostile.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-giant-'));

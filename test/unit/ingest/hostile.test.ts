@@ -3,10 +3,10 @@
  * each test builds a real hostile file and parses it through the parser process.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeParserWorkers, parseDocument, TEST_BALLOON_MIME } from '../../../main/core/ingest/parse.js';
-import { PARSE_LIMITS } from '../../../main/core/ingest/limits.js';
-import { IngestError } from '../../../main/core/ingest/types.js';
-import { readZipDirectory } from '../../../main/core/ingest/zip-guard.js';
+import { closeParserWorkers, parseDocument, TEST_BALLOON_MIME } from '../../../main/core/knowledge/ingest/parse.js';
+import { PARSE_LIMITS } from '../../../main/core/knowledge/ingest/limits.js';
+import { IngestError } from '../../../main/core/knowledge/ingest/types.js';
+import { readZipDirectory } from '../../../main/core/knowledge/ingest/zip-guard.js';
 import { docxOf, emptyParagraphsDocx, pdfClaimingPages, wideCsv, zipBombDocx } from '../../fixtures/files/hostile.js';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';

@@ -3,10 +3,10 @@
  * parser's time budget — 11 MB of nested tags held a parser process for the whole 120 s.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeParserWorkers, parseDocument } from '../../../main/core/ingest/parse.js';
-import { PARSE_LIMITS } from '../../../main/core/ingest/limits.js';
-import { parseHtml } from '../../../main/core/ingest/parsers/html.js';
-import { IngestError } from '../../../main/core/ingest/types.js';
+import { closeParserWorkers, parseDocument } from '../../../main/core/knowledge/ingest/parse.js';
+import { PARSE_LIMITS } from '../../../main/core/knowledge/ingest/limits.js';
+import { parseHtml } from '../../../main/core/knowledge/ingest/parsers/html.js';
+import { IngestError } from '../../../main/core/knowledge/ingest/types.js';
 
 const LIMITS = { maxBytes: 100 * 1024 * 1024, timeoutMs: 120_000, memoryMb: 512 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMarkdown } from '../../../main/core/ingest/parsers/markdown.js';
+import { parseMarkdown } from '../../../main/core/knowledge/ingest/parsers/markdown.js';
 
 describe('Markdown character references', () => {
   it('are decoded as a browser would: named (HTML5 too), decimal and hexadecimal', () => {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { detectMime, PARSEABLE_TYPES } from '../../../main/core/ingest/mime.js';
+import { detectMime, PARSEABLE_TYPES } from '../../../main/core/knowledge/ingest/mime.js';
 import { garbage, GIF_BYTES, JPEG_BYTES, makeZip, PNG_BYTES, sampleDocx, samplePdf, SAMPLE_CSV, SAMPLE_HTML, SAMPLE_JSON, SAMPLE_MARKDOWN } from '../../fixtures/files/index.js';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeParserWorkers, parseDocument, TEST_HANG_MIME } from '../../../main/core/ingest/parse.js';
-import { IngestError, type IngestErrorCode, type ParsedDocument } from '../../../main/core/ingest/types.js';
+import { closeParserWorkers, parseDocument, TEST_HANG_MIME } from '../../../main/core/knowledge/ingest/parse.js';
+import { IngestError, type IngestErrorCode, type ParsedDocument } from '../../../main/core/knowledge/ingest/types.js';
 import { garbage, makePdf, makeZip, sampleDocx, samplePdf, SAMPLE_CSV, SAMPLE_HTML, SAMPLE_JSON, SAMPLE_MARKDOWN } from '../../fixtures/files/index.js';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';

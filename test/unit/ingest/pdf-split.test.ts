@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chunkDocument } from '../../../main/core/ingest/chunk.js';
-import { closeParserWorkers, PARSE_POOL_SIZE, parseDocument, streamChunks, type ParseLimits } from '../../../main/core/ingest/parse.js';
-import { PDF_MIN_PAGES_PER_PART, PDF_SPLIT_MIN_PAGES, pdfPageRanges } from '../../../main/core/ingest/pdf-split.js';
-import { IngestError, type Chunk } from '../../../main/core/ingest/types.js';
+import { chunkDocument } from '../../../main/core/knowledge/ingest/chunk.js';
+import { closeParserWorkers, PARSE_POOL_SIZE, parseDocument, streamChunks, type ParseLimits } from '../../../main/core/knowledge/ingest/parse.js';
+import { PDF_MIN_PAGES_PER_PART, PDF_SPLIT_MIN_PAGES, pdfPageRanges } from '../../../main/core/knowledge/ingest/pdf-split.js';
+import { IngestError, type Chunk } from '../../../main/core/knowledge/ingest/types.js';
 import { makePdf } from '../../fixtures/files/index.js';
 import { pdfClaimingPages } from '../../fixtures/files/hostile.js';
 

@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chunkDocument } from '../../../main/core/ingest/chunk.js';
-import { closeParserWorkers, streamChunks } from '../../../main/core/ingest/parse.js';
-import { parseText } from '../../../main/core/ingest/parsers/text.js';
-import { textChunksBySegment } from '../../../main/core/ingest/text-segments.js';
-import type { Chunk } from '../../../main/core/ingest/types.js';
+import { chunkDocument } from '../../../main/core/knowledge/ingest/chunk.js';
+import { closeParserWorkers, streamChunks } from '../../../main/core/knowledge/ingest/parse.js';
+import { parseText } from '../../../main/core/knowledge/ingest/parsers/text.js';
+import { textChunksBySegment } from '../../../main/core/knowledge/ingest/text-segments.js';
+import type { Chunk } from '../../../main/core/knowledge/ingest/types.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-text-segments-'));
 

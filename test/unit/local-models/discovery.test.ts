@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverFiles, HeaderCache } from '../../../main/core/local-models/discovery.js';
-import { appFolders, expandSearchPath, type FolderEnv } from '../../../main/core/local-models/folders.js';
-import { GgufError, readGgufHeader } from '../../../main/core/local-models/gguf-header.js';
+import { discoverFiles, HeaderCache } from '../../../main/core/models/local/discovery.js';
+import { appFolders, expandSearchPath, type FolderEnv } from '../../../main/core/models/local/folders.js';
+import { GgufError, readGgufHeader } from '../../../main/core/models/local/gguf-header.js';
 import { makeGguf } from '../../fixtures/gguf.js';
 
 const root = mkdtempSync(join(tmpdir(), 'parley-discovery-'));

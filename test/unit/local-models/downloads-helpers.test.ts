@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fileNameFor, installFile } from '../../../main/core/local-models/downloads/files.js';
-import { parseContentRange, sha256FromEtag, unsatisfiedRangeTotal } from '../../../main/core/local-models/downloads/http.js';
-import { RECOMMENDED, catalogFor, ramNeeded } from '../../../main/core/local-models/downloads/recommended.js';
+import { fileNameFor, installFile } from '../../../main/core/models/local/downloads/files.js';
+import { parseContentRange, sha256FromEtag, unsatisfiedRangeTotal } from '../../../main/core/models/local/downloads/http.js';
+import { RECOMMENDED, catalogFor, ramNeeded } from '../../../main/core/models/local/downloads/recommended.js';
 import { tempDir } from '../../support/core.js';
 import { sha256 } from '../../fixtures/download-server.js';
 

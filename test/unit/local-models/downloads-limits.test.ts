@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync 
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServiceError } from '../../../shared/errors.js';
-import type { DownloadsOptions, DownloadView } from '../../../main/core/local-models/downloads/runner.js';
+import type { DownloadsOptions, DownloadView } from '../../../main/core/models/local/downloads/runner.js';
 import { bootTestCore, startTestHttp, tempDir } from '../../support/core.js';
 import { ggufBytes, sha256, startDownloadServer, type DownloadServer } from '../../fixtures/download-server.js';
 

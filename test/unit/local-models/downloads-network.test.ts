@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { DownloadsOptions, DownloadView } from '../../../main/core/local-models/downloads/runner.js';
-import type { DownloadTimers } from '../../../main/core/local-models/downloads/timing.js';
-import { hostAnswers } from '../../../main/core/local-models/downloads/files.js';
+import type { DownloadsOptions, DownloadView } from '../../../main/core/models/local/downloads/runner.js';
+import type { DownloadTimers } from '../../../main/core/models/local/downloads/timing.js';
+import { hostAnswers } from '../../../main/core/models/local/downloads/files.js';
 import { bootTestCore, tempDir } from '../../support/core.js';
 import { ggufBytes, sha256, startDownloadServer, type DownloadServer } from '../../fixtures/download-server.js';
 

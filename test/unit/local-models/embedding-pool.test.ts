@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../../shared/config.js';
-import { LocalEngine } from '../../../main/core/local-models/engine.js';
-import { embeddingContextCount } from '../../../main/core/local-models/embedding-pool.js';
-import { readGgufHeader } from '../../../main/core/local-models/gguf-header.js';
+import { LocalEngine } from '../../../main/core/models/local/engine.js';
+import { embeddingContextCount } from '../../../main/core/models/local/embedding-pool.js';
+import { readGgufHeader } from '../../../main/core/models/local/gguf-header.js';
 import { makeGguf } from '../../fixtures/gguf.js';
 
 // The generated embedding model has one token per byte and adds no special tokens: a text's first N

@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GgufError, readGgufHeader } from '../../../main/core/local-models/gguf-header.js';
-import { HEADER_WINDOW, MAX_HEADER_BYTES, type HeaderFile } from '../../../main/core/local-models/gguf-reader.js';
+import { GgufError, readGgufHeader } from '../../../main/core/models/local/gguf-header.js';
+import { HEADER_WINDOW, MAX_HEADER_BYTES, type HeaderFile } from '../../../main/core/models/local/gguf-reader.js';
 import { arbitraryGguf, type GeneratedGguf } from '../../fixtures/gguf-arbitrary.js';
 
 /** A generated file served from memory (its tail zeros), with every read the reader asks for noted. */

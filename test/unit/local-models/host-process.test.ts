@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { ProcessHost } from '../../../main/core/local-models/host/client.js';
+import { ProcessHost } from '../../../main/core/models/local/host/client.js';
 import { LOOP_TEXT, makeGguf } from '../../fixtures/gguf.js';
 import { startTestHttp, tempDir, TEST_ADMIN_KEY } from '../../support/core.js';
 import { followChat } from '../../support/sse.js';

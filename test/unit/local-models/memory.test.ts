@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../../shared/config.js';
-import { readGgufHeader } from '../../../main/core/local-models/gguf-header.js';
-import { estimateMemory, kvCacheBytes, sampledFreeMemory } from '../../../main/core/local-models/memory.js';
-import { catalogFor } from '../../../main/core/local-models/downloads/recommended.js';
+import { readGgufHeader } from '../../../main/core/models/local/gguf-header.js';
+import { estimateMemory, kvCacheBytes, sampledFreeMemory } from '../../../main/core/models/local/memory.js';
+import { catalogFor } from '../../../main/core/models/local/downloads/recommended.js';
 import { makeGguf } from '../../fixtures/gguf.js';
 
 const GiB = 1024 ** 3;

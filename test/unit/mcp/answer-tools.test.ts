@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../../shared/config.js';
-import { cutToBytes, qualifiedName, resultText, untrusted } from '../../../main/core/mcp/answer-tools.js';
-import { backoffMs } from '../../../main/core/mcp/connection.js';
-import { serverEnvironment } from '../../../main/core/mcp/stdio-transport.js';
-import { targetOf } from '../../../main/core/mcp/handlers.js';
+import { cutToBytes, qualifiedName, resultText, untrusted } from '../../../main/core/conversation/mcp/answer-tools.js';
+import { backoffMs } from '../../../main/core/conversation/mcp/connection.js';
+import { serverEnvironment } from '../../../main/core/conversation/mcp/stdio-transport.js';
+import { targetOf } from '../../../main/core/conversation/mcp/handlers.js';
 
 describe('MCP tool results in front of a model', () => {
   it('are framed as untrusted, and a result cannot forge the closing delimiter', () => {

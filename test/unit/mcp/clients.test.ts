@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema, type Config } from '../../../shared/config.js';
-import type { ConfigListener } from '../../../main/core/config/live.js';
-import { McpClients } from '../../../main/core/mcp/clients.js';
-import { realTimers } from '../../../main/core/mcp/timers.js';
-import { silentLogger } from '../../../main/core/logger.js';
+import type { ConfigListener } from '../../../main/core/platform/config/live.js';
+import { McpClients } from '../../../main/core/conversation/mcp/clients.js';
+import { realTimers } from '../../../main/core/conversation/mcp/timers.js';
+import { silentLogger } from '../../../main/core/platform/logger.js';
 
 /** The part of LiveConfig the clients follow, moved by hand. */
 function liveConfig(servers: unknown[]) {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpServerConfig } from '../../../shared/config.js';
-import { McpServerConnection } from '../../../main/core/mcp/connection.js';
-import type { Timers } from '../../../main/core/mcp/timers.js';
+import { McpServerConnection } from '../../../main/core/conversation/mcp/connection.js';
+import type { Timers } from '../../../main/core/conversation/mcp/timers.js';
 import { MCP_FIXTURE } from '../../support/mcp.js';
-import { silentLogger } from '../../../main/core/logger.js';
+import { silentLogger } from '../../../main/core/platform/logger.js';
 
 /** Timers that fire only when the test moves the clock. */
 class ManualTimers implements Timers {

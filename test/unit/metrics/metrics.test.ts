@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../main/core/seeded-random.js';
+import { seededRandom } from '../../../main/core/platform/seeded-random.js';
 import type { Metrics } from '../../../shared/operations/metrics.js';
 import { bootTestCore } from '../../support/core.js';
 

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSchema, type Config } from '../../../shared/config.js';
-import { LocalEngine } from '../../../main/core/local-models/engine.js';
-import { readGgufHeader } from '../../../main/core/local-models/gguf-header.js';
-import { LocalModels } from '../../../main/core/local-models/registry.js';
-import { llamaCppProvider } from '../../../main/core/providers/llama-cpp.js';
-import { DEFAULT_TEMPERATURE, localSampling } from '../../../main/core/providers/local-sampling.js';
-import type { ProviderEvent, ProviderRequest } from '../../../main/core/providers/types.js';
+import { LocalEngine } from '../../../main/core/models/local/engine.js';
+import { readGgufHeader } from '../../../main/core/models/local/gguf-header.js';
+import { LocalModels } from '../../../main/core/models/local/registry.js';
+import { llamaCppProvider } from '../../../main/core/models/providers/llama-cpp.js';
+import { DEFAULT_TEMPERATURE, localSampling } from '../../../main/core/models/providers/local-sampling.js';
+import type { ProviderEvent, ProviderRequest } from '../../../main/core/models/providers/types.js';
 import { writeGguf } from '../../../scripts/models/gguf-writer.js';
 import { CHAT_ANSWER, LOOP_TEXT, makeGguf } from '../../fixtures/gguf.js';
 

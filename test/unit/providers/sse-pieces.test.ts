@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { eventEnds, eventPieces, TURN_BYTES, type PieceOptions } from '../../../main/core/providers/sse-pieces.js';
+import { eventEnds, eventPieces, TURN_BYTES, type PieceOptions } from '../../../main/core/models/providers/sse-pieces.js';
 
 const encoder = new TextEncoder();
 const event = (i: number) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: ` w${i}` }, finish_reason: null }] })}\n\n`;

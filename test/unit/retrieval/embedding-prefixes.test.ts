@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { embeddingPrefixes } from '../../../main/core/retrieval/embedding-prefixes.js';
-import { withPrefixes } from '../../../main/core/retrieval/embedder.js';
-import { retrievalEnv } from '../../../main/core/retrieval/retrieve.js';
+import { embeddingPrefixes } from '../../../main/core/knowledge/retrieval/embedding-prefixes.js';
+import { withPrefixes } from '../../../main/core/knowledge/retrieval/embedder.js';
+import { retrievalEnv } from '../../../main/core/knowledge/retrieval/retrieve.js';
 import type { Repositories } from '../../../main/db/repositories/index.js';
-import { silentLogger } from '../../../main/core/logger.js';
+import { silentLogger } from '../../../main/core/platform/logger.js';
 
 /** The embedding function is the injection point: this one records what the model was given. */
 function recordingModel(names: string[]) {

@@ -12,7 +12,7 @@ import {
   searchHybrid,
   searchKeyword,
   snippetOf,
-} from '../../../main/core/retrieval/search.js';
+} from '../../../main/core/knowledge/retrieval/search.js';
 import { DOCUMENTS } from '../../fixtures/corpus/documents.js';
 import { hashedEmbedder } from './hashed-embedder.js';
 import { corpusDb, retrievalDb, type RetrievalDb } from './setup.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { openDatabase } from '../../../main/db/connection.js';
 import { createChunksRepo } from '../../../main/db/repositories/chunks.js';
-import { seededRandom } from '../../../main/core/seeded-random.js';
+import { seededRandom } from '../../../main/core/platform/seeded-random.js';
 import { retrievalDb, type RetrievalDb } from './setup.js';
 
 /** Knowledge bases with generated vectors, restarts on the same file, and the saved graphs' files (the vector index tests). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractFeatures, hasCode, hasMath } from '../../../main/core/routing/features.js';
-import { messageTokens } from '../../../main/core/tokens.js';
+import { extractFeatures, hasCode, hasMath } from '../../../main/core/models/routing/features.js';
+import { messageTokens } from '../../../main/core/platform/tokens.js';
 
 const features = (message: string, extra: Partial<Parameters<typeof extractFeatures>[0]> = {}) =>
   extractFeatures({ message, context: [], dataset_count: 0, agentic: false, ...extra });

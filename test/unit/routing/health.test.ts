@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EWMA_ALPHA, HealthTracker } from '../../../main/core/routing/health.js';
+import { EWMA_ALPHA, HealthTracker } from '../../../main/core/models/routing/health.js';
 
 function tracker(failure_threshold = 3, cooldown_seconds = 30) {
   const clock = { t: 1_000_000 };

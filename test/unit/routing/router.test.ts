@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../../shared/config.js';
 import { ServiceError } from '../../../shared/errors.js';
 import type { Capabilities } from '../../../shared/operations/models-schema.js';
-import { route } from '../../../main/core/routing/router.js';
-import { REPLY_RESERVE_TOKENS } from '../../../main/core/tokens.js';
-import type { CandidateModel, LocalFit, ModelHealth, RequestFeatures, RoutingPolicy } from '../../../main/core/routing/types.js';
+import { route } from '../../../main/core/models/routing/router.js';
+import { REPLY_RESERVE_TOKENS } from '../../../main/core/platform/tokens.js';
+import type { CandidateModel, LocalFit, ModelHealth, RequestFeatures, RoutingPolicy } from '../../../main/core/models/routing/types.js';
 
 function model(id: string, name: string, caps: Partial<Capabilities>, provider: CandidateModel['provider'] = 'openai_compatible'): CandidateModel {
   return {

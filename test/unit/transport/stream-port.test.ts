@@ -3,7 +3,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IPC_STREAM_OPEN, IPC_STREAM_PORT, type StreamMessage } from '../../../shared/bridge.js';
 import { ServiceError } from '../../../shared/errors.js';
-import type { Caller } from '../../../main/core/context.js';
+import type { Caller } from '../../../main/core/platform/context.js';
 import { INTERNAL_DETAIL, type LogError } from '../../../main/transport/ipc/error-payload.js';
 import {
   pipeToPort,

@@ -1,0 +1,62 @@
+import { ServiceError } from '../../../../shared/errors.js';
+import type { MessageRow } from '../../../db/repositories/messages.js';
+import type { AuthedContext } from '../../platform/context.js';
+import { ownThread } from '../threads/access.js';
+import { readBranch } from './branch.js';
+import { ownMessage } from './owned.js';
+import { startAnswer, type StartedChat } from './send.js';
+
+interface AnswerOptions {
+  model_endpoint_override?: string | undefined;
+  agentic?: boolean | undefined;
+}
+
+/** The question an answer responds to: its parent, a user message. */
+function questionOf(ctx: AuthedContext, answer: MessageRow): MessageRow {
+  const question = answer.parent_id ? ctx.repos.messages.get(answer.parent_id) : undefined;
+  if (!question || question.role !== 'user') throw new ServiceError('conflict', `The question that ${answer.id} answers is no longer in the thread.`);
+  return question;
+}
+
+function ownAnswer(ctx: AuthedContext, id: string): MessageRow {
+  const row = ownMessage(ctx, id);
+  if (row.role !== 'assistant') throw new ServiceError('invalid_argument', `${id} is your message, not an answer.`, [{ path: 'message_id', message: 'must be an answer' }]);
+  return row;
+}
+
+function notRunning(ctx: AuthedContext, row: MessageRow): void {
+  if (row.status === 'streaming' || ctx.runtime.hub.isRunning(row.id)) throw new ServiceError('conflict', 'This answer is still being written; stop it or wait for it to end.');
+}
+
+/** A new answer to an earlier answer's question, after the thread's newest message; the old one is kept. */
+export function startRegenerate(ctx: AuthedContext, input: AnswerOptions & { message_id: string }): StartedChat {
+  const answer = ownAnswer(ctx, input.message_id);
+  notRunning(ctx, answer);
+  const question = questionOf(ctx, answer);
+  const thread = ownThread(ctx, answer.thread_id);
+  const branch = readBranch(ctx, thread.id, question.parent_id, input.model_endpoint_override);
+  const request = { thread_id: thread.id, message: question.content, agentic: input.agentic ?? false, model_endpoint_override: input.model_endpoint_override };
+  return startAnswer(ctx, { thread, request, workflow: null, branch, question: { kind: 'stored', row: question } });
+}
+
+/** An edited question: a new message that follows what the old one followed, and its answer. */
+export function startEdit(ctx: AuthedContext, input: AnswerOptions & { message_id: string; message: string }): StartedChat {
+  const old = ownMessage(ctx, input.message_id);
+  if (old.role !== 'user') throw new ServiceError('invalid_argument', 'Only your own messages can be edited; regenerate an answer instead.', [{ path: 'message_id', message: 'must be a user message' }]);
+  const thread = ownThread(ctx, old.thread_id);
+  const branch = readBranch(ctx, thread.id, old.parent_id, input.model_endpoint_override);
+  const request = { thread_id: thread.id, message: input.message, agentic: input.agentic ?? false, model_endpoint_override: input.model_endpoint_override };
+  return startAnswer(ctx, { thread, request, workflow: null, branch, question: { kind: 'new', parent_id: old.parent_id } });
+}
+
+/** The same answer streams again, from its kept text, and the model goes on with it. */
+export function startContinue(ctx: AuthedContext, input: AnswerOptions & { message_id: string }): StartedChat {
+  const answer = ownAnswer(ctx, input.message_id);
+  notRunning(ctx, answer);
+  if (answer.status === 'complete') throw new ServiceError('conflict', 'This answer is complete; regenerate it for another one.');
+  const question = questionOf(ctx, answer);
+  const thread = ownThread(ctx, answer.thread_id);
+  const branch = readBranch(ctx, thread.id, question.parent_id, input.model_endpoint_override);
+  const request = { thread_id: thread.id, message: question.content, agentic: false, model_endpoint_override: input.model_endpoint_override };
+  return startAnswer(ctx, { thread, request, workflow: null, branch, question: { kind: 'stored', row: question }, continued: answer });
+}

@@ -1,0 +1,74 @@
+import type { SequencedEvent } from '../../../../shared/events.js';
+import { ServiceError } from '../../../../shared/errors.js';
+import type { MessageRow } from '../../../db/repositories/messages.js';
+import type { AuthedContext } from '../../platform/context.js';
+import { messageView } from '../threads/views.js';
+import { startChat, type StartedChat } from './send.js';
+import type { ChatInput } from './types.js';
+import { startContinue, startEdit, startRegenerate } from './branching.js';
+import { ownMessage } from './owned.js';
+
+function reload(ctx: AuthedContext, id: string) {
+  const row = ctx.repos.messages.get(id);
+  if (!row) throw new ServiceError('not_found', `The message ${id} was deleted.`);
+  return messageView(row, ctx.repos.thoughts.ofMessage(id));
+}
+
+/** Non-streaming: waits for the end of the answer, whatever it is, and answers the stored message. */
+async function answered(ctx: AuthedContext, started: StartedChat) {
+  await ctx.runtime.hub.finished(started.message_id);
+  return { thread_id: started.thread_id, user_message_id: started.user_message_id, message: reload(ctx, started.message_id) };
+}
+
+/** Streaming: the live events of the answer. */
+function live(ctx: AuthedContext, started: StartedChat): AsyncIterable<SequencedEvent> {
+  return ctx.runtime.hub.subscribe(started.message_id) ?? replayStored(ctx, ctx.repos.messages.get(started.message_id));
+}
+
+export const sendChat = (ctx: AuthedContext, input: ChatInput) => answered(ctx, startChat(ctx, input));
+export const streamChat = (ctx: AuthedContext, input: ChatInput) => live(ctx, startChat(ctx, input));
+
+type Regenerate = Parameters<typeof startRegenerate>[1];
+type Edit = Parameters<typeof startEdit>[1];
+type Continue = Parameters<typeof startContinue>[1];
+export const regenerateChat = (ctx: AuthedContext, input: Regenerate) => answered(ctx, startRegenerate(ctx, input));
+export const streamRegenerate = (ctx: AuthedContext, input: Regenerate) => live(ctx, startRegenerate(ctx, input));
+export const editChat = (ctx: AuthedContext, input: Edit) => answered(ctx, startEdit(ctx, input));
+export const streamEdit = (ctx: AuthedContext, input: Edit) => live(ctx, startEdit(ctx, input));
+export const continueChat = (ctx: AuthedContext, input: Continue) => answered(ctx, startContinue(ctx, input));
+export const streamContinue = (ctx: AuthedContext, input: Continue) => live(ctx, startContinue(ctx, input));
+
+export async function cancelChat(ctx: AuthedContext, input: { message_id: string }) {
+  const row = ownMessage(ctx, input.message_id);
+  if (row.role !== 'assistant') throw new ServiceError('invalid_argument', 'Only an answer can be cancelled.');
+  // Cancelling a finished answer changes nothing and says so by its status.
+  await ctx.runtime.hub.cancel(row.id);
+  return { message: reload(ctx, row.id) };
+}
+
+/** Re-attach: live or retained events after `last_event_id`; an older answer is replayed from storage. */
+export function attachChat(ctx: AuthedContext, input: { message_id: string; last_event_id?: number | undefined }): AsyncIterable<SequencedEvent> {
+  const row = ownMessage(ctx, input.message_id);
+  if (row.role !== 'assistant') throw new ServiceError('invalid_argument', 'Only an answer has a stream.');
+  return ctx.runtime.hub.subscribe(row.id, input.last_event_id ?? -1) ?? replayStored(ctx, row);
+}
+
+/**
+ * A stored answer as a stream: created, its agent's thoughts, its whole text as one delta, its citations, then its end.
+ * Used once the live log is no longer kept (after the retention time, or after a restart).
+ */
+async function* replayStored(ctx: AuthedContext, row: MessageRow | undefined): AsyncIterable<SequencedEvent> {
+  if (!row) return;
+  const message = messageView(row, ctx.repos.thoughts.ofMessage(row.id));
+  let id = 0;
+  const routing = message.routing ?? { mode: 'dynamic' as const, model_id: message.model_id ?? '', reason: '', skipped: [] };
+  yield { id: id++, event: 'message.created', data: { thread_id: row.thread_id, user_message_id: row.parent_id ?? '', message_id: row.id, routing } };
+  for (const thought of message.thoughts) yield { id: id++, event: 'thought', data: thought };
+  if (message.content) yield { id: id++, event: 'delta', data: { content: message.content } };
+  for (const citation of message.citations) yield { id: id++, event: 'citation', data: citation };
+  if (message.status === 'error' || message.status === 'interrupted') {
+    yield { id: id++, event: 'error', data: { code: message.error?.code ?? 'internal', detail: message.error?.detail ?? '', message_id: row.id } };
+  } else {
+    yield { id: id++, event: 'message.completed', data: { message } };
+  }
+}

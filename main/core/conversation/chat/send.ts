@@ -1,0 +1,184 @@
+import type { Routing } from '../../../../shared/events.js';
+import { ServiceError } from '../../../../shared/errors.js';
+import type { AuthedContext } from '../../platform/context.js';
+import { isoNow } from '../../platform/context.js';
+import { newId } from '../../platform/ids.js';
+import { chatModels, resolveModel, resolveOverride, type ResolvedModel } from '../../models/catalog/catalog.js';
+import { extractFeatures } from '../../models/routing/features.js';
+import { route } from '../../models/routing/router.js';
+import { assertDatasets } from '../../knowledge/datasets/access.js';
+import { newThread, ownThread } from '../threads/access.js';
+import type { ChatInput } from './types.js';
+import { buildTurns } from './context.js';
+import { generate, type GenerationPlan } from './generate.js';
+import { groundingFor } from '../../answering/grounding.js';
+import { agentDatasets } from '../agents/tools.js';
+import { retrievalEnv } from '../../knowledge/retrieval/retrieve.js';
+import { applyWorkflow, requestedWorkflow } from '../workflows/apply.js';
+import type { Workflow } from '../../../../shared/operations/workflows.js';
+import type { BranchMessage, MessageRow } from '../../../db/repositories/messages.js';
+import type { ThreadRow } from '../../../db/repositories/threads.js';
+import { readBranch } from './branch.js';
+import { stopList } from '../../../../shared/sampling.js';
+
+export interface StartedChat {
+  thread_id: string;
+  user_message_id: string;
+  message_id: string;
+  routing: Routing;
+}
+
+/** A title from the first message: its first line, cut at a word near 60 characters. */
+export function titleFrom(message: string): string {
+  const line = message.trim().split('\n')[0]?.trim() ?? '';
+  if (line.length <= 60) return line || 'New chat';
+  const cut = line.slice(0, 60);
+  const space = cut.lastIndexOf(' ');
+  return `${space > 30 ? cut.slice(0, space) : cut}…`;
+}
+
+/** Override mode: the named model (or workspace endpoint override) answers; nothing is routed. */
+export function chooseOverride(ctx: AuthedContext, target: string): { candidates: ResolvedModel[]; routing: Routing } {
+  const resolved = target.startsWith('ovr_') ? resolveOverride(ctx, target) : resolveModel(ctx, target);
+  const via = resolved.override_id ? ` through the workspace endpoint override ${resolved.override_id}` : '';
+  return {
+    candidates: [resolved],
+    routing: { mode: 'override', model_id: resolved.model.id, reason: `Requested: ${resolved.model.name}${via}; routing is off.`, skipped: [] },
+  };
+}
+
+/** Dynamic mode: the router ranks every model; the next ones are fail-overs. */
+export function chooseDynamic(ctx: AuthedContext, input: ChatInput, history: { role: string; content: string }[], datasetCount: number) {
+  const features = extractFeatures({ message: input.message, context: history, dataset_count: datasetCount, agentic: input.agentic });
+  const candidates = chatModels(ctx);
+  const decision = route(features, candidates, (id) => ctx.runtime.health.health(id), ctx.config().routing);
+  return {
+    candidates: decision.ranked.map((id) => resolveModel(ctx, id)),
+    routing: { mode: 'dynamic' as const, model_id: decision.model_id, reason: decision.reason, skipped: [] },
+  };
+}
+
+/** An agent over `datasetIds` answering `question`, within the configured bounds. */
+export function agentFor(ctx: AuthedContext, question: string, datasetIds: string[]): NonNullable<GenerationPlan['agent']> {
+  const limits = ctx.config().agents;
+  return {
+    question,
+    env: { ...retrievalEnv(ctx.repos, ctx.runtime), datasets: agentDatasets(ctx.repos, datasetIds) },
+    maxSteps: limits.max_steps,
+    timeBudgetMs: limits.time_budget_seconds * 1000,
+    mcp: { maxCalls: ctx.config().mcp.max_calls_per_answer, maxBytes: ctx.config().mcp.max_result_bytes_per_answer },
+  };
+}
+
+/** The message an answer responds to: one already stored, or a new one to store with the answer. */
+export type Question = { kind: 'stored'; row: MessageRow } | { kind: 'new'; parent_id: string | null };
+
+/** What an answer continues from: the branch before its question, and maybe a partial answer to go on with. */
+export interface AnswerSpec {
+  thread: ThreadRow;
+  request: ChatInput;
+  workflow: Workflow | null;
+  /** The branch before the question, oldest first, as far back as a model could be shown (chat/branch.ts). */
+  branch: BranchMessage[];
+  question: Question;
+  /** An ended, unfinished answer that the model goes on with, in place. */
+  continued?: MessageRow | undefined;
+}
+
+/** What the model is asked when it goes on with its own partial answer. */
+export const CONTINUE_PROMPT = 'Your answer above was cut off. Continue it exactly where it stopped, without repeating any of it.';
+
+/**
+ * Stores the user's message and an assistant message that is `streaming` from the first moment,
+ * then starts generating in the background. Watching (streaming, waiting) is separate from this.
+ */
+export function startChat(ctx: AuthedContext, request: ChatInput): StartedChat {
+  const workflow = requestedWorkflow(ctx, request.workflow_id);
+  assertDatasets(ctx, request.dataset_ids);
+  // Refused before a new thread is made for it (startAnswer takes the slot; nothing runs between).
+  ctx.runtime.answerSlots.check(ctx.caller.user.id);
+  const thread = request.thread_id ? ownThread(ctx, request.thread_id) : newThread(ctx, { title: titleFrom(request.message) });
+  // A new message follows the message asked for (the branch on the reader's screen), else the
+  // thread's newest, whichever branch that is on.
+  let parentId = ctx.repos.messages.newest(thread.id)?.id ?? null;
+  if (request.parent_id !== undefined) {
+    if (!request.thread_id || !ctx.repos.messages.inThread(request.parent_id, thread.id)) {
+      throw new ServiceError('not_found', `No message ${request.parent_id} in this thread to follow.`);
+    }
+    parentId = request.parent_id;
+  }
+  const branch = readBranch(ctx, thread.id, parentId, request.model_endpoint_override);
+  return startAnswer(ctx, { thread, request, workflow, branch, question: { kind: 'new', parent_id: parentId } });
+}
+
+/**
+ * Chooses the model, stores the question (if new) and the answer, and starts generating; the
+ * caller's answer slot is held until the answer ends, and refused (429) before anything is stored.
+ */
+export function startAnswer(ctx: AuthedContext, spec: AnswerSpec): StartedChat {
+  const release = ctx.runtime.answerSlots.take(ctx.caller.user.id);
+  try {
+    return startHeld(ctx, spec, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+function startHeld(ctx: AuthedContext, spec: AnswerSpec, release: () => void): StartedChat {
+  const { repos, runtime } = ctx;
+  const { thread, continued } = spec;
+  const { input, systemPrompt } = applyWorkflow(ctx, thread, spec.request, spec.workflow);
+  const datasetIds = input.dataset_ids ?? repos.threads.datasetIds(thread.id);
+  const history = spec.branch.map((m) => ({ role: m.role, content: m.content }));
+  const { candidates, routing } = input.model_endpoint_override
+    ? chooseOverride(ctx, input.model_endpoint_override)
+    : chooseDynamic(ctx, input, history, datasetIds.length);
+  const first = candidates[0];
+  if (!first) throw new ServiceError('unavailable', 'No model is available to answer.');
+
+  const now = isoNow(ctx);
+  const userMessageId = spec.question.kind === 'stored' ? spec.question.row.id : newId('msg');
+  const messageId = continued?.id ?? newId('msg');
+  repos.transaction(() => {
+    if (spec.question.kind === 'new') {
+      repos.messages.insert({ id: userMessageId, thread_id: thread.id, parent_id: spec.question.parent_id, role: 'user', content: input.message, status: 'complete', model_id: null, routing: null, now });
+    }
+    if (continued) {
+      if (!repos.messages.resume(continued.id, first.model.id, JSON.stringify(routing), now)) {
+        throw new ServiceError('conflict', 'This answer is being written or is complete; only an answer that stopped early can be continued.');
+      }
+    } else {
+      repos.messages.insert({ id: messageId, thread_id: thread.id, parent_id: userMessageId, role: 'assistant', content: '', status: 'streaming', model_id: first.model.id, routing: JSON.stringify(routing), now });
+    }
+    repos.threads.touch(thread.id, now);
+  });
+
+  const going: Array<{ role: 'user' | 'assistant'; content: string }> = continued
+    ? [
+        { role: 'assistant', content: continued.content },
+        { role: 'user', content: CONTINUE_PROMPT },
+      ]
+    : [];
+  const turns = buildTurns(systemPrompt, [...history, { role: 'user', content: input.message }, ...going], first.model.capabilities.context_tokens);
+  const ground = () => groundingFor(ctx, datasetIds, input.message);
+  // An answer that is continued goes on as plain text: an agent would start its plan over.
+  const agent = input.agentic && !continued ? agentFor(ctx, input.message, datasetIds) : undefined;
+  const run = runtime.hub.start(messageId);
+  run.emit({ event: 'message.created', data: { thread_id: thread.id, user_message_id: userMessageId, message_id: messageId, routing } });
+  // Every request carries a ceiling: the caller's when smaller, else `[chat] max_answer_tokens`.
+  const ceiling = ctx.config().chat.max_answer_tokens;
+  const maxTokens = Math.min(input.max_tokens ?? ceiling, ceiling);
+  const sampling = { temperature: input.temperature, top_p: input.top_p, max_tokens: maxTokens, stop: stopList(input.stop) };
+  const plan = { messageId, userId: ctx.caller.user.id, candidates, routing, turns, datasetIds, ground, agent, prefix: continued?.content ?? '', sampling };
+  // Tracked, so shutdown waits until the answer is stored.
+  void runtime.lifecycle
+    .track(generate({ repos, runtime, now: ctx.now }, plan, run))
+    .catch((error: unknown) => {
+      // generate() stores every failure itself; reaching here means the store failed too.
+      runtime.log.error(`chat generation for ${messageId} failed`, error);
+      run.end();
+    })
+    .finally(release);
+  return { thread_id: thread.id, user_message_id: userMessageId, message_id: messageId, routing };
+}

@@ -1,0 +1,58 @@
+import type { ErrorCode } from '../../../../shared/errors.js';
+import type { Comparison, ComparisonResponse, ComparisonSummary } from '../../../../shared/operations/comparisons.js';
+import type { ComparisonResponseRow, ComparisonRow, VoteRow } from '../../../db/repositories/comparisons.js';
+
+/** A, B, … Z, then AA, AB…: what names an answer while its model is hidden. */
+export function labelOf(position: number): string {
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  return position < 26 ? (letters[position] as string) : `${labelOf(Math.floor(position / 26) - 1)}${letters[position % 26] as string}`;
+}
+
+/** Blind comparisons hide their models until the comparison has a vote. */
+export const revealed = (row: ComparisonRow, vote: VoteRow | undefined): boolean => row.blind === 0 || vote !== undefined;
+
+export function responseView(row: ComparisonResponseRow, reveal: boolean): ComparisonResponse {
+  return {
+    id: row.id,
+    label: labelOf(row.position),
+    model_id: reveal ? row.model_id : null,
+    model_name: reveal ? row.model_name : null,
+    content: row.content,
+    status: row.status,
+    latency_ms: row.latency_ms,
+    first_token_ms: row.first_token_ms,
+    usage: row.input_tokens === null || row.output_tokens === null ? null : { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
+    error: row.error_code ? { code: row.error_code as ErrorCode, detail: row.error_detail ?? '' } : null,
+  };
+}
+
+export function comparisonView(row: ComparisonRow, responses: ComparisonResponseRow[], vote: VoteRow | undefined): Comparison {
+  const reveal = revealed(row, vote);
+  return {
+    id: row.id,
+    prompt: row.prompt,
+    blind: row.blind === 1,
+    dataset_ids: JSON.parse(row.dataset_ids) as string[],
+    citations: JSON.parse(row.citations) as Comparison['citations'],
+    status: responses.some((r) => r.status === 'streaming') ? 'streaming' : 'complete',
+    responses: responses.map((r) => responseView(r, reveal)),
+    vote: vote ? { id: vote.id, outcome: vote.outcome, winner_response_id: vote.winner_response_id, created_at: vote.created_at } : null,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function summaryView(row: ComparisonRow, responses: ComparisonResponseRow[], vote: VoteRow | undefined): ComparisonSummary {
+  const full = comparisonView(row, responses, vote);
+  return {
+    id: full.id,
+    prompt: full.prompt,
+    blind: full.blind,
+    dataset_ids: full.dataset_ids,
+    status: full.status,
+    vote: full.vote,
+    created_at: full.created_at,
+    updated_at: full.updated_at,
+    responses: full.responses.map(({ id, label, model_id, model_name, status }) => ({ id, label, model_id, model_name, status })),
+  };
+}

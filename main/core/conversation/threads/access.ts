@@ -1,0 +1,42 @@
+import { ServiceError } from '../../../../shared/errors.js';
+import type { ThreadRow } from '../../../db/repositories/threads.js';
+import type { AuthedContext } from '../../platform/context.js';
+import { isoNow } from '../../platform/context.js';
+import { assertDatasets } from '../../knowledge/datasets/access.js';
+import { newId } from '../../platform/ids.js';
+import { requestedWorkflow } from '../workflows/apply.js';
+
+/* A caller's threads as other domains reach them (chat, branching): not through threads' handlers. */
+
+/** What a thread remembers for its chats. */
+export type ThreadSettings = {
+  dataset_ids?: string[] | undefined;
+  suggestions_enabled?: boolean | undefined;
+  system_prompt?: string | null | undefined;
+  workflow_id?: string | null | undefined;
+};
+
+/** A thread the caller owns, or not_found (never forbidden: other people's ids are not confirmed). */
+export function ownThread(ctx: AuthedContext, id: string): ThreadRow {
+  const row = ctx.repos.threads.get(id);
+  if (!row || row.user_id !== ctx.caller.user.id) throw new ServiceError('not_found', `No thread ${id}.`);
+  return row;
+}
+
+export function newThread(ctx: AuthedContext, input: ThreadSettings & { title?: string | undefined }): ThreadRow {
+  assertDatasets(ctx, input.dataset_ids);
+  requestedWorkflow(ctx, input.workflow_id);
+  const id = newId('thr');
+  ctx.repos.threads.insert({
+    id,
+    user_id: ctx.caller.user.id,
+    workspace_id: ctx.caller.user.workspace_id,
+    title: input.title ?? 'New chat',
+    suggestions_enabled: input.suggestions_enabled ?? false,
+    system_prompt: input.system_prompt ?? null,
+    workflow_id: input.workflow_id ?? null,
+    dataset_ids: input.dataset_ids ?? [],
+    now: isoNow(ctx),
+  });
+  return ownThread(ctx, id);
+}

@@ -1,0 +1,59 @@
+import { ServiceError } from '../../../../shared/errors.js';
+import type { ThreadRow } from '../../../db/repositories/threads.js';
+import type { AuthedContext } from '../../platform/context.js';
+import { isoNow } from '../../platform/context.js';
+import { messageView, threadView } from './views.js';
+import { newThread, ownThread, type ThreadSettings } from './access.js';
+import { assertDatasets } from '../../knowledge/datasets/access.js';
+import { requestedWorkflow } from '../workflows/apply.js';
+// Kept for main/core/knowledge/retrieval/handlers.ts until the retrieval branch imports datasets/access.js (remove at merge).
+
+export function viewThread(ctx: AuthedContext, row: ThreadRow) {
+  return threadView(row, ctx.repos.threads.datasetIds(row.id));
+}
+
+export function createThread(ctx: AuthedContext, input: ThreadSettings & { title?: string | undefined }) {
+  return viewThread(ctx, newThread(ctx, input));
+}
+
+export function listThreads(ctx: AuthedContext, input: { limit: number; cursor?: string | undefined; q?: string | undefined }) {
+  const page = ctx.repos.threads.page(ctx.caller.user.id, input.limit, input.cursor, input.q?.trim() || undefined);
+  if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
+  return { data: page.rows.map((row) => viewThread(ctx, row)), next_cursor: page.next_cursor };
+}
+
+export function getThread(ctx: AuthedContext, input: { id: string }) {
+  return viewThread(ctx, ownThread(ctx, input.id));
+}
+
+export function updateThread(ctx: AuthedContext, input: ThreadSettings & { id: string; title?: string | undefined }) {
+  ownThread(ctx, input.id);
+  assertDatasets(ctx, input.dataset_ids);
+  requestedWorkflow(ctx, input.workflow_id);
+  ctx.repos.threads.update(input.id, input, isoNow(ctx));
+  return viewThread(ctx, ownThread(ctx, input.id));
+}
+
+export async function deleteThread(ctx: AuthedContext, input: { id: string }): Promise<null> {
+  ownThread(ctx, input.id);
+  for (const id of ctx.repos.messages.streamingIn(input.id)) void ctx.runtime.hub.cancel(id);
+  // One statement for a thread of 100,000 messages held the event loop for seconds: its messages go
+  // in batches, other requests served between them; the thread (and whatever was added meanwhile) last.
+  while (ctx.repos.messages.deleteSome(input.id) > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  ctx.repos.threads.delete(input.id);
+  return null;
+}
+
+export function listMessages(ctx: AuthedContext, input: { id: string; limit: number; cursor?: string | undefined }) {
+  ownThread(ctx, input.id);
+  const page = ctx.repos.messages.page(input.id, input.limit, input.cursor);
+  if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
+  const thoughts = ctx.repos.thoughts.byMessage(page.rows.filter((r) => r.role === 'assistant').map((r) => r.id));
+  return { data: page.rows.map((row) => messageView(row, thoughts.get(row.id))), next_cursor: page.next_cursor };
+}
+
+/** Suggestions are disabled by design: the answer is always 204, whatever the thread's setting. */
+export function threadSuggestions(ctx: AuthedContext, input: { id: string }): null {
+  ownThread(ctx, input.id);
+  return null;
+}

@@ -1,0 +1,95 @@
+import { ServiceError } from '../../../../shared/errors.js';
+import { SIMPLE_CHAT_WORKFLOW_ID, type Workflow } from '../../../../shared/operations/workflows.js';
+import type { WorkflowRow } from '../../../db/repositories/workflows.js';
+import type { AuthedContext } from '../../platform/context.js';
+import { isoNow } from '../../platform/context.js';
+import { newId } from '../../platform/ids.js';
+import { resolveModel, resolveOverride } from '../../models/catalog/catalog.js';
+import { assertDatasets } from '../../knowledge/datasets/access.js';
+import { findWorkflow, workflowView } from './lookup.js';
+import { simpleChat } from './builtin.js';
+import { callerIs } from '../../platform/auth/roles.js';
+
+const isAdmin = (ctx: AuthedContext) => callerIs(ctx, 'admin');
+
+/** A stored (not built-in) workflow an admin may change. */
+function editable(ctx: AuthedContext, id: string): WorkflowRow {
+  if (id === SIMPLE_CHAT_WORKFLOW_ID) {
+    throw new ServiceError('conflict', 'Simple Chat is built in: turn it on or off with `[features] simple_chat` in the configuration.');
+  }
+  findWorkflow(ctx, id);
+  const row = ctx.repos.workflows.get(id);
+  if (!row) throw new ServiceError('not_found', `No workflow ${id}.`);
+  return row;
+}
+
+/** The model a workflow names must exist now (it may vanish later: a chat then says so). */
+function assertTarget(ctx: AuthedContext, target: string | null | undefined): void {
+  if (!target) return;
+  if (target.startsWith('ovr_')) resolveOverride(ctx, target);
+  else resolveModel(ctx, target);
+}
+
+function assertFreeName(ctx: AuthedContext, name: string | undefined, self?: string): void {
+  if (name === undefined) return;
+  const taken = ctx.repos.workflows.getByName(ctx.caller.user.organization_id, name);
+  if ((taken && taken.id !== self) || name.toLowerCase() === 'simple chat') throw new ServiceError('conflict', `A workflow named ${JSON.stringify(name)} already exists.`, [{ path: 'name', message: 'already exists' }]);
+}
+
+type Fields = {
+  name: string;
+  description?: string | null | undefined;
+  system_prompt: string;
+  model_endpoint_override?: string | null | undefined;
+  dataset_ids: string[];
+  agentic: boolean;
+  active: boolean;
+};
+
+export function createWorkflow(ctx: AuthedContext, input: Fields): Workflow {
+  assertFreeName(ctx, input.name);
+  assertTarget(ctx, input.model_endpoint_override);
+  assertDatasets(ctx, input.dataset_ids);
+  const id = newId('wf');
+  ctx.repos.workflows.insert({
+    id,
+    organization_id: ctx.caller.user.organization_id,
+    name: input.name,
+    description: input.description || null,
+    system_prompt: input.system_prompt,
+    model_endpoint_override: input.model_endpoint_override ?? null,
+    agentic: input.agentic,
+    active: input.active,
+    dataset_ids: [...new Set(input.dataset_ids)],
+    created_by: ctx.caller.user.id,
+    now: isoNow(ctx),
+  });
+  return findWorkflow(ctx, id);
+}
+
+/** Active workflows for everyone; admins may ask for the inactive ones too. */
+export function listWorkflows(ctx: AuthedContext, input: { include_inactive: boolean }): { data: Workflow[] } {
+  if (input.include_inactive && !isAdmin(ctx)) throw new ServiceError('forbidden', 'Only admins may list inactive workflows.');
+  const all = [simpleChat(ctx), ...ctx.repos.workflows.list(ctx.caller.user.organization_id).map((row) => workflowView(ctx, row))];
+  return { data: input.include_inactive ? all : all.filter((w) => w.active) };
+}
+
+export function updateWorkflow(ctx: AuthedContext, input: Partial<Omit<Fields, 'description'>> & { id: string; description?: string | null | undefined }): Workflow {
+  editable(ctx, input.id);
+  assertFreeName(ctx, input.name, input.id);
+  assertTarget(ctx, input.model_endpoint_override);
+  assertDatasets(ctx, input.dataset_ids);
+  const { id, dataset_ids, description, ...fields } = input;
+  ctx.repos.workflows.update(
+    id,
+    { ...fields, ...(description === undefined ? {} : { description: description || null }), ...(dataset_ids ? { dataset_ids: [...new Set(dataset_ids)] } : {}) },
+    isoNow(ctx),
+  );
+  return findWorkflow(ctx, id);
+}
+
+export function deleteWorkflow(ctx: AuthedContext, input: { id: string }): null {
+  editable(ctx, input.id);
+  ctx.repos.workflows.delete(input.id);
+  return null;
+}

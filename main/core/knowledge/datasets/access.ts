@@ -1,0 +1,55 @@
+import { ServiceError } from '../../../../shared/errors.js';
+import type { ArtifactRow } from '../../../db/repositories/artifacts.js';
+import type { DatasetRow } from '../../../db/repositories/datasets.js';
+import { callerIs } from '../../platform/auth/roles.js';
+import type { AuthedContext } from '../../platform/context.js';
+
+/*
+ * Who may see and change which dataset: the guards every domain that touches datasets uses
+ * (threads, chat, comparisons, workflows, uploads, reports, search), kept out of handlers.ts so no
+ * domain imports another's handlers.
+ */
+
+/** Datasets attached to a thread, message, workflow or comparison must be datasets of the caller's organization. */
+export function assertDatasets(ctx: AuthedContext, ids: readonly string[] | undefined): void {
+  if (!ids || ids.length === 0) return;
+  const found = new Set(ctx.repos.datasets.existing([...ids], ctx.caller.user.organization_id));
+  const missing = ids.find((id) => !found.has(id));
+  if (missing) throw new ServiceError('not_found', `No dataset ${missing}.`);
+}
+
+/** A dataset of the caller's organization, or not_found. */
+export function orgDataset(ctx: AuthedContext, id: string): DatasetRow {
+  const row = ctx.repos.datasets.get(id);
+  if (!row || row.organization_id !== ctx.caller.user.organization_id) throw new ServiceError('not_found', `No dataset ${id}.`);
+  return row;
+}
+
+/** A knowledge base of the caller's organization, or not_found. */
+export function orgKb(ctx: AuthedContext, kbId: string): DatasetRow {
+  const row = ctx.repos.datasets.getByKb(kbId);
+  if (!row || row.organization_id !== ctx.caller.user.organization_id) throw new ServiceError('not_found', `No knowledge base ${kbId}.`);
+  return row;
+}
+
+export function artifactByKey(ctx: AuthedContext, kbId: string, key: string): ArtifactRow {
+  orgKb(ctx, kbId);
+  const row = ctx.repos.artifacts.getByKey(kbId, key);
+  if (!row) throw new ServiceError('not_found', `No artifact ${JSON.stringify(key)} in ${kbId}.`);
+  return row;
+}
+
+/**
+ * Datasets are shared for reading within the organization (everyone may list, open, search and chat
+ * with them), but only the dataset's owner or an admin writes to it: rename, upload, retry, delete
+ * files, delete it.
+ */
+export function canWrite(ctx: AuthedContext, dataset: DatasetRow): boolean {
+  return callerIs(ctx, 'admin') || dataset.owner_id === ctx.caller.user.id;
+}
+
+export function mayWrite(ctx: AuthedContext, dataset: DatasetRow): void {
+  if (!canWrite(ctx, dataset)) {
+    throw new ServiceError('forbidden', `Only its owner or an admin may change the dataset ${JSON.stringify(dataset.name)}; you may read it and chat with it.`);
+  }
+}

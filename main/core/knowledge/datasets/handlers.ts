@@ -1,0 +1,104 @@
+import { ServiceError } from '../../../../shared/errors.js';
+import { releaseBlob } from '../../platform/storage/release-blob.js';
+import type { ArtifactStatus } from '../../../db/repositories/artifacts.js';
+import type { DatasetRow } from '../../../db/repositories/datasets.js';
+import type { AuthedContext } from '../../platform/context.js';
+import { isoNow } from '../../platform/context.js';
+import { newId } from '../../platform/ids.js';
+import { artifactView, datasetView, embeds } from './views.js';
+import { artifactByKey, canWrite, mayWrite, orgDataset, orgKb } from './access.js';
+
+const view = (ctx: AuthedContext, row: DatasetRow) => datasetView(row, canWrite(ctx, row));
+
+export function createDataset(ctx: AuthedContext, input: { name: string; description?: string | undefined }) {
+  const id = newId('ds');
+  ctx.repos.datasets.insert({
+    id,
+    kb_id: newId('kb'),
+    organization_id: ctx.caller.user.organization_id,
+    owner_id: ctx.caller.user.id,
+    name: input.name,
+    description: input.description ?? null,
+    now: isoNow(ctx),
+  });
+  return view(ctx, orgDataset(ctx, id));
+}
+
+export function listDatasets(ctx: AuthedContext, input: { limit: number; cursor?: string | undefined }) {
+  const page = ctx.repos.datasets.page(ctx.caller.user.organization_id, input.limit, input.cursor);
+  if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
+  return { data: page.rows.map((row) => view(ctx, row)), next_cursor: page.next_cursor };
+}
+
+export function getDataset(ctx: AuthedContext, input: { id: string }) {
+  return view(ctx, orgDataset(ctx, input.id));
+}
+
+export function updateDataset(ctx: AuthedContext, input: { id: string; name?: string | undefined; description?: string | null | undefined }) {
+  mayWrite(ctx, orgDataset(ctx, input.id));
+  ctx.repos.datasets.update(input.id, input, isoNow(ctx));
+  return view(ctx, orgDataset(ctx, input.id));
+}
+
+/**
+ * Everything under the dataset goes in one transaction (knowledge base, artifacts, chunks, uploads,
+ * thread configurations); stored bytes no other artifact uses are removed after it commits.
+ */
+export async function deleteDataset(ctx: AuthedContext, input: { id: string }): Promise<null> {
+  const dataset = orgDataset(ctx, input.id);
+  mayWrite(ctx, dataset);
+  const { repos, runtime } = ctx;
+  // Its folders' watchers close now, not at their next event: stopped first, so no scan of theirs
+  // adds a file to the dataset while it is deleted.
+  await Promise.all(repos.folders.ofDataset(dataset.id).map((f) => runtime.folders?.stop(f.id)));
+  const artifacts = repos.artifacts.inKb(dataset.kb_id);
+  const shas = repos.artifacts.shasOfKbs([dataset.kb_id]);
+  repos.datasets.delete(dataset.id);
+  for (const artifact of artifacts) await runtime.blobs.dropParts(artifact.id);
+  for (const sha of shas) await releaseBlob({ repos, blobs: runtime.blobs }, sha);
+  return null;
+}
+
+export function listArtifacts(
+  ctx: AuthedContext,
+  input: {
+    kb_id: string;
+    limit: number;
+    cursor?: string | undefined;
+    status?: ArtifactStatus | undefined;
+    order: 'oldest' | 'newest';
+    folder_id?: string | undefined;
+    source?: 'upload' | 'folder' | undefined;
+  },
+) {
+  orgKb(ctx, input.kb_id);
+  if (input.folder_id !== undefined && input.source === 'upload') {
+    throw new ServiceError('invalid_argument', 'A followed folder’s files are not uploads: give `folder_id` or `source=upload`, not both.', [{ path: 'source', message: 'contradicts folder_id' }]);
+  }
+  const page = ctx.repos.artifacts.page(input.kb_id, input.limit, input.cursor, input.status, input.order, { folder_id: input.folder_id, source: input.source });
+  if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
+  return { data: page.rows.map((row) => artifactView(row, embeds(ctx))), next_cursor: page.next_cursor };
+}
+
+export function getArtifact(ctx: AuthedContext, input: { kb_id: string; key: string }) {
+  return artifactView(artifactByKey(ctx, input.kb_id, input.key), embeds(ctx));
+}
+
+export async function deleteArtifact(ctx: AuthedContext, input: { kb_id: string; key: string }): Promise<null> {
+  const artifact = artifactByKey(ctx, input.kb_id, input.key);
+  mayWrite(ctx, orgKb(ctx, input.kb_id));
+  ctx.repos.artifacts.delete(artifact.id);
+  await ctx.runtime.blobs.dropParts(artifact.id);
+  if (artifact.sha256) await releaseBlob({ repos: ctx.repos, blobs: ctx.runtime.blobs }, artifact.sha256);
+  return null;
+}
+
+export function retryArtifact(ctx: AuthedContext, input: { kb_id: string; key: string }) {
+  const artifact = artifactByKey(ctx, input.kb_id, input.key);
+  mayWrite(ctx, orgKb(ctx, input.kb_id));
+  if (artifact.status !== 'failed') throw new ServiceError('conflict', `Only a failed artifact can be retried; this one is ${artifact.status}.`);
+  if (!artifact.sha256) throw new ServiceError('conflict', 'This file never finished uploading; upload it again.');
+  ctx.repos.artifacts.setStatus(artifact.id, 'processing', isoNow(ctx));
+  ctx.runtime.ingest.enqueue(artifact.id);
+  return artifactView(artifactByKey(ctx, input.kb_id, input.key), embeds(ctx));
+}

@@ -1,0 +1,85 @@
+import { ServiceError } from '../../../../shared/errors.js';
+import type { FolderRow } from '../../../db/repositories/folders.js';
+import { callerIs } from '../../platform/auth/roles.js';
+import { mayWrite, orgDataset } from '../datasets/access.js';
+import { isoNow, type AuthedContext } from '../../platform/context.js';
+import { newId } from '../../platform/ids.js';
+import { checkFolderPath } from './paths.js';
+import { removeArtifact } from './sync.js';
+import { folderView } from './views.js';
+import type { FolderWatchers } from './watchers.js';
+
+function watchers(ctx: AuthedContext): FolderWatchers {
+  const w = ctx.runtime.folders;
+  if (!w) throw new ServiceError('unavailable', 'Watched folders are not available in this process.');
+  return w;
+}
+
+/** A folder as the API shows it, with the interval of the polling fallback. */
+const view = (ctx: AuthedContext, row: FolderRow) => folderView(ctx.repos, row, ctx.runtime.folders?.pollSeconds ?? null);
+
+function folderOf(ctx: AuthedContext, datasetId: string, folderId: string): FolderRow {
+  orgDataset(ctx, datasetId);
+  const row = ctx.repos.folders.get(folderId);
+  if (!row || row.dataset_id !== datasetId) throw new ServiceError('not_found', `No folder ${folderId} in dataset ${datasetId}.`);
+  return row;
+}
+
+export async function createFolder(ctx: AuthedContext, input: { id: string; path: string; include?: string[] | undefined; exclude?: string[] | undefined }) {
+  const dataset = orgDataset(ctx, input.id);
+  mayWrite(ctx, dataset);
+  const following = watchers(ctx);
+  const real = await checkFolderPath(input.path, ctx.config().folders.allowed_roots, following.dataDir);
+  const taken = ctx.repos.folders.ofDataset(dataset.id).find((f) => f.path === real);
+  if (taken) throw new ServiceError('conflict', `The dataset already follows ${real} (${taken.id}).`, [{ path: 'path', message: 'already followed' }]);
+  const id = newId('fld');
+  ctx.repos.folders.insert({ id, dataset_id: dataset.id, user_id: ctx.caller.user.id, path: real, include: input.include ?? [], exclude: input.exclude ?? [], now: isoNow(ctx) });
+  following.start(id);
+  return view(ctx, ctx.repos.folders.get(id) as FolderRow);
+}
+
+export function listFolders(ctx: AuthedContext, input: { id: string }) {
+  orgDataset(ctx, input.id);
+  const data = ctx.repos.folders.ofDataset(input.id).map((row) => view(ctx, row));
+  // Paths on the server's disk: an admin needs them to follow a folder, a member learns nothing from them.
+  return { data, allowed_roots: callerIs(ctx, 'admin') ? [...ctx.config().folders.allowed_roots] : null };
+}
+
+export function getFolder(ctx: AuthedContext, input: { id: string; folder_id: string }) {
+  return view(ctx, folderOf(ctx, input.id, input.folder_id));
+}
+
+export async function updateFolder(
+  ctx: AuthedContext,
+  input: { id: string; folder_id: string; status?: 'paused' | 'watching' | undefined; include?: string[] | undefined; exclude?: string[] | undefined },
+) {
+  const folder = folderOf(ctx, input.id, input.folder_id);
+  mayWrite(ctx, orgDataset(ctx, input.id));
+  const following = watchers(ctx);
+  const globsChanged = input.include !== undefined || input.exclude !== undefined;
+  if (globsChanged) ctx.repos.folders.setGlobs(folder.id, input.include ?? (JSON.parse(folder.include) as string[]), input.exclude ?? (JSON.parse(folder.exclude) as string[]));
+  const next = input.status ?? (folder.status === 'paused' ? 'paused' : 'watching');
+  if (next === 'paused') {
+    await following.stop(folder.id);
+    ctx.repos.folders.setStatus(folder.id, 'paused');
+  } else if (input.status === 'watching' || globsChanged || folder.status === 'error') {
+    // Resuming (or new globs) is a reconcile: unchanged files cost a stat, the others are read again.
+    following.start(folder.id);
+  }
+  return view(ctx, ctx.repos.folders.get(folder.id) as FolderRow);
+}
+
+/** Stops following and removes the artifacts the folder brought; nothing on disk is touched. */
+export async function deleteFolder(ctx: AuthedContext, input: { id: string; folder_id: string }): Promise<null> {
+  const folder = folderOf(ctx, input.id, input.folder_id);
+  mayWrite(ctx, orgDataset(ctx, input.id));
+  await watchers(ctx).stop(folder.id);
+  ctx.repos.folders.delete(folder.id);
+  const deps = { repos: ctx.repos, blobs: ctx.runtime.blobs };
+  for (;;) {
+    const page = ctx.repos.folders.artifactsAfter(folder.id, 0, 500);
+    if (page.length === 0) break;
+    for (const a of page) await removeArtifact(deps, a.id, a.sha256);
+  }
+  return null;
+}

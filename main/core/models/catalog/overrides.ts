@@ -1,0 +1,58 @@
+import { ServiceError } from '../../../../shared/errors.js';
+import type { OverrideRow } from '../../../db/repositories/models.js';
+import type { AuthedContext } from '../../platform/context.js';
+import { isoNow } from '../../platform/context.js';
+import { newId } from '../../platform/ids.js';
+import { endpointView, findModel } from './catalog.js';
+import { sameOrigin } from '../../platform/secrets/redact.js';
+
+function overrideView(ctx: AuthedContext, row: OverrideRow) {
+  return {
+    id: row.id,
+    workspace_id: row.workspace_id,
+    model_id: row.model_id,
+    endpoint_url: endpointView(ctx, row.endpoint_url) ?? '',
+    has_api_key: row.api_key_secret !== null,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Callers reach only their own workspace's overrides. */
+function ownWorkspace(ctx: AuthedContext, workspaceId: string): void {
+  if (workspaceId !== ctx.caller.user.workspace_id) throw new ServiceError('not_found', `No workspace ${workspaceId} of yours.`);
+}
+
+export function listOverrides(ctx: AuthedContext, input: { workspace_id: string }) {
+  ownWorkspace(ctx, input.workspace_id);
+  // Another organization's models are not listed, nor are overrides of them.
+  return { data: ctx.repos.models.listOverrides(input.workspace_id).filter((o) => findModel(ctx, o.model_id)).map((o) => overrideView(ctx, o)) };
+}
+
+export function putOverride(ctx: AuthedContext, input: { workspace_id: string; model_id: string; endpoint_url: string; api_key?: string | undefined }) {
+  ownWorkspace(ctx, input.workspace_id);
+  const found = findModel(ctx, input.model_id);
+  if (!found) throw new ServiceError('not_found', `No model ${input.model_id}.`);
+  if (found.model.provider === 'extractive') throw new ServiceError('invalid_argument', 'The built-in model runs in Parley and has no endpoint to override.');
+  // A key stored for one origin never follows the override to another.
+  const previous = ctx.repos.models.overrideFor(input.workspace_id, input.model_id);
+  const row = ctx.repos.models.putOverride({
+    id: newId('ovr'),
+    workspace_id: input.workspace_id,
+    model_id: input.model_id,
+    endpoint_url: input.endpoint_url,
+    api_key_secret: input.api_key ? ctx.runtime.secrets.seal(input.api_key) : null,
+    keep_key: previous !== undefined && sameOrigin(previous.endpoint_url, input.endpoint_url),
+    now: isoNow(ctx),
+  });
+  if (!row) throw new Error('override vanished after upsert');
+  return overrideView(ctx, row);
+}
+
+export function deleteOverride(ctx: AuthedContext, input: { workspace_id: string; model_id: string }): null {
+  ownWorkspace(ctx, input.workspace_id);
+  if (!ctx.repos.models.deleteOverride(input.workspace_id, input.model_id)) {
+    throw new ServiceError('not_found', `No override of ${input.model_id} in this workspace.`);
+  }
+  return null;
+}

@@ -1,0 +1,131 @@
+import { questionWords, WORD_CHAR } from '../../knowledge/retrieval/search.js';
+import type { Passage } from './types.js';
+
+/**
+ * What the extractive model quotes: whole sentences of the passages, the ones holding the most of
+ * the question's terms first. A fixed word window around the matched terms cuts sentences in
+ * two, and the part cut off is often the fact asked for ("…a one-time home-office allowance…"
+ * without "of EUR 1,200"); a sentence carries its fact.
+ */
+
+export interface Quote {
+  /** The passage it comes from, as cited: `[n]`. */
+  index: number;
+  text: string;
+  /** Distinct question terms in it. */
+  terms: number;
+}
+
+/** How many sentences an answer quotes. */
+export const QUOTED_SENTENCES = 3;
+/** A "sentence" longer than this (a table row, a list without full stops) is cut around its terms. */
+const MAX_SENTENCE_CHARS = 600;
+
+// Made at the first use: building ICU's sentence rules costs ~15 ms of CPU, at start otherwise.
+let segmenter: Intl.Segmenter | undefined;
+// Words as the index and the question splitter split them, so a question's word is found in a sentence.
+const WORD = new RegExp(`${WORD_CHAR}+`, 'gu');
+
+/** The sentences of a text: each line on its own (headings and list items end without a full stop), then Intl's sentence boundaries. */
+export function sentencesOf(text: string): string[] {
+  return [...eachSentence(text)];
+}
+
+/** `sentencesOf`, one at a time: a caller that stops early does not segment the rest of a long text. */
+export function* eachSentence(text: string): Generator<string> {
+  for (const line of text.split(/\n+/)) {
+    for (const { segment } of (segmenter ??= new Intl.Segmenter('en', { granularity: 'sentence' })).segment(line)) {
+      const sentence = segment.replace(/\s+/g, ' ').trim();
+      if (sentence && /[\p{L}\p{N}]/u.test(sentence)) yield sentence;
+    }
+  }
+}
+
+/**
+ * A light English stem, enough to match "allowances" to "allowance" and "pruned" to "prune":
+ * plural and verb endings go, then a final "e".
+ */
+const ENDINGS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/ies$/, 'y'],
+  [/ing$/, ''],
+  [/ed$/, ''],
+  [/(?<=[sxz]|ch|sh)es$/, ''],
+  [/(?<!s)s$/, ''],
+];
+
+export function stem(word: string): string {
+  let w = word.toLowerCase();
+  for (const [ending, replacement] of ENDINGS) {
+    if (!ending.test(w)) continue;
+    const cut = w.replace(ending, replacement);
+    if (cut.length >= 3) w = cut;
+    break;
+  }
+  return w.length >= 4 && w.endsWith('e') ? w.slice(0, -1) : w;
+}
+
+/** The question's content words, stemmed. */
+export function questionTerms(question: string): string[] {
+  return [...new Set(questionWords(question).words.map(stem))];
+}
+
+/** How many distinct terms a sentence holds. */
+function termsIn(sentence: string, terms: readonly string[]): Set<string> {
+  const found = new Set<string>();
+  for (const m of sentence.matchAll(WORD)) {
+    const s = stem(m[0]);
+    for (const term of terms) if (s === term || (term.length >= 4 && s.startsWith(term))) found.add(term);
+  }
+  return found;
+}
+
+/** A sentence too long to quote whole, cut at word boundaries around its first term. */
+function clipAround(sentence: string, terms: readonly string[]): string {
+  if (sentence.length <= MAX_SENTENCE_CHARS) return sentence;
+  let first = 0;
+  for (const m of sentence.matchAll(WORD)) {
+    if (termsIn(m[0], terms).size > 0) {
+      first = m.index;
+      break;
+    }
+  }
+  let from = Math.max(0, first - MAX_SENTENCE_CHARS / 3);
+  let to = Math.min(sentence.length, from + MAX_SENTENCE_CHARS);
+  from = from === 0 ? 0 : sentence.indexOf(' ', from) + 1;
+  to = to === sentence.length ? to : Math.max(from, sentence.lastIndexOf(' ', to));
+  return `${from > 0 ? '…' : ''}${sentence.slice(from, to).trim()}${to < sentence.length ? '…' : ''}`;
+}
+
+/**
+ * The sentences to quote, best first: most distinct question terms, then the better-ranked
+ * passage, then the earlier sentence. A sentence met twice (passages overlap when one was read
+ * with its neighbours) is quoted once, from the better passage. Passages where no sentence holds a
+ * term (a match by meaning, not by words) are quoted by their snippet, after the others.
+ */
+export function quoteSentences(question: string, passages: readonly Passage[], limit = QUOTED_SENTENCES): Quote[] {
+  const terms = questionTerms(question);
+  const candidates: Array<Quote & { rank: number; position: number }> = [];
+  const seen = new Set<string>();
+  /** Passages with a sentence holding a term (even one quoted from a better passage). */
+  const matched = new Set<number>();
+  passages.forEach((passage, rank) => {
+    sentencesOf(passage.text).forEach((sentence, position) => {
+      const count = termsIn(sentence, terms).size;
+      if (count === 0) return;
+      matched.add(passage.index);
+      const key = sentence.toLowerCase();
+      if (seen.has(key)) return;
+      seen.add(key);
+      candidates.push({ index: passage.index, text: clipAround(sentence, terms), terms: count, rank, position });
+    });
+  });
+  candidates.sort((a, b) => b.terms - a.terms || a.rank - b.rank || a.position - b.position);
+  const quotes: Quote[] = candidates.slice(0, limit).map(({ index, text, terms: n }) => ({ index, text, terms: n }));
+  for (const passage of passages) {
+    if (quotes.length >= limit) break;
+    if (matched.has(passage.index)) continue;
+    const snippet = passage.snippet.replace(/\s+/g, ' ').trim();
+    if (snippet) quotes.push({ index: passage.index, text: snippet, terms: 0 });
+  }
+  return quotes;
+}

@@ -1,0 +1,75 @@
+import { ServiceError } from '../../../../shared/errors.js';
+import type { Repositories } from '../../../db/repositories/index.js';
+import type { UserRecord } from '../../../db/repositories/users.js';
+import type { AuthedContext } from '../context.js';
+import { isoNow } from '../context.js';
+import { newId, newSecret, secretPrefix } from '../ids.js';
+import type { CredentialHasher } from './credential-hash.js';
+import { apiKeyView } from './views.js';
+import { isTrial } from './roles.js';
+
+/** Stores a key for `userId`; `secret` is given when seeding a known key (PARLEY_ADMIN_API_KEY). */
+export function issueApiKey(repos: Repositories, hasher: CredentialHasher, userId: string, name: string, now: string, secret = newSecret('pk')) {
+  const row = { id: newId('key'), user_id: userId, name, prefix: secretPrefix(secret), secret_hash: hasher.hash(secret), hash_kind: 'hmac_sha256' as const, created_at: now };
+  repos.credentials.insertApiKey(row);
+  return { ...apiKeyView({ ...row, last_used_at: null }), key: secret };
+}
+
+/**
+ * Trial users hold a user token and nothing else: a key would outlive its expiry and escape its
+ * quota. They are refused keys (403), whoever asks.
+ */
+function refuseTrial(user: UserRecord, whose: 'yours' | 'theirs'): void {
+  if (!isTrial(user)) return;
+  throw new ServiceError(
+    'forbidden',
+    whose === 'yours'
+      ? 'Trial users cannot create API keys; your user token is your credential.'
+      : 'Trial users cannot hold API keys: their user token bounds what they do. Change their role first.',
+  );
+}
+
+export function createApiKey(ctx: AuthedContext, input: { name: string }) {
+  refuseTrial(ctx.caller.user, 'yours');
+  return issueApiKey(ctx.repos, ctx.runtime.credentials, ctx.caller.user.id, input.name, isoNow(ctx));
+}
+
+export function listApiKeys(ctx: AuthedContext) {
+  return { data: ctx.repos.credentials.listApiKeys(ctx.caller.user.id).map(apiKeyView) };
+}
+
+export function deleteApiKey(ctx: AuthedContext, input: { id: string }): null {
+  if (!ctx.repos.credentials.revokeApiKey(input.id, ctx.caller.user.id, isoNow(ctx))) {
+    throw new ServiceError('not_found', `No API key ${input.id} among yours.`);
+  }
+  return null;
+}
+
+/** A user of the caller's organization, or not_found (another organization's users do not exist here). */
+export function orgUser(ctx: AuthedContext, id: string): UserRecord {
+  const user = ctx.repos.users.get(id);
+  if (!user || user.organization_id !== ctx.caller.user.organization_id) throw new ServiceError('not_found', `No user ${id}.`);
+  return user;
+}
+
+/** Administration: any user's keys (not revoked), newest first. */
+export function listUserApiKeys(ctx: AuthedContext, input: { id: string }) {
+  const user = orgUser(ctx, input.id);
+  return { data: ctx.repos.credentials.listApiKeys(user.id).map(apiKeyView) };
+}
+
+/** Administration: a new key for a user, shown once (e.g. one who lost theirs). */
+export function createUserApiKey(ctx: AuthedContext, input: { id: string; name: string }) {
+  const user = orgUser(ctx, input.id);
+  refuseTrial(user, 'theirs');
+  return issueApiKey(ctx.repos, ctx.runtime.credentials, user.id, input.name, isoNow(ctx));
+}
+
+/** Administration: revokes one of a user's keys at once. */
+export function deleteUserApiKey(ctx: AuthedContext, input: { id: string; key_id: string }): null {
+  const user = orgUser(ctx, input.id);
+  if (!ctx.repos.credentials.revokeApiKey(input.key_id, user.id, isoNow(ctx))) {
+    throw new ServiceError('not_found', `No API key ${input.key_id} of user ${user.id}.`);
+  }
+  return null;
+}

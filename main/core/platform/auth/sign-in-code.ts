@@ -1,0 +1,75 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ServiceError } from '../../../../shared/errors.js';
+import type { Repositories } from '../../../db/repositories/index.js';
+import type { Context } from '../context.js';
+import { issueApiKey } from './api-keys.js';
+
+/** The one sign-in code in force (a new start replaces it), by hash: `{hash, user_id, expires_at}`. */
+const SETTING = 'sign_in_code';
+/** The code is 192 random bits used once within ten minutes: a plain digest keeps it out of the database. */
+const hashSecret = (code: string) => createHash('sha256').update(code).digest('hex');
+export const SIGN_IN_CODE_TTL_MS = 10 * 60_000;
+/** The name of the API key a redeemed code gives the browser; it is listed and revoked like any key. */
+export const SIGN_IN_KEY_NAME = 'Browser sign-in';
+
+interface StoredCode {
+  hash: string;
+  user_id: string;
+  expires_at: string;
+}
+
+function readStored(repos: Repositories): StoredCode | undefined {
+  const text = repos.settings.get(SETTING);
+  if (!text) return undefined;
+  try {
+    const value = JSON.parse(text) as Partial<StoredCode>;
+    if (typeof value.hash === 'string' && typeof value.user_id === 'string' && typeof value.expires_at === 'string') return value as StoredCode;
+  } catch {
+    // An unreadable entry is no code at all.
+  }
+  return undefined;
+}
+
+/**
+ * A one-time code that signs a browser in as `userId` (served mode prints it as a link for the
+ * owner). Only its hash is stored; it replaces any earlier code and lasts ten minutes from `now`.
+ */
+export function issueSignInCode(repos: Repositories, userId: string, now: Date): { code: string; expires_at: string } {
+  const code = randomBytes(24).toString('base64url');
+  const expires_at = new Date(now.getTime() + SIGN_IN_CODE_TTL_MS).toISOString();
+  repos.settings.set(SETTING, JSON.stringify({ hash: hashSecret(code), user_id: userId, expires_at } satisfies StoredCode));
+  return { code, expires_at };
+}
+
+/**
+ * Exchanges the code for a fresh API key of its user, once: the code is gone whether it worked or
+ * had expired, so a link that leaked from a terminal's scrollback is worth nothing later.
+ */
+export function redeemSignInCode(ctx: Context, input: { code: string }) {
+  const now = ctx.now();
+  // Decided and consumed in one transaction (so two browsers cannot both use it); refusals are
+  // thrown after it commits, since throwing inside would roll the consumption back.
+  const outcome = ctx.repos.transaction(() => {
+    const stored = readStored(ctx.repos);
+    if (!stored || stored.hash !== hashSecret(input.code)) return { refused: 'unknown' as const };
+    ctx.repos.settings.set(SETTING, '');
+    if (stored.expires_at <= now.toISOString()) return { refused: 'expired' as const };
+    const user = ctx.repos.users.get(stored.user_id);
+    if (!user) return { refused: 'unknown' as const };
+    if (user.disabled_at) return { refused: 'disabled' as const };
+    return { key: issueApiKey(ctx.repos, ctx.runtime.credentials, user.id, SIGN_IN_KEY_NAME, now.toISOString()) };
+  });
+  switch (outcome.refused) {
+    case undefined:
+      return outcome.key;
+    case 'expired':
+      throw new ServiceError('unauthenticated', 'This sign-in link has expired (links last 10 minutes). Restart Parley for a new link, or sign in with an API key.');
+    case 'disabled':
+      throw new ServiceError('forbidden', 'This account is disabled.');
+    default:
+      throw new ServiceError(
+        'unauthenticated',
+        'This sign-in link is not valid: it was already used, or a later start of Parley replaced it. Restart Parley for a new link, or sign in with an API key.',
+      );
+  }
+}
