@@ -12,6 +12,9 @@ const STORAGE_PATTERN = { group: ['better-sqlite3', 'sqlite-vec'], message: 'Onl
 /** No handler is a library: a domain reaches another through its access/lookup modules, never its handlers.ts. */
 const HANDLERS_PATTERN = { group: ['../*/handlers.js', '../../*/handlers.js'], message: "Another domain's handlers.ts is not a library: import its access.ts / lookup.ts (or move the function there)." };
 
+/** The core's wings, bottom to top (docs/architecture.md). */
+const WINGS = ['platform', 'models', 'knowledge', 'answering', 'conversation', 'service'];
+
 /** Import boundaries: each runtime's files may only reach what runs there. */
 const restrict = (patterns, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
@@ -50,8 +53,20 @@ export default tseslint.config(
   },
   {
     files: ['main/db/**/*.ts'],
-    rules: restrict([...CORE_BANS, '**/core/**'], 'The database layer never knows its transport, Electron or the core: the core depends on it, not the reverse.'),
+    rules: restrict([...CORE_BANS, '**/core/**', '**/search/**'], 'The database layer never knows its transport, Electron, search or the core: they depend on it, not the reverse.'),
   },
+  {
+    // Search sits below the core, beside main/db (which it reads through): the core calls its `rank`.
+    files: ['main/search/**/*.ts'],
+    rules: restrict([...CORE_BANS, '**/core/**'], 'Search never knows its transport, Electron or the core: the core depends on it, not the reverse.'),
+  },
+  // The conversation wing's domains, top to bottom (a domain imports only those below it):
+  //   chat, comparisons, reports, suggestions  >  agents  >  threads  >  workflows  >  mcp.
+  // Every one of them answers through main/core/answering/index.ts (nothing else of answering),
+  // and answering imports nothing from conversation/.
+  // The models wing's domains, top to bottom: embeddings  >  catalog  >  providers  >  local  >  routing.
+  // The services every wing calls (providers, stream hub, local models, …) are small interfaces in
+  // main/core/platform/ports/, implemented in their wings and wired by main/boot.ts.
   {
     files: ['main/core/**/*.ts'],
     rules: {
@@ -59,4 +74,13 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: "MemberExpression[object.property.name='repos'][property.name='db'], MemberExpression[object.name='repos'][property.name='db']", message: 'The core reaches the database through repository functions only; shutdown is service/lifecycle.ts.' }],
     },
   },
+  // The core's wings, bottom to top; a wing imports itself and the wings below it, never one above
+  // (test/unit/architecture/imports.test.ts checks the same on the import graph, types included,
+  // and that no two domains import each other). The top wing, service, composes the rest.
+  ...WINGS.slice(0, -1).map((wing, i) => ({
+    files: [`main/core/${wing}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [CORE_PATTERN, STORAGE_PATTERN, HANDLERS_PATTERN, { group: WINGS.slice(i + 1).map((above) => `**/${above}/**`), message: `The ${wing} wing sits below ${WINGS.slice(i + 1).join(', ')}: it never imports them (declare what it needs as an interface below, or move the shared piece down).` }] }],
+    },
+  })),
 );

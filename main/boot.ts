@@ -2,12 +2,14 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../shared/config.js';
 import { openDatabase, type Db } from './db/connection.js';
-import { createRepositories, type Repositories } from './db/repositories/index.js';
+import type { Repositories } from './db/repositories/index.js';
+import { createRepositories } from './search/repositories.js';
 import { ensureOwner } from './core/platform/auth/owner.js';
 import { CONFIG_FILE, describeProblems, loadConfig } from './core/platform/config/load.js';
 import { LiveConfig } from './core/platform/config/live.js';
 import { watchConfigFile } from './core/platform/config/save.js';
-import type { Caller, Runtime } from './core/platform/context.js';
+import type { Caller } from './core/platform/context.js';
+import type { AssembledRuntime } from './core/service/runtime.js';
 import { createService, type Service } from './core/service/service.js';
 import { StreamHub } from './core/answering/hub.js';
 import { AnswerSlots } from './core/answering/slots.js';
@@ -19,7 +21,7 @@ import { ensurePrivateFile, securePrivateDir } from './core/platform/storage/pri
 import { keyFileSecretBox, type SecretBox } from './core/platform/secrets/secret-box.js';
 import { IngestQueue } from './core/knowledge/ingest/queue.js';
 import { embeddingModel } from './core/knowledge/retrieval/embedder.js';
-import { KeywordThread } from './core/knowledge/retrieval/keyword-thread.js';
+import { KeywordThread } from './search/keyword/keyword-thread.js';
 import { BlobStore } from './core/platform/storage/blob-store.js';
 import { uploadSigningKey } from './core/knowledge/uploads/signing-key.js';
 import { McpClients } from './core/conversation/mcp/clients.js';
@@ -90,7 +92,7 @@ export interface Core {
   db: Db;
   repos: Repositories;
   service: Service;
-  runtime: Runtime;
+  runtime: AssembledRuntime;
   config: () => Config;
   /** The desktop profile: who the renderer acts as over IPC. */
   desktopCaller: () => Caller;
@@ -169,7 +171,7 @@ export function bootCore(options: BootOptions): Core {
     let serverProblem: string | null = null;
     const health = new HealthTracker(loaded.config.routing);
     live.onChange(({ config: next }) => health.setPolicy(next.routing));
-    const runtime: Runtime = {
+    const runtime: AssembledRuntime = {
       health,
       secrets,
       credentials,

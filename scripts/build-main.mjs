@@ -14,8 +14,8 @@ await build({
   entryPoints: {
     electron: 'main/electron.ts',
     'parse-worker': 'main/core/knowledge/ingest/parse-worker.ts',
-    'background-worker': 'main/db/repositories/chunks/background-worker.ts',
-    'keyword-worker': 'main/core/knowledge/retrieval/keyword-worker.ts',
+    'background-worker': 'main/search/vectors/background-worker.ts',
+    'keyword-worker': 'main/search/keyword/keyword-worker.ts',
     // host-process: the local models' own process (node-llama-cpp), so a native crash does not end the app.
     'host-process': 'main/core/models/local/host/host-process.ts',
     mcp: 'main/mcp.ts',

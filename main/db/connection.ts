@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as sqliteVec from 'sqlite-vec';
 import { errorText } from '../../shared/errors.js';
+import { unpackedPath } from '../launch/packaged-paths.js';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations/index.js';
 
 export type Db = Database.Database;
@@ -52,6 +53,15 @@ function loadOnce(loaded: WeakMap<Db, boolean>, db: Db, load: () => boolean, sai
 const vectorExtension = new WeakMap<Db, boolean>();
 
 /**
+ * sqlite-vec's file for this platform (`sqlite-vec-<os>-<arch>/vec0.*`, where its package says),
+ * unpacked in a packaged app: SQLite opens it with its own C calls, which read no asar archive, so
+ * `sqliteVec.load(db)` (the archive path) would leave vector search off in the packaged app.
+ */
+export function vectorExtensionFile(loadablePath: string = sqliteVec.getLoadablePath()): string {
+  return unpackedPath(loadablePath);
+}
+
+/**
  * Loads sqlite-vec into this connection, once; openDatabase does it for every connection. Its
  * binary ships inside a per-platform npm package; where none fits (or the file cannot be loaded),
  * vector search is off and retrieval ranks by keywords only: said once per connection in one log line.
@@ -60,7 +70,7 @@ export function loadVectorExtension(db: Db, log: Log = warn): boolean {
   return loadOnce(
     vectorExtension,
     db,
-    () => (sqliteVec.load(db), true),
+    () => (db.loadExtension(vectorExtensionFile()), true),
     (reason) => `[retrieval] sqlite-vec could not be loaded (${reason}): vector search is off, retrieval ranks by keywords only`,
     log,
   );
@@ -76,10 +86,13 @@ export function hasVectorExtension(db: Db): boolean {
  * FTS5's bm25 given its terms' document frequencies. The same path from the sources (main/db/) and from the
  * bundles (dist/main/).
  */
-export const RANKING_EXTENSION = fileURLToPath(
-  new URL(`../../dist/native/${process.platform === 'darwin' ? 'parley_fts.dylib' : process.platform === 'win32' ? 'parley_fts.dll' : 'parley_fts.so'}`, import.meta.url),
+export function rankingExtensionFile(moduleUrl: string = import.meta.url, platform: NodeJS.Platform = process.platform): string {
+  const name = platform === 'darwin' ? 'parley_fts.dylib' : platform === 'win32' ? 'parley_fts.dll' : 'parley_fts.so';
   // In a packaged app the file is unpacked beside the archive (electron-builder.yml): SQLite cannot read inside it.
-).replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
+  return unpackedPath(fileURLToPath(new URL(`../../dist/native/${name}`, moduleUrl)));
+}
+
+export const RANKING_EXTENSION = rankingExtensionFile();
 
 const rankingExtension = new WeakMap<Db, boolean>();
 

@@ -9,6 +9,30 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Access = 'public' | 'user' | 'admin' | 'super_admin';
 
 /**
+ * What a request carries: a JSON object (path, query and body merged into the input); a
+ * multipart/form-data form whose `file` fields arrive as the input's `files`, one after another as
+ * they are read; or raw bytes, the input's `body`, streamed as they arrive. Path and query are
+ * input fields in every kind.
+ */
+export type BodyKind = 'json' | 'multipart' | 'raw';
+
+/** What a success answers: the output as JSON; a file (a `FileDownload`), its bytes streamed; events. */
+export type ResponseKind = 'json' | 'file' | 'sse';
+
+/** The input field that holds a non-JSON body. */
+export const BODY_FIELD = { multipart: 'files', raw: 'body' } as const;
+
+/** The form field a multipart operation reads its files from. */
+export const MULTIPART_FILE_FIELD = 'file';
+
+/**
+ * A signature in the input (a signed URL's `signature` query) as the credential: `only` — it is the
+ * only one, no token is read (upload parts); `or_token` — a signed link needs no token, a request
+ * without a signature is authorised by `access` as any other (artifact content).
+ */
+export type SignedAccess = 'only' | 'or_token';
+
+/**
  * One operation of the service: the single source of its IPC name, its HTTP binding, its
  * input and output schemas and who may call it. Both transports are generated from these.
  */
@@ -24,7 +48,15 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
     readonly path: string;
     /** Status of a successful answer; 204 answers no body. */
     readonly status: 200 | 201 | 202 | 204;
+    /** Largest raw body accepted, in bytes (JSON bodies follow `[server] body_limit_mb`). */
+    readonly bodyLimit?: number | undefined;
   };
+  /** What the request carries; `json` when unset. */
+  readonly body?: BodyKind | undefined;
+  /** What a success answers; `json` when unset (`sse` when the operation streams). */
+  readonly response?: ResponseKind | undefined;
+  /** Set when a signature in the input can (or must) stand for the caller's token. */
+  readonly signed?: SignedAccess | undefined;
   /** Path params, query and body are merged into one object and parsed by this schema. */
   readonly input: I;
   readonly output: O;
@@ -47,11 +79,17 @@ export interface Streaming {
   readonly event: z.ZodType;
 }
 
-/** Keeps each operation's literal types (access, whether it streams) for the handler maps. */
-export function defineOperation<I extends z.ZodType, O extends z.ZodType, A extends Access, S extends Streaming | undefined = undefined>(
-  op: Operation<I, O, A> & { streaming?: S },
-): Operation<I, O, A> & { streaming: S } {
-  return op as Operation<I, O, A> & { streaming: S };
+/** Keeps each operation's literal types (its name, access, whether it streams, how it is signed, what it answers) for the handler maps. */
+export function defineOperation<
+  N extends string,
+  I extends z.ZodType,
+  O extends z.ZodType,
+  A extends Access,
+  S extends Streaming | undefined = undefined,
+  G extends SignedAccess | undefined = undefined,
+  R extends ResponseKind | undefined = undefined,
+>(op: Operation<I, O, A> & { name: N; streaming?: S; signed?: G; response?: R }): Operation<I, O, A> & { name: N; streaming: S; signed: G; response: R } {
+  return op as Operation<I, O, A> & { name: N; streaming: S; signed: G; response: R };
 }
 
 export type InputOf<T> = T extends Operation<infer I, z.ZodType> ? z.input<I> : never;

@@ -12,7 +12,6 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bootCore } from '../../main/boot.js';
 import type { Message } from '../../shared/events.js';
@@ -20,6 +19,7 @@ import { TEST_ADMIN_KEY, tempDir } from '../support/core.js';
 import { realModel } from '../support/real-models.js';
 import { benchEmbeddingModel } from './relevance.js';
 import { printRows } from './stats.js';
+import { formFiles } from '../support/form-files.js';
 
 /** A small model may ramble to the end of its context: answers are cut here (the fact comes first when it comes). */
 const MAX_TOKENS = 200;
@@ -64,7 +64,7 @@ export async function runGroundedBench(): Promise<GroundedResult> {
     const dataset = (await core.service.invoke('datasets.create', { name: 'Harrowmere' }, owner)) as { id: string; kb_id: string };
     for (const file of readdirSync(DATA).filter((f) => f.endsWith('.md')).sort()) {
       const body = readFileSync(join(DATA, file));
-      await core.service.storeFile(owner, dataset.kb_id, { key: file, filename: file, mime_type: 'text/markdown', stream: Readable.from([body]) });
+      await core.service.invoke('artifacts.upload', { kb_id: dataset.kb_id, files: formFiles({ filename: file, mime_type: 'text/markdown', bytes: body }) }, owner);
     }
     await core.runtime.ingest.idle();
 

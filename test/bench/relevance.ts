@@ -27,15 +27,15 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bootCore, type Core } from '../../main/boot.js';
-import { questionWords } from '../../main/core/knowledge/retrieval/search.js';
+import { questionWords } from '../../main/search/index.js';
 import { realModel } from '../support/real-models.js';
 import { TEST_ADMIN_KEY, tempDir } from '../support/core.js';
 import { loadCollection, type IrCollection } from './relevance/collection.js';
 import { meanScores, type RankingScores } from './relevance/metrics.js';
 import { printRows, summarize } from './stats.js';
+import { formFiles } from '../support/form-files.js';
 
 export const DEFAULT_COLLECTION_DIR = join(dirname(fileURLToPath(import.meta.url)), 'data', 'cranfield');
 
@@ -125,7 +125,7 @@ export async function runRelevanceBench(dir = process.env.PARLEY_IR_COLLECTION ?
       if (text === '') continue; // Cranfield has a few records with neither title nor text
       const key = `doc-${stored++}.txt`;
       idOfKey.set(key, doc.id);
-      await core.service.storeFile(owner, dataset.kb_id, { key, filename: key, mime_type: 'text/plain', stream: Readable.from([Buffer.from(text)]) });
+      await core.service.invoke('artifacts.upload', { kb_id: dataset.kb_id, files: formFiles({ filename: key, mime_type: 'text/plain', bytes: text }) }, owner);
     }
     await core.runtime.ingest.idle();
     const ingestSeconds = (performance.now() - started) / 1000;

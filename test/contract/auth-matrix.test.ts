@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operations, pathParams, type Access, type Operation } from '../../shared/operations/index.js';
+import { BODY_FIELD, MULTIPART_FILE_FIELD, operations, pathParams, type Access, type Operation } from '../../shared/operations/index.js';
 import { TEST_ADMIN_KEY, startTestHttp } from '../support/core.js';
 import { call, person, secondOrganization, trial, type Person } from '../support/people.js';
 import { FACADE_ROUTES, type FacadeRoute } from '../../main/transport/http/facade-routes.js';
@@ -99,23 +99,39 @@ function sample(schema: JsonSchema, ids: Ids, name = ''): unknown {
   }
 }
 
+/** The body a client sends, by body kind: the sampled fields as JSON, a form with one small file, or a few bytes. */
+function bodyOf(op: Operation, fields: Record<string, unknown>): BodyInit {
+  const kind = op.body ?? 'json';
+  if (kind === 'raw') return new Uint8Array([97, 98, 99]);
+  if (kind === 'multipart') {
+    const form = new FormData();
+    form.append(MULTIPART_FILE_FIELD, new Blob(['matrix words'], { type: 'text/plain' }), `matrix-${++counter}.txt`);
+    return form;
+  }
+  return JSON.stringify(fields);
+}
+
 function request(op: Operation, ids: Ids) {
   const schema = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   const input = { ...(sample(schema, ids) as Record<string, unknown>), ...SAMPLE_EXTRAS[op.name] };
   const params = pathParams(op.http.path);
   for (const p of params) if (input[p] === undefined) input[p] = sample(schema.properties?.[p] ?? {}, ids, p);
   const path = op.http.path.replace(/\{([a-z_]+)\}/g, (_, p: string) => encodeURIComponent(String(input[p])));
-  const rest = Object.fromEntries(Object.entries(input).filter(([k]) => !params.includes(k)));
+  const kind = op.body ?? 'json';
+  // A multipart or raw body is its own field of the input; the other fields go in the query.
+  const bodyField: string | undefined = kind === 'json' ? undefined : BODY_FIELD[kind];
+  const rest = Object.fromEntries(Object.entries(input).filter(([k]) => !params.includes(k) && k !== bodyField));
   const hasBody = ['POST', 'PUT', 'PATCH'].includes(op.http.method);
-  const query = !hasBody && Object.keys(rest).length > 0 ? `?${new URLSearchParams(rest as Record<string, string>)}` : '';
-  return { path: `${path}${query}`, body: hasBody ? rest : undefined };
+  const inQuery = !hasBody || kind !== 'json';
+  const query = inQuery && Object.keys(rest).length > 0 ? `?${new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)]))}` : '';
+  return { path: `${path}${query}`, body: hasBody ? bodyOf(op, rest) : undefined, shown: hasBody && kind === 'json' ? JSON.stringify(rest).slice(0, 120) : kind };
 }
 
 async function send(op: Operation, ids: Ids, token: string | null) {
-  const { path, body } = request(op, ids);
-  const res = await h.api(path, { method: op.http.method, token, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const { path, body, shown } = request(op, ids);
+  const res = await h.api(path, { method: op.http.method, token, ...(body === undefined ? {} : { body }) });
   const text = await res.text();
-  return { status: res.status, label: `${op.name} ${op.http.method} ${path} ${body ? JSON.stringify(body).slice(0, 120) : ''} → ${res.status} ${text.slice(0, 200)}` };
+  return { status: res.status, label: `${op.name} ${op.http.method} ${path} ${shown} → ${res.status} ${text.slice(0, 200)}` };
 }
 
 /** What `who` owns: a dataset with a file, an upload, a thread and its messages, a comparison, a report, a workflow, a model. */
@@ -173,6 +189,14 @@ describe('the auth matrix: every operation of the registry', () => {
     if (CREDENTIAL_INPUT.has(op.name)) {
       // Its input is itself a credential: a made-up one is refused alike, whoever sends it.
       for (const token of [null, 'garbage', ...WHO.map((who) => tokens[who])]) expect((await send(op, none, token)).status).toBe(401);
+      return;
+    }
+    if (op.signed === 'only') {
+      // A signed URL is its own credential (an upload part): a made-up signature is refused whoever sends it, token or not.
+      for (const token of [null, 'garbage', ...WHO.map((who) => tokens[who])]) {
+        const r = await send(op, none, token);
+        expect(r.status, r.label).toBe(403);
+      }
       return;
     }
     // No token, and a token that is no credential.

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootCore } from '../../main/boot.js';
 import { NO_DATASET_ANSWER } from '../../main/core/models/providers/extractive.js';
@@ -7,6 +6,7 @@ import { TEST_ADMIN_KEY, tempDir } from '../support/core.js';
 import { bootWithEmbeddings } from '../support/embedded-core.js';
 import { collectChat } from '../support/sse.js';
 import { collectingLogger } from '../support/logger.js';
+import { formFiles } from '../support/form-files.js';
 
 type Citation = { index: number; dataset_id: string; artifact_key: string; snippet: string };
 type Msg = { content: string; status: string; model_id: string; citations: Citation[] };
@@ -75,7 +75,7 @@ describe('processing after a restart', () => {
       const first = bootCore({ dataDir: dir, appVersion: 't', adminApiKey: TEST_ADMIN_KEY });
       const owner = first.desktopCaller();
       const ds = (await first.service.invoke('datasets.create', { name: 'Restart' }, owner)) as { kb_id: string };
-      const stored = await first.service.storeFile(owner, ds.kb_id, { key: 'tide.txt', filename: 'tide.txt', mime_type: 'text/plain', stream: Readable.from([Buffer.from('High tide comes twice a day at the harbour.')]) });
+      const stored = ((await first.service.invoke('artifacts.upload', { kb_id: ds.kb_id, files: formFiles({ filename: 'tide.txt', mime_type: 'text/plain', bytes: 'High tide comes twice a day at the harbour.' }) }, owner)) as { data: [{ id: string }] }).data[0];
       // Stop before the queue gets to it: as if the app closed mid-processing.
       first.runtime.ingest.stop();
       await first.runtime.ingest.idle();

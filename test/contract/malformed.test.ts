@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operations, pathParams, type Operation } from '../../shared/operations/index.js';
+import { MULTIPART_FILE_FIELD, operations, pathParams, type Operation } from '../../shared/operations/index.js';
 import { startTestHttp, TEST_ADMIN_KEY } from '../support/core.js';
 import { buildHttpApp } from '../../main/transport/http/app.js';
 import { FACADE_ROUTES, type FacadeRoute } from '../../main/transport/http/facade-routes.js';
@@ -66,6 +66,26 @@ describe('malformed requests never yield a 5xx', () => {
     const hostile = JSON.stringify({ name: '\u0000\uD800', title: '\u0007', email: { $gt: '' }, role: 'super_admin', message: ['x'] });
     await expectClientError(await h.api(url, { method: op.http.method, body: hostile }), `${op.name} hostile`);
   });
+
+  it.each(ops.filter((op) => (op.body ?? 'json') !== 'json').map((op) => [op.name, op.body ?? 'json', op] as const))(
+    '%s: arbitrary %s bodies',
+    async (_name, kind, op) => {
+      const segments = fc.array(fc.string({ maxLength: 300 }), { minLength: pathParams(op.http.path).length, maxLength: 3 });
+      await fc.assert(
+        fc.asyncProperty(fc.string({ maxLength: 300 }), fc.uint8Array({ maxLength: 2000 }), segments, async (filename, bytes, segs) => {
+          const url = pathFor(op, segs);
+          let body: BodyInit = bytes;
+          if (kind === 'multipart') {
+            body = new FormData();
+            body.append(MULTIPART_FILE_FIELD, new Blob([bytes]), filename);
+          }
+          const res = await h.api(url, { method: op.http.method, body });
+          await expectClientError(res, `${op.http.method} ${url} ${kind} ${JSON.stringify(filename)} ${bytes.length} bytes`);
+        }),
+        { numRuns: 40, seed: 20261126 },
+      );
+    },
+  );
 
   it('a body over the limit → 413 payload_too_large', async () => {
     const res = await h.api('/api-keys', { method: 'POST', body: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }) });

@@ -29,5 +29,16 @@ describe('GET /api/openapi.json', () => {
     const createKey = doc.paths['/api/api-keys']?.post?.requestBody as { content: Record<string, { schema: { required: string[] } }> };
     expect(createKey.content['application/json']?.schema.required).toEqual(['name']);
     expect(doc.paths['/api/health']?.get?.security).toEqual([]);
+
+    // Body kinds: a multipart upload, a raw part (signed: no token), a file download (a signed link or the token).
+    const content = (path: string, method: string) => doc.paths[path]?.[method] as unknown as { requestBody?: { content: Record<string, unknown> }; responses: Record<string, { content?: Record<string, unknown> }>; security?: unknown[] };
+    const upload = content('/api/knowledge-bases/{kb_id}/artifacts', 'post');
+    expect(Object.keys(upload.requestBody?.content ?? {})).toEqual(['multipart/form-data']);
+    const part = content('/api/uploads/{upload_id}/parts/{artifact_id}/{part}', 'put');
+    expect(Object.keys(part.requestBody?.content ?? {})).toEqual(['application/octet-stream']);
+    expect(part.security).toEqual([]);
+    const file = content('/api/knowledge-bases/{kb_id}/artifacts/{key}/content', 'get');
+    expect(Object.keys(file.responses['200']?.content ?? {})).toEqual(['application/octet-stream']);
+    expect(file.security).toEqual([{ bearer: [] }, {}]);
   });
 });

@@ -8,7 +8,8 @@
  */
 import type { Core } from '../../main/boot.js';
 import type { ErrorCode } from '../../shared/errors.js';
-import type { operations } from '../../shared/operations/index.js';
+import type { Operations } from '../../shared/operations/index.js';
+import { parsePartUrl } from '../../main/core/knowledge/uploads/part-url.js';
 import { issueSignInCode } from '../../main/core/platform/auth/sign-in-code.js';
 import type { Upstream } from '../fixtures/upstream.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -23,7 +24,7 @@ export interface World {
   readonly upstream: Upstream;
   /** Calls the core as the owner, as setup; not what is under test. */
   invoke<T = Json>(operation: string, input: Json): Promise<T>;
-  /** Posts a file into a knowledge base through the multipart route (not a registry operation). */
+  /** Posts a file into a knowledge base through the multipart route (`artifacts.upload`), as setup. */
   addFile(kbId: string, key: string, text: string): Promise<void>;
   readonly ids: {
     readonly workspace: string;
@@ -79,7 +80,13 @@ async function configVersion(w: World): Promise<{ toml: string; version: number 
   return w.invoke('admin.config.get', {});
 }
 
-export const FIXTURES: Record<keyof typeof operations, Fixture> = {
+/**
+ * The operations both transports carry: all but those answering a file, a stream IPC cannot carry
+ * (main/transport/ipc/bodies.ts; artifact-files.test.ts covers them over HTTP).
+ */
+export type ParityName = { [K in keyof Operations]: Operations[K]['response'] extends 'file' ? never : K }[keyof Operations];
+
+export const FIXTURES: Record<ParityName, Fixture> = {
   'service.health': { input: none },
   'service.version': { input: none },
   'service.ui': { input: none },
@@ -193,6 +200,17 @@ export const FIXTURES: Record<keyof typeof operations, Fixture> = {
   'folders.delete': { input: followedFolder },
   'uploads.create': { input: (w) => ({ kb_id: w.ids.kb, files: [{ key: `upload-${++counter}.txt`, filename: 'u.txt', size: 3 }] }) },
   'uploads.get': { input: (w) => ({ upload_id: w.ids.upload }) },
+  // The body kinds: a form's files (multipart over HTTP) and a part's raw bytes, as each transport carries them.
+  'artifacts.upload': { input: (w) => ({ kb_id: w.ids.kb, files: [{ filename: `form-${++counter}.txt`, mime_type: 'text/plain', bytes: Buffer.from('form words') }] }) },
+  'uploads.part': {
+    input: async (w) => {
+      const made = await w.invoke<{ files: Array<{ urls: Array<{ url: string }> }> }>('uploads.create', { kb_id: w.ids.kb, files: [{ key: `part-${++counter}.txt`, filename: 'p.txt', size: 3 }] });
+      const url = made.files[0]?.urls[0]?.url;
+      if (!url) throw new Error('setup: the upload has no part URL');
+      const { grant, signature } = parsePartUrl(url);
+      return { ...grant, signature, body: Buffer.from('abc') };
+    },
+  },
   // Completes an upload whose one part has been sent, as a client does.
   'uploads.complete': {
     input: async (w) => {

@@ -13,7 +13,7 @@ import { collectChat, followChat } from '../support/sse.js';
 import { tempDir } from '../support/core.js';
 import { realModel } from '../support/real-models.js';
 import { TEST_ADMIN_KEY } from '../support/core.js';
-import { parseToolArgs } from '../../main/core/conversation/agents/tool-args.js';
+import { parseToolArgs } from '../../main/core/answering/agent/tool-args.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { bootCore, type Core } from '../../main/boot.js';
 import type { Caller } from '../../main/core/platform/context.js';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { TEST_ADMIN_KEY, tempDir } from './core.js';
+import { formFiles } from './form-files.js';
 
 export interface EmbeddedCore {
   core: Core;
@@ -38,7 +38,7 @@ export async function bootWithEmbeddings(files: Record<string, string>): Promise
   const me = core.desktopCaller();
   const dataset = (await core.service.invoke('datasets.create', { name: 'Hybrid' }, me)) as { id: string; kb_id: string };
   for (const [key, text] of Object.entries(files)) {
-    await core.service.storeFile(me, dataset.kb_id, { key, filename: key, mime_type: 'text/markdown', stream: Readable.from([Buffer.from(text)]) });
+    await core.service.invoke('artifacts.upload', { kb_id: dataset.kb_id, files: formFiles({ filename: key, mime_type: 'text/markdown', bytes: text }) }, me);
   }
   await core.runtime.ingest.idle();
   return {

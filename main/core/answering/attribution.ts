@@ -1,8 +1,7 @@
 import type { Attribution } from '../../../shared/events.js';
 import { citedIndices } from '../../../shared/citations.js';
 import { eachSentence, stem } from '../models/providers/extractive-quotes.js';
-import { WORD_CHAR } from '../knowledge/retrieval/plan.js';
-import { STOP_WORDS } from '../knowledge/retrieval/stop-words.js';
+import { STOP_WORDS, WORD_CHAR } from '../../search/index.js';
 
 /**
  * Which passages an answer draws on. An answer that cites with `[n]` is taken at its word. One

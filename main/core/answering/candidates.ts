@@ -1,9 +1,9 @@
 import type { Routing } from '../../../shared/events.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import { QuotaExhausted } from '../platform/auth/quota.js';
-import type { HealthRecorder } from '../platform/context.js';
+import type { HealthRecorder } from '../platform/ports/model-health.js';
 import type { ResolvedModel } from '../models/catalog/catalog.js';
-import { ProviderError } from '../models/providers/types.js';
+import { ProviderError } from '../platform/ports/providers.js';
 import { redactSecrets } from '../platform/secrets/redact.js';
 import { AnswerFailed } from './answer-failed.js';
 import { errorText } from '../../../shared/errors.js';

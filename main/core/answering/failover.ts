@@ -2,8 +2,8 @@ import { coalesceDeltas } from './coalesce.js';
 import { overCandidates, type Skip, type SwitchEvent } from './candidates.js';
 import type { Runtime } from '../platform/context.js';
 import type { ResolvedModel } from '../models/catalog/catalog.js';
-import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, Passage, Sampling, ToolSpec } from '../models/providers/types.js';
-import { ProviderError } from '../models/providers/types.js';
+import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, Passage, Sampling, ToolSpec } from '../platform/ports/providers.js';
+import { ProviderError } from '../platform/ports/providers.js';
 import { withPassages } from './grounding.js';
 
 export type { Skip };

@@ -1,6 +1,6 @@
 import type { Citation } from '../../../shared/events.js';
 import type { Context } from '../platform/context.js';
-import type { ChatTurn, Passage } from '../models/providers/types.js';
+import type { ChatTurn, Passage } from '../platform/ports/providers.js';
 import { retrieve, retrievalEnv } from '../knowledge/retrieval/retrieve.js';
 import { estimateTokens, messageTokens, REPLY_RESERVE_TOKENS } from '../platform/tokens.js';
 import { defuse, fenced } from './untrusted.js';

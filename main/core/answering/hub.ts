@@ -1,5 +1,6 @@
 import type { ChatEvent, Sequenced, StreamEvent } from '../../../shared/events.js';
 import type { AbortReason } from './streamed-answer.js';
+import type { RunHandle, StreamHubPort } from '../platform/ports/answers.js';
 
 interface Run {
   log: Sequenced[];
@@ -10,19 +11,12 @@ interface Run {
   resolveFinished: () => void;
 }
 
-export interface RunHandle<E extends StreamEvent = ChatEvent> {
-  signal: AbortSignal;
-  emit(event: E): void;
-  /** Ends the stream; subscribers drain the log and stop. */
-  end(): void;
-}
-
 /**
  * Live answers by message id (chat) or comparison id (model comparisons). Generation runs independently of whoever watches it: a client that
  * goes away stops watching, not generating, and can re-attach and replay from any event id.
  * Finished runs stay replayable for `retainMs`.
  */
-export class StreamHub {
+export class StreamHub implements StreamHubPort {
   private readonly runs = new Map<string, Run>();
 
   constructor(private readonly retainMs = 10 * 60_000) {}

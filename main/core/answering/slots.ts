@@ -1,4 +1,5 @@
 import { ServiceError } from '../../../shared/errors.js';
+import type { AnswerSlotsPort } from '../platform/ports/answers.js';
 
 /**
  * How many answers each user may have being written at once (`[chat] max_concurrent_answers`): a
@@ -6,7 +7,7 @@ import { ServiceError } from '../../../shared/errors.js';
  * from before anything starts until the answer ends, however it ends. One caller asking for
  * hundreds at once would otherwise hold the main thread for everyone (issue 27).
  */
-export class AnswerSlots {
+export class AnswerSlots implements AnswerSlotsPort {
   private readonly held = new Map<string, number>();
 
   /** `limit` is read at each take, so a configuration change applies to the next answer. */

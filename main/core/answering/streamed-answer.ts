@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../../shared/errors.js';
 import { cutUtf8 } from '../../../shared/bytes.js';
 import { estimateTokens } from '../platform/tokens.js';
+import { nextTurn } from '../platform/next-turn.js';
 import { AnswerFailed } from './answer-failed.js';
 import { errorText } from '../../../shared/errors.js';
 
@@ -92,7 +93,7 @@ export interface AnswerOptions {
  * request is looked at.
  */
 export const TURN_TEXT_BYTES = 32 * 1024;
-export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+export { nextTurn };
 
 /** What an answer's event stream carries besides its own kinds: text and the provider's usage. */
 export type TextEvent = { type: 'delta'; text: string } | { type: 'usage'; input_tokens: number; output_tokens: number };

@@ -1,23 +1,20 @@
 import type { Config } from '../../../shared/config.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { UserRecord } from '../../db/repositories/users.js';
-import type { StreamHub } from '../answering/hub.js';
-import type { Providers } from '../models/providers/index.js';
-import type { ModelHealth } from '../models/routing/types.js';
+import type { AnswerSlotsPort, StreamHubPort } from './ports/answers.js';
+import type { Providers } from './ports/providers.js';
+import type { HealthRecorder } from './ports/model-health.js';
 import type { SecretBox } from './secrets/secret-box.js';
-import type { CredentialHasher } from './auth/credential-hash.js';
-import type { EmbeddingModel } from '../knowledge/retrieval/embedder.js';
-import type { KeywordThread } from '../knowledge/retrieval/keyword-thread.js';
-import type { IngestQueue } from '../knowledge/ingest/queue.js';
-import type { FolderWatchers } from '../knowledge/folders/watchers.js';
+import type { CredentialHasher } from './ports/credentials.js';
+import type { EmbeddingModel, KeywordThread } from '../../search/index.js';
+import type { FolderWatchersPort, IngestPort } from './ports/knowledge.js';
 import type { BlobStore } from './storage/blob-store.js';
 import type { LiveConfig } from './config/live.js';
-import type { McpClients } from '../conversation/mcp/clients.js';
-import type { ModelDownloads } from '../models/local/downloads/runner.js';
-import type { LocalModels } from '../models/local/registry.js';
+import type { McpClientsPort } from './ports/mcp.js';
+import type { ModelDownloadsPort } from './ports/model-downloads.js';
+import type { LocalModelsPort } from './ports/local-models.js';
 import type { Logger } from './logger.js';
-import type { Lifecycle } from '../service/lifecycle.js';
-import type { AnswerSlots } from '../answering/slots.js';
+import type { LifecyclePort } from './ports/lifecycle.js';
 
 /** How a caller proved who they are. The desktop renderer over IPC acts as the desktop profile. */
 export type CredentialKind = 'ipc' | 'api_key' | 'user_token' | 'access_token';
@@ -32,20 +29,10 @@ export interface Caller {
   trialTokenId?: string;
 }
 
-/** Observed model health, fed by every model call; the router reads it. */
-export interface HealthRecorder {
-  health(modelId: string): ModelHealth;
-  /** False while the model's circuit is open (or its half-open trial is taken). */
-  tryAcquire(modelId: string): boolean;
-  recordSuccess(modelId: string, latencyMs: number): void;
-  recordFailure(modelId: string): void;
-  /** A connection test's outcome: a failure holds the model unavailable until a test passes. */
-  recordTest(modelId: string, ok: boolean, latencyMs: number): void;
-  /** Drops what is known about a model (removed, or edited to call something else). */
-  forget(modelId: string): void;
-}
-
-/** Long-lived parts of the running service that are not stored in the database. */
+/**
+ * Long-lived parts of the running service that are not stored in the database. Each service is the
+ * small interface its users call (ports/), implemented in its wing and wired by main/boot.ts.
+ */
 export interface Runtime {
   health: HealthRecorder;
   secrets: SecretBox;
@@ -57,20 +44,20 @@ export interface Runtime {
   keywords: KeywordThread;
   providers: Providers;
   /** Local GGUF models: what was found on this machine, and llama.cpp running them. */
-  local: LocalModels;
-  hub: StreamHub;
+  local: LocalModelsPort;
+  hub: StreamHubPort;
   /** The answers each user has being written, bounded by `[chat] max_concurrent_answers`. */
-  answerSlots: AnswerSlots;
+  answerSlots: AnswerSlotsPort;
   /** The one logger of the core (pino when booted by serve.ts or the desktop app). */
   log: Logger;
   /** Stops accepting work at shutdown and knows what is still running (service/lifecycle.ts). */
-  lifecycle: Lifecycle;
+  lifecycle: LifecyclePort;
   blobs: BlobStore;
-  ingest: IngestQueue;
+  ingest: IngestPort;
   /** Watched folders being followed (issue 30); absent in a process that only joins a data directory. */
-  folders?: FolderWatchers | undefined;
+  folders?: FolderWatchersPort | undefined;
   /** Model files being downloaded into `<data-dir>/models/`. */
-  downloads: ModelDownloads;
+  downloads: ModelDownloadsPort;
   /** Signs upload URLs; kept in the database so URLs survive a restart. */
   signingKey: Buffer;
   /** `http://127.0.0.1:<port>` once the HTTP server listens (absolute upload URLs); null without one. */
@@ -82,7 +69,7 @@ export interface Runtime {
    */
   liveConfig: LiveConfig;
   /** The MCP servers of `[[mcp.servers]]`, whose tools agents may call; absent where none can run (some tests). */
-  mcp?: McpClients | undefined;
+  mcp?: McpClientsPort | undefined;
   /** `served`: headless (`serve.ts`), the HTTP server is the app; `desktop`: the Electron app. */
   mode: 'desktop' | 'served';
   /** Why the HTTP server is not listening although the configuration asks for it, or null. */
@@ -104,5 +91,11 @@ export interface Context {
 export interface AuthedContext extends Context {
   caller: Caller;
 }
+
+/**
+ * The part of a context a function uses: the fields `C` and the runtime's services `R`
+ * (`ContextSlice<'config', 'local'>`), so a domain names what it needs rather than taking the bag.
+ */
+export type ContextSlice<C extends Exclude<keyof Context, 'runtime'> = never, R extends keyof Runtime = never> = Pick<Context, C> & { runtime: Pick<Runtime, R> };
 
 export const isoNow = (ctx: Pick<Context, 'now'>): string => ctx.now().toISOString();

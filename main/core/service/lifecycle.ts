@@ -1,12 +1,13 @@
 import { ServiceError } from '../../../shared/errors.js';
 import type { Logger } from '../platform/logger.js';
+import type { LifecyclePort } from '../platform/ports/lifecycle.js';
 
 /**
  * The one shutdown rule: stop accepting, wait for what is running, then (the caller) close the
  * database. Nothing in the core asks whether the database is still open: work that runs is
  * tracked here, and the connection closes only once it has all ended.
  */
-export class Lifecycle {
+export class Lifecycle implements LifecyclePort {
   private open = true;
   private readonly stopping = new AbortController();
   private readonly work = new Set<Promise<unknown>>();

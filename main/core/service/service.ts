@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Config } from '../../../shared/config.js';
-import { ServiceError, type FieldError } from '../../../shared/errors.js';
+import { ServiceError } from '../../../shared/errors.js';
+import { fieldErrors } from '../platform/field-errors.js';
 import { isOperationName, operations, type Access, type OperationName } from '../../../shared/operations/index.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import { authenticate } from '../platform/auth/authenticate.js';
@@ -14,11 +15,7 @@ import { EmbeddingsRequest } from '../../../shared/openai-embeddings.js';
 import { modelPurpose } from '../models/catalog/purpose.js';
 import { startGroundedCompletion } from '../conversation/chat/completion-grounding.js';
 import { allModels } from '../models/catalog/catalog.js';
-import type { Readable } from 'node:stream';
-import { artifactByKey } from '../knowledge/datasets/access.js';
-import { verifyDownload } from '../knowledge/datasets/download-link.js';
-import type { ArtifactRow } from '../../db/repositories/artifacts.js';
-import { checkPartGrant, receivePart, storeFile } from '../knowledge/uploads/handlers.js';
+import { checkPartGrant } from '../knowledge/uploads/handlers.js';
 import type { PartGrant } from '../knowledge/uploads/signing.js';
 import type { Caller, Context, Runtime } from '../platform/context.js';
 import { handlers as defaultHandlers, streamHandlers, type Handlers } from './handlers.js';
@@ -37,11 +34,6 @@ export interface ServiceOptions {
 /** The least role each access level needs. */
 const REQUIRED_ROLE: Record<Exclude<Access, 'public'>, Role> = { user: 'trial', admin: 'admin', super_admin: 'super_admin' };
 
-/** zod issues → `errors: [{ path, message }]`, the shape every validation error has. */
-export function fieldErrors(error: z.ZodError): FieldError[] {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
-}
-
 /**
  * The service core as the transports see it: authenticate a token, invoke an operation by name.
  * Validation, authorization and output shaping happen here once, so HTTP and IPC cannot drift.
@@ -55,18 +47,12 @@ export function createService(options: ServiceOptions) {
     base.runtime.lifecycle.assertAccepting();
     if (!isOperationName(name)) throw new ServiceError('not_found', `There is no operation named ${JSON.stringify(name)}.`);
     const op = operations[name];
-    authorize(op.access, caller, name);
+    // A signed request (a download link) is authorised by its signature, which the handler checks.
+    if (!(op.signed === 'or_token' && isSigned(rawInput))) authorize(op.access, caller, name);
     const parsed = op.input.safeParse(rawInput ?? {});
     if (!parsed.success) throw new ServiceError('invalid_argument', describe(parsed.error), fieldErrors(parsed.error));
     if (op.callsModels) ensureQuotaLeft(base.repos, caller);
     return { name, op, input: parsed.data as unknown, ctx: { ...base, caller, runtime: meteredRuntime(base.runtime, base.repos, caller) } as Context };
-  }
-
-  function storedContent(artifact: ArtifactRow) {
-    if (!artifact.sha256 || artifact.status === 'uploading' || artifact.status === 'pending') {
-      throw new ServiceError('conflict', 'This file has not finished uploading.');
-    }
-    return { artifact, stream: base.runtime.blobs.read(artifact.sha256) };
   }
 
   return {
@@ -120,38 +106,6 @@ export function createService(options: ServiceOptions) {
       checkPartGrant({ ...base, caller: null }, grant, signature);
     },
 
-    /** A part PUT to its signed URL (HTTP only: the body is raw bytes; the signature is the credential). */
-    receivePart(grant: PartGrant, signature: string, body: Readable) {
-      base.runtime.lifecycle.assertAccepting();
-      return receivePart({ ...base, caller: null }, grant, signature, body);
-    },
-
-    /** One file of a multipart/form-data upload, through the same pipeline. */
-    storeFile(caller: Caller, kbId: string, file: Parameters<typeof storeFile>[2]) {
-      base.runtime.lifecycle.assertAccepting();
-      return storeFile({ ...base, caller }, kbId, file);
-    },
-
-    /** A stored file, to serve back with its detected type. */
-    artifactContent(caller: Caller, kbId: string, key: string) {
-      base.runtime.lifecycle.assertAccepting();
-      return storedContent(artifactByKey({ ...base, caller }, kbId, key));
-    },
-
-    /**
-     * A stored file through a signed download link (`artifacts.link`): the signature, bound to the
-     * artifact and an expiry, is the credential. A wrong, expired or foreign link is 403, and says so.
-     */
-    signedArtifactContent(kbId: string, key: string, grant: { expires: number; signature: string }) {
-      base.runtime.lifecycle.assertAccepting();
-      const artifact = base.repos.artifacts.getByKey(kbId, key);
-      const valid = artifact !== undefined && verifyDownload(base.runtime.signingKey, { artifact_id: artifact.id, expires: grant.expires }, grant.signature);
-      if (!valid) throw new ServiceError('forbidden', 'This download link is not valid (the file changed, or the link was altered). Open the file again from its dataset.');
-      if (grant.expires * 1000 <= base.now().getTime()) throw new ServiceError('forbidden', 'This download link has expired. Open the file again from its dataset.');
-      return storedContent(artifact);
-    },
-
-
     /** Runs one operation for `caller` with untrusted `rawInput`; throws `ServiceError` on any expected failure. */
     async invoke(name: string, rawInput: unknown, caller: Caller | null): Promise<unknown> {
       if (isOperationName(name) && operations[name].streaming?.mode === 'always') {
@@ -200,6 +154,10 @@ function authorize(access: Access, caller: Caller | null, name: OperationName): 
     const who = access === 'super_admin' ? 'super admins' : 'admins';
     throw new ServiceError('forbidden', `Only ${who} may call ${name}.`);
   }
+}
+
+function isSigned(input: unknown): boolean {
+  return typeof input === 'object' && input !== null && (input as { signature?: unknown }).signature !== undefined;
 }
 
 function describe(error: z.ZodError): string {

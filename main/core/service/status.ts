@@ -1,5 +1,6 @@
 import { API_RELEASES } from '../../../shared/api-version.js';
 import type { AuthedContext, Context } from '../platform/context.js';
+import type { Handlers } from '../platform/operation-handlers.js';
 
 export const health = () => ({ status: 'ok' as const });
 
@@ -16,3 +17,12 @@ export function server(ctx: AuthedContext) {
   const { enabled, port } = ctx.config().server;
   return { url: ctx.runtime.baseUrl(), enabled, port, mode: ctx.runtime.mode, problem: ctx.runtime.serverProblem() };
 }
+
+/** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
+export const statusHandlers: Pick<Handlers, 'service.health' | 'service.version' | 'service.ui' | 'features.get' | 'service.server'> = {
+  'service.health': health,
+  'service.version': version,
+  'service.ui': ui,
+  'features.get': features,
+  'service.server': server,
+};

@@ -1,40 +1,55 @@
+import { z } from 'zod';
+import type { Artifact } from '../../../shared/operations/datasets.js';
 import type { Db } from '../connection.js';
 import { decodeCursor, toPage } from './cursor.js';
+import { jsonColumnOr } from './decode.js';
 
-export type ArtifactStatus = 'pending' | 'uploading' | 'processing' | 'ready' | 'failed';
+export type ArtifactStatus = Artifact['status'];
 
-export interface ArtifactRow {
+/**
+ * A file of a knowledge base as stored: the API's fields (its error, embedding and source kept as
+ * their columns), and its bytes' hash, parts and parser metadata.
+ */
+export type ArtifactRecord = Pick<Artifact, 'id' | 'key' | 'filename' | 'mime_type' | 'size' | 'upload_id' | 'status' | 'progress' | 'chunk_count' | 'created_at' | 'updated_at'> & {
   seq: number;
-  id: string;
   kb_id: string;
-  key: string;
-  filename: string;
+  user_id: string | null;
   declared_mime_type: string | null;
-  mime_type: string | null;
-  size: number;
   part_size: number;
   sha256: string | null;
-  upload_id: string | null;
-  status: ArtifactStatus;
-  progress: number;
   error_code: string | null;
   error_detail: string | null;
-  chunk_count: number;
   /** Chunks of this artifact with a vector so far (background embedding, migration 180). */
   embedded_chunks: number;
   /** Why embedding this artifact's chunks stopped; null while it goes on or once done. */
   embedding_error: string | null;
-  metadata: string;
+  /** What the parser said of the document (format, pages, title…). */
+  metadata: ArtifactMetadata;
   /** The watched folder the file comes from and its path there (migration 200); null for uploads. */
-  folder_id?: string | null;
-  source_path?: string | null;
-  /** 1 while a ready file is parsed again, its old chunks still searchable (migration 200). */
-  replacing?: number;
-  created_at: string;
-  updated_at: string;
+  folder_id: string | null;
+  source_path: string | null;
+  source_mtime_ms: number | null;
+  /** While a ready file is parsed again, its old chunks still searchable (migration 200). */
+  replacing: boolean;
+};
+
+export type ArtifactMetadata = Record<string, string | number>;
+
+/** The row as SQLite holds it (metadata as JSON text, `replacing` as 0/1): for the repositories' own statements only. */
+export type ArtifactRow = Omit<ArtifactRecord, 'metadata' | 'replacing'> & { metadata: string; replacing: number };
+
+const Metadata = z.record(z.string(), z.union([z.string(), z.number()]));
+
+/** Metadata only informs (nothing decides on it): unreadable, it reads as none. */
+export function decodeArtifact<R extends ArtifactRow>(row: R): Omit<R, 'metadata' | 'replacing'> & Pick<ArtifactRecord, 'metadata' | 'replacing'> {
+  return { ...row, metadata: jsonColumnOr(Metadata, row.metadata, {}), replacing: row.replacing === 1 };
 }
 
-export interface UploadRow {
+/** Decodes one row that may be absent. */
+const one = (row: ArtifactRow | undefined): ArtifactRecord | undefined => row && decodeArtifact(row);
+const many = (rows: ArtifactRow[]): ArtifactRecord[] => rows.map(decodeArtifact);
+
+export interface UploadRecord {
   id: string;
   kb_id: string;
   user_id: string | null;
@@ -114,20 +129,20 @@ export function createArtifactsRepo(db: Db) {
   const receivedBytes = db.prepare<[string], { n: number }>('SELECT coalesce(sum(size), 0) AS n FROM upload_parts WHERE artifact_id = ?');
   const clearParts = db.prepare('DELETE FROM upload_parts WHERE artifact_id = ?');
 
-  const uploadById = db.prepare<[string], UploadRow>('SELECT * FROM uploads WHERE id = ?');
-  const expiredOpen = db.prepare<[string], UploadRow>("SELECT * FROM uploads WHERE status = 'open' AND expires_at <= ?");
+  const uploadById = db.prepare<[string], UploadRecord>('SELECT * FROM uploads WHERE id = ?');
+  const expiredOpen = db.prepare<[string], UploadRecord>("SELECT * FROM uploads WHERE status = 'open' AND expires_at <= ?");
   const formUploading = db.prepare<[], ArtifactRow>("SELECT * FROM artifacts WHERE status = 'uploading' AND upload_id IS NULL");
   const insertUpload = db.prepare(
     "INSERT INTO uploads (id, kb_id, user_id, status, expires_at, created_at) VALUES (@id, @kb_id, @user_id, 'open', @expires_at, @now)",
   );
   const setUploadStatus = db.prepare('UPDATE uploads SET status = ?, completed_at = ? WHERE id = ?');
 
-  return {
-    get: (id: string) => byId.get(id),
-    getByKey: (kbId: string, key: string) => byKey.get(kbId, key),
-    ofUpload: (uploadId: string) => byUpload.all(uploadId),
-    inKb: (kbId: string) => inKb.all(kbId),
-    withStatus: (status: ArtifactStatus) => withStatus.all(status),
+  const reads = {
+    get: (id: string) => one(byId.get(id)),
+    getByKey: (kbId: string, key: string) => one(byKey.get(kbId, key)),
+    ofUpload: (uploadId: string) => many(byUpload.all(uploadId)),
+    inKb: (kbId: string) => many(inKb.all(kbId)),
+    withStatus: (status: ArtifactStatus) => many(withStatus.all(status)),
     page(
       kbId: string,
       limit: number,
@@ -140,17 +155,35 @@ export function createArtifactsRepo(db: Db) {
       if (cursor !== undefined && from === undefined) return undefined;
       const filter: PageFilter = { status: status ?? null, folder_id: only.folder_id ?? null, source: only.source ?? null };
       if (order === 'newest') {
-        return toPage(pageNewestFirst.all({ kb_id: kbId, before: from ?? Number.MAX_SAFE_INTEGER, limit: limit + 1, ...filter }), limit);
+        return toPage(many(pageNewestFirst.all({ kb_id: kbId, before: from ?? Number.MAX_SAFE_INTEGER, limit: limit + 1, ...filter })), limit);
       }
-      return toPage(pageOf.all({ kb_id: kbId, after: from ?? 0, limit: limit + 1, ...filter }), limit);
+      return toPage(many(pageOf.all({ kb_id: kbId, after: from ?? 0, limit: limit + 1, ...filter })), limit);
     },
-    insert: (row: { id: string; kb_id: string; key: string; filename: string; declared_mime_type: string | null; size: number; part_size: number; upload_id: string | null; user_id: string | null; status: ArtifactStatus; now: string }) =>
+    /** Knowledge bases with ready artifacts still waiting for vectors (start-up resumes them). */
+    kbsWaitingForEmbedding: () => waitingEmbedding.all().map((r) => r.kb_id),
+    /** How many of the ready chunks of these knowledge bases (default: all) have vectors of the current model. */
+    embeddingCoverage: (kbIds?: readonly string[]) => coverage.get({ kbs: kbIds ? JSON.stringify(kbIds) : null }) ?? { embedded: 0, total: 0 },
+    /** How many artifacts share these bytes (content-addressed, so identical files share a blob). */
+    shaUsers: (sha256: string) => shaUsers.get(sha256)?.n ?? 0,
+    shasOfKbs,
+    /** Every stored blob some artifact uses (the start-up sweep removes the others). */
+    allShas: () => new Set((allShas.all() as { sha256: string }[]).map((r) => r.sha256)),
+    parts: (artifactId: string) => partsOf.all(artifactId),
+    receivedBytes: (artifactId: string) => receivedBytes.get(artifactId)?.n ?? 0,
+    getUpload: (id: string) => uploadById.get(id),
+    /** Open uploads whose signed URLs have expired (`now` as ISO-8601). */
+    expiredOpenUploads: (now: string) => expiredOpen.all(now),
+    /** Form uploads still receiving bytes: at start-up, what a crash or a full disk left behind. */
+    formUploadsInFlight: () => many(formUploading.all()),
+  };
+  const writes = {
+    insert: (row: Pick<ArtifactRecord, 'id' | 'kb_id' | 'key' | 'filename' | 'declared_mime_type' | 'size' | 'part_size' | 'upload_id' | 'user_id' | 'status'> & { now: string }) =>
       insert.run(row),
     setStatus: (id: string, status: ArtifactStatus, now: string, error?: { code: string; detail: string }, progress = 0) =>
       setStatus.run({ id, status, progress, error_code: error?.code ?? null, error_detail: error?.detail ?? null, now }),
     setProgress: (id: string, progress: number, now: string) => setProgress.run(progress, now, id),
     setStored: (id: string, sha256: string, mimeType: string | null, now: string) => setStored.run({ id, sha256, mime_type: mimeType, now }),
-    setReady: (id: string, r: { mime_type: string; chunk_count: number; metadata: string; now: string }) => setReady.run({ id, ...r }),
+    setReady: (id: string, r: { mime_type: string; chunk_count: number; metadata: ArtifactMetadata; now: string }) => setReady.run({ id, ...r, metadata: JSON.stringify(r.metadata) }),
     delete: (id: string) => remove.run(id).changes > 0,
     /** Counts a stored batch of vectors towards their artifacts' embedding progress. */
     countEmbedded: (chunkIds: readonly number[]) => countEmbedded.run({ ids: JSON.stringify(chunkIds) }),
@@ -158,30 +191,13 @@ export function createArtifactsRepo(db: Db) {
     resetEmbedded: () => resetEmbedded.run(),
     /** Embedding a knowledge base stopped: its unfinished artifacts say why. */
     failEmbedding: (kbId: string, reason: string) => failEmbedding.run(reason, kbId),
-    /** Knowledge bases with ready artifacts still waiting for vectors (start-up resumes them). */
-    kbsWaitingForEmbedding: () => waitingEmbedding.all().map((r) => r.kb_id),
-    /** How many of the ready chunks of these knowledge bases (default: all) have vectors of the current model. */
-    embeddingCoverage: (kbIds?: readonly string[]) => coverage.get({ kbs: kbIds ? JSON.stringify(kbIds) : null }) ?? { embedded: 0, total: 0 },
     setSize: (id: string, size: number) => setSize.run(size, id),
-    /** How many artifacts share these bytes (content-addressed, so identical files share a blob). */
-    shaUsers: (sha256: string) => shaUsers.get(sha256)?.n ?? 0,
-    shasOfKbs,
-    /** Every stored blob some artifact uses (the start-up sweep removes the others). */
-    allShas: () => new Set((allShas.all() as { sha256: string }[]).map((r) => r.sha256)),
-
-    parts: (artifactId: string) => partsOf.all(artifactId),
     putPart: (artifactId: string, part: number, size: number, now: string) => putPart.run(artifactId, part, size, now),
-    receivedBytes: (artifactId: string) => receivedBytes.get(artifactId)?.n ?? 0,
     clearParts: (artifactId: string) => clearParts.run(artifactId),
-
-    getUpload: (id: string) => uploadById.get(id),
-    /** Open uploads whose signed URLs have expired (`now` as ISO-8601). */
-    expiredOpenUploads: (now: string) => expiredOpen.all(now),
-    /** Form uploads still receiving bytes: at start-up, what a crash or a full disk left behind. */
-    formUploadsInFlight: () => formUploading.all(),
     insertUpload: (row: { id: string; kb_id: string; user_id: string; expires_at: string; now: string }) => insertUpload.run(row),
-    setUploadStatus: (id: string, status: UploadRow['status'], now: string | null) => setUploadStatus.run(status, now, id),
+    setUploadStatus: (id: string, status: UploadRecord['status'], now: string | null) => setUploadStatus.run(status, now, id),
   };
+  return { ...reads, ...writes };
 }
 
 export type ArtifactsRepo = ReturnType<typeof createArtifactsRepo>;

@@ -1,15 +1,11 @@
+import type { z } from 'zod';
+import type { ApiKey } from '../../../shared/operations/identity.js';
 import type { Db } from '../connection.js';
 
 export type HashKind = 'sha256' | 'hmac_sha256';
 
-export interface ApiKeyRecord {
-  id: string;
-  user_id: string;
-  name: string;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-}
+/** An API key as stored (its secret only as a hash, never read back): the API's fields and its user. */
+export type ApiKeyRecord = z.output<typeof ApiKey> & { user_id: string };
 
 export interface UserTokenRecord {
   id: string;
@@ -71,11 +67,16 @@ export function createCredentialsRepo(db: Db) {
     ]),
   ) as Record<Table, ReturnType<typeof db.prepare<[string, string]>>>;
 
-  return {
-    insertApiKey: (row: { id: string; user_id: string; name: string; prefix: string; secret_hash: string; hash_kind: HashKind; created_at: string }) =>
-      insertKey.run(row),
+  const reads = {
     findApiKey: (secretHash: string, kind: HashKind) => keyByHash.get(secretHash, kind),
     listApiKeys: (userId: string) => keysByUser.all(userId),
+    findUserToken: (secretHash: string, kind: HashKind) => userTokenByHash.get(secretHash, kind),
+    getUserToken: (id: string) => userTokenById.get(id),
+    latestUserToken: (userId: string) => latestUserToken.get(userId),
+    findAccessToken: (secretHash: string, kind: HashKind) => accessTokenByHash.get(secretHash, kind),
+  };
+  const writes = {
+    insertApiKey: (row: Omit<ApiKeyRecord, 'last_used_at'> & { secret_hash: string; hash_kind: HashKind }) => insertKey.run(row),
     revokeApiKey: (id: string, userId: string, now: string) => revokeKey.run(now, id, userId).changes > 0,
     touchApiKey: (id: string, now: string) => touchKey.run(now, id, now),
 
@@ -89,17 +90,14 @@ export function createCredentialsRepo(db: Db) {
       created_by: string;
       created_at: string;
     }) => insertUserToken.run(row),
-    findUserToken: (secretHash: string, kind: HashKind) => userTokenByHash.get(secretHash, kind),
-    getUserToken: (id: string) => userTokenById.get(id),
-    latestUserToken: (userId: string) => latestUserToken.get(userId),
     spendUserToken: (id: string) => spendUserToken.run(id).changes > 0,
 
     insertAccessToken: (row: { id: string; user_id: string; secret_hash: string; hash_kind: HashKind; created_at: string }) => insertAccessToken.run(row),
-    findAccessToken: (secretHash: string, kind: HashKind) => accessTokenByHash.get(secretHash, kind),
 
     /** Replaces a legacy bare hash by the keyed one, once its secret has been presented and matched. */
     rehash: (table: Table, id: string, keyedHash: string) => rehash[table].run(keyedHash, id).changes > 0,
   };
+  return { ...reads, ...writes };
 }
 
 export type CredentialsRepo = ReturnType<typeof createCredentialsRepo>;

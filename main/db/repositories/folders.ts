@@ -1,30 +1,41 @@
+import { z } from 'zod';
+import type { Folder } from '../../../shared/operations/folders.js';
 import type { Db } from '../connection.js';
-import type { ArtifactRow } from './artifacts.js';
+import { decodeArtifact, type ArtifactRecord, type ArtifactRow } from './artifacts.js';
+import { jsonColumn, jsonColumnOr } from './decode.js';
 
-export type FolderStatus = 'scanning' | 'watching' | 'paused' | 'error';
+export type FolderStatus = Folder['status'];
 
-export interface FolderRow {
+/** A followed folder as stored, its JSON columns decoded: the API's fields plus where its error and owner are kept. */
+export type FolderRecord = Pick<Folder, 'id' | 'dataset_id' | 'path' | 'include' | 'exclude' | 'status' | 'watch' | 'skipped' | 'created_at' | 'last_scan_at'> & {
   seq: number;
-  id: string;
-  dataset_id: string;
   user_id: string | null;
-  path: string;
-  /** JSON arrays of globs. */
-  include: string;
-  exclude: string;
-  status: FolderStatus;
-  watch: 'events' | 'polling';
   error_code: string | null;
   error_detail: string | null;
   skipped_count: number;
-  /** JSON `[{path, reason}]`, the first 100 skipped files. */
-  skipped: string;
-  created_at: string;
-  last_scan_at: string | null;
+};
+
+/** The row as SQLite holds it: the globs and the skipped files as JSON text. */
+type FolderRow = Omit<FolderRecord, 'include' | 'exclude' | 'skipped'> & { include: string; exclude: string; skipped: string };
+
+const Globs = z.array(z.string());
+const Skipped = z.array(z.object({ path: z.string(), reason: z.string() }));
+
+// Globs decide which files are followed: unreadable ones stop the reader (typed) rather than follow everything.
+// The skipped list only informs: unreadable, it reads as none.
+function decode(row: FolderRow): FolderRecord {
+  const at = (column: string) => ({ table: 'folders', column, id: row.id });
+  return {
+    ...row,
+    include: jsonColumn(Globs, row.include, at('include')),
+    exclude: jsonColumn(Globs, row.exclude, at('exclude')),
+    skipped: jsonColumnOr(Skipped, row.skipped, []),
+  };
 }
 
-/** A folder's artifact: an artifact row with where it comes from. */
-export type FolderArtifactRow = ArtifactRow & { folder_id: string; source_path: string; source_mtime_ms: number | null };
+/** A folder's artifact: an artifact with where it comes from. */
+export type FolderArtifactRecord = ArtifactRecord & { folder_id: string; source_path: string };
+type FolderArtifactRow = ArtifactRow & { folder_id: string; source_path: string };
 
 export interface FolderCounts {
   ready: number;
@@ -71,23 +82,31 @@ export function createFoldersRepo(db: Db) {
   const setMtime = db.prepare('UPDATE artifacts SET source_mtime_ms = ? WHERE id = ?');
   const move = db.prepare('UPDATE artifacts SET key = @key, filename = @filename, source_path = @source_path, source_mtime_ms = @mtime_ms, updated_at = @now WHERE id = @id');
 
-  return {
-    get: (id: string) => byId.get(id),
-    ofDataset: (datasetId: string) => ofDataset.all(datasetId),
-    all: () => all.all(),
-    insert: (row: { id: string; dataset_id: string; user_id: string; path: string; include: string[]; exclude: string[]; now: string }) =>
+  const reads = {
+    get: (id: string): FolderRecord | undefined => {
+      const row = byId.get(id);
+      return row && decode(row);
+    },
+    ofDataset: (datasetId: string) => ofDataset.all(datasetId).map(decode),
+    all: () => all.all().map(decode),
+    counts: (id: string): FolderCounts => counts.get(id) ?? { ready: 0, failed: 0, pending: 0, total: 0 },
+    artifactAt: (folderId: string, path: string): FolderArtifactRecord | undefined => {
+      const row = artifactAt.get(folderId, path);
+      return row && decodeArtifact(row);
+    },
+    artifactsWithSha: (folderId: string, sha256: string): FolderArtifactRecord[] => artifactsWithSha.all(folderId, sha256).map(decodeArtifact),
+    artifactsAfter: (folderId: string, seq: number, limit: number): FolderArtifactRecord[] => artifactsAfter.all(folderId, seq, limit).map(decodeArtifact),
+  };
+  const writes = {
+    insert: (row: Pick<FolderRecord, 'id' | 'dataset_id' | 'path' | 'include' | 'exclude'> & { user_id: string; now: string }) =>
       insert.run({ ...row, include: JSON.stringify(row.include), exclude: JSON.stringify(row.exclude) }),
     setStatus: (id: string, status: FolderStatus, error?: { code: string; detail: string } | null) =>
       setStatus.run({ id, status, error_code: error?.code ?? null, error_detail: error?.detail ?? null }),
     setWatch: (id: string, watch: 'events' | 'polling') => setWatch.run(watch, id),
-    setGlobs: (id: string, include: string[], exclude: string[]) => setGlobs.run(JSON.stringify(include), JSON.stringify(exclude), id),
-    setScanned: (id: string, now: string, skipped: { count: number; first: { path: string; reason: string }[] }) =>
+    setGlobs: (id: string, include: FolderRecord['include'], exclude: FolderRecord['exclude']) => setGlobs.run(JSON.stringify(include), JSON.stringify(exclude), id),
+    setScanned: (id: string, now: string, skipped: { count: number; first: FolderRecord['skipped'] }) =>
       setScanned.run(now, skipped.count, JSON.stringify(skipped.first), id),
     delete: (id: string) => remove.run(id).changes > 0,
-    counts: (id: string): FolderCounts => counts.get(id) ?? { ready: 0, failed: 0, pending: 0, total: 0 },
-    artifactAt: (folderId: string, path: string) => artifactAt.get(folderId, path),
-    artifactsWithSha: (folderId: string, sha256: string) => artifactsWithSha.all(folderId, sha256),
-    artifactsAfter: (folderId: string, seq: number, limit: number) => artifactsAfter.all(folderId, seq, limit),
     insertArtifact: (row: { id: string; kb_id: string; key: string; filename: string; size: number; user_id: string | null; now: string; folder_id: string; source_path: string; mtime_ms: number; sha256: string }) =>
       insertArtifact.run(row),
     /** New bytes for a file: processed again from the start. */
@@ -96,6 +115,7 @@ export function createFoldersRepo(db: Db) {
     /** A rename: the artifact (and its chunks) follows the file to its new path, parsed once. */
     move: (id: string, r: { key: string; filename: string; source_path: string; mtime_ms: number; now: string }) => move.run({ id, ...r }),
   };
+  return { ...reads, ...writes };
 }
 
 export type FoldersRepo = ReturnType<typeof createFoldersRepo>;

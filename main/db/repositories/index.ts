@@ -1,6 +1,6 @@
 import type { Db } from '../connection.js';
 import { storageError, typedErrors } from '../errors.js';
-import { createChunksRepo } from './chunks.js';
+import { createChunkStore, type ChunkIndexPlugins } from './chunks.js';
 import { createComparisonsRepo } from './comparisons.js';
 import { createArtifactsRepo } from './artifacts.js';
 import { createFoldersRepo } from './folders.js';
@@ -32,6 +32,8 @@ export interface RepositoryOptions {
   nativeBinding?: string | undefined;
   /** Where the chunks' background work says what went wrong (default: the console). */
   log?: ((line: string) => void) | undefined;
+  /** The chunks' vector graphs and worker threads: main/search plugs them in (main/search/repositories.ts); none here, so exact kNN and refreshes in place. */
+  chunkIndex?: ChunkIndexPlugins | undefined;
 }
 
 export function createRepositories(db: Db, options: RepositoryOptions = {}) {
@@ -45,7 +47,7 @@ export function createRepositories(db: Db, options: RepositoryOptions = {}) {
     threads: typedErrors(createThreadsRepo(db)),
     messages: typedErrors(createMessagesRepo(db)),
     usage: typedErrors(createUsageRepo(db)),
-    chunks: typedErrors(createChunksRepo(db, now, { nativeBinding: options.nativeBinding, log: options.log })),
+    chunks: typedErrors(createChunkStore(db, now, options.chunkIndex)),
     datasets: typedErrors(createDatasetsRepo(db)),
     artifacts: typedErrors(createArtifactsRepo(db)),
     folders: typedErrors(createFoldersRepo(db)),

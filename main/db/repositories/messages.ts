@@ -1,28 +1,35 @@
+import { z } from 'zod';
+import type { Message } from '../../../shared/events.js';
 import type { Db } from '../connection.js';
 import { decodeCursor, toPage } from './cursor.js';
+import { jsonColumnOr } from './decode.js';
 
-export interface MessageRow {
+/** A message as stored: the API's fields (its routing and citations decoded), its usage and error kept as columns. */
+export type MessageRecord = Pick<Message, 'id' | 'thread_id' | 'parent_id' | 'role' | 'content' | 'status' | 'model_id' | 'routing' | 'citations' | 'created_at' | 'updated_at'> & {
   seq: number;
-  id: string;
-  thread_id: string;
-  /** The message this one follows in its branch; null for a thread's first message. */
-  parent_id: string | null;
-  role: 'user' | 'assistant';
-  content: string;
-  status: 'streaming' | 'complete' | 'error' | 'cancelled' | 'interrupted';
-  model_id: string | null;
-  routing: string | null;
-  citations: string;
   input_tokens: number | null;
   output_tokens: number | null;
   error_code: string | null;
   error_detail: string | null;
-  created_at: string;
-  updated_at: string;
-}
+};
+
+/** The row as SQLite holds it: routing and citations as JSON text. */
+type MessageRow = Omit<MessageRecord, 'routing' | 'citations'> & { routing: string | null; citations: string };
+
+// Routing and citations only describe an answer already written: unreadable, they read as none
+// (the answer's text stays readable). Only the shape a reader walks is checked, so rows written by
+// earlier versions keep every field they have.
+const Described = z.record(z.string(), z.unknown());
+const decode = (row: MessageRow): MessageRecord => ({
+  ...row,
+  routing: row.routing === null ? null : (jsonColumnOr(Described.nullable(), row.routing, null) as MessageRecord['routing']),
+  citations: jsonColumnOr(z.array(Described), row.citations, []) as MessageRecord['citations'],
+});
+const one = (row: MessageRow | undefined): MessageRecord | undefined => row && decode(row);
+type Routing = NonNullable<MessageRecord['routing']>;
 
 /** A message of a branch as a model sees it: its text cut to the budget it was read with. */
-export type BranchMessage = Pick<MessageRow, 'id' | 'role' | 'content'>;
+export type BranchMessage = Pick<MessageRecord, 'id' | 'role' | 'content'>;
 
 /** What each message costs the budget besides its text, in characters (its role and separators). */
 export const BRANCH_MESSAGE_OVERHEAD_CHARS = 16;
@@ -30,7 +37,7 @@ export const BRANCH_MESSAGE_OVERHEAD_CHARS = 16;
 export const DELETE_BATCH = 500;
 
 /** What the end of an answer stores, whatever the end is. */
-export type MessageFinish = Pick<MessageRow, 'content' | 'status' | 'citations' | 'input_tokens' | 'output_tokens' | 'error_code' | 'error_detail'> & {
+export type MessageFinish = Pick<MessageRecord, 'content' | 'status' | 'citations' | 'input_tokens' | 'output_tokens' | 'error_code' | 'error_detail'> & {
   now: string;
 };
 
@@ -78,14 +85,14 @@ export function createMessagesRepo(db: Db) {
     "UPDATE messages SET status = 'interrupted', error_code = 'unavailable', error_detail = ?, updated_at = ? WHERE status = 'streaming'",
   );
 
-  return {
-    get: (id: string) => byId.get(id),
+  const reads = {
+    get: (id: string) => one(byId.get(id)),
     page(threadId: string, limit: number, cursor: string | undefined) {
       const after = cursor === undefined ? 0 : decodeCursor(cursor);
       if (after === undefined) return undefined;
-      return toPage(pageOf.all(threadId, after, limit + 1), limit);
+      return toPage(pageOf.all(threadId, after, limit + 1).map(decode), limit);
     },
-    history: (threadId: string) => history.all(threadId),
+    history: (threadId: string) => history.all(threadId).map(decode),
     /**
      * The branch that ends at `lastId`, oldest first, as far back as `budgetChars` of text reaches
      * (the message that crosses it included): what a model with that much context could be shown.
@@ -98,30 +105,24 @@ export function createMessagesRepo(db: Db) {
     inThread: (id: string, threadId: string) => inThread.get(id, threadId) !== undefined,
     /** The ids of a thread's answers being written now. */
     streamingIn: (threadId: string) => streamingOf.all(threadId).map((r) => r.id),
+    /** The thread's newest message, whatever its branch: what a new message follows. */
+    newest: (threadId: string) => one(newest.get(threadId)),
+  };
+  const writes = {
     /** Deletes up to `limit` of a thread's messages (newest first, so no branch is left without its end); answers how many went. */
     deleteSome: (threadId: string, limit = DELETE_BATCH) => deleteSome.run(threadId, limit).changes,
-    /** The thread's newest message, whatever its branch: what a new message follows. */
-    newest: (threadId: string) => newest.get(threadId),
-    insert: (row: {
-      id: string;
-      thread_id: string;
-      parent_id: string | null;
-      role: 'user' | 'assistant';
-      content: string;
-      status: MessageRow['status'];
-      model_id: string | null;
-      routing: string | null;
-      now: string;
-    }) => insert.run(row),
+    insert: (row: Pick<MessageRecord, 'id' | 'thread_id' | 'parent_id' | 'role' | 'content' | 'status' | 'model_id' | 'routing'> & { now: string }) =>
+      insert.run({ ...row, routing: row.routing === null ? null : JSON.stringify(row.routing) }),
     /** An ended, unfinished answer streams again (to be continued); false if it is not one. */
-    resume: (id: string, modelId: string, routing: string, now: string) => resume.run(modelId, routing, now, id).changes > 0,
+    resume: (id: string, modelId: string, routing: Routing, now: string) => resume.run(modelId, JSON.stringify(routing), now, id).changes > 0,
     /** Appends text streamed since the last save; a finished message is never changed by a late save. */
     append: (id: string, text: string, now: string) => append.run(text, now, id).changes > 0,
-    setModel: (id: string, modelId: string, routing: string, now: string) => setModel.run(modelId, routing, now, id),
-    finish: (id: string, f: MessageFinish) => finish.run({ id, ...f }).changes > 0,
+    setModel: (id: string, modelId: string, routing: Routing, now: string) => setModel.run(modelId, JSON.stringify(routing), now, id),
+    finish: (id: string, f: MessageFinish) => finish.run({ id, ...f, citations: JSON.stringify(f.citations) }).changes > 0,
     /** At start-up: answers that were streaming when the app stopped. */
     markInterrupted: (detail: string, now: string) => interrupt.run(detail, now).changes,
   };
+  return { ...reads, ...writes };
 }
 
 export type MessagesRepo = ReturnType<typeof createMessagesRepo>;

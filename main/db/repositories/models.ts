@@ -1,29 +1,26 @@
+import { Capabilities } from '../../../shared/operations/models-schema.js';
+import type { z } from 'zod';
+import type { Model, ModelOverride } from '../../../shared/operations/models.js';
 import type { Db } from '../connection.js';
+import { jsonColumn } from './decode.js';
 
-export interface ModelRow {
-  id: string;
-  name: string;
-  kind: 'third_party' | 'fine_tuned';
+/** A registered model as stored: the API's fields (its capabilities decoded), its sealed key and organization. */
+export type ModelRecord = Pick<Model, 'id' | 'name' | 'model' | 'endpoint_url' | 'base_model' | 'capabilities' | 'created_at'> & {
+  kind: Exclude<Model['kind'], 'builtin'>;
   provider: 'openai_compatible' | 'anthropic' | 'llama_cpp';
-  model: string;
-  endpoint_url: string | null;
-  base_model: string | null;
-  capabilities: string;
   api_key_secret: Buffer | null;
   /** Null only for rows of an organization since deleted (migration 150 gave every model one). */
   organization_id: string | null;
-  created_at: string;
-}
+};
 
-export interface OverrideRow {
-  id: string;
-  workspace_id: string;
-  model_id: string;
-  endpoint_url: string;
-  api_key_secret: Buffer | null;
-  created_at: string;
-  updated_at: string;
-}
+/** The row as SQLite holds it: capabilities as JSON text. */
+type ModelRow = Omit<ModelRecord, 'capabilities'> & { capabilities: string };
+
+/** A workspace's endpoint for a model, as stored: the API's fields, its sealed key in place of `has_api_key`. */
+export type OverrideRecord = Omit<z.output<typeof ModelOverride>, 'has_api_key'> & { api_key_secret: Buffer | null };
+
+// The router decides on capabilities: an unreadable value stops the reader (typed), it is not guessed.
+const decode = (row: ModelRow): ModelRecord => ({ ...row, capabilities: jsonColumn(Capabilities, row.capabilities, { table: 'models', column: 'capabilities', id: row.id }) });
 
 export function createModelsRepo(db: Db) {
   const ofOrganization = db.prepare<[string], ModelRow>('SELECT * FROM models WHERE organization_id = ? ORDER BY created_at, id');
@@ -39,9 +36,9 @@ export function createModelsRepo(db: Db) {
   );
   const removeOverridesOf = db.prepare('DELETE FROM model_overrides WHERE model_id = ?');
 
-  const overridesOf = db.prepare<[string], OverrideRow>('SELECT * FROM model_overrides WHERE workspace_id = ? ORDER BY created_at, id');
-  const overrideById = db.prepare<[string], OverrideRow>('SELECT * FROM model_overrides WHERE id = ?');
-  const overrideFor = db.prepare<[string, string], OverrideRow>('SELECT * FROM model_overrides WHERE workspace_id = ? AND model_id = ?');
+  const overridesOf = db.prepare<[string], OverrideRecord>('SELECT * FROM model_overrides WHERE workspace_id = ? ORDER BY created_at, id');
+  const overrideById = db.prepare<[string], OverrideRecord>('SELECT * FROM model_overrides WHERE id = ?');
+  const overrideFor = db.prepare<[string, string], OverrideRecord>('SELECT * FROM model_overrides WHERE workspace_id = ? AND model_id = ?');
   const upsertOverride = db.prepare(
     `INSERT INTO model_overrides (id, workspace_id, model_id, endpoint_url, api_key_secret, created_at, updated_at)
      VALUES (@id, @workspace_id, @model_id, @endpoint_url, @api_key_secret, @now, @now)
@@ -51,20 +48,26 @@ export function createModelsRepo(db: Db) {
   );
   const removeOverride = db.prepare('DELETE FROM model_overrides WHERE workspace_id = ? AND model_id = ?');
 
-  return {
+  const reads = {
     /** The organization's registered models, oldest first. */
-    list: (organizationId: string) => ofOrganization.all(organizationId),
-    get: (id: string) => byId.get(id),
+    list: (organizationId: string) => ofOrganization.all(organizationId).map(decode),
+    get: (id: string): ModelRecord | undefined => {
+      const row = byId.get(id);
+      return row && decode(row);
+    },
     /** The files registered as local models by any organization: they are this machine's, listed once. */
     localPaths: () => localPaths.all().map((r) => r.model),
-    insert: (row: Omit<ModelRow, 'api_key_secret' | 'organization_id'> & { organization_id: string; api_key_secret: Buffer | null; created_by: string }) => insert.run(row),
-    /** Removes the model and every workspace override of it, together. */
-    update: (row: Pick<ModelRow, 'id' | 'name' | 'endpoint_url' | 'model' | 'capabilities'> & { api_key_secret: Buffer | null }) => update.run(row).changes > 0,
-    delete: (id: string) => db.transaction(() => (removeOverridesOf.run(id), remove.run(id).changes > 0))(),
-
     listOverrides: (workspaceId: string) => overridesOf.all(workspaceId),
     getOverride: (id: string) => overrideById.get(id),
     overrideFor: (workspaceId: string, modelId: string) => overrideFor.get(workspaceId, modelId),
+  };
+  const writes = {
+    insert: (row: Omit<ModelRecord, 'organization_id'> & { organization_id: string; created_by: string }) =>
+      insert.run({ ...row, capabilities: JSON.stringify(row.capabilities) }),
+    update: (row: Pick<ModelRecord, 'id' | 'name' | 'endpoint_url' | 'model' | 'capabilities' | 'api_key_secret'>) =>
+      update.run({ ...row, capabilities: JSON.stringify(row.capabilities) }).changes > 0,
+    /** Removes the model and every workspace override of it, together. */
+    delete: (id: string) => db.transaction(() => (removeOverridesOf.run(id), remove.run(id).changes > 0))(),
     /** Sets an override; `keep_key`: a missing key keeps the stored one (same origin), else it is dropped. */
     putOverride: (row: { id: string; workspace_id: string; model_id: string; endpoint_url: string; api_key_secret: Buffer | null; keep_key: boolean; now: string }) => {
       upsertOverride.run({ ...row, keep_key: row.keep_key ? 1 : 0 });
@@ -72,6 +75,7 @@ export function createModelsRepo(db: Db) {
     },
     deleteOverride: (workspaceId: string, modelId: string) => removeOverride.run(workspaceId, modelId).changes > 0,
   };
+  return { ...reads, ...writes };
 }
 
 export type ModelsRepo = ReturnType<typeof createModelsRepo>;

@@ -1,25 +1,22 @@
+import type { ParsedInputOf } from '../../../shared/operations/define.js';
+import type { Thread, updateThread } from '../../../shared/operations/threads.js';
 import type { Db } from '../connection.js';
 import { decodeCursor, toPage } from './cursor.js';
 
-export interface ThreadRow {
+/** A thread as stored: the API's fields but its datasets (`datasetIds`), plus its owner, workspace and order. */
+export type ThreadRecord = Omit<Thread, 'dataset_ids'> & {
   seq: number;
-  id: string;
   user_id: string;
   workspace_id: string;
-  title: string;
-  suggestions_enabled: number;
-  system_prompt: string | null;
-  workflow_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
+};
 
-export interface ThreadPatch {
-  title?: string | undefined;
-  suggestions_enabled?: boolean | undefined;
-  system_prompt?: string | null | undefined;
-  workflow_id?: string | null | undefined;
-}
+/** The row as SQLite holds it: `suggestions_enabled` as 0/1. */
+type ThreadRow = Omit<ThreadRecord, 'suggestions_enabled'> & { suggestions_enabled: number };
+
+/** What `threads.update` may change, datasets included. */
+export type ThreadPatch = Omit<ParsedInputOf<typeof updateThread>, 'id'>;
+
+const decode = (row: ThreadRow): ThreadRecord => ({ ...row, suggestions_enabled: row.suggestions_enabled === 1 });
 
 const MAX_SEQ = Number.MAX_SAFE_INTEGER;
 
@@ -45,22 +42,27 @@ export function createThreadsRepo(db: Db) {
     for (const id of ids) addDataset.run(threadId, id);
   };
 
-  return {
-    get: (id: string) => byId.get(id),
+  const reads = {
+    get: (id: string): ThreadRecord | undefined => {
+      const row = byId.get(id);
+      return row && decode(row);
+    },
     datasetIds: (threadId: string) => datasetsOf.all(threadId).map((r) => r.dataset_id),
     page(userId: string, limit: number, cursor: string | undefined, q: string | undefined) {
       const before = cursor === undefined ? MAX_SEQ : decodeCursor(cursor);
       if (before === undefined) return undefined;
       const escaped = q ? q.replace(/[\\%_]/g, (c) => `\\${c}`) : null;
-      return toPage(pageOf.all({ user_id: userId, before, q: escaped, limit: limit + 1 }), limit);
+      return toPage(pageOf.all({ user_id: userId, before, q: escaped, limit: limit + 1 }).map(decode), limit);
     },
-    insert(row: { id: string; user_id: string; workspace_id: string; title: string; suggestions_enabled: boolean; system_prompt: string | null; workflow_id: string | null; dataset_ids: string[]; now: string }) {
+  };
+  const writes = {
+    insert(row: Omit<ThreadRecord, 'seq' | 'created_at' | 'updated_at'> & { dataset_ids: string[]; now: string }) {
       db.transaction(() => {
         insert.run({ ...row, suggestions_enabled: row.suggestions_enabled ? 1 : 0 });
         setDatasets(row.id, row.dataset_ids);
       })();
     },
-    update(id: string, patch: ThreadPatch & { dataset_ids?: string[] | undefined }, now: string) {
+    update(id: string, patch: ThreadPatch, now: string) {
       db.transaction(() => {
         const sets: string[] = [];
         const params: Record<string, unknown> = { id, now };
@@ -81,6 +83,7 @@ export function createThreadsRepo(db: Db) {
     touch: (id: string, now: string) => touch.run(now, id),
     delete: (id: string) => remove.run(id).changes > 0,
   };
+  return { ...reads, ...writes };
 }
 
 export type ThreadsRepo = ReturnType<typeof createThreadsRepo>;

@@ -16,8 +16,7 @@ export function createUsageRepo(db: Db) {
      VALUES (@user_id, @model_id, @source, @message_id, @input_tokens, @output_tokens, @created_at)`,
   );
   const byUser = db.prepare<[string], UsageEvent>('SELECT user_id, model_id, source, message_id, input_tokens, output_tokens, created_at FROM usage_events WHERE user_id = ? ORDER BY id');
-  return {
-    record: (event: UsageEvent) => void insert.run(event),
-    listByUser: (userId: string) => byUser.all(userId),
-  };
+  const reads = { listByUser: (userId: string) => byUser.all(userId) };
+  const writes = { record: (event: UsageEvent) => void insert.run(event) };
+  return { ...reads, ...writes };
 }

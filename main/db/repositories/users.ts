@@ -1,18 +1,21 @@
-import type { Role } from '../../../shared/operations/common.js';
+import type { z } from 'zod';
+import type { updateUser } from '../../../shared/operations/admin.js';
+import type { ParsedInputOf } from '../../../shared/operations/define.js';
+import type { User } from '../../../shared/operations/identity.js';
 import type { Db } from '../connection.js';
 
-export interface UserRecord {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
+/** A user as stored: the API's fields, with their organization and workspace as ids and names. */
+export type UserRecord = Pick<z.output<typeof User>, 'id' | 'email' | 'name' | 'role'> & {
   organization_id: string;
   organization_name: string;
   workspace_id: string;
   workspace_name: string;
   disabled_at: string | null;
   created_at: string;
-}
+};
+
+/** What `admin.users.update` may change. */
+export type UserPatch = Pick<ParsedInputOf<typeof updateUser>, 'name' | 'role' | 'disabled'>;
 
 const SELECT_USER = `
   SELECT u.id, u.email, u.name, u.role, u.organization_id, o.name AS organization_name,
@@ -39,23 +42,26 @@ export function createUsersRepo(db: Db) {
      WHERE id = @id`,
   );
 
-  return {
+  const reads = {
     get: (id: string) => byId.get(id),
     getByEmail: (email: string) => byEmail.get(email),
     listByOrganization: (organizationId: string) => byOrganization.all(organizationId),
     count: () => count.get()?.n ?? 0,
+  };
+  const writes = {
     createOrganization(org: { id: string; name: string; workspace_id: string; workspace_name: string; now: string }) {
       insertOrg.run(org.id, org.name, org.now);
       insertWorkspace.run(org.workspace_id, org.id, org.workspace_name, org.now);
     },
-    insert(user: { id: string; organization_id: string; workspace_id: string; email: string; name: string; role: Role; now: string }) {
+    insert(user: Pick<UserRecord, 'id' | 'organization_id' | 'workspace_id' | 'email' | 'name' | 'role'> & { now: string }) {
       insertUser.run(user);
     },
-    update(id: string, patch: { name?: string | undefined; role?: Role | undefined; disabled?: boolean | undefined }, now: string): boolean {
+    update(id: string, patch: UserPatch, now: string): boolean {
       const disabled = patch.disabled === undefined ? null : patch.disabled ? 1 : 0;
       return update.run({ id, name: patch.name ?? null, role: patch.role ?? null, disabled, now }).changes > 0;
     },
   };
+  return { ...reads, ...writes };
 }
 
 export type UsersRepo = ReturnType<typeof createUsersRepo>;

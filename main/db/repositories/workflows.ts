@@ -1,28 +1,24 @@
+import type { ParsedInputOf } from '../../../shared/operations/define.js';
+import type { Workflow, updateWorkflow } from '../../../shared/operations/workflows.js';
 import type { Db } from '../connection.js';
 
-export interface WorkflowRow {
+/** A stored workflow: the API's fields but its datasets (`datasetIds`) and `builtin`, plus its organization and author. */
+export type WorkflowRecord = Pick<Workflow, 'id' | 'name' | 'description' | 'system_prompt' | 'model_endpoint_override' | 'agentic' | 'active' | 'created_at' | 'updated_at'> & {
   seq: number;
-  id: string;
   organization_id: string;
-  name: string;
-  description: string | null;
-  system_prompt: string;
-  model_endpoint_override: string | null;
-  agentic: number;
-  active: number;
   created_by: string | null;
-  created_at: string;
-  updated_at: string;
-}
+};
 
-export interface WorkflowFields {
-  name: string;
-  description: string | null;
-  system_prompt: string;
-  model_endpoint_override: string | null;
-  agentic: boolean;
-  active: boolean;
-}
+/** The row as SQLite holds it: the flags as 0/1. */
+type WorkflowRow = Omit<WorkflowRecord, 'agentic' | 'active'> & { agentic: number; active: number };
+
+/** What a workflow is made of, as stored (its datasets apart). */
+export type WorkflowFields = Pick<WorkflowRecord, 'name' | 'description' | 'system_prompt' | 'model_endpoint_override' | 'agentic' | 'active'>;
+
+/** What `workflows.update` may change (a description already made null when empty). */
+export type WorkflowPatch = Omit<ParsedInputOf<typeof updateWorkflow>, 'id' | 'description'> & { description?: string | null | undefined };
+
+const decode = (row: WorkflowRow): WorkflowRecord => ({ ...row, agentic: row.agentic === 1, active: row.active === 1 });
 
 const COLUMNS = ['name', 'description', 'system_prompt', 'model_endpoint_override', 'agentic', 'active'] as const;
 const asSql = (v: unknown) => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
@@ -45,18 +41,21 @@ export function createWorkflowsRepo(db: Db) {
     ids.forEach((datasetId, i) => addDataset.run(id, datasetId, i));
   };
 
-  return {
-    get: (id: string) => byId.get(id),
-    getByName: (organizationId: string, name: string) => byName.get(organizationId, name),
-    list: (organizationId: string) => inOrg.all(organizationId),
+  const one = (row: WorkflowRow | undefined) => row && decode(row);
+  const reads = {
+    get: (id: string) => one(byId.get(id)),
+    getByName: (organizationId: string, name: string) => one(byName.get(organizationId, name)),
+    list: (organizationId: string) => inOrg.all(organizationId).map(decode),
     datasetIds: (id: string) => datasetsOf.all(id).map((r) => r.dataset_id),
+  };
+  const writes = {
     insert(row: WorkflowFields & { id: string; organization_id: string; created_by: string; dataset_ids: string[]; now: string }) {
       db.transaction(() => {
         insert.run({ ...row, agentic: asSql(row.agentic), active: asSql(row.active) });
         setDatasets(row.id, row.dataset_ids);
       })();
     },
-    update(id: string, patch: { [K in keyof WorkflowFields]?: WorkflowFields[K] | undefined } & { dataset_ids?: string[] | undefined }, now: string) {
+    update(id: string, patch: WorkflowPatch, now: string) {
       db.transaction(() => {
         const sets = ['updated_at = @now'];
         const params: Record<string, unknown> = { id, now };
@@ -71,6 +70,7 @@ export function createWorkflowsRepo(db: Db) {
     },
     delete: (id: string) => remove.run(id).changes > 0,
   };
+  return { ...reads, ...writes };
 }
 
 export type WorkflowsRepo = ReturnType<typeof createWorkflowsRepo>;

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingAsyncHook
 import { MessagesRequest } from '../../../shared/anthropic.js';
 import { ServiceError, type ErrorPayload } from '../../../shared/errors.js';
 import { collectMessage, messageEvents, newMessageId, toCompletionRequest, type MessageStreamEvent } from '../../core/conversation/chat/messages-api.js';
-import { fieldErrors, type Service } from '../../core/service/service.js';
+import type { Service } from '../../core/service/service.js';
+import { fieldErrors } from '../../core/platform/field-errors.js';
 import type { Caller } from '../../core/platform/context.js';
 import { callerOf } from './early-auth.js';
 import { facadeRoute } from './facade-routes.js';

@@ -1,13 +1,11 @@
 import fastifyCors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type preParsingAsyncHookHandler } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_VERSION, API_VERSION_HEADER } from '../../../shared/api-version.js';
 import type { Config } from '../../../shared/config.js';
 import { ServiceError } from '../../../shared/errors.js';
-import { operations, type Operation } from '../../../shared/operations/index.js';
-import type { Caller } from '../../core/platform/context.js';
 import type { Service } from '../../core/service/service.js';
 import { BODY_LIMIT_CEILING, liveBodyLimit } from './body-limit.js';
 import { clientErrorHandler, FOREIGN_HOST_DETAIL, frameworkErrors } from './framework-errors.js';
@@ -19,8 +17,7 @@ import { problemBody, toErrorPayload } from './problem.js';
 import { registerOpenAiFacade } from './openai-facade.js';
 import { assertDeclaredFacadeRoute } from './facade-routes.js';
 import { registerAnthropicFacade } from './anthropic-facade.js';
-import { sendSse } from './sse.js';
-import { registerUploadRoutes } from './uploads.js';
+import { registerOperations } from './operation-routes.js';
 import { registerMcpRoutes } from '../mcp/http.js';
 
 export interface HttpAppOptions {
@@ -36,28 +33,12 @@ export interface HttpAppOptions {
   drain?: Drain | undefined;
 }
 
-/** Where a deprecated credential's callers learn what replaces it (RFC 9745 `Link` rel=deprecation). */
-const DEPRECATION_LINK = '</api/openapi.json#/components/securitySchemes/bearer>; rel="deprecation"; type="application/json"';
-
 /** The renderer's own page may load only its own code; same policy as the desktop window. */
 const RENDERER_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
   "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
 const CORS_REFUSED_DETAIL = 'Cross-origin requests from this origin are not allowed (see [server] cors_origins).';
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Path params, query and body become one input object; path params win, since they name the resource. */
-function inputOf(request: FastifyRequest): Record<string, unknown> {
-  const body: unknown = request.body;
-  if (body !== undefined && body !== null && !isPlainObject(body)) {
-    throw new ServiceError('invalid_argument', 'The request body must be a JSON object.');
-  }
-  return { ...(request.query as Record<string, unknown>), ...(body ?? {}), ...(request.params as Record<string, unknown>) };
-}
 
 /**
  * Builds the HTTP app (not listening): one route per registry operation, all calling the same
@@ -134,10 +115,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
 
   const bodyLimit = liveBodyLimit(config);
-  for (const op of Object.values(operations) as Operation[]) registerOperation(app, service, op, bodyLimit);
+  registerOperations(app, service, bodyLimit);
   registerOpenAiFacade(app, service, bodyLimit);
   registerAnthropicFacade(app, service, bodyLimit);
-  registerUploadRoutes(app, service, (request) => callerOf(request, service));
   registerMcpRoutes(app, { service, version: options.appVersion, authenticate: (request) => callerOf(request, service), bodyLimit });
 
   if (options.rendererDir && existsSync(join(options.rendererDir, 'index.html'))) {
@@ -152,37 +132,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     });
   }
   return app;
-}
-
-function registerOperation(app: FastifyInstance, service: Service, op: Operation, bodyLimit: preParsingAsyncHookHandler): void {
-  app.route({
-    method: op.http.method,
-    url: `/api${op.http.path.replace(/\{([a-z_]+)\}/g, ':$1')}`,
-    preParsing: bodyLimit,
-    config: { auth: op.access === 'public' ? 'none' : 'bearer' },
-    handler: async (request, reply) => {
-      let caller: Caller | null = null;
-      if (op.access !== 'public') {
-        caller = callerOf(request, service);
-        if (caller.via === 'access_token') reply.header('Deprecation', 'true').header('Link', DEPRECATION_LINK);
-      }
-      const input = inputOf(request);
-      const mode = op.streaming?.mode;
-      if (mode === 'always' || (mode === 'optional' && (input.stream === true || wantsEventStream(request)))) {
-        const lastEventId = request.headers['last-event-id'];
-        if (mode === 'always' && typeof lastEventId === 'string' && input.last_event_id === undefined) input.last_event_id = lastEventId;
-        if (mode === 'optional') input.stream = true;
-        return sendSse(request, reply, service.stream(op.name, input, caller));
-      }
-      const value = await service.invoke(op.name, input, caller);
-      reply.status(op.http.status);
-      return op.http.status === 204 ? reply.send() : value;
-    },
-  });
-}
-
-function wantsEventStream(request: FastifyRequest): boolean {
-  return request.headers.accept?.includes('text/event-stream') ?? false;
 }
 
 function sendProblem(reply: FastifyReply, status: number, body: object) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { API_VERSION } from '../../../shared/api-version.js';
-import { operations, pathParams, type Operation } from '../../../shared/operations/index.js';
+import { BODY_FIELD, MULTIPART_FILE_FIELD, operations, pathParams, type Operation } from '../../../shared/operations/index.js';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
 
@@ -23,31 +23,58 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return json;
 }
 
+const BINARY = { type: 'string', format: 'binary' };
+
+/** The request body as the body kind sends it; `fields` are the input's body fields (JSON). */
+function requestBody(op: Operation, fields: JsonSchema) {
+  switch (op.body ?? 'json') {
+    case 'multipart':
+      return { 'multipart/form-data': { schema: { type: 'object', required: [MULTIPART_FILE_FIELD], properties: { [MULTIPART_FILE_FIELD]: { type: 'array', items: BINARY } } } } };
+    case 'raw':
+      return { 'application/octet-stream': { schema: BINARY } };
+    case 'json':
+      return { 'application/json': { schema: fields } };
+  }
+}
+
+function successOf(op: Operation) {
+  if (op.http.status === 204) return { description: 'No content' };
+  if (op.response === 'file') return { description: 'The file', content: { 'application/octet-stream': { schema: BINARY } } };
+  return { description: 'OK', content: { 'application/json': { schema: schemaOf(op.output, 'output') } } };
+}
+
+/** Who may call: no token for public operations and signed URLs; a signed link or the token for `or_token`. */
+function securityOf(op: Operation) {
+  if (op.access === 'public' || op.signed === 'only') return { security: [] };
+  if (op.signed === 'or_token') return { security: [{ bearer: [] }, {}] };
+  return {};
+}
+
 function describeOperation(op: Operation) {
   const input = schemaOf(op.input, 'input');
   const inPath = new Set(pathParams(op.http.path));
-  const properties = input.properties ?? {};
+  const kind = op.body ?? 'json';
+  // A multipart or raw body is not an input field on the wire: its other fields are path and query.
+  const bodyField: string | undefined = kind === 'json' ? undefined : BODY_FIELD[kind];
+  const properties = Object.fromEntries(Object.entries(input.properties ?? {}).filter(([name]) => name !== bodyField));
   const required = new Set(input.required ?? []);
   const hasBody = op.http.method === 'POST' || op.http.method === 'PUT' || op.http.method === 'PATCH';
+  const inQuery = !hasBody || kind !== 'json';
   const parameters = Object.entries(properties)
-    .filter(([name]) => inPath.has(name) || !hasBody)
+    .filter(([name]) => inPath.has(name) || inQuery)
     .map(([name, schema]) => ({ name, in: inPath.has(name) ? 'path' : 'query', required: inPath.has(name) || required.has(name), schema }));
   const bodyProps = Object.fromEntries(Object.entries(properties).filter(([name]) => !inPath.has(name)));
   const body = { ...input, properties: bodyProps, required: [...required].filter((name) => !inPath.has(name)) };
 
-  const success =
-    op.http.status === 204
-      ? { description: 'No content' }
-      : { description: 'OK', content: { 'application/json': { schema: schemaOf(op.output, 'output') } } };
   return {
     operationId: op.name,
     summary: op.summary,
     tags: [op.tag],
-    ...(op.access === 'public' ? { security: [] } : {}),
+    ...securityOf(op),
     ...(parameters.length ? { parameters } : {}),
-    ...(hasBody ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+    ...(hasBody ? { requestBody: { required: true, content: requestBody(op, body) } } : {}),
     responses: {
-      [String(op.http.status)]: success,
+      [String(op.http.status)]: successOf(op),
       default: { description: 'An error', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
     },
     ...(op.access === 'admin' || op.access === 'super_admin' ? { 'x-parley-access': op.access } : {}),

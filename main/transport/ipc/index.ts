@@ -3,7 +3,9 @@ import type { IpcResult } from '../../../shared/bridge.js';
 import { IPC_INVOKE } from '../../../shared/bridge.js';
 import { ServiceError } from '../../../shared/errors.js';
 import type { Caller } from '../../core/platform/context.js';
-import { fieldErrors, type Service } from '../../core/service/service.js';
+import type { Service } from '../../core/service/service.js';
+import { fieldErrors } from '../../core/platform/field-errors.js';
+import { ipcInput } from './bodies.js';
 import { toIpcError, type LogError } from './error-payload.js';
 import { isTrustedSender, type IpcSenderLike } from './sender.js';
 
@@ -49,7 +51,8 @@ async function handleInvoke(deps: IpcDeps, event: IpcSenderLike, payload: unknow
       throw new ServiceError('invalid_argument', 'An IPC call must be { operation: string, input?: unknown }.', fieldErrors(parsed.error));
     }
     operation = parsed.data.operation;
-    const value = await deps.service.invoke(parsed.data.operation, parsed.data.input, deps.desktopCaller());
+    const input = ipcInput(parsed.data.operation, parsed.data.input);
+    const value = await deps.service.invoke(parsed.data.operation, input, deps.desktopCaller());
     return { ok: true, value };
   } catch (error) {
     const { payload: errorPayload, unexpected } = toIpcError(error);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IPC_STREAM_OPEN, IPC_STREAM_PORT, type StreamMessage } from '../../../shared/bridge.js';
 import { ServiceError } from '../../../shared/errors.js';
 import type { Caller } from '../../core/platform/context.js';
-import { fieldErrors } from '../../core/service/service.js';
+import { fieldErrors } from '../../core/platform/field-errors.js';
 import { toIpcError, type LogError } from './error-payload.js';
 import { isTrustedSender, type IpcSenderLike } from './sender.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { nativeAgent, type NativeRun } from '../../../main/core/conversation/agents/native.js';
-import { PassageBook, type ToolResult } from '../../../main/core/conversation/agents/tools.js';
-import type { AgentEvent, Toolbox } from '../../../main/core/conversation/agents/types.js';
-import type { AgentTurnEvent, AgentTurnRequest } from '../../../main/core/models/providers/types.js';
+import { nativeAgent, type NativeRun } from '../../../main/core/answering/agent/native.js';
+import { PassageBook, type ToolResult } from '../../../main/core/answering/agent/tools.js';
+import type { AgentEvent, Toolbox } from '../../../main/core/answering/agent/types.js';
+import type { AgentTurnEvent, AgentTurnRequest } from '../../../main/core/platform/ports/providers.js';
 
 const tools: Toolbox = {
   datasetOf: () => 'ds_1',

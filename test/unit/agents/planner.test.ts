@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PASSAGES_READ, planQuestion, plannedSteps } from '../../../main/core/conversation/agents/planner.js';
-import type { ToolResult } from '../../../main/core/conversation/agents/tools.js';
-import type { AgentEvent, AgentLimits, Toolbox } from '../../../main/core/conversation/agents/types.js';
+import { PASSAGES_READ, planQuestion, plannedSteps } from '../../../main/core/answering/agent/planner.js';
+import type { ToolResult } from '../../../main/core/answering/agent/tools.js';
+import type { AgentEvent, AgentLimits, Toolbox } from '../../../main/core/answering/agent/types.js';
 
 /** Tools that answer from a script and record what was asked of them. */
 function fakeTools(found: number[]): Toolbox & { calls: Array<{ name: string; args: Record<string, unknown> }> } {

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_SEARCH_LIMIT, TOOL_SPECS } from '../../../main/core/conversation/agents/tool-args.js';
-import { PassageBook, runTool, type ToolEnv } from '../../../main/core/conversation/agents/tools.js';
+import { MAX_SEARCH_LIMIT, TOOL_SPECS } from '../../../main/core/answering/agent/tool-args.js';
+import { PassageBook, runTool, type ToolEnv } from '../../../main/core/answering/agent/tools.js';
 import { bootTestCore } from '../../support/core.js';
 
 const core = bootTestCore();

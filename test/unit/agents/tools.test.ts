@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { citedIn } from '../../../main/core/conversation/agents/native.js';
-import { PassageBook, clip } from '../../../main/core/conversation/agents/tools.js';
+import { citedIn } from '../../../main/core/answering/agent/native.js';
+import { PassageBook, clip } from '../../../main/core/answering/agent/tools.js';
 import { parseToolArguments as parseArguments } from '../../../main/core/models/providers/tool-arguments.js';
 
 const hit = (chunk_id: number, key = `f${chunk_id}.md`) => ({ chunk_id, artifact_id: `art_${chunk_id}`, artifact_key: key, text: `text ${chunk_id}`, snippet: `snippet ${chunk_id}`, location: { start: 0, end: 5 } });

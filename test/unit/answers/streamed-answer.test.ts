@@ -50,7 +50,7 @@ function messageStore(usageUser = () => userId): AnswerStore {
       void repos.messages.finish(messageId, {
         content: end.content,
         status: end.status,
-        citations: '[]',
+        citations: [],
         input_tokens: end.usage.input_tokens,
         output_tokens: end.usage.output_tokens,
         error_code: end.failure?.code ?? null,

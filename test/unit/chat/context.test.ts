@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buildTurns } from '../../../main/core/conversation/chat/context.js';
-import type { MessageRow } from '../../../main/db/repositories/messages.js';
+import { buildTurns } from '../../../main/core/answering/turns.js';
+import type { MessageRecord } from '../../../main/db/repositories/messages.js';
 import { REPLY_RESERVE_TOKENS, messageTokens } from '../../../main/core/platform/tokens.js';
 
 let seq = 0;
-const row = (role: 'user' | 'assistant', content: string): MessageRow => ({
-  seq: ++seq, id: `msg_${seq}`, thread_id: 'thr_1', parent_id: null, role, content, status: 'complete', model_id: null, routing: null, citations: '[]',
+const row = (role: 'user' | 'assistant', content: string): MessageRecord => ({
+  seq: ++seq, id: `msg_${seq}`, thread_id: 'thr_1', parent_id: null, role, content, status: 'complete', model_id: null, routing: null, citations: [],
   input_tokens: null, output_tokens: null, error_code: null, error_detail: null, created_at: '', updated_at: '',
 });
 

@@ -34,7 +34,7 @@ describe('migration 160 (drops messages.thoughts)', () => {
       const finished = messages.finish('msg_a', {
         content: 'At dusk.',
         status: 'complete',
-        citations: '[]',
+        citations: [],
         input_tokens: 5,
         output_tokens: 2,
         error_code: null,

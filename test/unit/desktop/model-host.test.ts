@@ -15,7 +15,7 @@ import { readGgufHeader } from '../../../main/core/models/local/gguf-header.js';
 import { ProcessHost } from '../../../main/core/models/local/host/client.js';
 import type { GenerateRequest } from '../../../main/core/models/local/host/types.js';
 import { utilityProcessHost, type UtilityProcessLike } from '../../../main/desktop/model-host.js';
-import { ProviderError } from '../../../main/core/models/providers/types.js';
+import { ProviderError } from '../../../main/core/platform/ports/providers.js';
 import { CHAT_ANSWER, LOOP_TEXT, makeGguf } from '../../fixtures/gguf.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-utility-host-'));

@@ -6,12 +6,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bootCore, type Core } from '../../../main/boot.js';
 import type { Artifact } from '../../../shared/operations/datasets.js';
 import { startUpstream, type Upstream } from '../../fixtures/upstream.js';
 import { TEST_ADMIN_KEY, tempDir } from '../../support/core.js';
+import { formFiles } from '../../support/form-files.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -56,7 +56,7 @@ function boot(dir: string, untracked = false): Core {
 async function addFile(core: Core, key: string, text: string) {
   const me = core.desktopCaller();
   const dataset = (await core.service.invoke('datasets.create', { name: `Set ${key}` }, me)) as { id: string; kb_id: string };
-  await core.service.storeFile(me, dataset.kb_id, { key, filename: key, mime_type: 'text/markdown', stream: Readable.from([Buffer.from(text)]) });
+  await core.service.invoke('artifacts.upload', { kb_id: dataset.kb_id, files: formFiles({ filename: key, mime_type: 'text/markdown', bytes: text }) }, me);
   const get = async () => (await core.service.invoke('artifacts.get', { kb_id: dataset.kb_id, key }, me)) as Artifact;
   return { dataset, get };
 }

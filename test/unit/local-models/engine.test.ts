@@ -10,7 +10,7 @@ import { localFits, memoryNeeded } from '../../../main/core/models/local/residen
 import { route } from '../../../main/core/models/routing/router.js';
 import { Capabilities } from '../../../shared/operations/models-schema.js';
 import { llamaCppProvider } from '../../../main/core/models/providers/llama-cpp.js';
-import { ProviderError } from '../../../main/core/models/providers/types.js';
+import { ProviderError } from '../../../main/core/platform/ports/providers.js';
 import { ABC_COMPLETION, CHAT_ANSWER, makeGguf } from '../../fixtures/gguf.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-engine-'));

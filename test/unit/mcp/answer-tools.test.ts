@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../../shared/config.js';
 import { cutToBytes, qualifiedName, resultText, untrusted } from '../../../main/core/conversation/mcp/answer-tools.js';
-import { backoffMs } from '../../../main/core/conversation/mcp/connection.js';
+import { backoffMs } from '../../../main/core/platform/backoff.js';
 import { serverEnvironment } from '../../../main/core/conversation/mcp/stdio-transport.js';
 import { targetOf } from '../../../main/core/conversation/mcp/handlers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { quoteSentences, sentencesOf, stem } from '../../../main/core/models/providers/extractive-quotes.js';
-import type { Passage } from '../../../main/core/models/providers/types.js';
+import type { Passage } from '../../../main/core/platform/ports/providers.js';
 
 const passage = (index: number, text: string, snippet = text.slice(0, 40)): Passage => ({ index, artifact_key: `f${index}.md`, text, snippet, location: { start: 0, end: text.length } });
 

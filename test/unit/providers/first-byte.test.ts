@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { anthropicProvider } from '../../../main/core/models/providers/anthropic.js';
 import type { After } from '../../../main/core/models/providers/first-byte.js';
 import { openAiCompatibleProvider } from '../../../main/core/models/providers/openai-compatible.js';
-import { ProviderError, type Provider, type ProviderEvent, type ProviderRequest } from '../../../main/core/models/providers/types.js';
+import { ProviderError, type Provider, type ProviderEvent, type ProviderRequest } from '../../../main/core/platform/ports/providers.js';
 import { startUpstream, type Upstream } from '../../fixtures/upstream.js';
 
 /** Deadlines the test fires by hand: no waiting on the clock. */

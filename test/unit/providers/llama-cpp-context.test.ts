@@ -12,11 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../../shared/config.js';
 import { LocalEngine } from '../../../main/core/models/local/engine.js';
 import { LocalModels } from '../../../main/core/models/local/registry.js';
-import { fitHistory, historyTokens, type ContextFit } from '../../../main/core/models/providers/llama-cpp-context.js';
+import { fitHistory, historyTokens, type ContextFit } from '../../../main/core/models/local/host/llama-cpp-context.js';
 import { llamaCppProvider } from '../../../main/core/models/providers/llama-cpp.js';
-import type { AgentTurn, AgentTurnEvent } from '../../../main/core/models/providers/types.js';
-import { ProviderError } from '../../../main/core/models/providers/types.js';
-import { TOOL_SPECS } from '../../../main/core/conversation/agents/tools.js';
+import type { AgentTurn, AgentTurnEvent } from '../../../main/core/platform/ports/providers.js';
+import { ProviderError } from '../../../main/core/platform/ports/providers.js';
+import { TOOL_SPECS } from '../../../main/core/answering/agent/tools.js';
 import { makeGguf } from '../../fixtures/gguf.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-fit-'));

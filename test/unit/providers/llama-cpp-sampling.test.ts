@@ -7,8 +7,8 @@ import { LocalEngine } from '../../../main/core/models/local/engine.js';
 import { readGgufHeader } from '../../../main/core/models/local/gguf-header.js';
 import { LocalModels } from '../../../main/core/models/local/registry.js';
 import { llamaCppProvider } from '../../../main/core/models/providers/llama-cpp.js';
-import { DEFAULT_TEMPERATURE, localSampling } from '../../../main/core/models/providers/local-sampling.js';
-import type { ProviderEvent, ProviderRequest } from '../../../main/core/models/providers/types.js';
+import { DEFAULT_TEMPERATURE, localSampling } from '../../../main/core/models/local/host/local-sampling.js';
+import type { ProviderEvent, ProviderRequest } from '../../../main/core/platform/ports/providers.js';
 import { writeGguf } from '../../../scripts/models/gguf-writer.js';
 import { CHAT_ANSWER, LOOP_TEXT, makeGguf } from '../../fixtures/gguf.js';
 

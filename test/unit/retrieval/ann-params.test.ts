@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANN, efFor } from '../../../main/db/repositories/chunks/ann-params.js';
+import { DEFAULT_ANN, efFor } from '../../../main/search/vectors/ann-params.js';
 
 // Recall@10 ≥ 0.95 rests on these candidate lists (docs/performance.md "Vector index parameters"): wide vectors
 // and large graphs need more than the base, or recall falls (0.920 at 1,536-d with ef 96; 0.951 at

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Embedder } from '../../../main/core/knowledge/retrieval/search.js';
-import { STOP_WORDS } from '../../../main/core/knowledge/retrieval/stop-words.js';
+import type { Embedder } from '../../../main/search/index.js';
+import { STOP_WORDS } from '../../../main/search/keyword/stop-words.js';
 
 /**
  * A deterministic stand-in for an embeddings endpoint: a hashed bag of words (stop words out, a

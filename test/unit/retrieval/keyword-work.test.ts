@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { combineWork, keywordRanking, keywordWork, runPiece } from '../../../main/core/knowledge/retrieval/keyword.js';
-import { halvesOf, type KeywordOptions } from '../../../main/core/knowledge/retrieval/plan.js';
+import { combineWork, keywordRanking, keywordWork, runPiece } from '../../../main/search/keyword/keyword.js';
+import { halvesOf, type KeywordOptions } from '../../../main/search/keyword/plan.js';
 import type { ScoredId } from '../../../main/db/repositories/chunks.js';
 import { DOCUMENTS } from '../../fixtures/corpus/documents.js';
 import { retrievalDb, type RetrievalDb } from './setup.js';

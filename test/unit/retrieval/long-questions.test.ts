@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { planKeyword, searchKeyword } from '../../../main/core/knowledge/retrieval/search.js';
+import { planKeyword, searchKeyword } from '../../../main/search/index.js';
 import { retrievalDb, type RetrievalDb } from './setup.js';
 
 /**

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasRankingExtension, loadRankingExtension, openDatabase, openReadOnlyDatabase, RANKING_EXTENSION } from '../../../main/db/connection.js';
-import { keywordRanking } from '../../../main/core/knowledge/retrieval/keyword.js';
+import { keywordRanking } from '../../../main/search/keyword/keyword.js';
 import { seededRandom } from '../../../main/core/platform/seeded-random.js';
 import { retrievalDb, type RetrievalDb } from './setup.js';
 

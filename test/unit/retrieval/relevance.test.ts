@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexEmbeddings, searchHybrid, searchKeyword, type KeywordOptions } from '../../../main/core/knowledge/retrieval/search.js';
-import type { SearchHit } from '../../../main/core/knowledge/retrieval/types.js';
+import { indexEmbeddings, searchHybrid, searchKeyword, type KeywordOptions } from '../../../main/search/index.js';
+import type { SearchHit } from '../../../main/search/types.js';
 import { DOCUMENTS } from '../../fixtures/corpus/documents.js';
 import { QUESTIONS } from '../../fixtures/corpus/questions.js';
 import { hashedEmbedder } from './hashed-embedder.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { planKeyword, searchKeyword } from '../../../main/core/knowledge/retrieval/search.js';
-import { rescore } from '../../../main/core/knowledge/retrieval/rescore.js';
+import { planKeyword, searchKeyword } from '../../../main/search/index.js';
+import { rescore } from '../../../main/search/keyword/rescore.js';
 import { retrievalDb, type RetrievalDb } from './setup.js';
 
 const open: RetrievalDb[] = [];

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadVectorExtension, type Db } from '../../../main/db/connection.js';
-import { createChunksRepo, slotOf } from '../../../main/db/repositories/chunks.js';
+import { createChunksRepo, slotOf } from '../../../main/search/chunks.js';
 import {
   bm25Idf,
   indexEmbeddings,
@@ -12,7 +12,7 @@ import {
   searchHybrid,
   searchKeyword,
   snippetOf,
-} from '../../../main/core/knowledge/retrieval/search.js';
+} from '../../../main/search/index.js';
 import { DOCUMENTS } from '../../fixtures/corpus/documents.js';
 import { hashedEmbedder } from './hashed-embedder.js';
 import { corpusDb, retrievalDb, type RetrievalDb } from './setup.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { indexEmbeddings, searchHybrid, searchKeyword } from '../../../main/core/knowledge/retrieval/search.js';
+import { indexEmbeddings, searchHybrid, searchKeyword } from '../../../main/search/index.js';
 import type { Chunk } from '../../../main/core/knowledge/ingest/types.js';
 import { hashedEmbedder } from './hashed-embedder.js';
 import { retrievalDb, type RetrievalDb } from './setup.js';

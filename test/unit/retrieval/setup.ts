@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Db, type OpenOptions } from '../../../main/db/connection.js';
-import { createChunksRepo, type ChunksRepo } from '../../../main/db/repositories/chunks.js';
+import { createChunksRepo, type ChunksRepo } from '../../../main/search/chunks.js';
 import type { Chunk } from '../../../main/core/knowledge/ingest/types.js';
 import { DOCUMENTS, paragraphs } from '../../fixtures/corpus/documents.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../main/db/connection.js';
-import { createRepositories } from '../../../main/db/repositories/index.js';
+import { createRepositories } from '../../../main/search/repositories.js';
 import { dbVersion, files, generator, recallAt10, restart, savedVersion, seeded } from './vector-setup.js';
 
 describe('the HNSW vector index', () => {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SAVE_GAP_MS } from '../../../main/db/repositories/chunks/ann.js';
+import { SAVE_GAP_MS } from '../../../main/search/vectors/ann.js';
 import { DIMENSIONS, dbVersion, files, recallAt10, restart, savedVersion, seeded } from './vector-setup.js';
 
 /** Vector of a chunk as stored (to search for it). */

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { openDatabase } from '../../../main/db/connection.js';
-import { createChunksRepo } from '../../../main/db/repositories/chunks.js';
+import { createChunksRepo } from '../../../main/search/chunks.js';
 import { seededRandom } from '../../../main/core/platform/seeded-random.js';
 import { retrievalDb, type RetrievalDb } from './setup.js';
 

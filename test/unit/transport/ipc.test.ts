@@ -48,6 +48,20 @@ describe('registerIpc over a real core', () => {
     expect((listed.value as { data: { name: string }[] }).data.map((k) => k.name)).toContain('laptop');
   });
 
+  it('carries a multipart body as files with their bytes, and refuses a file answer, which cannot cross', async () => {
+    const ds = await ipcMain.call({ operation: 'datasets.create', input: { name: 'Over IPC' } });
+    if (!ds.ok) throw new Error(JSON.stringify(ds.error));
+    const kb = (ds.value as { kb_id: string }).kb_id;
+    const bytes = new TextEncoder().encode('tide tables');
+    const stored = await ipcMain.call({ operation: 'artifacts.upload', input: { kb_id: kb, files: [{ filename: 'tides.txt', mime_type: 'text/plain', bytes: bytes.buffer }] } });
+    if (!stored.ok) throw new Error(JSON.stringify(stored.error));
+    expect((stored.value as { data: Array<{ key: string; size: number }> }).data).toEqual([expect.objectContaining({ key: 'tides.txt', size: bytes.length })]);
+    expect(structuredClone(stored)).toEqual(stored);
+
+    const content = await ipcMain.call({ operation: 'artifacts.content', input: { kb_id: kb, key: 'tides.txt' } });
+    expect(expectError(content, 'invalid_argument').detail).toMatch(/answers a file.*artifacts\.link/);
+  });
+
   it('answers only plain data, which survives structured cloning across IPC', async () => {
     const good = await ipcMain.call({ operation: 'identity.me' });
     const bad = await ipcMain.call({ operation: 'nope' });

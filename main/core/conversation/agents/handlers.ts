@@ -1,9 +1,15 @@
 import type { AgentThought } from '../../../../shared/operations/agents.js';
 import type { AuthedContext } from '../../platform/context.js';
-import { ownMessage } from '../chat/owned.js';
+import { ownMessage } from '../threads/owned.js';
+import type { HandlersFor } from '../../platform/operation-handlers.js';
 
 /** `GET /messages/{id}/thoughts`: the steps of an agentic answer in one of the caller's threads. */
 export function messageThoughts(ctx: AuthedContext, input: { id: string }): { data: AgentThought[] } {
   const message = ownMessage(ctx, input.id);
   return { data: ctx.repos.thoughts.ofMessage(message.id) };
 }
+
+/** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
+export const agentHandlers: HandlersFor<'messages'> = {
+  'messages.thoughts': messageThoughts,
+};

@@ -18,7 +18,7 @@ export function historyBudgetChars(contextTokens: number): number {
  * The branch an answer continues, as far back as any model that may answer could be shown: the
  * named one (`target`, a model or `ovr_` override), else the largest context of the caller's chat
  * models. Read newest first and stopped there, so a thread of any length costs one bounded read;
- * the conversation is then cut precisely to the chosen model (chat/context.ts).
+ * the conversation is then cut precisely to the chosen model (answering/turns.ts).
  */
 export function readBranch(ctx: AuthedContext, threadId: string, lastId: string | null, target: string | undefined): BranchMessage[] {
   if (lastId === null) return [];

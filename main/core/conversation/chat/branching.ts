@@ -1,9 +1,9 @@
 import { ServiceError } from '../../../../shared/errors.js';
-import type { MessageRow } from '../../../db/repositories/messages.js';
+import type { MessageRecord } from '../../../db/repositories/messages.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { ownThread } from '../threads/access.js';
 import { readBranch } from './branch.js';
-import { ownMessage } from './owned.js';
+import { ownMessage } from '../threads/owned.js';
 import { startAnswer, type StartedChat } from './send.js';
 
 interface AnswerOptions {
@@ -12,19 +12,19 @@ interface AnswerOptions {
 }
 
 /** The question an answer responds to: its parent, a user message. */
-function questionOf(ctx: AuthedContext, answer: MessageRow): MessageRow {
+function questionOf(ctx: AuthedContext, answer: MessageRecord): MessageRecord {
   const question = answer.parent_id ? ctx.repos.messages.get(answer.parent_id) : undefined;
   if (!question || question.role !== 'user') throw new ServiceError('conflict', `The question that ${answer.id} answers is no longer in the thread.`);
   return question;
 }
 
-function ownAnswer(ctx: AuthedContext, id: string): MessageRow {
+function ownAnswer(ctx: AuthedContext, id: string): MessageRecord {
   const row = ownMessage(ctx, id);
   if (row.role !== 'assistant') throw new ServiceError('invalid_argument', `${id} is your message, not an answer.`, [{ path: 'message_id', message: 'must be an answer' }]);
   return row;
 }
 
-function notRunning(ctx: AuthedContext, row: MessageRow): void {
+function notRunning(ctx: AuthedContext, row: MessageRecord): void {
   if (row.status === 'streaming' || ctx.runtime.hub.isRunning(row.id)) throw new ServiceError('conflict', 'This answer is still being written; stop it or wait for it to end.');
 }
 

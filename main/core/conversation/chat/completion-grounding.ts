@@ -2,14 +2,11 @@ import type { Citation } from '../../../../shared/events.js';
 import { ServiceError } from '../../../../shared/errors.js';
 import { imagesOf, textOf, type ChatCompletionRequest } from '../../../../shared/openai.js';
 import type { ParleyCompletionOptions } from '../../../../shared/openai-parley.js';
-import { AnswerFailed } from '../../answering/answer-failed.js';
+import { AnswerFailed, answerEvents, answerSources, buildTurns, groundingFor, type AnswerPlan } from '../../answering/index.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { assertDatasets } from '../../knowledge/datasets/access.js';
 import { chatModelNamed, resolveModel, type ResolvedModel } from '../../models/catalog/catalog.js';
-import { buildTurns } from './context.js';
 import { completionSampling, metered, type CompletionEvent } from './completion-meter.js';
-import { answerEvents, answerSources, type AnswerPlan } from './generate.js';
-import { groundingFor } from '../../answering/grounding.js';
 import { agentFor, chooseDynamic, chooseOverride, startChat } from './send.js';
 import type { ChatInput } from './types.js';
 

@@ -2,12 +2,11 @@ import type { Citation } from '../../../../shared/events.js';
 import { cutUtf8 } from '../../../../shared/bytes.js';
 import { stopList } from '../../../../shared/sampling.js';
 import type { ChatCompletionRequest } from '../../../../shared/openai.js';
-import { answerByteCap, nextTurn, TURN_TEXT_BYTES } from '../../answering/streamed-answer.js';
+import { answerByteCap, nextTurn, TURN_TEXT_BYTES, type AttemptEvent } from '../../answering/index.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
-import type { OutputFormat, Sampling } from '../../models/providers/types.js';
+import type { OutputFormat, Sampling } from '../../platform/ports/providers.js';
 import { estimateTokens } from '../../platform/tokens.js';
-import type { AttemptEvent } from '../../answering/failover.js';
 
 /** The answer's sources, once it has ended: the facade sends them as `parley.citations`. */
 export type CitationsEvent = { type: 'citations'; citations: Citation[] };

@@ -3,10 +3,10 @@ import { ServiceError } from '../../../../shared/errors.js';
 import type { Model } from '../../../../shared/operations/models.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { chatModelNamed, chatModels, resolveModel, type ResolvedModel } from '../../models/catalog/catalog.js';
-import type { AgentTurn, ChatTurn } from '../../models/providers/types.js';
+import type { AgentTurn, ChatTurn } from '../../platform/ports/providers.js';
 import { extractFeatures } from '../../models/routing/features.js';
 import { route } from '../../models/routing/router.js';
-import { answerWithFailover, type CallerTools } from '../../answering/failover.js';
+import { answerWithFailover, type CallerTools } from '../../answering/index.js';
 import { completionSampling, metered, type CompletionEvent } from './completion-meter.js';
 
 export interface Completion {

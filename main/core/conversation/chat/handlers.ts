@@ -1,12 +1,13 @@
 import type { SequencedEvent } from '../../../../shared/events.js';
 import { ServiceError } from '../../../../shared/errors.js';
-import type { MessageRow } from '../../../db/repositories/messages.js';
+import type { MessageRecord } from '../../../db/repositories/messages.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { messageView } from '../threads/views.js';
 import { startChat, type StartedChat } from './send.js';
 import type { ChatInput } from './types.js';
 import { startContinue, startEdit, startRegenerate } from './branching.js';
-import { ownMessage } from './owned.js';
+import { ownMessage } from '../threads/owned.js';
+import type { HandlersFor, StreamHandlers } from '../../platform/operation-handlers.js';
 
 function reload(ctx: AuthedContext, id: string) {
   const row = ctx.repos.messages.get(id);
@@ -57,7 +58,7 @@ export function attachChat(ctx: AuthedContext, input: { message_id: string; last
  * A stored answer as a stream: created, its agent's thoughts, its whole text as one delta, its citations, then its end.
  * Used once the live log is no longer kept (after the retention time, or after a restart).
  */
-async function* replayStored(ctx: AuthedContext, row: MessageRow | undefined): AsyncIterable<SequencedEvent> {
+async function* replayStored(ctx: AuthedContext, row: MessageRecord | undefined): AsyncIterable<SequencedEvent> {
   if (!row) return;
   const message = messageView(row, ctx.repos.thoughts.ofMessage(row.id));
   let id = 0;
@@ -72,3 +73,24 @@ async function* replayStored(ctx: AuthedContext, row: MessageRow | undefined): A
     yield { id: id++, event: 'message.completed', data: { message } };
   }
 }
+
+/** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
+export const chatHandlers: HandlersFor<'chat'> = {
+  'chat.send': sendChat,
+  'chat.cancel': cancelChat,
+  'chat.regenerate': regenerateChat,
+  'chat.edit': editChat,
+  'chat.continue': continueChat,
+  'chat.stream': () => {
+    throw new Error('chat.stream only streams');
+  },
+};
+
+/** The streaming side of this domain's operations that stream. */
+export const chatStreams: Pick<StreamHandlers, 'chat.send' | 'chat.stream' | 'chat.regenerate' | 'chat.edit' | 'chat.continue'> = {
+  'chat.send': streamChat,
+  'chat.stream': attachChat,
+  'chat.regenerate': streamRegenerate,
+  'chat.edit': streamEdit,
+  'chat.continue': streamContinue,
+};

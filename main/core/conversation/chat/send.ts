@@ -9,15 +9,14 @@ import { route } from '../../models/routing/router.js';
 import { assertDatasets } from '../../knowledge/datasets/access.js';
 import { newThread, ownThread } from '../threads/access.js';
 import type { ChatInput } from './types.js';
-import { buildTurns } from './context.js';
-import { generate, type GenerationPlan } from './generate.js';
-import { groundingFor } from '../../answering/grounding.js';
-import { agentDatasets } from '../agents/tools.js';
+import { generate } from './generate.js';
+import { agentDatasets, buildTurns, groundingFor, type AgentPlan } from '../../answering/index.js';
+import { McpAnswerTools } from '../mcp/answer-tools.js';
 import { retrievalEnv } from '../../knowledge/retrieval/retrieve.js';
 import { applyWorkflow, requestedWorkflow } from '../workflows/apply.js';
 import type { Workflow } from '../../../../shared/operations/workflows.js';
-import type { BranchMessage, MessageRow } from '../../../db/repositories/messages.js';
-import type { ThreadRow } from '../../../db/repositories/threads.js';
+import type { BranchMessage, MessageRecord } from '../../../db/repositories/messages.js';
+import type { ThreadRecord } from '../../../db/repositories/threads.js';
 import { readBranch } from './branch.js';
 import { stopList } from '../../../../shared/sampling.js';
 
@@ -59,30 +58,32 @@ export function chooseDynamic(ctx: AuthedContext, input: ChatInput, history: { r
 }
 
 /** An agent over `datasetIds` answering `question`, within the configured bounds. */
-export function agentFor(ctx: AuthedContext, question: string, datasetIds: string[]): NonNullable<GenerationPlan['agent']> {
+export function agentFor(ctx: AuthedContext, question: string, datasetIds: string[]): AgentPlan {
   const limits = ctx.config().agents;
+  const mcp = { maxCalls: ctx.config().mcp.max_calls_per_answer, maxBytes: ctx.config().mcp.max_result_bytes_per_answer };
   return {
     question,
     env: { ...retrievalEnv(ctx.repos, ctx.runtime), datasets: agentDatasets(ctx.repos, datasetIds) },
     maxSteps: limits.max_steps,
     timeBudgetMs: limits.time_budget_seconds * 1000,
-    mcp: { maxCalls: ctx.config().mcp.max_calls_per_answer, maxBytes: ctx.config().mcp.max_result_bytes_per_answer },
+    // The MCP servers' tools join Parley's own; none where no server can run.
+    externalTools: (datasetId) => (ctx.runtime.mcp ? McpAnswerTools.open(ctx.runtime.mcp, mcp, datasetId) : Promise.resolve(null)),
   };
 }
 
 /** The message an answer responds to: one already stored, or a new one to store with the answer. */
-export type Question = { kind: 'stored'; row: MessageRow } | { kind: 'new'; parent_id: string | null };
+export type Question = { kind: 'stored'; row: MessageRecord } | { kind: 'new'; parent_id: string | null };
 
 /** What an answer continues from: the branch before its question, and maybe a partial answer to go on with. */
 export interface AnswerSpec {
-  thread: ThreadRow;
+  thread: ThreadRecord;
   request: ChatInput;
   workflow: Workflow | null;
   /** The branch before the question, oldest first, as far back as a model could be shown (chat/branch.ts). */
   branch: BranchMessage[];
   question: Question;
   /** An ended, unfinished answer that the model goes on with, in place. */
-  continued?: MessageRow | undefined;
+  continued?: MessageRecord | undefined;
 }
 
 /** What the model is asked when it goes on with its own partial answer. */
@@ -145,11 +146,11 @@ function startHeld(ctx: AuthedContext, spec: AnswerSpec, release: () => void): S
       repos.messages.insert({ id: userMessageId, thread_id: thread.id, parent_id: spec.question.parent_id, role: 'user', content: input.message, status: 'complete', model_id: null, routing: null, now });
     }
     if (continued) {
-      if (!repos.messages.resume(continued.id, first.model.id, JSON.stringify(routing), now)) {
+      if (!repos.messages.resume(continued.id, first.model.id, routing, now)) {
         throw new ServiceError('conflict', 'This answer is being written or is complete; only an answer that stopped early can be continued.');
       }
     } else {
-      repos.messages.insert({ id: messageId, thread_id: thread.id, parent_id: userMessageId, role: 'assistant', content: '', status: 'streaming', model_id: first.model.id, routing: JSON.stringify(routing), now });
+      repos.messages.insert({ id: messageId, thread_id: thread.id, parent_id: userMessageId, role: 'assistant', content: '', status: 'streaming', model_id: first.model.id, routing, now });
     }
     repos.threads.touch(thread.id, now);
   });

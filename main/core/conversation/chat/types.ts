@@ -1,4 +1,4 @@
-import type { Sampling } from '../../models/providers/types.js';
+import type { Sampling } from '../../platform/ports/providers.js';
 
 /** What a chat request asks for, as the chat operations and workflows (which fill parts of it in) see it. */
 export interface ChatInput {

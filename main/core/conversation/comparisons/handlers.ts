@@ -2,10 +2,8 @@ import { randomInt } from 'node:crypto';
 import { ServiceError, type FieldError } from '../../../../shared/errors.js';
 import type { Sequenced } from '../../../../shared/events.js';
 import type { Comparison, ComparisonEvent } from '../../../../shared/operations/comparisons.js';
-import type { ComparisonResponseRow, ComparisonRow } from '../../../db/repositories/comparisons.js';
-import { buildTurns } from '../chat/context.js';
-import { INTERRUPTED } from '../../answering/streamed-answer.js';
-import { groundingFor } from '../../answering/grounding.js';
+import type { ComparisonResponseRecord, ComparisonRecord } from '../../../db/repositories/comparisons.js';
+import { buildTurns, groundingFor, INTERRUPTED } from '../../answering/index.js';
 import { isoNow, type AuthedContext } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
 import { findModel, resolveModel } from '../../models/catalog/catalog.js';
@@ -13,6 +11,7 @@ import { assertDatasets } from '../../knowledge/datasets/access.js';
 import { leaderboardOf } from './leaderboard.js';
 import { runComparison } from './run.js';
 import { comparisonView, summaryView } from './views.js';
+import type { HandlersFor, StreamHandlers } from '../../platform/operation-handlers.js';
 
 export interface CreateInput {
   prompt: string;
@@ -22,7 +21,7 @@ export interface CreateInput {
 }
 
 /** One of the caller's comparisons; anyone else's is as absent as one that never existed. */
-function ownComparison(ctx: AuthedContext, id: string): ComparisonRow {
+function ownComparison(ctx: AuthedContext, id: string): ComparisonRecord {
   const row = ctx.repos.comparisons.get(id);
   if (!row || row.user_id !== ctx.caller.user.id) throw new ServiceError('not_found', `No comparison ${id}.`);
   return row;
@@ -32,14 +31,14 @@ function ownComparison(ctx: AuthedContext, id: string): ComparisonRow {
  * A comparison's answers. Ones still `streaming` with no run behind them were cut off when Parley
  * stopped: they are marked `interrupted` (text kept) the first time they are read again.
  */
-function responsesOf(ctx: AuthedContext, row: ComparisonRow): ComparisonResponseRow[] {
+function responsesOf(ctx: AuthedContext, row: ComparisonRecord): ComparisonResponseRecord[] {
   const responses = ctx.repos.comparisons.responses(row.id);
   if (!responses.some((r) => r.status === 'streaming') || ctx.runtime.hub.isRunning(row.id)) return responses;
   ctx.repos.comparisons.markInterrupted(row.id, INTERRUPTED.detail, isoNow(ctx));
   return ctx.repos.comparisons.responses(row.id);
 }
 
-function view(ctx: AuthedContext, row: ComparisonRow): Comparison {
+function view(ctx: AuthedContext, row: ComparisonRecord): Comparison {
   return comparisonView(row, responsesOf(ctx, row), ctx.repos.comparisons.vote(row.id, ctx.caller.user.id));
 }
 
@@ -89,7 +88,7 @@ export function startComparison(ctx: AuthedContext, input: CreateInput): string 
   }
 
   const run = runtime.hub.start<ComparisonEvent>(id);
-  const row = repos.comparisons.get(id) as ComparisonRow;
+  const row = repos.comparisons.get(id) as ComparisonRecord;
   run.emit({ event: 'comparison.created', data: { comparison: comparisonView(row, repos.comparisons.responses(id), undefined) } });
   const plan = { comparisonId: id, userId: ctx.caller.user.id, prompt: input.prompt, datasetIds, answers, ground: () => groundingFor(ctx, datasetIds, input.prompt) };
   void runtime.lifecycle
@@ -179,9 +178,28 @@ export function voteComparison(ctx: AuthedContext, input: { id: string; winner_r
     comparisons.insertVote(vote);
     comparisons.touch(row.id, vote.created_at);
   });
-  return view(ctx, comparisons.get(row.id) as ComparisonRow);
+  return view(ctx, comparisons.get(row.id) as ComparisonRecord);
 }
 
 export function leaderboard(ctx: AuthedContext) {
   return leaderboardOf(ctx);
 }
+
+/** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
+export const comparisonHandlers: HandlersFor<'comparisons'> = {
+  'comparisons.create': createComparison,
+  'comparisons.list': listComparisons,
+  'comparisons.leaderboard': leaderboard,
+  'comparisons.get': getComparison,
+  'comparisons.stream': () => {
+    throw new Error('comparisons.stream only streams');
+  },
+  'comparisons.cancel': cancelComparison,
+  'comparisons.vote': voteComparison,
+};
+
+/** The streaming side of this domain's operations that stream. */
+export const comparisonStreams: Pick<StreamHandlers, 'comparisons.create' | 'comparisons.stream'> = {
+  'comparisons.create': streamComparison,
+  'comparisons.stream': attachComparison,
+};

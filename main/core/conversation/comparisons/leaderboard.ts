@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { LeaderboardEntry } from '../../../../shared/operations/comparisons.js';
 import type { VotedResponse } from '../../../db/repositories/comparisons.js';
 import type { AuthedContext } from '../../platform/context.js';
@@ -69,10 +70,9 @@ type Fitted = { models: Tally[]; fit: ReturnType<typeof bootstrapRatings> };
 /**
  * Fits by the votes they came from. Votes are never edited, only added (or deleted with their
  * comparison), so an organization's count and latest vote name its set of votes; the bootstrap then
- * runs once per new vote, not once per look at the leaderboard.
+ * runs once per new vote, not once per look at the leaderboard. The least recently looked at goes first.
  */
-const fits = new Map<string, Fitted>();
-const FITS_KEPT = 16;
+const fits = new LRUCache<string, Fitted>({ max: 16 });
 
 function fitted(organizationId: string, rows: VotedResponse[]): Fitted {
   const key = `${organizationId}:${rows.length}:${rows.at(-1)?.comparison_id ?? ''}`;
@@ -80,7 +80,6 @@ function fitted(organizationId: string, rows: VotedResponse[]): Fitted {
   if (cached) return cached;
   const { models, votes } = gamesOf(rows);
   const result = { models, fit: bootstrapRatings(models.length, votes) };
-  if (fits.size >= FITS_KEPT) fits.delete(fits.keys().next().value as string);
   fits.set(key, result);
   return result;
 }

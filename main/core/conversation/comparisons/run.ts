@@ -1,13 +1,19 @@
 import type { ComparisonEvent } from '../../../../shared/operations/comparisons.js';
 import type { Repositories } from '../../../db/repositories/index.js';
-import { answerWithFailover, type AttemptEvent } from '../../answering/failover.js';
-import type { Grounding } from '../../answering/grounding.js';
-import type { RunHandle } from '../../answering/hub.js';
+import {
+  answerByteCap,
+  answerWithFailover,
+  writeAnswer,
+  type AnswerStore,
+  type AttemptEvent,
+  type FlushTimer,
+  type Grounding,
+  type RunHandle,
+} from '../../answering/index.js';
 import type { Runtime } from '../../platform/context.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ResolvedModel } from '../../models/catalog/catalog.js';
-import type { ChatTurn } from '../../models/providers/types.js';
-import { answerByteCap, writeAnswer, type AnswerStore, type FlushTimer } from '../../answering/streamed-answer.js';
+import type { ChatTurn } from '../../platform/ports/providers.js';
 import { comparisonView, responseView, revealed } from './views.js';
 
 export interface ComparisonPlan {
@@ -45,7 +51,7 @@ export async function runComparison(deps: Deps, plan: ComparisonPlan, run: RunHa
   // Retrieved once for every answer; without passages every model still answers what it can.
   const grounded = plan.ground().then(
     (grounding) => {
-      if (grounding.citations.length > 0) repos.comparisons.setCitations(plan.comparisonId, JSON.stringify(grounding.citations), iso());
+      if (grounding.citations.length > 0) repos.comparisons.setCitations(plan.comparisonId, grounding.citations, iso());
       return grounding;
     },
     (error: unknown) => {

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../../../shared/errors.js';
 import type { Comparison, ComparisonResponse, ComparisonSummary } from '../../../../shared/operations/comparisons.js';
-import type { ComparisonResponseRow, ComparisonRow, VoteRow } from '../../../db/repositories/comparisons.js';
+import type { ComparisonResponseRecord, ComparisonRecord, VoteRecord } from '../../../db/repositories/comparisons.js';
 
 /** A, B, … Z, then AA, AB…: what names an answer while its model is hidden. */
 export function labelOf(position: number): string {
@@ -9,9 +9,9 @@ export function labelOf(position: number): string {
 }
 
 /** Blind comparisons hide their models until the comparison has a vote. */
-export const revealed = (row: ComparisonRow, vote: VoteRow | undefined): boolean => row.blind === 0 || vote !== undefined;
+export const revealed = (row: ComparisonRecord, vote: VoteRecord | undefined): boolean => !row.blind || vote !== undefined;
 
-export function responseView(row: ComparisonResponseRow, reveal: boolean): ComparisonResponse {
+export function responseView(row: ComparisonResponseRecord, reveal: boolean): ComparisonResponse {
   return {
     id: row.id,
     label: labelOf(row.position),
@@ -26,14 +26,14 @@ export function responseView(row: ComparisonResponseRow, reveal: boolean): Compa
   };
 }
 
-export function comparisonView(row: ComparisonRow, responses: ComparisonResponseRow[], vote: VoteRow | undefined): Comparison {
+export function comparisonView(row: ComparisonRecord, responses: ComparisonResponseRecord[], vote: VoteRecord | undefined): Comparison {
   const reveal = revealed(row, vote);
   return {
     id: row.id,
     prompt: row.prompt,
-    blind: row.blind === 1,
-    dataset_ids: JSON.parse(row.dataset_ids) as string[],
-    citations: JSON.parse(row.citations) as Comparison['citations'],
+    blind: row.blind,
+    dataset_ids: row.dataset_ids,
+    citations: row.citations,
     status: responses.some((r) => r.status === 'streaming') ? 'streaming' : 'complete',
     responses: responses.map((r) => responseView(r, reveal)),
     vote: vote ? { id: vote.id, outcome: vote.outcome, winner_response_id: vote.winner_response_id, created_at: vote.created_at } : null,
@@ -42,7 +42,7 @@ export function comparisonView(row: ComparisonRow, responses: ComparisonResponse
   };
 }
 
-export function summaryView(row: ComparisonRow, responses: ComparisonResponseRow[], vote: VoteRow | undefined): ComparisonSummary {
+export function summaryView(row: ComparisonRecord, responses: ComparisonResponseRecord[], vote: VoteRecord | undefined): ComparisonSummary {
   const full = comparisonView(row, responses, vote);
   return {
     id: full.id,

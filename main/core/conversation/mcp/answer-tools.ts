@@ -1,9 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolSpec } from '../../models/providers/types.js';
-import type { ToolResult } from '../agents/tools.js';
-import type { McpClients } from './clients.js';
-import type { McpServerConnection } from './connection.js';
-import { defuse, fenced } from '../../answering/untrusted.js';
+import type { ToolSpec } from '../../platform/ports/providers.js';
+import type { McpClientsPort, McpServerPort } from '../../platform/ports/mcp.js';
+import { defuse, fenced, type ExternalTools, type ToolResult } from '../../answering/index.js';
 
 /** What an agent's step shows people of a tool's result (the model gets up to the byte budget). */
 const OBSERVATION_CHARS = 1_200;
@@ -43,7 +41,7 @@ export function cutToBytes(text: string, bytes: number): { text: string; cut: nu
 
 /**
  * A tool's result as the model sees it, in its own tool message: marked as untrusted data from
- * outside Parley, between delimiters the result itself cannot forge (answers/untrusted.ts defuses
+ * outside Parley, between delimiters the result itself cannot forge (answering/untrusted.ts defuses
  * any look-alike inside, however it is spelled).
  */
 export function untrusted(server: string, tool: string, text: string, isError: boolean): string {
@@ -63,14 +61,14 @@ export interface McpAnswerLimits {
  * answer's budget of calls and result bytes. Every outcome is a `ToolResult` — a failure too, so the
  * agent is told and goes on.
  */
-export class McpAnswerTools {
-  private readonly byName = new Map<string, { server: McpServerConnection; tool: string }>();
+export class McpAnswerTools implements ExternalTools {
+  private readonly byName = new Map<string, { server: McpServerPort; tool: string }>();
   private calls = 0;
   private bytes = 0;
 
   private constructor(
     readonly specs: ToolSpec[],
-    entries: Array<[string, { server: McpServerConnection; tool: string }]>,
+    entries: Array<[string, { server: McpServerPort; tool: string }]>,
     private readonly limits: McpAnswerLimits,
     /** The dataset a step belongs to (deleted with it): the sole attached one, as for Parley's own tools. */
     private readonly datasetId: string | null,
@@ -79,10 +77,10 @@ export class McpAnswerTools {
   }
 
   /** Starts the enabled servers that are not running yet (lazily) and collects their tools. */
-  static async open(clients: McpClients, limits: McpAnswerLimits, datasetId: string | null): Promise<McpAnswerTools> {
+  static async open(clients: McpClientsPort, limits: McpAnswerLimits, datasetId: string | null): Promise<McpAnswerTools> {
     if (limits.maxCalls === 0) return new McpAnswerTools([], [], limits, datasetId);
     const specs: ToolSpec[] = [];
-    const entries: Array<[string, { server: McpServerConnection; tool: string }]> = [];
+    const entries: Array<[string, { server: McpServerPort; tool: string }]> = [];
     const taken = new Set<string>();
     for (const server of await clients.ready()) {
       for (const tool of server.offered()) {

@@ -1,6 +1,7 @@
 import type { Config, McpServerConfig } from '../../../../shared/config.js';
 import type { LiveConfig } from '../../platform/config/live.js';
 import { McpServerConnection, type ConnectionDeps, type McpServerSnapshot } from './connection.js';
+import type { McpClientsPort } from '../../platform/ports/mcp.js';
 
 const same = (a: McpServerConfig, b: McpServerConfig) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -9,7 +10,7 @@ const same = (a: McpServerConfig, b: McpServerConfig) => JSON.stringify(a) === J
  * known at once (and started when first needed), one changed is restarted with its new settings,
  * one removed or disabled is stopped — its process ends.
  */
-export class McpClients {
+export class McpClients implements McpClientsPort {
   private readonly servers = new Map<string, McpServerConnection>();
   private readonly unsubscribe: () => void;
 

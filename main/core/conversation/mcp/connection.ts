@@ -5,13 +5,10 @@ import type { McpServerConfig } from '../../../../shared/config.js';
 import { loadClientSdk, type ClientSdk } from './client-sdk.js';
 import type { Timers } from './timers.js';
 import type { Logger } from '../../platform/logger.js';
+import { backoffMs } from '../../platform/backoff.js';
+import type { McpServerPort, McpServerSnapshot, McpServerState } from '../../platform/ports/mcp.js';
 
-export type McpServerState = 'disabled' | 'idle' | 'starting' | 'ready' | 'failed' | 'stopped';
-
-/** Waits before restarting after the 1st, 2nd, … failure in a row: 1 s, 2 s, 4 s … at most a minute. */
-export function backoffMs(failures: number): number {
-  return Math.min(1000 * 2 ** Math.max(0, failures - 1), 60_000);
-}
+export type { McpServerSnapshot, McpServerState };
 
 export class McpTimeout extends Error {
   constructor(what: string, seconds: number) {
@@ -27,27 +24,13 @@ export interface ConnectionDeps {
   log: Logger;
 }
 
-/** One declared server as the admin sees it. */
-export interface McpServerSnapshot {
-  name: string;
-  state: McpServerState;
-  tools: Tool[];
-  /** Tools the server has that the allow-list leaves out. */
-  hidden_tools: string[];
-  last_error: { message: string; at: string } | null;
-  started_at: string | null;
-  /** Restarts after failures since Parley started (or the server was declared). */
-  restarts: number;
-  next_retry_at: string | null;
-}
-
 /**
  * One declared MCP server: started on first need (or by an admin), its tools listed, its calls
  * bounded by `timeout_seconds`. A failure (it cannot start, it exits, it breaks the protocol) is
  * kept as `last_error` and a restart is scheduled with exponential back-off; a successful call
  * resets the back-off. `stop()` ends it for good (removed from the configuration, or disabled).
  */
-export class McpServerConnection {
+export class McpServerConnection implements McpServerPort {
   private state: McpServerState;
   private tools: Tool[] = [];
   private hidden: string[] = [];
@@ -204,6 +187,7 @@ export class McpServerConnection {
     const now = this.deps.timers.now();
     this.lastError = { message, at: this.iso(now) };
     this.failures++;
+    // Waits before restarting after the 1st, 2nd, … failure in a row: 1 s, 2 s, 4 s … at most a minute.
     const wait = backoffMs(this.failures);
     this.retryAt = now + wait;
     void this.closeQuietly();

@@ -2,9 +2,10 @@ import { ServiceError } from '../../../../shared/errors.js';
 import type { McpServer } from '../../../../shared/operations/mcp.js';
 import type { McpServerConfig } from '../../../../shared/config.js';
 import type { AuthedContext } from '../../platform/context.js';
-import type { McpClients } from './clients.js';
+import type { McpClientsPort } from '../../platform/ports/mcp.js';
 import type { McpServerSnapshot } from './connection.js';
 import { qualifiedName } from './answer-tools.js';
+import type { HandlersFor } from '../../platform/operation-handlers.js';
 
 /** What runs, without what may be secret: the program (not its arguments), or the URL without query and credentials. */
 export function targetOf(config: McpServerConfig): string {
@@ -34,7 +35,7 @@ function view(config: McpServerConfig, snapshot: McpServerSnapshot): McpServer {
   };
 }
 
-function clients(ctx: AuthedContext): McpClients {
+function clients(ctx: AuthedContext): McpClientsPort {
   const mcp = ctx.runtime.mcp;
   if (!mcp) throw new ServiceError('unavailable', 'MCP servers cannot run in this process.');
   return mcp;
@@ -57,3 +58,9 @@ export async function connectMcpServer(ctx: AuthedContext, input: { name: string
   await connection.startNow();
   return view(connection.config, connection.snapshot());
 }
+
+/** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
+export const mcpHandlers: HandlersFor<'mcp'> = {
+  'mcp.servers.list': listMcpServers,
+  'mcp.servers.connect': connectMcpServer,
+};

@@ -1,6 +1,8 @@
+import type { z } from 'zod';
 import { ServiceError, errorText } from '../../../../shared/errors.js';
-import type { ReportRow } from '../../../db/repositories/reports.js';
-import { answerWithFailover } from '../../answering/failover.js';
+import type { Report } from '../../../../shared/operations/reports.js';
+import type { ReportRecord } from '../../../db/repositories/reports.js';
+import { answerWithFailover } from '../../answering/index.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { orgDataset } from '../../knowledge/datasets/access.js';
@@ -10,22 +12,14 @@ import { extractFeatures } from '../../models/routing/features.js';
 import { route } from '../../models/routing/router.js';
 import { renderMarkdown, type ReportData } from './render.js';
 import { characteristicTerms } from './terms.js';
+import type { HandlersFor } from '../../platform/operation-handlers.js';
 
 const TERM_SAMPLE = 5000;
 const SUMMARY_EXCERPTS = 12;
 
-function reportView(row: ReportRow) {
-  return {
-    id: row.id,
-    dataset_id: row.dataset_id,
-    format: row.format,
-    status: row.status,
-    content: row.content,
-    summary_model_id: row.summary_model_id,
-    error: row.error_detail,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+function reportView(row: ReportRecord): z.input<typeof Report> {
+  const { id, dataset_id, format, status, content, summary_model_id, created_at, updated_at } = row;
+  return { id, dataset_id, format, status, content, summary_model_id, error: row.error_detail, created_at, updated_at };
 }
 
 /** A summary by a generative model chosen by the router; none when no generative model answers. */
@@ -87,3 +81,9 @@ export function getReport(ctx: AuthedContext, input: { id: string }) {
   orgDataset(ctx, row.dataset_id);
   return reportView(row);
 }
+
+/** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
+export const reportHandlers: HandlersFor<'reports'> = {
+  'reports.create': createReport,
+  'reports.get': getReport,
+};

@@ -1,8 +1,8 @@
-import type { ArtifactRow } from '../../../db/repositories/artifacts.js';
+import type { ArtifactRecord } from '../../../db/repositories/artifacts.js';
 
 export interface ReportData {
   dataset: { name: string; description: string | null };
-  artifacts: ArtifactRow[];
+  artifacts: ArtifactRecord[];
   terms: Array<{ term: string; count: number }>;
   summary: { text: string; model: string } | { unavailable: string };
   generatedAt: string;

@@ -1,4 +1,4 @@
-import { STOP_WORDS } from '../../knowledge/retrieval/stop-words.js';
+import { STOP_WORDS } from '../../../search/index.js';
 
 function counts(texts: string[]): { counts: Map<string, number>; total: number } {
   const map = new Map<string, number>();

@@ -1,6 +1,7 @@
 import type { AuthedContext } from '../../platform/context.js';
 import type { ChunkLocation } from '../../knowledge/ingest/types.js';
 import { allModels } from '../../models/catalog/catalog.js';
+import type { HandlersFor } from '../../platform/operation-handlers.js';
 
 const GENERAL = [
   { id: 'general-explain', title: 'Explain a concept', prompt: 'Explain how public-key cryptography works, with a simple example.' },
@@ -66,3 +67,9 @@ export function suggestedPrompts(ctx: AuthedContext) {
 export function suggestedDatasets(ctx: AuthedContext) {
   return { orientation: ctx.config().ui.carousel, data: readyDatasets(ctx).slice(0, SUGGESTED_DATASETS) };
 }
+
+/** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
+export const suggestionHandlers: HandlersFor<'suggestions'> = {
+  'suggestions.prompts': suggestedPrompts,
+  'suggestions.datasets': suggestedDatasets,
+};

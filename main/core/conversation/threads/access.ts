@@ -1,5 +1,5 @@
 import { ServiceError } from '../../../../shared/errors.js';
-import type { ThreadRow } from '../../../db/repositories/threads.js';
+import type { ThreadRecord } from '../../../db/repositories/threads.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { assertDatasets } from '../../knowledge/datasets/access.js';
@@ -17,13 +17,13 @@ export type ThreadSettings = {
 };
 
 /** A thread the caller owns, or not_found (never forbidden: other people's ids are not confirmed). */
-export function ownThread(ctx: AuthedContext, id: string): ThreadRow {
+export function ownThread(ctx: AuthedContext, id: string): ThreadRecord {
   const row = ctx.repos.threads.get(id);
   if (!row || row.user_id !== ctx.caller.user.id) throw new ServiceError('not_found', `No thread ${id}.`);
   return row;
 }
 
-export function newThread(ctx: AuthedContext, input: ThreadSettings & { title?: string | undefined }): ThreadRow {
+export function newThread(ctx: AuthedContext, input: ThreadSettings & { title?: string | undefined }): ThreadRecord {
   assertDatasets(ctx, input.dataset_ids);
   requestedWorkflow(ctx, input.workflow_id);
   const id = newId('thr');

@@ -1,14 +1,15 @@
 import { ServiceError } from '../../../../shared/errors.js';
-import type { ThreadRow } from '../../../db/repositories/threads.js';
+import type { ThreadRecord } from '../../../db/repositories/threads.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { messageView, threadView } from './views.js';
 import { newThread, ownThread, type ThreadSettings } from './access.js';
 import { assertDatasets } from '../../knowledge/datasets/access.js';
 import { requestedWorkflow } from '../workflows/apply.js';
+import type { HandlersFor } from '../../platform/operation-handlers.js';
 // Kept for main/core/knowledge/retrieval/handlers.ts until the retrieval branch imports datasets/access.js (remove at merge).
 
-export function viewThread(ctx: AuthedContext, row: ThreadRow) {
+export function viewThread(ctx: AuthedContext, row: ThreadRecord) {
   return threadView(row, ctx.repos.threads.datasetIds(row.id));
 }
 
@@ -57,3 +58,14 @@ export function threadSuggestions(ctx: AuthedContext, input: { id: string }): nu
   ownThread(ctx, input.id);
   return null;
 }
+
+/** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
+export const threadHandlers: HandlersFor<'threads'> = {
+  'threads.create': createThread,
+  'threads.list': listThreads,
+  'threads.get': getThread,
+  'threads.update': updateThread,
+  'threads.delete': deleteThread,
+  'threads.messages': listMessages,
+  'threads.suggestions': threadSuggestions,
+};

@@ -1,7 +1,6 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import type { Workflow } from '../../../../shared/operations/workflows.js';
-import type { ThreadRow } from '../../../db/repositories/threads.js';
-import type { ChatInput } from '../chat/types.js';
+import type { ThreadRecord } from '../../../db/repositories/threads.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { findWorkflow } from './lookup.js';
@@ -18,7 +17,7 @@ export function requestedWorkflow(ctx: AuthedContext, id: string | null | undefi
 }
 
 /** The active workflow a thread remembers; one deactivated or deleted since is left out, and the chat goes on without it. */
-function rememberedWorkflow(ctx: AuthedContext, thread: ThreadRow): Workflow | null {
+function rememberedWorkflow(ctx: AuthedContext, thread: ThreadRecord): Workflow | null {
   if (!thread.workflow_id) return null;
   try {
     return requestedWorkflow(ctx, thread.workflow_id);
@@ -27,13 +26,21 @@ function rememberedWorkflow(ctx: AuthedContext, thread: ThreadRow): Workflow | n
   }
 }
 
+/** The parts of a chat request a workflow fills in (the chat's own request type has these and more). */
+export interface WorkflowFilled {
+  dataset_ids?: string[] | undefined;
+  agentic: boolean;
+  model_endpoint_override?: string | undefined;
+  workflow_id?: string | undefined;
+}
+
 /**
  * Applies a chat's workflow: the one the request names (then remembered by the thread) or the one the
  * thread remembers. Its system prompt comes first, before the thread's own; its model, datasets and
  * agentic mode fill in what the request leaves out (a request's own choice wins; the thread's
  * datasets win over the workflow's).
  */
-export function applyWorkflow(ctx: AuthedContext, thread: ThreadRow, request: ChatInput, requested: Workflow | null): { input: ChatInput; systemPrompt: string | null } {
+export function applyWorkflow<R extends WorkflowFilled>(ctx: AuthedContext, thread: ThreadRecord, request: R, requested: Workflow | null): { input: R; systemPrompt: string | null } {
   if (requested && thread.workflow_id !== requested.id) ctx.repos.threads.update(thread.id, { workflow_id: requested.id }, isoNow(ctx));
   const workflow = requested ?? rememberedWorkflow(ctx, thread);
   if (!workflow) return { input: request, systemPrompt: thread.system_prompt };

@@ -1,6 +1,7 @@
 import { ServiceError } from '../../../../shared/errors.js';
-import { SIMPLE_CHAT_WORKFLOW_ID, type Workflow } from '../../../../shared/operations/workflows.js';
-import type { WorkflowRow } from '../../../db/repositories/workflows.js';
+import type { ParsedInputOf } from '../../../../shared/operations/define.js';
+import { SIMPLE_CHAT_WORKFLOW_ID, type Workflow, type createWorkflow as createWorkflowOp, type updateWorkflow as updateWorkflowOp } from '../../../../shared/operations/workflows.js';
+import type { WorkflowRecord } from '../../../db/repositories/workflows.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
@@ -9,11 +10,12 @@ import { assertDatasets } from '../../knowledge/datasets/access.js';
 import { findWorkflow, workflowView } from './lookup.js';
 import { simpleChat } from './builtin.js';
 import { callerIs } from '../../platform/auth/roles.js';
+import type { HandlersFor } from '../../platform/operation-handlers.js';
 
 const isAdmin = (ctx: AuthedContext) => callerIs(ctx, 'admin');
 
 /** A stored (not built-in) workflow an admin may change. */
-function editable(ctx: AuthedContext, id: string): WorkflowRow {
+function editable(ctx: AuthedContext, id: string): WorkflowRecord {
   if (id === SIMPLE_CHAT_WORKFLOW_ID) {
     throw new ServiceError('conflict', 'Simple Chat is built in: turn it on or off with `[features] simple_chat` in the configuration.');
   }
@@ -36,15 +38,7 @@ function assertFreeName(ctx: AuthedContext, name: string | undefined, self?: str
   if ((taken && taken.id !== self) || name.toLowerCase() === 'simple chat') throw new ServiceError('conflict', `A workflow named ${JSON.stringify(name)} already exists.`, [{ path: 'name', message: 'already exists' }]);
 }
 
-type Fields = {
-  name: string;
-  description?: string | null | undefined;
-  system_prompt: string;
-  model_endpoint_override?: string | null | undefined;
-  dataset_ids: string[];
-  agentic: boolean;
-  active: boolean;
-};
+type Fields = ParsedInputOf<typeof createWorkflowOp>;
 
 export function createWorkflow(ctx: AuthedContext, input: Fields): Workflow {
   assertFreeName(ctx, input.name);
@@ -74,7 +68,7 @@ export function listWorkflows(ctx: AuthedContext, input: { include_inactive: boo
   return { data: input.include_inactive ? all : all.filter((w) => w.active) };
 }
 
-export function updateWorkflow(ctx: AuthedContext, input: Partial<Omit<Fields, 'description'>> & { id: string; description?: string | null | undefined }): Workflow {
+export function updateWorkflow(ctx: AuthedContext, input: ParsedInputOf<typeof updateWorkflowOp>): Workflow {
   editable(ctx, input.id);
   assertFreeName(ctx, input.name, input.id);
   assertTarget(ctx, input.model_endpoint_override);
@@ -93,3 +87,11 @@ export function deleteWorkflow(ctx: AuthedContext, input: { id: string }): null 
   ctx.repos.workflows.delete(input.id);
   return null;
 }
+
+/** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
+export const workflowHandlers: HandlersFor<'workflows'> = {
+  'workflows.create': createWorkflow,
+  'workflows.list': listWorkflows,
+  'workflows.update': updateWorkflow,
+  'workflows.delete': deleteWorkflow,
+};

@@ -1,25 +1,14 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import { SIMPLE_CHAT_WORKFLOW_ID, type Workflow } from '../../../../shared/operations/workflows.js';
-import type { WorkflowRow } from '../../../db/repositories/workflows.js';
+import type { WorkflowRecord } from '../../../db/repositories/workflows.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { simpleChat } from './builtin.js';
 
 /* Finding a workflow, for its handlers and for the chats that apply one (workflows/apply.ts). */
 
-export function workflowView(ctx: AuthedContext, row: WorkflowRow): Workflow {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    system_prompt: row.system_prompt,
-    model_endpoint_override: row.model_endpoint_override,
-    dataset_ids: ctx.repos.workflows.datasetIds(row.id),
-    agentic: row.agentic === 1,
-    active: row.active === 1,
-    builtin: false,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+export function workflowView(ctx: AuthedContext, row: WorkflowRecord): Workflow {
+  const { id, name, description, system_prompt, model_endpoint_override, agentic, active, created_at, updated_at } = row;
+  return { id, name, description, system_prompt, model_endpoint_override, dataset_ids: ctx.repos.workflows.datasetIds(id), agentic, active, builtin: false, created_at, updated_at };
 }
 
 /** A workflow of the caller's organization, built-in included, whether active or not; not_found otherwise. */

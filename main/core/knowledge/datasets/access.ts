@@ -1,6 +1,6 @@
 import { ServiceError } from '../../../../shared/errors.js';
-import type { ArtifactRow } from '../../../db/repositories/artifacts.js';
-import type { DatasetRow } from '../../../db/repositories/datasets.js';
+import type { ArtifactRecord } from '../../../db/repositories/artifacts.js';
+import type { DatasetRecord } from '../../../db/repositories/datasets.js';
 import { callerIs } from '../../platform/auth/roles.js';
 import type { AuthedContext } from '../../platform/context.js';
 
@@ -19,20 +19,20 @@ export function assertDatasets(ctx: AuthedContext, ids: readonly string[] | unde
 }
 
 /** A dataset of the caller's organization, or not_found. */
-export function orgDataset(ctx: AuthedContext, id: string): DatasetRow {
+export function orgDataset(ctx: AuthedContext, id: string): DatasetRecord {
   const row = ctx.repos.datasets.get(id);
   if (!row || row.organization_id !== ctx.caller.user.organization_id) throw new ServiceError('not_found', `No dataset ${id}.`);
   return row;
 }
 
 /** A knowledge base of the caller's organization, or not_found. */
-export function orgKb(ctx: AuthedContext, kbId: string): DatasetRow {
+export function orgKb(ctx: AuthedContext, kbId: string): DatasetRecord {
   const row = ctx.repos.datasets.getByKb(kbId);
   if (!row || row.organization_id !== ctx.caller.user.organization_id) throw new ServiceError('not_found', `No knowledge base ${kbId}.`);
   return row;
 }
 
-export function artifactByKey(ctx: AuthedContext, kbId: string, key: string): ArtifactRow {
+export function artifactByKey(ctx: AuthedContext, kbId: string, key: string): ArtifactRecord {
   orgKb(ctx, kbId);
   const row = ctx.repos.artifacts.getByKey(kbId, key);
   if (!row) throw new ServiceError('not_found', `No artifact ${JSON.stringify(key)} in ${kbId}.`);
@@ -44,11 +44,11 @@ export function artifactByKey(ctx: AuthedContext, kbId: string, key: string): Ar
  * with them), but only the dataset's owner or an admin writes to it: rename, upload, retry, delete
  * files, delete it.
  */
-export function canWrite(ctx: AuthedContext, dataset: DatasetRow): boolean {
+export function canWrite(ctx: AuthedContext, dataset: DatasetRecord): boolean {
   return callerIs(ctx, 'admin') || dataset.owner_id === ctx.caller.user.id;
 }
 
-export function mayWrite(ctx: AuthedContext, dataset: DatasetRow): void {
+export function mayWrite(ctx: AuthedContext, dataset: DatasetRecord): void {
   if (!canWrite(ctx, dataset)) {
     throw new ServiceError('forbidden', `Only its owner or an admin may change the dataset ${JSON.stringify(dataset.name)}; you may read it and chat with it.`);
   }

@@ -1,14 +1,17 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import { releaseBlob } from '../../platform/storage/release-blob.js';
 import type { ArtifactStatus } from '../../../db/repositories/artifacts.js';
-import type { DatasetRow } from '../../../db/repositories/datasets.js';
+import type { DatasetRecord } from '../../../db/repositories/datasets.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
 import { artifactView, datasetView, embeds } from './views.js';
 import { artifactByKey, canWrite, mayWrite, orgDataset, orgKb } from './access.js';
+import type { Handlers } from '../../platform/operation-handlers.js';
+import { artifactLink } from './download-link.js';
+import { artifactContent } from './content.js';
 
-const view = (ctx: AuthedContext, row: DatasetRow) => datasetView(row, canWrite(ctx, row));
+const view = (ctx: AuthedContext, row: DatasetRecord) => datasetView(row, canWrite(ctx, row));
 
 export function createDataset(ctx: AuthedContext, input: { name: string; description?: string | undefined }) {
   const id = newId('ds');
@@ -102,3 +105,18 @@ export function retryArtifact(ctx: AuthedContext, input: { kb_id: string; key: s
   ctx.runtime.ingest.enqueue(artifact.id);
   return artifactView(artifactByKey(ctx, input.kb_id, input.key), embeds(ctx));
 }
+
+/** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
+export const datasetHandlers: Pick<Handlers, 'datasets.create' | 'datasets.list' | 'datasets.get' | 'datasets.update' | 'datasets.delete' | 'artifacts.list' | 'artifacts.get' | 'artifacts.link' | 'artifacts.delete' | 'artifacts.retry' | 'artifacts.content'> = {
+  'datasets.create': createDataset,
+  'datasets.list': listDatasets,
+  'datasets.get': getDataset,
+  'datasets.update': updateDataset,
+  'datasets.delete': deleteDataset,
+  'artifacts.list': listArtifacts,
+  'artifacts.get': getArtifact,
+  'artifacts.link': artifactLink,
+  'artifacts.delete': deleteArtifact,
+  'artifacts.retry': retryArtifact,
+  'artifacts.content': artifactContent,
+};

@@ -1,5 +1,5 @@
 import { ServiceError } from '../../../../shared/errors.js';
-import type { FolderRow } from '../../../db/repositories/folders.js';
+import type { FolderRecord } from '../../../db/repositories/folders.js';
 import { callerIs } from '../../platform/auth/roles.js';
 import { mayWrite, orgDataset } from '../datasets/access.js';
 import { isoNow, type AuthedContext } from '../../platform/context.js';
@@ -7,18 +7,19 @@ import { newId } from '../../platform/ids.js';
 import { checkFolderPath } from './paths.js';
 import { removeArtifact } from './sync.js';
 import { folderView } from './views.js';
-import type { FolderWatchers } from './watchers.js';
+import type { FolderWatchersPort } from '../../platform/ports/knowledge.js';
+import type { HandlersFor } from '../../platform/operation-handlers.js';
 
-function watchers(ctx: AuthedContext): FolderWatchers {
+function watchers(ctx: AuthedContext): FolderWatchersPort {
   const w = ctx.runtime.folders;
   if (!w) throw new ServiceError('unavailable', 'Watched folders are not available in this process.');
   return w;
 }
 
 /** A folder as the API shows it, with the interval of the polling fallback. */
-const view = (ctx: AuthedContext, row: FolderRow) => folderView(ctx.repos, row, ctx.runtime.folders?.pollSeconds ?? null);
+const view = (ctx: AuthedContext, row: FolderRecord) => folderView(ctx.repos, row, ctx.runtime.folders?.pollSeconds ?? null);
 
-function folderOf(ctx: AuthedContext, datasetId: string, folderId: string): FolderRow {
+function folderOf(ctx: AuthedContext, datasetId: string, folderId: string): FolderRecord {
   orgDataset(ctx, datasetId);
   const row = ctx.repos.folders.get(folderId);
   if (!row || row.dataset_id !== datasetId) throw new ServiceError('not_found', `No folder ${folderId} in dataset ${datasetId}.`);
@@ -35,7 +36,7 @@ export async function createFolder(ctx: AuthedContext, input: { id: string; path
   const id = newId('fld');
   ctx.repos.folders.insert({ id, dataset_id: dataset.id, user_id: ctx.caller.user.id, path: real, include: input.include ?? [], exclude: input.exclude ?? [], now: isoNow(ctx) });
   following.start(id);
-  return view(ctx, ctx.repos.folders.get(id) as FolderRow);
+  return view(ctx, ctx.repos.folders.get(id) as FolderRecord);
 }
 
 export function listFolders(ctx: AuthedContext, input: { id: string }) {
@@ -57,7 +58,7 @@ export async function updateFolder(
   mayWrite(ctx, orgDataset(ctx, input.id));
   const following = watchers(ctx);
   const globsChanged = input.include !== undefined || input.exclude !== undefined;
-  if (globsChanged) ctx.repos.folders.setGlobs(folder.id, input.include ?? (JSON.parse(folder.include) as string[]), input.exclude ?? (JSON.parse(folder.exclude) as string[]));
+  if (globsChanged) ctx.repos.folders.setGlobs(folder.id, input.include ?? folder.include, input.exclude ?? folder.exclude);
   const next = input.status ?? (folder.status === 'paused' ? 'paused' : 'watching');
   if (next === 'paused') {
     await following.stop(folder.id);
@@ -66,7 +67,7 @@ export async function updateFolder(
     // Resuming (or new globs) is a reconcile: unchanged files cost a stat, the others are read again.
     following.start(folder.id);
   }
-  return view(ctx, ctx.repos.folders.get(folder.id) as FolderRow);
+  return view(ctx, ctx.repos.folders.get(folder.id) as FolderRecord);
 }
 
 /** Stops following and removes the artifacts the folder brought; nothing on disk is touched. */
@@ -83,3 +84,12 @@ export async function deleteFolder(ctx: AuthedContext, input: { id: string; fold
   }
   return null;
 }
+
+/** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
+export const folderHandlers: HandlersFor<'folders'> = {
+  'folders.create': createFolder,
+  'folders.list': listFolders,
+  'folders.get': getFolder,
+  'folders.update': updateFolder,
+  'folders.delete': deleteFolder,
+};

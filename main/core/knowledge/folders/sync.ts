@@ -4,9 +4,9 @@ import { lstat, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Config } from '../../../../shared/config.js';
 import type { Repositories } from '../../../db/repositories/index.js';
-import type { FolderRow } from '../../../db/repositories/folders.js';
+import type { FolderRecord } from '../../../db/repositories/folders.js';
 import { TooManyBytes, type BlobStore } from '../../platform/storage/blob-store.js';
-import type { IngestQueue } from '../ingest/queue.js';
+import type { IngestPort } from '../../platform/ports/knowledge.js';
 import type { Logger } from '../../platform/logger.js';
 import { newId } from '../../platform/ids.js';
 import { globFilter, isHidden } from './paths.js';
@@ -17,7 +17,7 @@ const MB = 1024 * 1024;
 export interface SyncDeps {
   repos: Repositories;
   blobs: BlobStore;
-  ingest: IngestQueue;
+  ingest: IngestPort;
   config: () => Config;
   log: Logger;
   now: () => Date;
@@ -27,8 +27,8 @@ export interface SyncDeps {
 export type SyncOutcome = { kind: 'tracked' } | { kind: 'skipped'; reason: string } | { kind: 'absent' };
 
 /** The folder's globs as one test over keys. */
-export function folderFilter(folder: FolderRow): (key: string) => boolean {
-  return globFilter(JSON.parse(folder.include) as string[], JSON.parse(folder.exclude) as string[]);
+export function folderFilter(folder: FolderRecord): (key: string) => boolean {
+  return globFilter(folder.include, folder.exclude);
 }
 
 /**
@@ -38,7 +38,7 @@ export function folderFilter(folder: FolderRow): (key: string) => boolean {
  * file is gone is a rename (the artifact moves, its chunks kept); anything else is parsed through
  * the ingest queue. Parley only reads the folder.
  */
-export async function syncFile(deps: SyncDeps, folder: FolderRow, root: string, key: string, admits: (key: string) => boolean): Promise<SyncOutcome> {
+export async function syncFile(deps: SyncDeps, folder: FolderRecord, root: string, key: string, admits: (key: string) => boolean): Promise<SyncOutcome> {
   const { repos } = deps;
   const abs = join(root, ...key.split('/'));
   const existing = repos.folders.artifactAt(folder.id, key);

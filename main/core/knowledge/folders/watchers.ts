@@ -1,10 +1,11 @@
 import { realpath, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import type { FolderRow } from '../../../db/repositories/folders.js';
+import type { FolderRecord } from '../../../db/repositories/folders.js';
 import { isHidden, toKey, within } from './paths.js';
 import { folderFilter, KeyTaken, removeArtifact, syncFile, type SyncDeps } from './sync.js';
 import { walk } from './walk.js';
+import type { FolderWatchersPort } from '../../platform/ports/knowledge.js';
 
 export interface FolderTiming {
   /** A file's size must hold still this long before it is read (chokidar's awaitWriteFinish). */
@@ -41,7 +42,7 @@ interface Follow {
  * walk: unchanged size and mtime cost one stat), then OS events through chokidar, or a periodic scan
  * where events cannot be had. Parley only reads the folders.
  */
-export class FolderWatchers {
+export class FolderWatchers implements FolderWatchersPort {
   private readonly follows = new Map<string, Follow>();
   private closed = false;
 
@@ -162,7 +163,7 @@ export class FolderWatchers {
   }
 
   /** Syncs one key in its chain; a file whose key an upload holds is listed as skipped. */
-  private onKey(folder: FolderRow, follow: Follow, key: string) {
+  private onKey(folder: FolderRecord, follow: Follow, key: string) {
     let outcome: Awaited<ReturnType<typeof syncFile>> | undefined;
     return this.chain(follow, key, async () => {
       if (follow.reading >= SCAN_CONCURRENCY) await new Promise<void>((resolve) => follow.waiting.push(resolve));

@@ -1,6 +1,6 @@
 import type { Repositories } from '../../../db/repositories/index.js';
 import type { EmbeddingModel } from '../retrieval/embedder.js';
-import { indexEmbeddings } from '../retrieval/search.js';
+import { indexEmbeddings } from '../../../search/index.js';
 import type { Logger } from '../../platform/logger.js';
 import { errorText } from '../../../../shared/errors.js';
 

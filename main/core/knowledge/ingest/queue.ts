@@ -8,6 +8,7 @@ import { PARSE_POOL_SIZE, streamChunks } from './parse.js';
 import { IngestError } from './types.js';
 import type { EmbeddingModel } from '../retrieval/embedder.js';
 import type { Logger } from '../../platform/logger.js';
+import type { IngestPort } from '../../platform/ports/knowledge.js';
 import { EmbedQueue } from './embed-queue.js';
 
 const MB = 1024 * 1024;
@@ -94,7 +95,7 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
     // One transaction: the old version's chunks go as the new ones become searchable.
     repos.transaction(() => {
       if (artifact.replacing) repos.chunks.dropSearchableOf(artifact.id);
-      repos.artifacts.setReady(artifact.id, { mime_type: detected.mime, chunk_count: writer.count, metadata: JSON.stringify(doc.metadata), now: now() });
+      repos.artifacts.setReady(artifact.id, { mime_type: detected.mime, chunk_count: writer.count, metadata: doc.metadata, now: now() });
     });
     // Keep the document frequencies that query pruning uses close to the corpus once it grew by a
     // tenth: read in a worker thread (seconds at a million chunks), so no request waits for it.
@@ -130,7 +131,7 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
  * cores stay busy; many small files do not wait for each other's round trips. Whatever was
  * processing when the app stopped is queued again at start.
  */
-export class IngestQueue {
+export class IngestQueue implements IngestPort {
   private readonly pending: string[] = [];
   private readonly queued = new Set<string>();
   /** Files asked for again while being processed. */

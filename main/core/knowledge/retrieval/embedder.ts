@@ -6,22 +6,9 @@ import type { FoundFile } from '../../models/local/discovery.js';
 import type { LocalModels } from '../../models/local/registry.js';
 import type { SecretBox } from '../../platform/secrets/secret-box.js';
 import { embeddingPrefixes, type EmbeddingPrefixes } from './embedding-prefixes.js';
-import type { Embedder } from './search.js';
+import type { Embedder, EmbeddingModel } from '../../../search/index.js';
 
-export interface EmbeddingModel {
-  /** Identifies the vectors (the model, and the prefixes its passages got); the vector index remembers it. */
-  name: string;
-  /** The model id it is listed under (`GET /models`). */
-  id: string;
-  /** What a person calls it. */
-  label: string;
-  /** Why this one: the one configured, or found by `auto` (bundled with the app, or in `<data-dir>/models`). */
-  source: 'configured' | 'bundled' | 'data_dir';
-  /** Embeds passages (indexing), with the model's passage prefix. */
-  embed: Embedder;
-  /** Embeds questions (search), with the model's query prefix. */
-  embedQuery: Embedder;
-}
+export type { EmbeddingModel };
 
 /** Where the embedding model comes from: the repositories, the configuration, the local models. */
 export interface EmbeddingSources {

@@ -3,14 +3,14 @@ import type { search as searchOperation } from '../../../../shared/operations/se
 import type { AuthedContext } from '../../platform/context.js';
 import { assertDatasets } from '../datasets/access.js';
 import { retrieve, retrievalEnv } from './retrieve.js';
+import type { HandlersFor } from '../../platform/operation-handlers.js';
 
 /** `POST /search`: the datasets' best passages for a question, over the one retrieval function. */
 export async function searchDatasets(ctx: AuthedContext, input: ParsedInputOf<typeof searchOperation>) {
   const started = performance.now();
   const ids = [...new Set(input.dataset_ids)];
   assertDatasets(ctx, ids);
-  const datasets = ids.map((id) => ({ id, kb_id: ctx.repos.datasets.get(id)?.kb_id ?? '' })).filter((d) => d.kb_id !== '');
-  const { hits, mode, vectors } = await retrieve(retrievalEnv(ctx.repos, ctx.runtime), datasets, input.query, input.limit, input.mode);
+  const { hits, mode, vectors } = await retrieve(retrievalEnv(ctx.repos, ctx.runtime), ids, input.query, input.limit, input.mode);
   return {
     data: hits.map((hit) => ({
       chunk_id: hit.chunk_id,
@@ -38,3 +38,9 @@ export function embeddingStatus(ctx: AuthedContext) {
     vectors: model ? ctx.repos.artifacts.embeddingCoverage() : null,
   };
 }
+
+/** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
+export const searchHandlers: HandlersFor<'search'> = {
+  'search.query': searchDatasets,
+  'search.embedding': embeddingStatus,
+};

@@ -1,10 +1,6 @@
 import type { Repositories } from '../../../db/repositories/index.js';
-import { ServiceError } from '../../../../shared/errors.js';
-import { searchRanked, vectorsReady, type Embedder } from './search.js';
-import type { SearchHit } from './types.js';
+import { rank, type RankMode, type Embedder, type EmbeddingModel, type KeywordThread, type SearchHit } from '../../../search/index.js';
 import type { Logger } from '../../platform/logger.js';
-import type { KeywordThread } from './keyword-thread.js';
-import type { Runtime } from '../../platform/context.js';
 
 /** What retrieval runs with: the repositories, the embedding model in effect, the log and the keyword thread. */
 export interface RetrievalEnv {
@@ -17,21 +13,21 @@ export interface RetrievalEnv {
   keywords?: KeywordThread | undefined;
 }
 
+/** What of the running service retrieval uses (the runtime has these). */
+export interface RetrievalRuntime {
+  embedding: () => EmbeddingModel | undefined;
+  log: Logger;
+  keywords: KeywordThread;
+}
+
 /** The retrieval environment of the running service (every search goes through it). */
-export const retrievalEnv = (repos: Repositories, runtime: Pick<Runtime, 'embedding' | 'log' | 'keywords'>): RetrievalEnv => {
+export const retrievalEnv = (repos: Repositories, runtime: RetrievalRuntime): RetrievalEnv => {
   const model = runtime.embedding();
   return { repos, embed: model?.embedQuery, model: model?.name, log: runtime.log, keywords: runtime.keywords };
 };
 
-/** Whether the vector index holds this model's vectors (after a model change it holds the old one's until the first new batch). */
-const indexOf = (source: RetrievalEnv): boolean =>
-  source.embed !== undefined && vectorsReady(source.repos) && (source.model === undefined || source.repos.chunks.vectorIndex()?.model === source.model);
-
-/** A dataset to search: its id and the knowledge base behind it. */
-export interface SearchableDataset {
-  id: string;
-  kb_id: string;
-}
+/** A dataset to search, by id (a record that carries its id will do; its knowledge base is looked up here). */
+export type SearchableDataset = string | { id: string };
 
 export interface Retrieval {
   /** Best first, each with the dataset it came from. */
@@ -42,39 +38,35 @@ export interface Retrieval {
 }
 
 /**
- * The one retrieval function: the passages of some datasets most relevant to a question. `POST
- * /search`, chat grounding, the agents' `search_datasets` tool (and so comparisons, which ground
- * as chat does) all come here. `hybrid` asks for vectors and is a conflict when none can take part;
- * `auto` uses them once every ready chunk of the searched datasets has its vector, and answers
- * `keyword` until then (while a model embeds the files for the first time, or again after another
- * model was chosen): fusing with vectors of only some chunks would lift those few over better
- * keyword matches, so a partial vector ranking is used only when asked for (`hybrid`). `vectors`
- * says how far embedding is, so a caller knows why `auto` answered `keyword`.
+ * The one retrieval function of the core: the passages of some datasets most relevant to a
+ * question. `POST /search`, chat grounding, the agents' `search_datasets` tool (and so
+ * comparisons, which ground as chat does) all come here. Datasets become knowledge bases here and
+ * hits are given their dataset back here; the ranking is main/search's `rank` (modes: see there).
+ * Callers have checked access; a dataset that is gone is left out.
  */
 export async function retrieve(
   source: RetrievalEnv,
   datasets: readonly SearchableDataset[],
   text: string,
   limit: number,
-  mode: 'auto' | 'keyword' | 'hybrid' = 'auto',
+  mode: RankMode = 'auto',
 ): Promise<Retrieval> {
-  const ready = indexOf(source);
-  if (mode === 'hybrid' && !ready) {
-    throw new ServiceError(
-      'conflict',
-      source.embed
-        ? 'Hybrid search needs the datasets embedded: the vector index is not ready yet.'
-        : 'Hybrid search needs an embedding model: choose one in Settings → Models (or set [retrieval] embedding_model), or search with mode "keyword".',
-    );
+  const datasetOfKb = new Map<string, string>();
+  for (const dataset of datasets) {
+    const id = typeof dataset === 'string' ? dataset : dataset.id;
+    const kb = source.repos.datasets.get(id)?.kb_id;
+    if (kb && !datasetOfKb.has(kb)) datasetOfKb.set(kb, id);
   }
-  const byKb = new Map(datasets.map((d) => [d.kb_id, d.id]));
-  const vectors = source.embed ? source.repos.artifacts.embeddingCoverage([...byKb.keys()]) : null;
-  if (byKb.size === 0) return { hits: [], mode: mode === 'hybrid' ? 'hybrid' : 'keyword', vectors };
-  const complete = vectors !== null && vectors.embedded >= vectors.total;
-  const embed = mode === 'keyword' || !ready || (mode === 'auto' && !complete) ? undefined : source.embed;
-  const { hits, mode: used } = await searchRanked(source.repos, { kb_ids: [...byKb.keys()], text, limit }, embed, {
+  const log = source.log;
+  const { hits, mode: used, vectors } = await rank(source.repos, {
+    knowledgeBases: [...datasetOfKb.keys()],
+    text,
+    limit,
+    mode,
+    embed: source.embed,
+    model: source.model,
     keywords: source.keywords,
-    ...(source.log ? { log: (line: string) => source.log?.warn(line) } : {}),
+    ...(log ? { log: (line: string) => log.warn(line) } : {}),
   });
-  return { hits: hits.flatMap((hit) => (byKb.has(hit.kb_id) ? [{ ...hit, dataset_id: byKb.get(hit.kb_id) as string }] : [])), mode: used, vectors };
+  return { hits: hits.flatMap((hit) => (datasetOfKb.has(hit.kb_id) ? [{ ...hit, dataset_id: datasetOfKb.get(hit.kb_id) as string }] : [])), mode: used, vectors };
 }

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { ServiceError } from '../../../../shared/errors.js';
 import { releaseBlob } from '../../platform/storage/release-blob.js';
-import type { ArtifactRow } from '../../../db/repositories/artifacts.js';
+import type { ArtifactRecord } from '../../../db/repositories/artifacts.js';
 import type { AuthedContext, Context } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { artifactView, embeds } from '../datasets/views.js';
@@ -15,16 +15,16 @@ const MB = 1024 * 1024;
 
 type UploadFile = { key: string; filename: string; size: number; mime_type?: string | undefined };
 
-function partCount(a: Pick<ArtifactRow, 'size' | 'part_size'>): number {
+function partCount(a: Pick<ArtifactRecord, 'size' | 'part_size'>): number {
   return Math.max(1, Math.ceil(a.size / a.part_size));
 }
 
 /** The exact size of part `n` (1-based): every part is `part_size` but the last. */
-export function partSize(a: Pick<ArtifactRow, 'size' | 'part_size'>, n: number): number {
+export function partSize(a: Pick<ArtifactRecord, 'size' | 'part_size'>, n: number): number {
   return n < partCount(a) ? a.part_size : a.size - a.part_size * (partCount(a) - 1);
 }
 
-function partUrls(ctx: Context, uploadId: string, a: ArtifactRow, expires: number) {
+function partUrls(ctx: Context, uploadId: string, a: ArtifactRecord, expires: number) {
   if (a.status !== 'pending' && a.status !== 'uploading') return [];
   const base = ctx.runtime.baseUrl() ?? '';
   return Array.from({ length: partCount(a) }, (_, i) => {

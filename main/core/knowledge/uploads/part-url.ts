@@ -1,20 +1,9 @@
-import { z } from 'zod';
 import { ServiceError } from '../../../../shared/errors.js';
-import { fieldErrors } from '../../service/service.js';
+import { fieldErrors } from '../../platform/field-errors.js';
 import type { PartGrant } from './signing.js';
+import { PartParams } from '../../../../shared/operations/files.js';
 
-/** Largest part either transport accepts; a part's signed size is checked against its bytes too. */
-export const MAX_PART_BYTES = 512 * 1024 * 1024;
-
-/** The fields of a signed part URL: path parameters and query together. */
-export const PartParams = z.object({
-  upload_id: z.string().regex(/^upl_[A-Za-z0-9]+$/),
-  artifact_id: z.string().regex(/^art_[A-Za-z0-9]+$/),
-  part: z.coerce.number().int().min(1).max(100_000),
-  size: z.coerce.number().int().min(0),
-  expires: z.coerce.number().int().min(0),
-  signature: z.string().min(1).max(200),
-});
+export { MAX_PART_BYTES, PartParams } from '../../../../shared/operations/files.js';
 
 export interface SignedPart {
   grant: PartGrant;

@@ -1,7 +1,7 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import { Capabilities } from '../../../../shared/operations/models-schema.js';
 import type { Model } from '../../../../shared/operations/models.js';
-import type { ModelRow, OverrideRow } from '../../../db/repositories/models.js';
+import type { ModelRecord, OverrideRecord } from '../../../db/repositories/models.js';
 import type { CandidateModel, ModelHealth } from '../routing/types.js';
 import type { AuthedContext, Context } from '../../platform/context.js';
 import { endpointForAdmin, endpointForMember, sameOrigin } from '../../platform/secrets/redact.js';
@@ -47,11 +47,10 @@ export function endpointView(ctx: Context, url: string | null): string | null {
   return callerIs(ctx, 'admin') ? endpointForAdmin(url) : endpointForMember(url);
 }
 
-export function modelView(ctx: Context, row: ModelRow): Model {
+export function modelView(ctx: Context, row: ModelRecord): Model {
   if (row.provider === 'llama_cpp') {
     // Registered by path: `model` holds the file's absolute path.
-    const capabilities = Capabilities.parse(JSON.parse(row.capabilities));
-    const source = { id: row.id, name: row.name, path: row.model, created_at: row.created_at, file: ctx.runtime.local.addedFile(row.model), found_in: 'added' as const, capabilities };
+    const source = { id: row.id, name: row.name, path: row.model, created_at: row.created_at, file: ctx.runtime.local.addedFile(row.model), found_in: 'added' as const, capabilities: row.capabilities };
     return localModelView(ctx, source, statusOf(ctx.runtime.health.health(row.id)));
   }
   return {
@@ -62,17 +61,17 @@ export function modelView(ctx: Context, row: ModelRow): Model {
     model: row.model,
     endpoint_url: endpointView(ctx, row.endpoint_url),
     base_model: row.base_model,
-    capabilities: Capabilities.parse(JSON.parse(row.capabilities)),
+    capabilities: row.capabilities,
     status: statusOf(ctx.runtime.health.health(row.id)),
     has_api_key: row.api_key_secret !== null,
     created_at: row.created_at,
   };
 }
 
-const localPathOf = (row: ModelRow) => (row.provider === 'llama_cpp' ? row.model : null);
+const localPathOf = (row: ModelRecord) => (row.provider === 'llama_cpp' ? row.model : null);
 
 /** The GGUF files found on this machine, as models (those also registered by path are listed once). */
-function discoveredModels(ctx: Context, rows: ModelRow[]): Model[] {
+function discoveredModels(ctx: Context, rows: ModelRecord[]): Model[] {
   const registered = new Set(rows.map(localPathOf).filter((p): p is string => p !== null));
   return discoveredSources(ctx, registered).map((source) => localModelView(ctx, source, statusOf(ctx.runtime.health.health(source.id))));
 }
@@ -86,7 +85,7 @@ export function allModels(ctx: AuthedContext): Model[] {
   return modelsOf(ctx, ctx.repos.models.list(ctx.caller.user.organization_id));
 }
 
-function modelsOf(ctx: AuthedContext, rows: ModelRow[]): Model[] {
+function modelsOf(ctx: AuthedContext, rows: ModelRecord[]): Model[] {
   return [
     ...BUILTIN.map((m) => ({ ...m, status: statusOf(ctx.runtime.health.health(m.id)) })),
     ...discoveredModels(ctx, rows),
@@ -117,7 +116,7 @@ export function chatModels(ctx: AuthedContext): (Model & CandidateModel)[] {
   });
 }
 
-export function findModel(ctx: AuthedContext, id: string): { model: Model; row: ModelRow | null; path: string | null } | undefined {
+export function findModel(ctx: AuthedContext, id: string): { model: Model; row: ModelRecord | null; path: string | null } | undefined {
   const builtin = BUILTIN.find((m) => m.id === id);
   if (builtin) return { model: { ...builtin, status: statusOf(ctx.runtime.health.health(id)) }, row: null, path: null };
   const row = ctx.repos.models.get(id);
@@ -150,7 +149,7 @@ export function resolveOverride(ctx: AuthedContext, overrideId: string): Resolve
   return withOverride(ctx, found.model, found.row, override);
 }
 
-function withOverride(ctx: Context, model: Model, row: ModelRow | null, override: OverrideRow): ResolvedModel {
+function withOverride(ctx: Context, model: Model, row: ModelRecord | null, override: OverrideRecord): ResolvedModel {
   if (model.provider === 'extractive' || model.provider === 'llama_cpp') throw new ServiceError('invalid_argument', 'Built-in and local models have no endpoint to override.');
   // The model's own key was given for the model's own endpoint: an override elsewhere (another
   // scheme, host or port) never inherits it, or an admin could send a stored key anywhere.

@@ -1,5 +1,7 @@
 import { ServiceError, errorText } from '../../../../shared/errors.js';
 import { Capabilities } from '../../../../shared/operations/models-schema.js';
+import type { ParsedInputOf } from '../../../../shared/operations/define.js';
+import type { createModel as createModelOp, updateModel as updateModelOp } from '../../../../shared/operations/models.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
@@ -7,26 +9,12 @@ import { allModels, findModel, modelView, resolveModel } from './catalog.js';
 import { redactSecrets, sameOrigin } from '../../platform/secrets/redact.js';
 import { checkModelPath } from '../local/model-path.js';
 import { localCapabilities } from '../local/views.js';
+import type { Handlers } from '../../platform/operation-handlers.js';
+import { probeModels } from './probe.js';
+import { deleteOverride, listOverrides, putOverride } from './overrides.js';
 
-type CreateModel = {
-  name?: string | undefined;
-  provider: 'openai_compatible' | 'anthropic' | 'llama_cpp';
-  endpoint_url?: string | undefined;
-  api_key?: string | undefined;
-  model?: string | undefined;
-  model_path?: string | undefined;
-  base_model?: string | undefined;
-  capabilities?: Partial<Capabilities> | undefined;
-};
-
-type UpdateModel = {
-  id: string;
-  name?: string | undefined;
-  endpoint_url?: string | null | undefined;
-  api_key?: string | null | undefined;
-  model?: string | undefined;
-  capabilities?: Partial<Capabilities> | undefined;
-};
+type CreateModel = ParsedInputOf<typeof createModelOp>;
+type UpdateModel = ParsedInputOf<typeof updateModelOp>;
 
 export async function listModels(ctx: AuthedContext) {
   // A file dropped into a models folder is listed at the next listing.
@@ -57,7 +45,7 @@ export async function createModel(ctx: AuthedContext, input: CreateModel) {
     model,
     endpoint_url: input.endpoint_url ?? null,
     base_model: input.base_model ?? null,
-    capabilities: JSON.stringify(Capabilities.parse({ ...(input.provider === 'llama_cpp' ? { local: true } : {}), ...capabilities })),
+    capabilities: Capabilities.parse({ ...(input.provider === 'llama_cpp' ? { local: true } : {}), ...capabilities }),
     api_key_secret: input.api_key ? ctx.runtime.secrets.seal(input.api_key) : null,
     created_by: ctx.caller.user.id,
     created_at: isoNow(ctx),
@@ -79,13 +67,13 @@ export function updateModel(ctx: AuthedContext, input: UpdateModel) {
   // A stored key was given for its endpoint's origin: moved elsewhere without a new key, it is
   // dropped, or editing the URL would send the key to any server (the rule overrides follow too).
   const keptKey = sameOrigin(endpoint, row.endpoint_url) ? row.api_key_secret : null;
-  const capabilities = input.capabilities ? Capabilities.parse({ ...JSON.parse(row.capabilities), ...input.capabilities }) : JSON.parse(row.capabilities);
+  const capabilities = input.capabilities ? Capabilities.parse({ ...row.capabilities, ...input.capabilities }) : row.capabilities;
   ctx.repos.models.update({
     id: row.id,
     name: input.name ?? row.name,
     endpoint_url: endpoint,
     model: input.model ?? row.model,
-    capabilities: JSON.stringify(capabilities),
+    capabilities,
     api_key_secret: input.api_key === undefined ? keptKey : input.api_key === null ? null : ctx.runtime.secrets.seal(input.api_key),
   });
   // Another endpoint or model is another thing to call: what was observed of the old one does not apply.
@@ -132,3 +120,16 @@ export async function testModel(ctx: AuthedContext, input: { id: string }) {
     return { ok: false, latency_ms, detail: redactSecrets(errorText(error), [resolved.api_key]) };
   }
 }
+
+/** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
+export const modelHandlers: Pick<Handlers, 'models.list' | 'models.create' | 'models.probe' | 'models.update' | 'models.delete' | 'models.test' | 'overrides.list' | 'overrides.put' | 'overrides.delete'> = {
+  'models.list': listModels,
+  'models.create': createModel,
+  'models.probe': probeModels,
+  'models.update': updateModel,
+  'models.delete': deleteModel,
+  'models.test': testModel,
+  'overrides.list': listOverrides,
+  'overrides.put': putOverride,
+  'overrides.delete': deleteOverride,
+};

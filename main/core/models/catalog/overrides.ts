@@ -1,21 +1,16 @@
+import type { z } from 'zod';
 import { ServiceError } from '../../../../shared/errors.js';
-import type { OverrideRow } from '../../../db/repositories/models.js';
+import type { ModelOverride } from '../../../../shared/operations/models.js';
+import type { OverrideRecord } from '../../../db/repositories/models.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
 import { endpointView, findModel } from './catalog.js';
 import { sameOrigin } from '../../platform/secrets/redact.js';
 
-function overrideView(ctx: AuthedContext, row: OverrideRow) {
-  return {
-    id: row.id,
-    workspace_id: row.workspace_id,
-    model_id: row.model_id,
-    endpoint_url: endpointView(ctx, row.endpoint_url) ?? '',
-    has_api_key: row.api_key_secret !== null,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+function overrideView(ctx: AuthedContext, row: OverrideRecord): z.input<typeof ModelOverride> {
+  const { id, workspace_id, model_id, created_at, updated_at } = row;
+  return { id, workspace_id, model_id, endpoint_url: endpointView(ctx, row.endpoint_url) ?? '', has_api_key: row.api_key_secret !== null, created_at, updated_at };
 }
 
 /** Callers reach only their own workspace's overrides. */

@@ -2,28 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { searchFolders, type AppFolder, type FolderEnv } from './folders.js';
+import { searchFolders, type FolderEnv } from './folders.js';
 import { GgufError, readGgufHeader, type GgufHeader, type GgufReadOptions } from './gguf-header.js';
 import { distinguishNames, nameFromFile } from './model-names.js';
 import { isLaterShard, modelSize } from './split-models.js';
 import { errorText } from '../../../../shared/errors.js';
+import type { FoundFile } from '../../platform/ports/local-models.js';
 
-/** A GGUF file found on this machine, used where it lies (nothing is copied). */
-export interface FoundFile {
-  /** Stable for the path: `mdl_gguf<hash of the path>`. */
-  id: string;
-  path: string;
-  /** Unique among the files found: colliding names get the quantisation, the folder or a number added. */
-  name: string;
-  /** The whole model's: all its shards when it is split. */
-  size_bytes: number;
-  modified_at: string;
-  /** Where it was found: the models shipped with the app, Parley's own folder, an app's folder, or a configured one. */
-  found_in: 'bundled' | 'data_dir' | AppFolder | 'folder';
-  header: GgufHeader | null;
-  /** Why the model cannot run from what the files say (not GGUF, corrupt, a shard missing). */
-  error: string | null;
-}
+export type { FoundFile };
 
 const MAX_DEPTH = 6;
 const MAX_ENTRIES = 20_000;

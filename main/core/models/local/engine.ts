@@ -5,6 +5,7 @@ import type { GgufHeader } from './gguf-header.js';
 import { EmbeddingPool, embeddingContextCount } from './embedding-pool.js';
 import { sampledFreeMemory, type FreeMemory } from './memory.js';
 import type { Logger } from '../../platform/logger.js';
+import type { LocalState, Resident } from '../../platform/ports/local-models.js';
 import { errorText } from '../../../../shared/errors.js';
 
 /**
@@ -29,7 +30,7 @@ type LlamaContext = Awaited<ReturnType<LlamaModel['createContext']>>;
 export type LlamaContextSequence = ReturnType<LlamaContext['getSequence']>;
 export type ChatWrapper = import('node-llama-cpp').ChatWrapper;
 
-export type LocalState = 'unloaded' | 'loading' | 'loaded' | 'failed';
+export type { LocalState, Resident };
 
 /** A failure a caller sees as it is: not GGUF, unsupported, out of memory, no runtime. */
 export class LocalModelError extends Error {
@@ -109,14 +110,6 @@ interface Entry {
 interface Waiter {
   signal: AbortSignal;
   wake: () => void;
-}
-
-/** A model loaded (or loading) for chat, as routing sees it. */
-export interface Resident {
-  path: string;
-  /** Answers writing with it or waiting for it: it cannot be unloaded while this is above 0. */
-  active: number;
-  last_used: number;
 }
 
 const cancelled = () => new LocalModelError('failed', 'Cancelled while waiting for the model.');

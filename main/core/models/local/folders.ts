@@ -1,11 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
+import type { AppFolder } from '../../platform/ports/local-models.js';
 
-/**
- * Where desktop apps keep their models, per OS, relative to the home folder (injectable, so tests
- * build these layouts in a temporary home). Folders that do not exist are skipped by the scan.
- */
-export type AppFolder = 'lm_studio' | 'jan' | 'gpt4all' | 'ollama';
+export type { AppFolder };
 
 export interface FolderEnv {
   home: string;

@@ -1,5 +1,7 @@
 import { BoundedReader, DEFAULT_BUDGET_MS, GgufError, MAX_HEADER_BYTES, openHeaderFile, type GgufReadOptions } from './gguf-reader.js';
 
+import type { GgufHeader, ModelSampling, ModelShape } from '../../platform/ports/local-models.js';
+
 export { GgufError, type GgufReadOptions } from './gguf-reader.js';
 
 /**
@@ -8,48 +10,14 @@ export { GgufError, type GgufReadOptions } from './gguf-reader.js';
  * of any stated length) is stepped over by its length, and no length or count is believed beyond
  * the bytes left in the first MAX_HEADER_BYTES of the file. A hostile header therefore fails the
  * file with a reason, in bounded memory and time, yielding to the event loop at every window read.
- * (node-llama-cpp's `readGgufFileInfo` is not bounded: it loads every value, arrays element by
- * element into a JS array, however many the header claims — so it is not used here.)
+ * (node-llama-cpp's `readGgufFileInfo` is not bounded — checked in 3.21.1 for issue #32: it loads
+ * every value, arrays element by element into a JS array however many the header claims, a string
+ * by allocating whatever length it states, the file's buffer grown by copying it whole at each read;
+ * `ignoreKeys` only drops keys after all were read. So it is not used here, and it is an optional
+ * dependency, while discovery must read headers without it.)
  */
 
-/** Sampling a model's makers recommend, as recent llama.cpp converters write it (`general.sampling.*`). */
-export interface ModelSampling {
-  temperature?: number;
-  top_p?: number;
-  top_k?: number;
-  min_p?: number;
-}
-
-export interface GgufHeader {
-  version: number;
-  architecture: string;
-  name: string | null;
-  /** `general.basename` (the model's family name without size or version, e.g. `e5`), when written. */
-  basename?: string | null;
-  /** `general.file_type` as llama.cpp names it (Q4_K_M, F16, …); null when absent or unknown. */
-  quantization: string | null;
-  context_length: number | null;
-  /** Pooling set (mean, cls, last, …): the model makes embeddings rather than chat. */
-  pooling: boolean;
-  /** Where the tensor data could start at the earliest: the header's own size. */
-  header_bytes: number;
-  /** Empty when the file recommends nothing (most do not). */
-  sampling: ModelSampling;
-  /** A vision projector (mmproj, `clip`): a companion of a vision model, never a model on its own. */
-  projector: boolean;
-  /** The shape the KV cache is sized by; null where the header does not say (or says it per layer). */
-  shape: ModelShape | null;
-}
-
-/** What a KV cache cell costs: per layer, the keys and values of every KV head. */
-export interface ModelShape {
-  layers: number;
-  /** Key and value heads (fewer than the attention heads with grouped-query attention). */
-  kv_heads: number;
-  /** Width of one key head and one value head. */
-  key_length: number;
-  value_length: number;
-}
+export type { GgufHeader, ModelSampling, ModelShape };
 
 /** llama.cpp's `llama_ftype` numbers. */
 const FILE_TYPES: Record<number, string> = {

@@ -1,5 +1,5 @@
 import { freemem } from 'node:os';
-import type { ModelShape } from './gguf-header.js';
+import type { FreeMemory, ModelShape } from '../../platform/ports/local-models.js';
 
 /**
  * What a loaded local model costs in memory, estimated before loading it: its weights (the file,
@@ -49,8 +49,7 @@ export function estimateMemory(input: { weightsBytes: number; shape: ModelShape 
   return { weights_bytes: weightsBytes, kv_cache_bytes: kv, total_bytes: total };
 }
 
-/** How free memory is read: bytes, synchronously and without I/O (routing calls it per decision). */
-export type FreeMemory = () => number;
+export type { FreeMemory };
 
 /**
  * The OS's available memory, read at most once per `refreshMs` and never on the caller's path: the

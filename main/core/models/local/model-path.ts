@@ -1,9 +1,9 @@
 import { isAbsolute } from 'node:path';
 import { ServiceError } from '../../../../shared/errors.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { ContextSlice } from '../../platform/context.js';
 
 /** `POST /models {provider: "llama_cpp", model_path}`: checks the file is a GGUF Parley can read before registering it. */
-export async function checkModelPath(ctx: AuthedContext, path: string) {
+export async function checkModelPath(ctx: ContextSlice<'repos', 'local'>, path: string) {
   if (!isAbsolute(path)) throw new ServiceError('invalid_argument', 'model_path must be an absolute path.', [{ path: 'model_path', message: 'must be an absolute path' }]);
   if (!/\.gguf$/i.test(path) && !/sha256-[0-9a-f]{64}$/.test(path)) {
     throw new ServiceError('invalid_argument', 'model_path must name a .gguf file.', [{ path: 'model_path', message: 'must name a .gguf file' }]);

@@ -7,6 +7,7 @@ import { LocalEngine } from './engine.js';
 import { InProcessHost } from './host/in-process.js';
 import type { ModelHost } from './host/types.js';
 import { modelSize } from './split-models.js';
+import type { LocalModelsPort } from '../../platform/ports/local-models.js';
 
 export interface LocalModelsOptions {
   dataDir: string;
@@ -28,7 +29,7 @@ export interface LocalModelsOptions {
  * synchronous), plus the files registered by path. `refresh()` rescans; concurrent calls share one
  * scan, and headers are read once per file version.
  */
-export class LocalModels {
+export class LocalModels implements LocalModelsPort {
   readonly engine: ModelHost;
   private found: FoundFile[] = [];
   private added = new Map<string, FoundFile | null>();

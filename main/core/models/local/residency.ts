@@ -2,7 +2,7 @@ import type { Config } from '../../../../shared/config.js';
 import type { LocalFit } from '../routing/types.js';
 import { contextSizeFor } from './engine.js';
 import { estimateMemory } from './memory.js';
-import type { LocalModels } from './registry.js';
+import type { LocalModelsPort } from '../../platform/ports/local-models.js';
 
 /**
  * What routing weighs for a local chat model: loaded already, and if not, whether it would fit the
@@ -12,7 +12,7 @@ import type { LocalModels } from './registry.js';
  */
 
 /** Memory the model at `path` needs loaded with this configuration; null when its header is unknown. */
-export function memoryNeeded(local: LocalModels, path: string, cfg: Config['local_models']): number | null {
+export function memoryNeeded(local: LocalModelsPort, path: string, cfg: Config['local_models']): number | null {
   const file = local.byPath(path);
   if (!file?.header) return null;
   return estimateMemory({
@@ -25,7 +25,7 @@ export function memoryNeeded(local: LocalModels, path: string, cfg: Config['loca
 }
 
 /** Routing's view of each local chat model in `paths` (ones whose header is unknown are left out). */
-export function localFits(local: LocalModels, paths: Iterable<string>, cfg: Config['local_models']): Map<string, LocalFit> {
+export function localFits(local: LocalModelsPort, paths: Iterable<string>, cfg: Config['local_models']): Map<string, LocalFit> {
   const engine = local.engine;
   const residents = engine.residents();
   const loaded = new Set(residents.map((r) => r.path));

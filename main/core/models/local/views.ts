@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { Capabilities } from '../../../../shared/operations/models-schema.js';
 import type { LocalModelInfo } from '../../../../shared/operations/local-models-schema.js';
 import type { Model } from '../../../../shared/operations/models.js';
-import type { Context } from '../../platform/context.js';
+import type { Context, ContextSlice } from '../../platform/context.js';
 import type { FoundFile } from './discovery.js';
 import { contextSizeFor } from './engine.js';
 import { callerIs } from '../../platform/auth/roles.js';
@@ -10,7 +10,7 @@ import { callerIs } from '../../platform/auth/roles.js';
 /** Local models answer more slowly and plainly than hosted frontier models, but free and private. */
 export const LOCAL_QUALITY = 3;
 
-const isAdmin = (ctx: Context) => callerIs(ctx, 'admin');
+const isAdmin = (ctx: Pick<Context, 'caller'>) => callerIs(ctx, 'admin');
 
 export interface LocalSource {
   id: string;
@@ -25,7 +25,7 @@ export interface LocalSource {
 }
 
 /** Capabilities of a local model from its header: free, private, its context, a modest quality. */
-export function localCapabilities(ctx: Context, file: FoundFile | null): Capabilities {
+export function localCapabilities(ctx: Pick<Context, 'config'>, file: FoundFile | null): Capabilities {
   const header = file?.header;
   return Capabilities.parse({
     strengths: header?.pooling ? ['retrieval'] : ['general'],
@@ -36,7 +36,7 @@ export function localCapabilities(ctx: Context, file: FoundFile | null): Capabil
 }
 
 /** Why the model cannot run, or null: the file is gone or not GGUF, or llama.cpp cannot run here, or it failed to load. */
-function localState(ctx: Context, source: LocalSource): Pick<LocalModelInfo, 'state' | 'error'> {
+function localState(ctx: ContextSlice<never, 'local'>, source: LocalSource): Pick<LocalModelInfo, 'state' | 'error'> {
   if (!source.file) return { state: 'failed', error: 'The file is gone (moved or deleted).' };
   if (source.file.error) return { state: 'failed', error: source.file.error };
   // Discovery skips projectors; one added by path is listed, and never routed to.
@@ -45,7 +45,7 @@ function localState(ctx: Context, source: LocalSource): Pick<LocalModelInfo, 'st
   return error ? { state, error } : { state };
 }
 
-export function localModelView(ctx: Context, source: LocalSource, status: Model['status']): Model {
+export function localModelView(ctx: ContextSlice<'config' | 'caller', 'local'>, source: LocalSource, status: Model['status']): Model {
   const { file } = source;
   const state = localState(ctx, source);
   return {
@@ -74,7 +74,7 @@ export function localModelView(ctx: Context, source: LocalSource, status: Model[
 }
 
 /** The discovered files as sources (a file also registered by path is listed once, as registered). */
-export function discoveredSources(ctx: Context, registeredPaths: Set<string>): LocalSource[] {
+export function discoveredSources(ctx: ContextSlice<never, 'local'>, registeredPaths: Set<string>): LocalSource[] {
   return ctx.runtime.local
     .files()
     .filter((f) => !registeredPaths.has(f.path))

@@ -3,8 +3,8 @@ import type { ImageBlockParam, MessageParam, TextBlockParam, ToolResultBlockPara
 import { clientCache } from './client-cache.js';
 import { providerErrorFrom } from './openai-compatible.js';
 import { parseToolArguments } from './tool-arguments.js';
-import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, OutputFormat, Provider, ProviderEvent, ProviderRequest, Sampling, ToolCall } from './types.js';
-import { ProviderError } from './types.js';
+import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, OutputFormat, Provider, ProviderEvent, ProviderRequest, Sampling, ToolCall } from '../../platform/ports/providers.js';
+import { ProviderError } from '../../platform/ports/providers.js';
 import { FirstByteWatch, realAfter, type After } from './first-byte.js';
 
 const DEFAULT_MAX_TOKENS = 4096;

@@ -1,5 +1,5 @@
-import { questionWords, WORD_CHAR } from '../../knowledge/retrieval/search.js';
-import type { Passage } from './types.js';
+import { questionWords, WORD_CHAR } from '../../../search/index.js';
+import type { Passage } from '../../platform/ports/providers.js';
 
 /**
  * What the extractive model quotes: whole sentences of the passages, the ones holding the most of

@@ -1,4 +1,4 @@
-import type { Provider, ProviderEvent, ProviderRequest } from './types.js';
+import type { Provider, ProviderEvent, ProviderRequest } from '../../platform/ports/providers.js';
 import { estimateTokens } from '../../platform/tokens.js';
 import { quoteSentences } from './extractive-quotes.js';
 

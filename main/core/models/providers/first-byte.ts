@@ -1,4 +1,4 @@
-import { ProviderError } from './types.js';
+import { ProviderError } from '../../platform/ports/providers.js';
 
 /** Calls `fn` after `ms`; answers a function that cancels it. Tests pass one they fire by hand. */
 export type After = (ms: number, fn: () => void) => () => void;

@@ -1,4 +1,4 @@
-import type { AgentTurnRequest, Provider, ProviderRequest } from './types.js';
+import type { AgentTurnRequest, Provider, ProviderRequest } from '../../platform/ports/providers.js';
 
 /**
  * A provider whose module (and SDK) is loaded at its first use rather than at start: the Anthropic

@@ -1,8 +1,8 @@
 import type { ChatHistoryItem } from 'node-llama-cpp';
 import type { LocalModels } from '../local/registry.js';
-import type { AgentTurnEvent, AgentTurnRequest, Provider, ProviderEvent, ProviderRequest, Sampling } from './types.js';
-import { ProviderError } from './types.js';
-import { agentHistory, chatHistory, toolUse, type ToolUse } from './llama-cpp-history.js';
+import type { AgentTurnEvent, AgentTurnRequest, Provider, ProviderEvent, ProviderRequest, Sampling } from '../../platform/ports/providers.js';
+import { ProviderError } from '../../platform/ports/providers.js';
+import { agentHistory, chatHistory, toolUse, type ToolUse } from '../local/host/llama-cpp-history.js';
 
 /**
  * Local GGUF models through llama.cpp (node-llama-cpp). The request's `endpoint_url` is the GGUF

@@ -2,9 +2,9 @@ import OpenAI from 'openai';
 import { clientCache } from './client-cache.js';
 import { eventSizedFetch } from './sse-pieces.js';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, Provider, ProviderEvent, ProviderRequest, Sampling, ToolCall } from './types.js';
+import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, Provider, ProviderEvent, ProviderRequest, Sampling, ToolCall } from '../../platform/ports/providers.js';
 import { FirstByteWatch, realAfter, type After } from './first-byte.js';
-import { ProviderError } from './types.js';
+import { ProviderError } from '../../platform/ports/providers.js';
 import { errorText } from '../../../../shared/errors.js';
 
 /** Maps the SDK's failures onto codes a caller can act on. */

@@ -9,7 +9,7 @@
  * next, as before).
  */
 
-import { nextTurn } from '../../answering/streamed-answer.js';
+import { nextTurn } from '../../platform/next-turn.js';
 
 /** Where the blank line ending each event ends in `bytes` (`\n\n`, `\r\r`, `\r\n\r\n`): the offsets just past each. */
 export function eventEnds(bytes: Uint8Array): number[] {

@@ -30,6 +30,16 @@ interface ModelState {
  *
  * Callers take a model with `tryAcquire` before calling it and report the outcome with
  * `recordSuccess` or `recordFailure`.
+ *
+ * Not cockatiel's `circuitBreaker` (4.0), which cannot hold what the router relies on: it learns
+ * an outcome only when the wrapped promise settles, while an answer succeeds at its first token and
+ * is streamed on, and `answer_too_long` is a failure reported after the call; while half open it
+ * makes other callers wait for the trial, where the router moves on to the next candidate at once;
+ * its `state` stays open after the cooldown until some call comes, so the catalog could not show a
+ * model as recovering; a circuit held open by a failed test (`isolate()`) rejects every call,
+ * where the last candidate is tried whatever its health and its success must close it (the
+ * `recordTest` rule); its threshold is fixed when built
+ * (`setPolicy` applies a live config change); and it reads `Date.now()`, not an injected clock.
  */
 export class HealthTracker {
   private readonly models = new Map<string, ModelState>();

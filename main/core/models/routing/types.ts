@@ -33,14 +33,7 @@ export interface LocalFit {
   weights_bytes: number;
 }
 
-/** Observed health of one model, from the HealthTracker. */
-export interface ModelHealth {
-  /** Exponentially weighted moving average of time to first token, ms; null before any call. */
-  latency_ewma_ms: number | null;
-  /** EWMA of failures (0 = never fails, 1 = always fails). */
-  error_rate: number;
-  circuit: 'closed' | 'open' | 'half_open';
-}
+export type { ModelHealth } from '../../platform/ports/model-health.js';
 
 export interface RoutingDecision {
   /** Candidates in the order to try them: the first answers; the next ones are fail-overs. */

@@ -4,7 +4,7 @@ import type { UserRecord } from '../../../db/repositories/users.js';
 import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
 import { newId, newSecret, secretPrefix } from '../ids.js';
-import type { CredentialHasher } from './credential-hash.js';
+import type { CredentialHasher } from '../ports/credentials.js';
 import { apiKeyView } from './views.js';
 import { isTrial } from './roles.js';
 

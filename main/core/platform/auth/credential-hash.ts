@@ -1,22 +1,18 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CredentialHasher } from '../ports/credentials.js';
 
 /** How a stored credential hash was made: bare SHA-256 (before migration 150) or keyed. */
 export type HashKind = 'sha256' | 'hmac_sha256';
 
-/**
- * Hashes bearer secrets (API keys, user tokens, access tokens) for storage and lookup: HMAC-SHA-256
- * under a per-installation key that lives in a file of its own, so a copy of the database alone
- * cannot confirm a guessed key. Every secret has 190 bits of randomness: a slow hash would buy
- * nothing and cost one per request.
- */
-export interface CredentialHasher {
-  hash(secret: string): string;
-}
-
 export const CREDENTIALS_KEY_FILE = 'credentials.key';
 
+/**
+ * HMAC-SHA-256 under a per-installation key that lives in a file of its own, so a copy of the
+ * database alone cannot confirm a guessed key. Every secret has 190 bits of randomness: a slow hash
+ * would buy nothing and cost one per request.
+ */
 export function hmacHasher(key: Buffer): CredentialHasher {
   return { hash: (secret) => createHmac('sha256', key).update(secret).digest('hex') };
 }

@@ -1,7 +1,7 @@
 import type { Repositories } from '../../../db/repositories/index.js';
 import { issueApiKey } from './api-keys.js';
 import { newId } from '../ids.js';
-import type { CredentialHasher } from './credential-hash.js';
+import type { CredentialHasher } from '../ports/credentials.js';
 
 const DESKTOP_USER = 'desktop_user_id';
 export const ADMIN_KEY_SHAPE = /^pk_[A-Za-z0-9_-]{16,200}$/;

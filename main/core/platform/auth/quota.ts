@@ -1,8 +1,7 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import type { Repositories } from '../../../db/repositories/index.js';
 import type { Caller, Runtime } from '../context.js';
-import type { Providers } from '../../models/providers/index.js';
-import { ProviderError, type Provider } from '../../models/providers/types.js';
+import { ProviderError, type Provider, type Providers } from '../ports/providers.js';
 
 /**
  * A trial's quota ran out in the middle of work (an agent's next step, a comparison's next model).
@@ -66,7 +65,7 @@ function metered(provider: Provider, spend: () => void): Provider {
  * each model of a comparison, a `/v1` completion — spends one unit of the token's quota first. Page
  * reads call no model and so spend nothing. Other callers get the runtime as it is.
  */
-export function meteredRuntime(runtime: Runtime, repos: Repositories, caller: Caller | null): Runtime {
+export function meteredRuntime<R extends Pick<Runtime, 'providers'>>(runtime: R, repos: Repositories, caller: Caller | null): R {
   const tokenId = caller?.trialTokenId;
   if (!tokenId) return runtime;
   const spend = () => spendOrThrow(repos, tokenId);

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import { ServiceError } from '../../../../shared/errors.js';
 import type { Repositories } from '../../../db/repositories/index.js';
 import type { Context } from '../context.js';
@@ -12,23 +13,11 @@ export const SIGN_IN_CODE_TTL_MS = 10 * 60_000;
 /** The name of the API key a redeemed code gives the browser; it is listed and revoked like any key. */
 export const SIGN_IN_KEY_NAME = 'Browser sign-in';
 
-interface StoredCode {
-  hash: string;
-  user_id: string;
-  expires_at: string;
-}
+const StoredCode = z.object({ hash: z.string(), user_id: z.string(), expires_at: z.string() });
+type StoredCode = z.output<typeof StoredCode>;
 
-function readStored(repos: Repositories): StoredCode | undefined {
-  const text = repos.settings.get(SETTING);
-  if (!text) return undefined;
-  try {
-    const value = JSON.parse(text) as Partial<StoredCode>;
-    if (typeof value.hash === 'string' && typeof value.user_id === 'string' && typeof value.expires_at === 'string') return value as StoredCode;
-  } catch {
-    // An unreadable entry is no code at all.
-  }
-  return undefined;
-}
+/** An unreadable entry is no code at all. */
+const readStored = (repos: Repositories): StoredCode | undefined => StoredCode.safeParse(repos.settings.getJson(SETTING)).data;
 
 /**
  * A one-time code that signs a browser in as `userId` (served mode prints it as a link for the
@@ -37,7 +26,7 @@ function readStored(repos: Repositories): StoredCode | undefined {
 export function issueSignInCode(repos: Repositories, userId: string, now: Date): { code: string; expires_at: string } {
   const code = randomBytes(24).toString('base64url');
   const expires_at = new Date(now.getTime() + SIGN_IN_CODE_TTL_MS).toISOString();
-  repos.settings.set(SETTING, JSON.stringify({ hash: hashSecret(code), user_id: userId, expires_at } satisfies StoredCode));
+  repos.settings.setJson(SETTING, { hash: hashSecret(code), user_id: userId, expires_at } satisfies StoredCode);
   return { code, expires_at };
 }
 

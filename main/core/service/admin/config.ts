@@ -1,5 +1,5 @@
 import { ServiceError } from '../../../../shared/errors.js';
-import type { ConfigVersionRow } from '../../../db/repositories/config-versions.js';
+import type { AuthoredConfigVersionRecord } from '../../../db/repositories/config-versions.js';
 import { setTomlValues, type KeyValue } from '../../platform/config/edit.js';
 import { parseConfig } from '../../../../shared/config-parse.js';
 import { commitVersion, syncFromFile, type ConfigStore } from '../../platform/config/save.js';
@@ -10,7 +10,7 @@ function storeOf(ctx: Context): ConfigStore {
   return { repos: ctx.repos, live: ctx.runtime.liveConfig };
 }
 
-const author = (row: ConfigVersionRow) => (row.created_by ? { id: row.created_by, name: row.created_by_name ?? '' } : null);
+const author = (row: AuthoredConfigVersionRecord) => (row.created_by ? { id: row.created_by, name: row.created_by_name ?? '' } : null);
 
 /** The version in force, what of it waits for a restart, and what is wrong with the file on disk. */
 function configState(ctx: Context) {

@@ -1,15 +1,14 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../connection.js';
 import type { Slots } from './slots.js';
-import { runInBackground } from './background.js';
+import type { TermSnapshotReader } from './index-port.js';
+import { createStemmer, FTS_TOKENIZER } from './stemmer.js';
 
 /** Terms in at least this many chunks are kept in `chunk_terms`; rarer ones are counted live. */
 export const DEFAULT_TERM_STATS_MIN_DF = 200;
 
-export const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
+export { FTS_TOKENIZER };
 
-/** Words already stemmed, by any connection: the tokenizer is the same everywhere. */
-const STEMS = new Map<string, string[]>();
 const MAX_CACHED = 50_000;
 /** Terms written per transaction by the background refresh. */
 const TERM_WRITE_BATCH = 2_000;
@@ -20,8 +19,43 @@ export interface TermStatsRefresh {
   ms: number;
 }
 
+/**
+ * Writes a refresh read off the main thread, in batches with a turn of the event loop between
+ * them (50k terms at a million chunks took 0.76 s in one transaction under load): each term's
+ * count is replaced in place, so a search meanwhile sees old or new counts, never a term missing.
+ * Terms no longer counted go last, with `finish` (the meta), in one transaction. Returns false
+ * when `stopped` (shutdown) came first.
+ */
+async function writeTermSnapshot(
+  db: Db,
+  s: { upsertTerm: Statement<[string, number]>; deleteTerm: Statement<[string]>; termList: Statement<[], string> },
+  stopped: () => boolean,
+  terms: ReadonlyArray<[string, number]>,
+  finish: () => void,
+): Promise<boolean> {
+  const fresh = new Set<string>();
+  for (let i = 0; i < terms.length; i += TERM_WRITE_BATCH) {
+    if (stopped()) return false;
+    const batch = terms.slice(i, i + TERM_WRITE_BATCH);
+    db.transaction(() => {
+      for (const [term, df] of batch) {
+        s.upsertTerm.run(term, df);
+        fresh.add(term);
+      }
+    })();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  if (stopped()) return false;
+  const stale = s.termList.all().filter((term) => !fresh.has(term));
+  db.transaction(() => {
+    for (const term of stale) s.deleteTerm.run(term);
+    finish();
+  })();
+  return true;
+}
+
 /** Term statistics: the index's stems for a word, and document frequencies (stored or counted live). */
-export function createTermStats(db: Db, slots: Slots, now: () => Date, background: { nativeBinding?: string | undefined; signal?: AbortSignal } = {}) {
+export function createTermStats(db: Db, slots: Slots, now: () => Date, background: { termSnapshot?: TermSnapshotReader | undefined; signal?: AbortSignal } = {}) {
   const file = db.name && db.name !== ':memory:' && !db.memory ? db.name : undefined;
   let refreshing: Promise<boolean> | undefined;
   const termDf = db.prepare<[string], { df: number }>('SELECT df FROM chunk_terms WHERE term = ?');
@@ -36,42 +70,22 @@ export function createTermStats(db: Db, slots: Slots, now: () => Date, backgroun
      ON CONFLICT (id) DO UPDATE SET chunk_count = excluded.chunk_count, min_df = excluded.min_df, refreshed_at = excluded.refreshed_at`,
   );
 
-  // A per-connection scratch FTS5 table with the index's tokenizer: the only exact way to know
-  // which (stemmed) terms the index holds for a word of a question.
-  let stemmer: { clear: Statement; insert: Statement<[number, string]>; read: Statement<[], { term: string; doc: number }> } | undefined;
-  const stemStatements = () => {
-    if (!stemmer) {
-      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.parley_stemmer USING fts5(word, tokenize = '${FTS_TOKENIZER}');
-               CREATE VIRTUAL TABLE IF NOT EXISTS temp.parley_stemmer_terms USING fts5vocab(parley_stemmer, 'instance');`);
-      stemmer = {
-        clear: db.prepare('DELETE FROM temp.parley_stemmer'),
-        insert: db.prepare('INSERT INTO temp.parley_stemmer (rowid, word) VALUES (?, ?)'),
-        read: db.prepare('SELECT term, doc FROM temp.parley_stemmer_terms ORDER BY doc, "offset"'),
-      };
-    }
-    return stemmer;
-  };
+  const stems = createStemmer(db);
+
+  const stopped = () => background.signal?.aborted === true || !db.open;
+  const writeTerms = (terms: ReadonlyArray<[string, number]>, chunksInserted: number, minDf: number) =>
+    writeTermSnapshot(db, { upsertTerm, deleteTerm, termList }, stopped, terms, () => {
+      writeMeta.run(chunksInserted, minDf, now().toISOString());
+      liveCounts.clear();
+    });
 
   const stats = {
     /**
      * The index's terms for each word (FTS5's own tokenizer and stemmer, so exactly what the
      * index holds): usually one per word, none for a word of separators only.
      */
-    stems(words: readonly string[]): string[][] {
-      const out: string[][] = words.map((word) => STEMS.get(word) ?? []);
-      const unknown = words.map((word, i) => [word, i] as const).filter(([word]) => !STEMS.has(word));
-      if (unknown.length === 0) return out;
-      const s = stemStatements();
-      db.transaction(() => {
-        s.clear.run();
-        for (const [word, i] of unknown) s.insert.run(i, word);
-        for (const row of s.read.all()) out[row.doc]?.push(row.term);
-        s.clear.run();
-      })();
-      if (STEMS.size + unknown.length > MAX_CACHED) STEMS.clear();
-      for (const [word, i] of unknown) STEMS.set(word, out[i] ?? []);
-      return out;
-    },
+    /** The index's terms for each word (stemmer.ts). */
+    stems,
 
     /**
      * In how many chunks a stemmed term occurs: from `chunk_terms` when it is there (possibly
@@ -113,45 +127,25 @@ export function createTermStats(db: Db, slots: Slots, now: () => Date, backgroun
 
     /**
      * {@link refreshTermStatsIfStale} without holding the main thread: the index's vocabulary is
-     * read in a worker thread on its own connection (the seconds-long part at a million chunks),
-     * and only the result is written here, in one short transaction. One refresh at a time; an
-     * in-memory database is refreshed in place. Resolves with whether it refreshed.
+     * read off the main thread (main/search's worker thread on its own connection, where it is
+     * plugged in: the seconds-long part at a million chunks), and only the result is written here,
+     * in short transactions. One refresh at a time; an in-memory database, or one with no reader
+     * plugged in, is refreshed in place. Resolves with whether it refreshed.
      */
     refreshTermStatsInBackground(growth = 0.1, minChunks = 5_000): Promise<boolean> {
       if (refreshing) return refreshing;
       const meta = statsMeta.get();
       const since = slots.insertedTotal() - (meta?.chunk_count ?? 0);
       if (since < minChunks || (meta && since < growth * meta.chunk_count)) return Promise.resolve(false);
-      if (!file) return Promise.resolve(stats.refreshTermStatsIfStale(growth, minChunks));
+      const read = background.termSnapshot;
+      if (!file || !read) return Promise.resolve(stats.refreshTermStatsIfStale(growth, minChunks));
       const minDf = meta?.min_df ?? DEFAULT_TERM_STATS_MIN_DF;
       refreshing = (async () => {
-        const result = await runInBackground({ kind: 'term-stats', dbFile: file, nativeBinding: background.nativeBinding, minDf }, background.signal);
+        const result = await read(file, minDf, background.signal);
         if (background.signal?.aborted || !db.open) return false;
         // A worker that cannot run here (an addon built for another runtime): refreshed in place, as before.
-        if (!result.ok || result.kind !== 'term-stats') return stats.refreshTermStatsIfStale(growth, minChunks);
-        // Written in batches with a turn of the event loop between them (50k terms at a million
-        // chunks took 0.76 s in one transaction under load): each term's count is replaced in
-        // place, so a search meanwhile sees old or new counts, never a term missing.
-        const fresh = new Set<string>();
-        for (let i = 0; i < result.terms.length; i += TERM_WRITE_BATCH) {
-          if (background.signal?.aborted || !db.open) return false;
-          const batch = result.terms.slice(i, i + TERM_WRITE_BATCH);
-          db.transaction(() => {
-            for (const [term, df] of batch) {
-              upsertTerm.run(term, df);
-              fresh.add(term);
-            }
-          })();
-          await new Promise<void>((resolve) => setImmediate(resolve));
-        }
-        if (background.signal?.aborted || !db.open) return false;
-        const stale = termList.all().filter((term) => !fresh.has(term));
-        db.transaction(() => {
-          for (const term of stale) deleteTerm.run(term);
-          writeMeta.run(result.chunksInserted, minDf, now().toISOString());
-        })();
-        liveCounts.clear();
-        return true;
+        if (!result.ok) return stats.refreshTermStatsIfStale(growth, minChunks);
+        return writeTerms(result.terms, result.chunksInserted, minDf);
       })().finally(() => {
         refreshing = undefined;
       });

@@ -7,7 +7,7 @@ import mammoth from 'mammoth';
 import { DocumentBuilder } from '../builder.js';
 import { PARSE_LIMITS } from '../limits.js';
 import { IngestError, type ParsedDocument } from '../types.js';
-import { inflateEntry, readZipDirectory } from '../zip-guard.js';
+import { readZipDirectory } from '../zip-guard.js';
 import { addHtml } from './html.js';
 
 const STYLE_MAP = ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => p:fresh", "p[style-name='Quote'] => blockquote > p:fresh"];
@@ -26,11 +26,11 @@ function countParagraphs(xml: Buffer, stopAt: number): number {
  * Before mammoth inflates anything: the archive's declared size and entry count, then the main
  * XML part inflated under a hard bound and its paragraphs counted.
  */
-function checkDocx(bytes: Buffer): void {
-  const entries = readZipDirectory(bytes, { maxEntries: PARSE_LIMITS.zipEntries, maxUnpackedBytes: PARSE_LIMITS.zipUnpackedBytes }, 'DOCX');
-  const main = entries.find((e) => e.name === 'word/document.xml');
+async function checkDocx(bytes: Buffer): Promise<void> {
+  const zip = await readZipDirectory(bytes, { maxEntries: PARSE_LIMITS.zipEntries, maxUnpackedBytes: PARSE_LIMITS.zipUnpackedBytes }, 'DOCX');
+  const main = zip.entries.find((e) => e.name === 'word/document.xml');
   if (!main) throw new IngestError('parse_error', 'DOCX: the file is not a readable Word document (it has no word/document.xml).');
-  const xml = inflateEntry(bytes, main, PARSE_LIMITS.docxXmlBytes, 'DOCX');
+  const xml = await zip.read(main, PARSE_LIMITS.docxXmlBytes);
   const paragraphs = countParagraphs(xml, PARSE_LIMITS.docxParagraphs);
   if (paragraphs > PARSE_LIMITS.docxParagraphs) {
     throw new IngestError('too_large', `DOCX: the document has more than ${PARSE_LIMITS.docxParagraphs} paragraphs; it was not converted.`);
@@ -38,7 +38,7 @@ function checkDocx(bytes: Buffer): void {
 }
 
 export async function parseDocx(bytes: Buffer): Promise<ParsedDocument> {
-  checkDocx(bytes);
+  await checkDocx(bytes);
   let html: string;
   try {
     const result = await mammoth.convertToHtml(

@@ -3,6 +3,7 @@ import type { AuthedContext } from '../../../platform/context.js';
 import { withoutCredentials } from './limits.js';
 import { catalogFor } from './recommended.js';
 import type { DownloadView } from './runner.js';
+import type { Handlers } from '../../../platform/operation-handlers.js';
 
 /** The row as the API shows it (the validator stays inside). */
 function view(row: DownloadView) {
@@ -44,3 +45,12 @@ export function modelCatalog(ctx: AuthedContext) {
   const memory = totalmem();
   return { memory_total_bytes: memory, data: catalogFor(memory, ctx.runtime.downloads.modelsDir, ctx.config().local_models) };
 }
+
+/** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
+export const modelDownloadHandlers: Pick<Handlers, 'models.catalog' | 'models.downloads.create' | 'models.downloads.list' | 'models.downloads.get' | 'models.downloads.cancel'> = {
+  'models.catalog': modelCatalog,
+  'models.downloads.create': createDownload,
+  'models.downloads.list': listDownloads,
+  'models.downloads.get': getDownload,
+  'models.downloads.cancel': cancelDownload,
+};

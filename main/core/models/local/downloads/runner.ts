@@ -2,13 +2,14 @@ import { mkdirSync, renameSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { DEFAULT_CONFIG, type Config } from '../../../../../shared/config.js';
 import { ServiceError, errorText } from '../../../../../shared/errors.js';
-import type { ModelDownloadRow, ModelDownloadsRepo, DownloadPatch } from '../../../../db/repositories/model-downloads.js';
+import type { ModelDownloadRecord, ModelDownloadsRepo, DownloadPatch } from '../../../../db/repositories/model-downloads.js';
 import { newId } from '../../../platform/ids.js';
 import { formatBytes } from '../../../../../shared/bytes.js';
 import { GGUF_MAGIC, PRIVATE_FILE, describeDiskError, downloadsDir, ensurePrivateDir, fileNameFor, freeBytesOf, hostAnswers, installFile, modelsDir, partPath, removeQuietly, sha256OfFile, sizeOf, startsWithGguf } from './files.js';
 import { CREDENTIALS_NOT_RESUMED, SPACE_CHECK_EVERY_BYTES, endedShortOfStated, limitsOf, noRoom, refuseCredentials, sentMoreThanStated, tooLargeSent, tooLargeStated, urlHasCredentials, type DownloadLimits } from './limits.js';
 import { DownloadRefused, isRetryableStatus, parseContentRange, requestRange, unsatisfiedRangeTotal, validatorOf, type Fetch } from './http.js';
 import type { Logger } from '../../../platform/logger.js';
+import type { DownloadView, ModelDownloadsPort } from '../../../platform/ports/model-downloads.js';
 import { Watchdog, defaultBackoff, realTimers, sleep, sleepUntilReachable, type DownloadTimers } from './timing.js';
 
 export interface DownloadsOptions {
@@ -49,8 +50,7 @@ export interface DownloadsOptions {
   onInstalled?: () => void;
 }
 
-/** A download as callers see it: its row, with the live byte count and when it tries again. */
-export type DownloadView = ModelDownloadRow & { retry_at: string | null };
+export type { DownloadView };
 
 const FINAL = new Set(['complete', 'failed', 'cancelled']);
 /** Progress is written to the database at most this often (the part file's size is the truth). */
@@ -93,7 +93,7 @@ const reasonOf = (error: unknown): string => {
  * bytes are proven wrong; a download that failed otherwise leaves it for the next download of the
  * same URL to go on from.
  */
-export class ModelDownloads {
+export class ModelDownloads implements ModelDownloadsPort {
   private readonly repo: ModelDownloadsRepo;
   private readonly dataDir: string;
   private readonly fetchImpl: Fetch;
@@ -132,7 +132,7 @@ export class ModelDownloads {
   }
 
   /** A row as callers see it: the live byte count while it runs. */
-  view(row: ModelDownloadRow): DownloadView {
+  view(row: ModelDownloadRecord): DownloadView {
     const live = this.progress.get(row.id);
     return { ...row, bytes_done: live ?? row.bytes_done, retry_at: this.retryAt.get(row.id) ?? null };
   }

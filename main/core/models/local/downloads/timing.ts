@@ -2,6 +2,8 @@
  * Every wait of a model download — the back-off between tries, the stall watchdog, how often
  * progress is saved — goes through these timers, so tests drive them by hand instead of waiting.
  */
+import { backoffMs } from '../../../platform/backoff.js';
+
 export interface DownloadTimers {
   /** Monotonic milliseconds (not wall-clock: a clock change must not fire or hold a timer). */
   now(): number;
@@ -17,8 +19,8 @@ export const realTimers: DownloadTimers = {
   },
 };
 
-/** 1 s, 2 s, 4 s, … up to 60 s: a minute is the longest a download waits once the network is back. */
-export const defaultBackoff = (attempt: number) => Math.min(60_000, 1000 * 2 ** Math.max(0, attempt - 1));
+/** 1 s, 2 s, 4 s, … up to 60 s (the shared policy): a minute is the longest a download waits once the network is back. */
+export const defaultBackoff = backoffMs;
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
 export function sleep(timers: DownloadTimers, ms: number, signal: AbortSignal): Promise<void> {

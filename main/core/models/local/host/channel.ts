@@ -1,4 +1,4 @@
-import type { AgentTurnEvent } from '../../providers/types.js';
+import type { AgentTurnEvent } from '../../../platform/ports/providers.js';
 
 /** Items pushed by callbacks, pulled by the async iterator. */
 export class Channel<T> {

@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import type { Config } from '../../../../../shared/config.js';
 import type { Logger } from '../../../platform/logger.js';
 import { workerScript } from '../../../../launch/worker-script.js';
-import { ProviderError, type AgentTurnEvent } from '../../providers/types.js';
+import { ProviderError, type AgentTurnEvent } from '../../../platform/ports/providers.js';
 import { LocalModelError } from '../engine.js';
 import type { GgufHeader } from '../gguf-header.js';
 import { sampledFreeMemory, type FreeMemory } from '../memory.js';

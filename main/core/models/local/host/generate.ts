@@ -1,10 +1,10 @@
 import type { GbnfJsonSchema } from 'node-llama-cpp';
 import { LocalModelError, type LocalEngine } from '../engine.js';
-import type { AgentTurnEvent } from '../../providers/types.js';
-import { ProviderError } from '../../providers/types.js';
-import { localSampling } from '../../providers/local-sampling.js';
-import { contextTooSmall, fitHistory, isContextShiftFailure } from '../../providers/llama-cpp-context.js';
-import { anyCallSchema, callAnyHistory, callNowHistory, grammarSchema } from '../../providers/llama-cpp-history.js';
+import type { AgentTurnEvent } from '../../../platform/ports/providers.js';
+import { ProviderError } from '../../../platform/ports/providers.js';
+import { localSampling } from './local-sampling.js';
+import { contextTooSmall, fitHistory, isContextShiftFailure } from './llama-cpp-context.js';
+import { anyCallSchema, callAnyHistory, callNowHistory, grammarSchema } from './llama-cpp-history.js';
 import { errorText } from '../../../../../shared/errors.js';
 import type { GenerateRequest } from './types.js';
 import { Channel, mergeDeltas } from './channel.js';

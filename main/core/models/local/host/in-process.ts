@@ -1,6 +1,6 @@
 import type { LocalEngine } from '../engine.js';
 import type { GgufHeader } from '../gguf-header.js';
-import type { AgentTurnEvent } from '../../providers/types.js';
+import type { AgentTurnEvent } from '../../../platform/ports/providers.js';
 import { generateWith } from './generate.js';
 import type { GenerateRequest, ModelHost } from './types.js';
 

@@ -1,11 +1,11 @@
 import type { ChatHistoryItem } from 'node-llama-cpp';
 import type { Config } from '../../../../../shared/config.js';
-import type { AgentTurnEvent, Sampling } from '../../providers/types.js';
-import { ProviderError } from '../../providers/types.js';
-import type { ToolUse } from '../../providers/llama-cpp-history.js';
+import type { AgentTurnEvent, Sampling } from '../../../platform/ports/providers.js';
+import { ProviderError } from '../../../platform/ports/providers.js';
+import type { ToolUse } from './llama-cpp-history.js';
 import { LocalModelError, type LocalState, type Resident } from '../engine.js';
 import type { GgufHeader } from '../gguf-header.js';
-import type { FreeMemory } from '../memory.js';
+import type { LocalEnginePort } from '../../../platform/ports/local-models.js';
 import type { ErrorCode } from '../../../../../shared/errors.js';
 
 /** One answer for a local model, as plain data (it crosses into the model's process as it is). */
@@ -23,17 +23,10 @@ export interface GenerateRequest extends Sampling {
  * (in-process.ts) or in a child process of its own (client.ts). State, residents and free memory
  * answer synchronously, so routing and listings never wait on the model's process.
  */
-export interface ModelHost {
+export interface ModelHost extends LocalEnginePort {
   /** Starts llama.cpp (and its process) ahead of the first answer; rejects with why it cannot run. */
   probe(): Promise<void>;
   unavailableReason(): string | null;
-  state(path: string): { state: LocalState; error: string | null };
-  residents(): Resident[];
-  readonly freeMemory: FreeMemory;
-  /** An explicit load: with every loaded model writing an answer, it fails as `busy` rather than waiting. */
-  load(path: string, header: GgufHeader): Promise<void>;
-  unload(path: string): Promise<void>;
-  embed(path: string, header: GgufHeader, texts: string[]): Promise<number[][]>;
   /** Deltas, tool calls, finish and usage of one answer; ends quietly when `signal` aborts, throws a ProviderError otherwise. */
   generate(request: GenerateRequest, signal: AbortSignal): AsyncIterable<AgentTurnEvent>;
   close(): Promise<void>;

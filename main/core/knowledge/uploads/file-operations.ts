@@ -1,0 +1,47 @@
+import { Readable } from 'node:stream';
+import { ServiceError } from '../../../../shared/errors.js';
+import { NewArtifactKey, showBidiControls } from '../../../../shared/operations/datasets.js';
+import type { ByteStream, IncomingFile } from '../../../../shared/operations/files.js';
+import type { AuthedContext, Context } from '../../platform/context.js';
+import { fieldErrors } from '../../platform/field-errors.js';
+import { receivePart, storeFile } from './handlers.js';
+import type { Handlers } from '../../platform/operation-handlers.js';
+import { completeUpload, createUpload, getUpload } from './handlers.js';
+
+function readable(bytes: ByteStream): Readable {
+  return bytes instanceof Readable ? bytes : Readable.from(bytes);
+}
+
+/**
+ * `artifacts.upload`: each `file` field of a multipart form stored whole, in the order they arrive
+ * (a form's files come one after another: each is read to its end before the next is reached).
+ */
+export async function uploadArtifacts(ctx: AuthedContext, input: { kb_id: string; files: AsyncIterable<IncomingFile> }) {
+  const data = [];
+  for await (const file of input.files) {
+    const key = NewArtifactKey.safeParse(file.filename);
+    if (!key.success) {
+      file.stream.resume();
+      throw new ServiceError('invalid_argument', `The file name ${JSON.stringify(showBidiControls(file.filename))} cannot be a key.`, fieldErrors(key.error));
+    }
+    data.push(await storeFile(ctx, input.kb_id, { key: key.data, filename: file.filename, mime_type: file.mime_type, stream: readable(file.stream) }));
+  }
+  if (data.length === 0) throw new ServiceError('invalid_argument', 'No `file` field in the form.');
+  return { data };
+}
+
+/** `uploads.part`: the part's bytes, checked against its signed URL (signature, size, expiry). */
+export async function uploadPart(ctx: Context, input: { upload_id: string; artifact_id: string; part: number; size: number; expires: number; signature: string; body: ByteStream }) {
+  const { signature, body, ...grant } = input;
+  const result = await receivePart(ctx, grant, signature, readable(body));
+  return { part: grant.part, ...result };
+}
+
+/** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
+export const uploadHandlers: Pick<Handlers, 'artifacts.upload' | 'uploads.create' | 'uploads.get' | 'uploads.complete' | 'uploads.part'> = {
+  'artifacts.upload': uploadArtifacts,
+  'uploads.create': createUpload,
+  'uploads.get': getUpload,
+  'uploads.complete': completeUpload,
+  'uploads.part': uploadPart,
+};
