@@ -1,17 +1,17 @@
 // `npm start` (after `npm run build`): the desktop app where Electron's binary exists, served mode
-// where it does not. Electron needs better-sqlite3 built for its own ABI; that build is made once
-// per Electron version under .cache/ and handed over in PARLEY_SQLITE_BINDING, so the Node build
-// in node_modules stays as it is for tests and served mode.
+// where it does not. Electron needs better-sqlite3 for its own ABI; that binary is made once per
+// Electron version under .cache/ (electron-sqlite.mjs) and handed over in PARLEY_SQLITE_BINDING,
+// so the Node build in node_modules stays as it is for tests and served mode.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { constants, tmpdir } from 'node:os';
-import { dirname, join, relative, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { constants } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronSqlite } from './electron-sqlite.mjs';
 import { openInBrowser, SIGN_IN_LINE } from './open-browser.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ELECTRON_DIR = join(ROOT, 'node_modules', 'electron');
-const SQLITE_DIR = join(ROOT, 'node_modules', 'better-sqlite3');
 const ARGS = process.argv.slice(2);
 
 /** The Electron executable if it is on disk (what `require('electron')` would return, without fetching). */
@@ -40,57 +40,6 @@ function electronBinary() {
   const fetched = spawnSync(process.execPath, ['-e', "require('electron')"], { cwd: ROOT, stdio: 'ignore', timeout: 15 * 60_000 });
   if (tty) process.stderr.write('\r\x1b[K');
   return fetched.status === 0 ? installedElectron() : undefined;
-}
-
-/** npm's own node-gyp (npm passes its path to scripts), else the one in node_modules. */
-function nodeGyp() {
-  const candidates = [
-    process.env.npm_config_node_gyp,
-    join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
-    join(ROOT, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
-  ];
-  return candidates.find((file) => file && existsSync(file));
-}
-
-/**
- * better-sqlite3 compiled against Electron's headers, built once per Electron version. The build
- * runs on a copy, so node_modules keeps its Node build. Returns the path, or throws with the log.
- */
-function electronSqlite(version) {
-  const dir = join(ROOT, '.cache', 'electron-sqlite', version);
-  const target = join(dir, 'better_sqlite3.node');
-  if (existsSync(target)) return target;
-  const gyp = nodeGyp();
-  if (!gyp) throw new Error('node-gyp was not found (it ships with npm)');
-  mkdirSync(dir, { recursive: true });
-  const log = join(dir, 'build.log');
-  const work = mkdtempSync(join(tmpdir(), 'parley-electron-sqlite-'));
-  try {
-    const nodeBuild = join(SQLITE_DIR, 'build');
-    cpSync(SQLITE_DIR, work, { recursive: true, filter: (file) => file !== nodeBuild && !file.startsWith(nodeBuild + sep) });
-    process.stderr.write(`Building better-sqlite3 for Electron ${version} (first start only; a few minutes; log: ${relative(ROOT, log)})\n`);
-    // npm exports its config to scripts; a `nodedir` there would build against Node's headers.
-    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_config_(nodedir|target|runtime|disturl|dist_url)$/i.test(key)));
-    const out = openSync(log, 'w');
-    let built;
-    try {
-      built = spawnSync(
-        process.execPath,
-        [gyp, 'rebuild', '--release', `--target=${version}`, '--dist-url=https://electronjs.org/headers', `--devdir=${join(ROOT, '.cache', 'electron-gyp')}`],
-        { cwd: work, env, stdio: ['ignore', out, out] },
-      );
-    } finally {
-      closeSync(out);
-    }
-    const binary = join(work, 'build', 'Release', 'better_sqlite3.node');
-    if (built.status !== 0 || !existsSync(binary)) throw new Error(`the build failed (see ${relative(ROOT, log)})`);
-    // Copied under a temporary name and renamed: an interrupted copy never passes for a build.
-    copyFileSync(binary, `${target}.tmp`);
-    renameSync(`${target}.tmp`, target);
-    return target;
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
 }
 
 /**
@@ -144,7 +93,7 @@ function main() {
   let binding = process.env.PARLEY_SQLITE_BINDING;
   if (!binding) {
     try {
-      binding = electronSqlite(version);
+      binding = electronSqlite(ROOT, version);
     } catch (error) {
       return serve(`better-sqlite3 could not be built for Electron ${version} (${error.message})`);
     }

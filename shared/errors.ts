@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   rate_limited: 429,
   headers_too_large: 431,
   internal: 500,
+  /** A stored record holds a value Parley did not write there (edited by hand, a damaged disk): it cannot be read. */
+  corrupt_record: 500,
   upstream_error: 502,
   /** An answer passed its ceiling (`[chat] max_answer_tokens`): stopped there, its text kept. */
   answer_too_long: 502,
@@ -58,6 +60,7 @@ const TITLES: Record<ErrorCode, string> = {
   rate_limited: 'Rate limited',
   headers_too_large: 'Request header fields too large',
   internal: 'Internal error',
+  corrupt_record: 'Corrupt record',
   upstream_error: 'Upstream error',
   answer_too_long: 'Answer too long',
   unavailable: 'Service unavailable',

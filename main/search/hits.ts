@@ -1,5 +1,4 @@
 import type { ChunksRepo } from '../db/repositories/chunks.js';
-import type { ChunkLocation } from '../db/repositories/chunks/chunk.js';
 import type { KeywordPlan, PlannedTerm } from './keyword/plan.js';
 import { snippetOf } from './snippets.js';
 import type { SearchHit } from './types.js';
@@ -17,19 +16,6 @@ export function clampLimit(limit: number): number {
   return Number.isFinite(limit) ? Math.max(0, Math.min(MAX_LIMIT, Math.floor(limit))) : 0;
 }
 
-function parseLocation(json: string): ChunkLocation {
-  try {
-    const value: unknown = JSON.parse(json);
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
-      const v = value as Partial<ChunkLocation>;
-      return { ...v, start: typeof v.start === 'number' ? v.start : 0, end: typeof v.end === 'number' ? v.end : 0 };
-    }
-  } catch {
-    // fall through: a location is informative, never worth failing a search
-  }
-  return { start: 0, end: 0 };
-}
-
 export /** Chunk rows, artifact keys and snippets for ranked ids; ids whose chunk is gone are skipped. */
 function hydrate(chunks: ChunksRepo, ranked: readonly Scored[], terms: readonly PlannedTerm[], snippetTokens: number, limit: number): SearchHit[] {
   const tokens = Math.max(1, Math.min(200, Math.floor(snippetTokens)));
@@ -45,7 +31,7 @@ function hydrate(chunks: ChunksRepo, ranked: readonly Scored[], terms: readonly 
       artifact_key: row.artifact_key,
       text: row.text,
       snippet: snippetOf(row.text, terms, tokens),
-      location: parseLocation(row.location),
+      location: row.location,
       score,
     });
   }

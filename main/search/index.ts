@@ -6,8 +6,10 @@
  * knowledge bases a caller may read, the embedding model). One file per step:
  *
  * - rank.ts: the one call the core ranks with (`rank`), choosing keyword or hybrid;
- * - keyword/: planning a question (plan.ts, why: see there), running the plan over each knowledge
- *   base's id range (keyword.ts, rescore.ts) and sharing it with a thread of its own (keyword-thread.ts);
+ * - keyword/: one search top-down in keyword.ts: its terms planned (plan.ts, why: see there) and
+ *   laid out as queries over each knowledge base's id range (layout.ts), run here or shared with
+ *   a thread of its own (keyword-thread.ts, a transport; keyword-worker.ts, its side), and ranked
+ *   (rescore.ts);
  * - snippets.ts, hits.ts: the passage window and the hit rows;
  * - fusion.ts, hybrid.ts: reciprocal rank fusion of keyword and nearest vectors;
  * - embedding-index.ts: the write side, embedding chunks that have no vector yet.

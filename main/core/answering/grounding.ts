@@ -24,11 +24,8 @@ function where(location: Passage['location']): string {
  */
 export async function groundingFor(ctx: Context, datasetIds: string[], message: string): Promise<Grounding> {
   if (datasetIds.length === 0) return { passages: [], citations: [] };
-  const datasets = datasetIds.flatMap((id) => {
-    const kb = ctx.repos.datasets.get(id)?.kb_id;
-    return kb ? [{ id, kb_id: kb }] : [];
-  });
-  const { hits } = await retrieve(retrievalEnv(ctx.repos, ctx.runtime), datasets, message, PASSAGES_PER_ANSWER);
+  // Datasets, not knowledge bases: retrieve() maps them (a dataset gone is left out there) and gives each hit its dataset back.
+  const { hits } = await retrieve(retrievalEnv(ctx.repos, ctx.runtime), datasetIds, message, PASSAGES_PER_ANSWER);
   const passages = hits.map((hit, i): Passage => ({ index: i + 1, artifact_key: hit.artifact_key, text: hit.text, snippet: hit.snippet, location: hit.location }));
   const citations = hits.map(
     (hit, i): Citation => ({

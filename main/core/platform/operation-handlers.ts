@@ -1,7 +1,13 @@
 import type { z } from 'zod';
 import type { Sequenced } from '../../../shared/events.js';
-import type { Operations, SignedAccess, Streaming } from '../../../shared/operations/index.js';
+import type { OperationName, Operations, SignedAccess, Streaming } from '../../../shared/operations/index.js';
 import type { AuthedContext, Context } from './context.js';
+
+/** What a handler receives for an operation: its input schema's parsed output (defaults applied). */
+export type InputOf<K extends OperationName> = z.output<Operations[K]['input']>;
+
+/** What a handler may answer for an operation: its output schema's input, before the transport encodes it. */
+export type OutputOf<K extends OperationName> = z.input<Operations[K]['output']>;
 
 /** Public operations, and those a signature can authorise, may run with no caller. */
 type CtxFor<K extends keyof Operations> = Operations[K]['access'] extends 'public' ? Context : Operations[K]['signed'] extends SignedAccess ? Context : AuthedContext;
@@ -10,8 +16,8 @@ type CtxFor<K extends keyof Operations> = Operations[K]['access'] extends 'publi
 export type Handlers = {
   [K in keyof Operations]: (
     ctx: CtxFor<K>,
-    input: z.output<Operations[K]['input']>,
-  ) => z.input<Operations[K]['output']> | Promise<z.input<Operations[K]['output']>>;
+    input: InputOf<K>,
+  ) => OutputOf<K> | Promise<OutputOf<K>>;
 };
 
 type StreamingName = { [K in keyof Operations]: Operations[K]['streaming'] extends Streaming ? K : never }[keyof Operations];
@@ -20,7 +26,7 @@ type StreamingName = { [K in keyof Operations]: Operations[K]['streaming'] exten
 export type StreamHandlers = {
   [K in StreamingName]: (
     ctx: AuthedContext,
-    input: z.output<Operations[K]['input']>,
+    input: InputOf<K>,
   ) => AsyncIterable<Sequenced<z.output<NonNullable<Operations[K]['streaming']>['event']> & { event: string }>>;
 };
 

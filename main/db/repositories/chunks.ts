@@ -8,7 +8,7 @@ import { createVectors } from './chunks/vectors.js';
 import type { ChunkIndexPlugins } from './chunks/index-port.js';
 
 export { KB_SLOT_BITS, MAX_KB_SLOT, slotOf, slotRange, type KbRange } from './chunks/slots.js';
-export type { ChunkHitRow, ChunkRow } from './chunks/rows.js';
+export type { ChunkHitRecord, ChunkRecord, ChunkRow } from './chunks/rows.js';
 export { DEFAULT_TERM_STATS_MIN_DF, type TermStatsRefresh } from './chunks/term-stats.js';
 export type { ScoredId } from './chunks/fulltext.js';
 export type { IdRun } from './chunks/unready.js';

@@ -15,7 +15,7 @@
  * and acts on a question already finished changes nothing: its compare-and-swap fails.
  */
 import type { ScoredId } from '../../db/repositories/chunks.js';
-import type { KeywordWork } from './keyword.js';
+import type { KeywordWork } from './layout.js';
 
 /** A search with more queries than this is not shared (the caller runs it alone). */
 export const MAX_PIECES = 256;

@@ -6,10 +6,15 @@
  *
  * How a search is shared (keyword-board.ts has the protocol): the caller hands the question over
  * and goes on (a hybrid search embeds it and searches the vector graphs meanwhile). Whichever
- * thread comes to it first plans it and lays out its queries (keyword.ts: the selecting and
+ * thread comes to it first plans it and lays out its queries (layout.ts: the selecting and
  * boosting queries per span, large ones in halves where that pays), and both run them, each
  * taking the next one no thread has taken. The caller then merges them (rescoring the nudging
  * terms). The results are the same whoever ran which query.
+ *
+ * This file is the transport only: the worker's life, and the steps of one shared search
+ * ({@link SharedSearch}), each a read or a compare-and-swap on the board. What a search does at
+ * each step (lay out, run a query, merge) is keyword.ts's, which drives them; the worker's side
+ * is keyword-worker.ts.
  *
  * The caller never waits for the worker to wake: on this machine a thread asleep for a few
  * milliseconds takes 2–7.5 ms to wake (a virtual CPU left idle), more than many searches take. It
@@ -22,9 +27,8 @@
  * search (two searches at once then use both cores), and once it has failed or closed.
  */
 import { Worker } from 'node:worker_threads';
-import { KEYWORD_DEFAULTS, type KeywordOptions } from './plan.js';
-import type { ChunkReader, KbRange, ScoredId } from '../../db/repositories/chunks.js';
-import { combineWork, keywordWork, runPiece, runWork, type KeywordPiece, type KeywordRanking, type KeywordSharing, type KeywordWork } from './keyword.js';
+import type { ScoredId } from '../../db/repositories/chunks.js';
+import type { KeywordPiece, KeywordQuestion, KeywordWork } from './layout.js';
 import { Board, boardBuffer, nextGeneration, now, PHASE, PIECE } from './keyword-board.js';
 import { errorText } from '../../../shared/errors.js';
 import { workerScript } from '../../launch/worker-script.js';
@@ -41,14 +45,6 @@ export interface KeywordWorkerData {
   shared: SharedArrayBuffer;
 }
 
-export interface KeywordWorkerRequest {
-  /** The knowledge bases' id ranges, as the caller read them (its vector half searches the same). */
-  ranges: KbRange[];
-  text: string;
-  limit: number;
-  options: KeywordOptions;
-}
-
 /** Said once, by message, before the worker starts waiting on the shared buffer. */
 export type KeywordWorkerStarted = { type: 'ready' } | { type: 'failed'; reason: string };
 
@@ -58,17 +54,33 @@ export interface KeywordThreadOptions {
   log?: (line: string) => void;
 }
 
-/** Only the keyword options (plain numbers): a caller's options may hold functions, which no other thread can receive. */
-function keywordOptions(options: KeywordOptions): KeywordOptions {
-  const picked: Record<string, number> = {};
-  for (const key of Object.keys(KEYWORD_DEFAULTS) as Array<keyof KeywordOptions>) {
-    const value = options[key];
-    if (typeof value === 'number') picked[key] = value;
-  }
-  return picked;
+/**
+ * One search handed to the worker, as the caller goes through it (keyword.ts, rankShared): who
+ * lays it out, then which queries are whose, then the worker's results, then the end.
+ */
+export interface SharedSearch {
+  /**
+   * Who lays the search out: `'here'` when the caller took the planning (it lays the search out,
+   * then {@link publish}es it), or the work the worker laid out. Undefined when the search cannot
+   * go on with the worker (found stuck or closed meanwhile, or this search was taken already): the
+   * caller then runs it alone.
+   */
+  layout(): 'here' | KeywordWork | undefined;
+  /** Hands the work laid out here to the worker; false when it is too large to share (the caller then runs every query). */
+  publish(work: KeywordWork): boolean;
+  /** Takes query `i` for the caller; false when the worker has taken it. */
+  claim(i: number): boolean;
+  /**
+   * The worker's results of query `i`, waited for as long as it should take, with room to spare.
+   * Undefined when the worker has stalled (its CPU taken away, on a virtual machine) or could not
+   * run it: the caller runs it then, so a search shared never takes much longer than one run alone.
+   */
+  resultOf(i: number, piece: KeywordPiece): ScoredId[] | undefined;
+  /** The search is over, ranked or thrown: frees the worker for the next one. Call it exactly once, however the search went. */
+  end(): void;
 }
 
-export class KeywordThread implements KeywordSharing {
+export class KeywordThread {
   private state: 'idle' | 'starting' | 'ready' | 'failed' | 'closed' = 'idle';
   private worker: Worker | undefined;
   private starting: Promise<boolean> | undefined;
@@ -76,7 +88,7 @@ export class KeywordThread implements KeywordSharing {
   private board: Board | undefined;
   /** The generation of the last question asked. */
   private gen = 0;
-  /** A question is with the worker, or its answer not taken yet. */
+  /** A search is shared and has not ended yet: the next one runs alone meanwhile. */
   private held = false;
   private errorSaid = false;
   /** Searches that went through the board (the rest ran in place): read by the tests and the bench. */
@@ -125,90 +137,77 @@ export class KeywordThread implements KeywordSharing {
   }
 
   /**
-   * Hands the question to the worker and returns at once a function that finishes the search, on
-   * the caller's connection `chunks`: the best `limit` chunks of the knowledge bases `ranges` for
-   * `text`, the worker having run whatever part of it it could. Undefined from that function only
-   * when the worker is found stuck or closed meanwhile (the caller then runs the search alone).
-   * Call it exactly once, however the search goes on: until then the worker is held. Undefined
-   * instead of a function when the worker cannot take the question now (see the top of this file).
+   * Hands the question to the worker and returns at once: the search's steps (see
+   * {@link SharedSearch}), or undefined when the worker cannot take it now (see the top of this
+   * file). Until the search ends the worker is held: a second search meanwhile runs alone.
    */
-  rank(ranges: readonly KbRange[], text: string, limit: number, options: KeywordOptions = {}): ((chunks: ChunkReader) => KeywordRanking | undefined) | undefined {
+  share(question: KeywordQuestion): SharedSearch | undefined {
     if (this.state === 'idle') void this.start();
     const board = this.board;
     if (this.state !== 'ready' || this.held || !board) return undefined;
-    const picked = keywordOptions(options);
-    const request: KeywordWorkerRequest = { ranges: [...ranges], text, limit, options: picked };
     const gen = nextGeneration(this.gen);
-    if (!board.ask(gen, request)) return undefined;
+    if (!board.ask(gen, question)) return undefined;
     this.gen = gen;
     this.held = true;
-    let taken = false;
-    return (chunks) => {
-      if (taken) return undefined;
-      taken = true;
-      try {
-        return this.finish(board, gen, request, chunks);
-      } finally {
+    let ended = false;
+    return {
+      layout: () => (ended || this.state !== 'ready' ? undefined : this.layout(board, gen)),
+      publish: (work) => {
+        if (board.publish(gen, work)) return true;
+        this.queries.caller += work.pieces.length;
+        return false;
+      },
+      claim: (i) => {
+        const mine = board.claim(gen, i, PIECE.caller);
+        if (mine) this.queries.caller++;
+        return mine;
+      },
+      resultOf: (i, piece) => {
+        for (let left = board.startedAt(i) + patience(piece) - now(); board.running(gen, i) && left > 0; left = board.startedAt(i) + patience(piece) - now()) {
+          board.waitPiece(gen, i, left);
+        }
+        // Not done (stalled, or a late worker's word of another search), or the worker could not: the caller runs it (a real fault shows there as it would without the thread).
+        const hits = board.isDone(gen, i) ? board.resultsOf(i) : undefined;
+        if (hits) this.queries.worker++;
+        else this.queries.caller++;
+        return hits;
+      },
+      end: () => {
+        if (ended) return;
+        ended = true;
+        this.sayFailure(board, gen);
         if (this.state === 'ready') board.finish(gen);
         this.held = false;
-      }
+      },
     };
   }
 
-  /** Plans the question unless the worker has, runs the queries no thread has taken, and merges them with the worker's. */
-  private finish(board: Board, gen: number, q: KeywordWorkerRequest, chunks: ChunkReader): KeywordRanking | undefined {
-    if (this.state !== 'ready') return undefined;
-    let work: KeywordWork | undefined;
-    for (let s = board.state(); !work; s = board.state()) {
-      if (s.phase === PHASE.asked && board.claimPlanning(gen)) {
-        const planned = keywordWork(chunks, q.ranges, q.text, q.limit, q.options, true);
-        // Too large to lay out for both: run it all here.
-        if (!board.publish(gen, planned)) return this.alone(planned, chunks, q.options);
-        work = planned;
-      } else if (s.phase === PHASE.planned) {
-        work = board.work();
-      } else if (s.phase === PHASE.planning) {
-        if (!board.waitState(s.word, STUCK_MS)) return this.stuck('planning');
-      } else {
-        // No other state can hold while this question is asked; were it to, the search runs here alone.
-        return this.alone(keywordWork(chunks, q.ranges, q.text, q.limit, q.options, false), chunks, q.options);
+  /** Waits out the worker's planning if it took it; see {@link SharedSearch.layout}. */
+  private layout(board: Board, gen: number): 'here' | KeywordWork | undefined {
+    for (;;) {
+      const s = board.state();
+      if (s.phase === PHASE.asked) {
+        // Lost to the worker when it fails: the state has moved on, read it again.
+        if (!board.claimPlanning(gen)) continue;
+        this.served++;
+        return 'here';
       }
-    }
-    const results: ScoredId[][] = [];
-    const theirs: number[] = [];
-    for (let i = 0; i < work.pieces.length; i++) {
-      if (board.claim(gen, i, PIECE.caller)) {
-        results[i] = runPiece(chunks, work.plan, work.pieces[i]!);
-        this.queries.caller++;
-      } else theirs.push(i);
-    }
-    for (const i of theirs) {
-      const piece = work.pieces[i]!;
-      // The worker's query: waited for as long as it should take, with room to spare. A worker
-      // past that has stalled (its CPU taken away, on a virtual machine): the query runs here too,
-      // so a search shared never takes much longer than one run here alone.
-      for (let left = board.startedAt(i) + patience(piece) - now(); board.running(gen, i) && left > 0; left = board.startedAt(i) + patience(piece) - now()) {
-        board.waitPiece(gen, i, left);
+      if (s.phase === PHASE.planned) {
+        this.served++;
+        return board.work();
       }
-      const hits = board.isDone(gen, i) ? board.resultsOf(i) : undefined;
-      if (hits) this.queries.worker++;
-      else this.queries.caller++;
-      // Not done (stalled, or a late worker's word), or the worker could not: run it here (a real fault shows here as it would without the thread).
-      results[i] = hits ?? runPiece(chunks, work.plan, piece);
+      // No other state can hold while this question is asked; were it to, the caller runs the search alone.
+      if (s.phase !== PHASE.planning) return undefined;
+      if (!board.waitState(s.word, STUCK_MS)) return this.stuck('planning');
     }
-    const failure = board.failureOf(gen);
-    if (failure !== undefined && !this.errorSaid) {
-      this.errorSaid = true;
-      this.log(`[retrieval] the keyword search thread failed at a search (${failure}): the main thread ran its part`);
-    }
-    this.served++;
-    return combineWork(chunks, work, results, q.options);
   }
 
-  private alone(work: KeywordWork, chunks: ChunkReader, options: KeywordOptions): KeywordRanking {
-    this.queries.caller += work.pieces.length;
-    this.served++;
-    return runWork(chunks, work, options);
+  /** Says once in the thread's life that the worker failed at a search (the caller ran its part). */
+  private sayFailure(board: Board, gen: number): void {
+    const failure = board.failureOf(gen);
+    if (failure === undefined || this.errorSaid) return;
+    this.errorSaid = true;
+    this.log(`[retrieval] the keyword search thread failed at a search (${failure}): the main thread ran its part`);
   }
 
   private stuck(what: string): undefined {

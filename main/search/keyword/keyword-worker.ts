@@ -2,15 +2,16 @@
  * The keyword search thread (keyword-thread.ts starts it by file path; the main thread never loads
  * this module): on its own read-only connection, it plans the questions it is handed unless the
  * caller got there first, and runs the queries of each that the caller has not taken, sleeping on
- * the board between questions (keyword-board.ts has the protocol).
+ * the board between questions (keyword-board.ts has the protocol). It lays out and runs with the
+ * same functions as the caller (layout.ts); the caller alone merges (keyword.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openReadOnlyDatabase } from '../../db/connection.js';
 import { createChunkReader, type ChunkReader, type ScoredId } from '../../db/repositories/chunks.js';
-import { keywordWork, runPiece, type KeywordWork } from './keyword.js';
+import { layOut, runPiece, type KeywordQuestion, type KeywordWork } from './layout.js';
 import { Board, PHASE, PIECE } from './keyword-board.js';
 import { errorText } from '../../../shared/errors.js';
-import { type KeywordWorkerData, type KeywordWorkerRequest, type KeywordWorkerStarted } from './keyword-thread.js';
+import type { KeywordWorkerData, KeywordWorkerStarted } from './keyword-thread.js';
 
 const started = (message: KeywordWorkerStarted) => parentPort?.postMessage(message);
 const { file, nativeBinding, shared } = workerData as KeywordWorkerData;
@@ -19,8 +20,7 @@ const board = new Board(shared);
 /** Plans question `gen` and lays it out; handed back to the caller when that fails. */
 function plan(chunks: ChunkReader, gen: number): KeywordWork | undefined {
   try {
-    const q = board.question<KeywordWorkerRequest>();
-    const work = keywordWork(chunks, q.ranges, q.text, q.limit, q.options, true);
+    const work = layOut(chunks, board.question<KeywordQuestion>(), true);
     if (board.publish(gen, work)) return work;
   } catch (error) {
     board.reportFailure(gen, errorText(error));

@@ -1,6 +1,6 @@
 /**
- * Keyword planning: which of a question's terms select, boost, nudge or are dropped. Execution is
- * keyword.ts, with rescore.ts for the nudging terms; snippets, snippets.ts; fusion with vectors, fusion.ts and hybrid.ts.
+ * Keyword planning: which of a question's terms select, boost, nudge or are dropped. A search runs from
+ * keyword.ts (laid out as queries: layout.ts; nudging terms: rescore.ts); fusion with vectors, hybrid.ts.
  *
  * Why keyword search stays fast at a million chunks: FTS5's bm25 costs about 2 µs for every
  * chunk that matches (it scores them all before keeping the best: the term's positions, and a

@@ -8,10 +8,14 @@
  * frequency in the chunk, its IDF and the chunk's length, so the candidate's score plus these
  * parts is the bm25 of all the terms. Exact as far as the statistics are fresh (they lag the
  * index by at most a tenth of its growth) and the text splits as the index splits it.
+ *
+ * rankResults, at the end, is a search's last step (keyword.ts): its queries' results merged
+ * into one ranking, rescored here.
  */
-import type { ChunkReader } from '../../db/repositories/chunks.js';
+import type { ChunkReader, ScoredId } from '../../db/repositories/chunks.js';
 import type { Scored } from '../hits.js';
-import { bm25Idf, WORD_CHAR, type PlannedTerm } from './plan.js';
+import type { KeywordPiece, KeywordWork } from './layout.js';
+import { bm25Idf, WORD_CHAR, type KeywordPlan, type PlannedTerm } from './plan.js';
 
 /** FTS5's bm25 parameters. */
 const K1 = 1.2;
@@ -112,4 +116,43 @@ export function rescore(chunks: ChunkReader, candidates: readonly Scored[], term
     }
   }
   return candidates.map((c) => ({ id: c.id, score: out.get(c.id) ?? c.score }));
+}
+
+/** A keyword ranking: the best ids, and the plan (its terms make the snippets). */
+export interface KeywordRanking {
+  ranked: Scored[];
+  plan: KeywordPlan;
+}
+
+/** The best `depth` of some lists of matches, in the order FTS5 returns one list: bm25, then newest. */
+function bestOf(lists: readonly ScoredId[][], depth: number): ScoredId[] {
+  if (lists.length === 1) return lists[0]!;
+  return lists.flat().sort((a, b) => a.bm25 - b.bm25 || b.id - a.id).slice(0, depth);
+}
+
+/**
+ * A search's ranking from its queries' results (`results[i]` is `work.pieces[i]`'s, whichever
+ * thread ran it): per span, the boosting query's score where it has one and the selecting one's
+ * otherwise, the nudging terms rescored, then the best `limit` of all spans. The same whether or
+ * not spans were halved, as halves keep the same best matches as the whole.
+ */
+export function rankResults(chunks: ChunkReader, work: KeywordWork, results: readonly ScoredId[][]): KeywordRanking {
+  const { plan, pieces, limit, depth } = work;
+  if (plan.mode === 'none') return { plan, ranked: [] };
+  if (plan.mode === 'unranked') {
+    const ids = results.flat().map((r) => r.id);
+    ids.sort((a, b) => b - a);
+    return { plan, ranked: ids.slice(0, limit).map((id, rank) => ({ id, score: 1 / (rank + 1) })) };
+  }
+  const all: Scored[] = [];
+  for (let span = 0; span < work.spans; span++) {
+    const of = (kind: KeywordPiece['kind']) => bestOf(results.filter((_, i) => pieces[i]!.span === span && pieces[i]!.kind === kind), depth);
+    const best = new Map<number, number>();
+    for (const hit of of('select')) best.set(hit.id, hit.bm25);
+    for (const hit of of('boost')) best.set(hit.id, hit.bm25);
+    const scored = [...best].map(([id, bm25]) => ({ id, score: -bm25 }));
+    all.push(...(plan.nudge.length > 0 ? rescore(chunks, scored, plan.nudge, limit, depth) : scored));
+  }
+  all.sort((a, b) => b.score - a.score || b.id - a.id);
+  return { plan, ranked: all.slice(0, limit) };
 }

@@ -1,5 +1,6 @@
 import { diskFullError, isDiskFull } from '../../core/platform/storage/disk-full.js';
 import { isShuttingDown, shuttingDownError } from '../../core/platform/storage/closed.js';
+import { corruptRecordError, isCorruptRecord } from '../../core/platform/storage/corrupt-record.js';
 import { AnswerFailed } from '../../core/answering/answer-failed.js';
 import { ERROR_CODES, ServiceError, errorTitle, isErrorCode, type ErrorCode, type ErrorPayload } from '../../../shared/errors.js';
 
@@ -32,6 +33,8 @@ export function toErrorPayload(error: unknown): { payload: ErrorPayload; unexpec
   if (isDiskFull(error)) return { payload: diskFullError().toPayload(), unexpected: false };
   // A request still under way when the database closed at shutdown: the 503 every request then gets.
   if (isShuttingDown(error)) return { payload: shuttingDownError().toPayload(), unexpected: false };
+  // A stored value Parley cannot read: named, and logged with its cause for whoever mends it.
+  if (isCorruptRecord(error)) return { payload: corruptRecordError(error).toPayload(), unexpected: true };
   const status = typeof error === 'object' && error !== null && 'statusCode' in error ? Number(error.statusCode) : 500;
   const code = BY_STATUS[status];
   if (code && status < 500) {

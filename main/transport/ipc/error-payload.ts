@@ -1,4 +1,6 @@
 import { ServiceError, errorTitle, type ErrorPayload } from '../../../shared/errors.js';
+import { corruptRecordError, isCorruptRecord } from '../../core/platform/storage/corrupt-record.js';
+import { diskFullError, isDiskFull } from '../../core/platform/storage/disk-full.js';
 
 /** What the renderer is told when something unexpected fails: the real error stays in main's log. */
 export const INTERNAL_DETAIL = 'Something went wrong inside Parley; the details are in its log.';
@@ -9,6 +11,10 @@ export const INTERNAL_DETAIL = 'Something went wrong inside Parley; the details 
  */
 export function toIpcError(error: unknown): { payload: ErrorPayload; unexpected: boolean } {
   if (error instanceof ServiceError) return { payload: error.toPayload(), unexpected: false };
+  // A full disk is the user's to fix: 507 with a clear detail, as over HTTP.
+  if (isDiskFull(error)) return { payload: diskFullError().toPayload(), unexpected: false };
+  // A stored value Parley cannot read: named, as over HTTP, and logged with its cause.
+  if (isCorruptRecord(error)) return { payload: corruptRecordError(error).toPayload(), unexpected: true };
   return { payload: { code: 'internal', title: errorTitle('internal'), detail: INTERNAL_DETAIL, status: 500 }, unexpected: true };
 }
 

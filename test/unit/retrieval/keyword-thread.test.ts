@@ -3,8 +3,11 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { indexEmbeddings, searchHybrid, searchKeyword } from '../../../main/search/index.js';
-import { keywordRanking, keywordWork } from '../../../main/search/keyword/keyword.js';
+import { keywordQuestion, keywordRanking, rankShared } from '../../../main/search/keyword/keyword.js';
 import { KeywordThread } from '../../../main/search/keyword/keyword-thread.js';
+import { layOut } from '../../../main/search/keyword/layout.js';
+import type { KeywordOptions } from '../../../main/search/keyword/plan.js';
+import type { ChunkReader, KbRange } from '../../../main/db/repositories/chunks.js';
 import { DOCUMENTS } from '../../fixtures/corpus/documents.js';
 import { hashedEmbedder } from './hashed-embedder.js';
 import { corpusDb, retrievalDb, type RetrievalDb } from './setup.js';
@@ -22,6 +25,19 @@ const threadOn = (file: string, log?: (line: string) => void) => {
   threads.push(t);
   return t;
 };
+
+/**
+ * Hands a search to the thread as keyword.ts does: undefined when the thread cannot take it now,
+ * else the function that finishes it on the caller's connection (undefined from it when the thread
+ * could not go on with the search).
+ */
+const shareOn = (thread: KeywordThread, ranges: readonly KbRange[], text: string, limit: number, options: KeywordOptions = {}) => {
+  const question = keywordQuestion(ranges, text, limit, options);
+  const shared = thread.share(question);
+  return shared && ((chunks: ChunkReader) => rankShared(chunks, question, shared));
+};
+const workOf = (chunks: ChunkReader, ranges: readonly KbRange[], text: string, limit: number, options: KeywordOptions, split: boolean) =>
+  layOut(chunks, keywordQuestion(ranges, text, limit, options), split);
 
 const QUESTIONS = [
   'Why does heat make the honey ferment in the hive?',
@@ -42,10 +58,10 @@ describe('keyword ranking in a thread of its own', () => {
     let queries = 0;
     for (const text of QUESTIONS) {
       // Given the time, the worker plans the question and runs every query: the caller only merges.
-      const take = thread.rank(ranges, text, 30)!;
+      const take = shareOn(thread, ranges, text, 30)!;
       await vi.waitFor(() => expect(thread.workerCaughtUp()).toBe(true));
       expect(take(c.chunks)).toEqual(keywordRanking(c.chunks, ranges, text, 30, {}));
-      queries += keywordWork(c.chunks, ranges, text, 30, {}, true).pieces.length;
+      queries += workOf(c.chunks, ranges, text, 30, {}, true).pieces.length;
     }
     expect(thread.queries).toEqual({ caller: 0, worker: queries });
     expect(queries).toBeGreaterThan(0);
@@ -56,7 +72,7 @@ describe('keyword ranking in a thread of its own', () => {
     // Every search above went through the thread: none ran in place.
     expect(thread.served).toBe(QUESTIONS.length * 2);
     // Options reach it (a caller's log function, which no thread can receive, does not).
-    const narrow = thread.rank(ranges, QUESTIONS[0]!, 30, { maxTerms: 1, log: () => {} } as never)?.(c.chunks);
+    const narrow = shareOn(thread, ranges, QUESTIONS[0]!, 30, { maxTerms: 1, log: () => {} } as never)?.(c.chunks);
     expect(narrow).toEqual(keywordRanking(c.chunks, ranges, QUESTIONS[0]!, 30, { maxTerms: 1 }));
     expect(narrow!.plan.select).toHaveLength(1);
   });
@@ -74,9 +90,9 @@ describe('keyword ranking in a thread of its own', () => {
     for (const ids of [[kbs[0]!], [kbs[0]!, kbs[2]!], kbs]) {
       const ranges = r.chunks.kbRanges(ids);
       for (const text of QUESTIONS) {
-        const work = keywordWork(r.chunks, ranges, text, 10, options, true);
+        const work = workOf(r.chunks, ranges, text, 10, options, true);
         queries += work.pieces.length;
-        expect(thread.rank(ranges, text, 10, options)?.(r.chunks)).toEqual(keywordRanking(r.chunks, ranges, text, 10, options));
+        expect(shareOn(thread, ranges, text, 10, options)?.(r.chunks)).toEqual(keywordRanking(r.chunks, ranges, text, 10, options));
         const query = { kb_ids: ids, text, limit: 10 };
         expect(searchKeyword(r, query, { ...options, keywords: thread })).toEqual(searchKeyword(r, query, options));
         queries += work.pieces.length;
@@ -92,9 +108,9 @@ describe('keyword ranking in a thread of its own', () => {
     const thread = threadOn(c.db.name);
     expect(await thread.start()).toBe(true);
     const text = 'Which lighthouse keeper logged the zeppelin?';
-    expect(thread.rank(c.chunks.kbRanges([c.kb]), text, 10)?.(c.chunks)?.ranked).toEqual([]);
+    expect(shareOn(thread, c.chunks.kbRanges([c.kb]), text, 10)?.(c.chunks)?.ranked).toEqual([]);
     c.addDocument(c.kb, 'logs/keeper.md', 'The lighthouse keeper logged a zeppelin over the harbour at dawn.');
-    const ranked = thread.rank(c.chunks.kbRanges([c.kb]), text, 10)!(c.chunks)!.ranked;
+    const ranked = shareOn(thread, c.chunks.kbRanges([c.kb]), text, 10)!(c.chunks)!.ranked;
     expect(ranked).toHaveLength(1);
     expect(c.chunks.hit(ranked[0]!.id)?.artifact_key).toBe('logs/keeper.md');
   });
@@ -103,16 +119,16 @@ describe('keyword ranking in a thread of its own', () => {
     const c = track(corpusDb());
     const thread = threadOn(c.db.name);
     // The first ask starts the worker and is answered in place.
-    expect(thread.rank(c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 10)).toBeUndefined();
+    expect(shareOn(thread, c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 10)).toBeUndefined();
     expect(await thread.start()).toBe(true);
-    const first = thread.rank(c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 10);
+    const first = shareOn(thread, c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 10);
     expect(first).toBeTypeOf('function');
     // Held until its answer is taken: a second search at the same time ranks on its own thread, using the other core.
-    expect(thread.rank(c.chunks.kbRanges([c.kb]), QUESTIONS[1]!, 10)).toBeUndefined();
+    expect(shareOn(thread, c.chunks.kbRanges([c.kb]), QUESTIONS[1]!, 10)).toBeUndefined();
     expect(first!(c.chunks)).toEqual(keywordRanking(c.chunks, c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 10, {}));
     // An answer is taken once.
     expect(first!(c.chunks)).toBeUndefined();
-    expect(thread.rank(c.chunks.kbRanges([c.kb]), QUESTIONS[1]!, 10)?.(c.chunks)).toEqual(keywordRanking(c.chunks, c.chunks.kbRanges([c.kb]), QUESTIONS[1]!, 10, {}));
+    expect(shareOn(thread, c.chunks.kbRanges([c.kb]), QUESTIONS[1]!, 10)?.(c.chunks)).toEqual(keywordRanking(c.chunks, c.chunks.kbRanges([c.kb]), QUESTIONS[1]!, 10, {}));
     expect(thread.served).toBe(2);
   });
 
@@ -130,7 +146,7 @@ describe('keyword ranking in a thread of its own', () => {
     const hits = await searchHybrid(c, query, embed, { keywords: thread });
     expect(hits).toEqual(await searchHybrid(c, query, embed));
     expect(hits[0]!.artifact_key).toBe(DOCUMENTS.find((d) => d.key.includes('honeybees'))!.key);
-    expect(thread.rank(c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 5)).toBeUndefined();
+    expect(shareOn(thread, c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 5)).toBeUndefined();
     expect(lines).toHaveLength(1);
   });
 
@@ -150,7 +166,7 @@ describe('keyword ranking in a thread of its own', () => {
     expect(await thread.start()).toBe(true);
     const ranges = c.chunks.kbRanges([c.kb]);
     for (const text of QUESTIONS) {
-      const take = thread.rank(ranges, text, 10)!;
+      const take = shareOn(thread, ranges, text, 10)!;
       await vi.waitFor(() => expect(thread.workerCaughtUp()).toBe(true));
       expect(take(c.chunks)).toEqual(keywordRanking(c.chunks, ranges, text, 10, {}));
     }
@@ -166,21 +182,21 @@ describe('keyword ranking in a thread of its own', () => {
     // A range no id can bound: FTS5's rowid arguments cannot be made of it.
     const broken = [{ ...c.chunks.kbRanges([c.kb])[0]!, lo: Number.NaN }];
     expect(() => keywordRanking(c.chunks, broken, QUESTIONS[0]!, 10, {})).toThrow();
-    expect(() => thread.rank(broken, QUESTIONS[0]!, 10)!(c.chunks)).toThrow();
+    expect(() => shareOn(thread, broken, QUESTIONS[0]!, 10)!(c.chunks)).toThrow();
     // Released all the same: the next search goes through it.
     const ranges = c.chunks.kbRanges([c.kb]);
-    expect(thread.rank(ranges, QUESTIONS[1]!, 10)?.(c.chunks)).toEqual(keywordRanking(c.chunks, ranges, QUESTIONS[1]!, 10, {}));
+    expect(shareOn(thread, ranges, QUESTIONS[1]!, 10)?.(c.chunks)).toEqual(keywordRanking(c.chunks, ranges, QUESTIONS[1]!, 10, {}));
   });
 
   it('answers what it was asked with nothing once closed, and is not asked again', async () => {
     const c = track(corpusDb());
     const thread = threadOn(c.db.name);
     expect(await thread.start()).toBe(true);
-    const pending = thread.rank(c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 10);
+    const pending = shareOn(thread, c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 10);
     expect(pending).toBeTypeOf('function');
     await thread.close();
     expect(pending!(c.chunks)).toBeUndefined();
-    expect(thread.rank(c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 10)).toBeUndefined();
+    expect(shareOn(thread, c.chunks.kbRanges([c.kb]), QUESTIONS[0]!, 10)).toBeUndefined();
     expect(await thread.start()).toBe(false);
     await thread.close();
   });

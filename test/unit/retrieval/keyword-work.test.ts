@@ -1,11 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { combineWork, keywordRanking, keywordWork, runPiece } from '../../../main/search/keyword/keyword.js';
+import { keywordQuestion, keywordRanking } from '../../../main/search/keyword/keyword.js';
+import { layOut, runPiece } from '../../../main/search/keyword/layout.js';
+import { rankResults } from '../../../main/search/keyword/rescore.js';
 import { halvesOf, type KeywordOptions } from '../../../main/search/keyword/plan.js';
-import type { ScoredId } from '../../../main/db/repositories/chunks.js';
+import type { ChunkReader, KbRange, ScoredId } from '../../../main/db/repositories/chunks.js';
 import { DOCUMENTS } from '../../fixtures/corpus/documents.js';
 import { retrievalDb, type RetrievalDb } from './setup.js';
 
 const open: RetrievalDb[] = [];
+/** A search laid out, as keyword.ts and the keyword thread lay it out. */
+const workOf = (chunks: ChunkReader, ranges: readonly KbRange[], text: string, limit: number, options: KeywordOptions, split: boolean) =>
+  layOut(chunks, keywordQuestion(ranges, text, limit, options), split);
 afterEach(() => open.splice(0).forEach((r) => r.close()));
 
 /** Four knowledge bases, each holding a share of the corpus; A and B are neighbours, C sits between B and D. */
@@ -44,8 +49,8 @@ describe('a keyword search laid out in queries that two threads can share', () =
     for (const options of SETTINGS) {
       for (const text of QUESTIONS) {
         const whole = keywordRanking(r.chunks, ranges, text, 10, options);
-        const unsplit = keywordWork(r.chunks, ranges, text, 10, options, false);
-        const work = keywordWork(r.chunks, ranges, text, 10, { ...options, splitChunks: 1 }, true);
+        const unsplit = workOf(r.chunks, ranges, text, 10, options, false);
+        const work = workOf(r.chunks, ranges, text, 10, { ...options, splitChunks: 1 }, true);
         seen.modes.add(work.plan.mode);
         if (work.plan.boost.length > 0) seen.boosted++;
         if (work.plan.nudge.length > 0) seen.nudged++;
@@ -56,7 +61,7 @@ describe('a keyword search laid out in queries that two threads can share', () =
         // Run last first, as if another thread had taken the first ones.
         const results: ScoredId[][] = [];
         for (let i = work.pieces.length - 1; i >= 0; i--) results[i] = runPiece(r.chunks, work.plan, work.pieces[i]!);
-        expect(combineWork(r.chunks, work, results, options)).toEqual(whole);
+        expect(rankResults(r.chunks, work, results)).toEqual(whole);
       }
     }
     // The settings reached every way of ranking (with the document frequencies given, a conjunction is always ranked), so each was compared.
@@ -79,10 +84,10 @@ describe('a keyword search laid out in queries that two threads can share', () =
     expect(Math.abs(count(...older!) - count(...newer!))).toBeLessThanOrEqual(1);
     expect(count(...older!) + count(...newer!)).toBe(span.inserted);
 
-    const work = keywordWork(r.chunks, [a!], QUESTIONS[0]!, 10, { splitChunks: 1, maxScoredPerKb: 9 }, true);
+    const work = workOf(r.chunks, [a!], QUESTIONS[0]!, 10, { splitChunks: 1, maxScoredPerKb: 9 }, true);
     expect(work.pieces.map((p) => p.cap)).toEqual(work.pieces.map(() => 5));
     // Below splitChunks, a span is queried whole, with the whole cap.
-    const small = keywordWork(r.chunks, [a!], QUESTIONS[0]!, 10, { splitChunks: a!.inserted + 1, maxScoredPerKb: 9 }, true);
+    const small = workOf(r.chunks, [a!], QUESTIONS[0]!, 10, { splitChunks: a!.inserted + 1, maxScoredPerKb: 9 }, true);
     expect(small.pieces.map((p) => [p.lo, p.hi, p.cap])).toEqual(small.pieces.map(() => [a!.lo, a!.hi, 9]));
   });
 });

@@ -19,7 +19,7 @@ function fakeProject() {
   };
   mkdirSync(join(dir, 'scripts'));
   copyFileSync(START, join(dir, 'scripts', 'start.mjs'));
-  copyFileSync(join(START, '..', 'open-browser.mjs'), join(dir, 'scripts', 'open-browser.mjs'));
+  for (const helper of ['open-browser.mjs', 'electron-sqlite.mjs']) copyFileSync(join(START, '..', helper), join(dir, 'scripts', helper));
   write('package.json', JSON.stringify({ name: 'parley', main: 'dist/main/electron.js', type: 'module' }));
   write('dist/main/electron.js', '');
   // Served mode stand-in: reports what it was given, exits 7 (or 0 on SIGTERM when asked to wait).
@@ -37,6 +37,41 @@ function fakeProject() {
   write('node_modules/electron/package.json', JSON.stringify({ name: 'electron', version: '45.4.1', main: 'index.js' }));
   write('node_modules/electron/index.js', "console.log('Downloading Electron binary...'); console.error('RequestError: getaddrinfo ENOTFOUND github.com'); throw new Error('Electron failed to install correctly');");
   return { dir, write, remove };
+}
+
+/**
+ * A desktop-capable fake project whose better-sqlite3 copy can be fetched or built: a fake Electron
+ * binary that prints the binding it was given, and stand-ins for prebuild-install (hoisted, as npm
+ * installs it) and node-gyp that append their calls, in order, to calls.jsonl. A stand-in that
+ * succeeds leaves `build/Release/better_sqlite3.node` in its cwd, as the real tools do.
+ */
+function desktopProject(prebuilt: 'fetches' | 'fails', gyp: 'builds' | 'fails') {
+  const project = fakeProject();
+  project.write('node_modules/electron/path.txt', 'electron');
+  project.write('node_modules/electron/dist/electron', `#!${process.execPath}\nconsole.log('ELECTRON ' + process.env.PARLEY_SQLITE_BINDING);\n`, true);
+  project.write('node_modules/better-sqlite3/package.json', JSON.stringify({ name: 'better-sqlite3', version: '12.11.1' }));
+  project.write('node_modules/better-sqlite3/binding.gyp', '{}');
+  project.write('node_modules/better-sqlite3/build/Release/better_sqlite3.node', 'node build');
+  const calls = join(project.dir, 'calls.jsonl');
+  const stub = (tool: string, outcome: string, failure: string) =>
+    `const fs = require('fs');
+     fs.appendFileSync(${JSON.stringify(calls)}, JSON.stringify({ tool: ${JSON.stringify(tool)}, args: process.argv.slice(2), cwd: process.cwd(), hasPackage: fs.existsSync('package.json'), hasGyp: fs.existsSync('binding.gyp'), nodeBuildCopied: fs.existsSync('build/Release/better_sqlite3.node'), nodedir: process.env.npm_config_nodedir ?? null }) + '\\n');
+     ${failure}
+     fs.mkdirSync('build/Release', { recursive: true }); fs.writeFileSync('build/Release/better_sqlite3.node', ${JSON.stringify(outcome)});`;
+  project.write(
+    'node_modules/prebuild-install/bin.js',
+    stub('prebuild-install', 'prebuilt electron build', prebuilt === 'fails' ? "console.error('prebuild-install warn install getaddrinfo ENOTFOUND github.com'); process.exit(1);" : ''),
+  );
+  project.write('fake-node-gyp.cjs', stub('node-gyp', 'electron build', gyp === 'fails' ? "console.error('gyp ERR! no headers'); process.exit(1);" : ''));
+  const recorded = () =>
+    existsSync(calls)
+      ? readFileSync(calls, 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { tool: string; args: string[]; cwd: string; hasPackage: boolean; hasGyp: boolean; nodeBuildCopied: boolean; nodedir: string | null })
+      : [];
+  const env = { npm_config_node_gyp: join(project.dir, 'fake-node-gyp.cjs'), npm_config_nodedir: '/usr' };
+  return { ...project, recorded, env, binding: join(project.dir, '.cache', 'electron-sqlite', '45.4.1', 'better_sqlite3.node') };
 }
 
 function run(cwd: string, args: string[], env: Record<string, string | undefined> = {}, onStdout?: (text: string, child: ReturnType<typeof spawn>) => void) {
@@ -129,50 +164,66 @@ describe('scripts/start.mjs', () => {
     expect(result.code).toBe(3);
   });
 
-  it('builds better-sqlite3 for Electron once, with node-gyp against Electron headers, on a copy', async () => {
-    project = fakeProject();
-    project.write('node_modules/electron/path.txt', 'electron');
-    project.write('node_modules/electron/dist/electron', `#!${process.execPath}\nconsole.log('ELECTRON ' + process.env.PARLEY_SQLITE_BINDING);\n`, true);
-    project.write('node_modules/better-sqlite3/binding.gyp', '{}');
-    project.write('node_modules/better-sqlite3/build/Release/better_sqlite3.node', 'node build');
-    // node-gyp stand-in: records how it was run, and "builds" into build/Release of its cwd.
-    project.write(
-      'fake-node-gyp.cjs',
-      `const fs = require('fs'); const path = require('path');
-       fs.writeFileSync(${JSON.stringify(join(project.dir, 'gyp-call.json'))}, JSON.stringify({ args: process.argv.slice(2), cwd: process.cwd(), hasGyp: fs.existsSync('binding.gyp'), nodeBuildCopied: fs.existsSync('build/Release/better_sqlite3.node'), nodedir: process.env.npm_config_nodedir ?? null }));
-       fs.mkdirSync('build/Release', { recursive: true }); fs.writeFileSync('build/Release/better_sqlite3.node', 'electron build');`,
-    );
-    const env = { npm_config_node_gyp: join(project.dir, 'fake-node-gyp.cjs'), npm_config_nodedir: '/usr' };
-    const result = await run(project.dir, [], env);
-    const binding = join(project.dir, '.cache', 'electron-sqlite', '45.4.1', 'better_sqlite3.node');
-    expect(result.stdout.trim()).toBe(`ELECTRON ${binding}`);
-    expect(readFileSync(binding, 'utf8')).toBe('electron build');
-    const call = JSON.parse(readFileSync(join(project.dir, 'gyp-call.json'), 'utf8')) as { args: string[]; cwd: string; hasGyp: boolean; nodeBuildCopied: boolean; nodedir: string | null };
-    expect(call.args.slice(0, 4)).toEqual(['rebuild', '--release', '--target=45.4.1', '--dist-url=https://electronjs.org/headers']);
-    expect(call.cwd.startsWith(project.dir)).toBe(false);
-    expect(call.hasGyp).toBe(true);
-    expect(call.nodeBuildCopied).toBe(false);
-    expect(call.nodedir).toBeNull();
-    expect(readFileSync(join(project.dir, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'), 'utf8')).toBe('node build');
-    expect(existsSync(call.cwd)).toBe(false);
+  it("takes better-sqlite3's prebuilt binary for Electron first, on a copy, and does not run node-gyp when it is had", async () => {
+    const desktop = desktopProject('fetches', 'builds');
+    project = desktop;
+    const result = await run(desktop.dir, [], desktop.env);
+    expect(result.stdout.trim()).toBe(`ELECTRON ${desktop.binding}`);
+    expect(result.stderr.trim()).toBe('Took the prebuilt better-sqlite3 for Electron 45.4.1 (first start only).');
+    expect(readFileSync(desktop.binding, 'utf8')).toBe('prebuilt electron build');
+    const calls = desktop.recorded();
+    expect(calls.map((call) => call.tool)).toEqual(['prebuild-install']);
+    expect(calls[0]?.args).toEqual(['--runtime', 'electron', '--target', '45.4.1', '--arch', process.arch]);
+    // Run in a throwaway copy of the module (prebuild-install reads its package.json), not in node_modules.
+    expect(calls[0]?.cwd.startsWith(desktop.dir)).toBe(false);
+    expect(calls[0]?.hasPackage).toBe(true);
+    expect(calls[0]?.nodeBuildCopied).toBe(false);
+    expect(existsSync(calls[0]?.cwd ?? '')).toBe(false);
+    expect(readFileSync(join(desktop.dir, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'), 'utf8')).toBe('node build');
 
-    // Second start: the cached build is used, node-gyp is not run again.
-    project.write('gyp-call.json', 'unchanged');
-    await run(project.dir, [], env);
-    expect(readFileSync(join(project.dir, 'gyp-call.json'), 'utf8')).toBe('unchanged');
+    // Second start: the cached binary is used, nothing is fetched again.
+    await run(desktop.dir, [], desktop.env);
+    expect(desktop.recorded()).toHaveLength(1);
   });
 
-  it('falls back to served mode, in one line, when the Electron build of better-sqlite3 fails', async () => {
-    project = fakeProject();
-    project.write('node_modules/electron/path.txt', 'electron');
-    project.write('node_modules/electron/dist/electron', `#!${process.execPath}\nconsole.log('ELECTRON');\n`, true);
-    project.write('node_modules/better-sqlite3/binding.gyp', '{}');
-    project.write('fake-node-gyp.cjs', "console.error('gyp ERR! no headers'); process.exit(1);");
-    const result = await run(project.dir, [], { npm_config_node_gyp: join(project.dir, 'fake-node-gyp.cjs') });
+  it('builds better-sqlite3 for Electron once, with node-gyp against Electron headers, on a copy, when no prebuilt binary can be had', async () => {
+    const desktop = desktopProject('fails', 'builds');
+    project = desktop;
+    const result = await run(desktop.dir, [], desktop.env);
+    expect(result.stdout.trim()).toBe(`ELECTRON ${desktop.binding}`);
+    expect(result.stderr.trim()).toBe(
+      'No prebuilt better-sqlite3 for Electron 45.4.1 (getaddrinfo ENOTFOUND github.com): building it with node-gyp (first start only; a few minutes; log: .cache/electron-sqlite/45.4.1/build.log)',
+    );
+    expect(readFileSync(desktop.binding, 'utf8')).toBe('electron build');
+    const calls = desktop.recorded();
+    expect(calls.map((call) => call.tool)).toEqual(['prebuild-install', 'node-gyp']);
+    const gyp = calls[1];
+    expect(gyp?.args.slice(0, 4)).toEqual(['rebuild', '--release', '--target=45.4.1', '--dist-url=https://electronjs.org/headers']);
+    expect(gyp?.cwd.startsWith(desktop.dir)).toBe(false);
+    expect(gyp?.hasGyp).toBe(true);
+    expect(gyp?.nodeBuildCopied).toBe(false);
+    expect(gyp?.nodedir).toBeNull();
+    expect(readFileSync(join(desktop.dir, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'), 'utf8')).toBe('node build');
+    expect(existsSync(gyp?.cwd ?? '')).toBe(false);
+    // Both tools' output is kept in the log.
+    const log = readFileSync(join(desktop.dir, '.cache/electron-sqlite/45.4.1/build.log'), 'utf8');
+    expect(log).toContain('ENOTFOUND github.com');
+
+    // Second start: the cached build is used, neither tool is run again.
+    await run(desktop.dir, [], desktop.env);
+    expect(desktop.recorded()).toHaveLength(2);
+  });
+
+  it('falls back to served mode, in one line, when neither a prebuilt nor a built better-sqlite3 for Electron can be had', async () => {
+    const desktop = desktopProject('fails', 'fails');
+    project = desktop;
+    const result = await run(desktop.dir, [], desktop.env);
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^better-sqlite3 could not be built for Electron 45\.4\.1 \(the build failed \(see .*build\.log\)\); starting served mode instead\.$/);
     expect(lines[1]).toMatch(/^SERVE /);
-    expect(readFileSync(join(project.dir, '.cache/electron-sqlite/45.4.1/build.log'), 'utf8')).toContain('no headers');
+    expect(lines).toHaveLength(2);
+    expect(desktop.recorded().map((call) => call.tool)).toEqual(['prebuild-install', 'node-gyp']);
+    expect(readFileSync(join(desktop.dir, '.cache/electron-sqlite/45.4.1/build.log'), 'utf8')).toContain('no headers');
     expect(result.code).toBe(7);
   });
 });

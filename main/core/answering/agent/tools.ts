@@ -149,13 +149,13 @@ async function searchDatasets(env: ToolEnv, book: PassageBook, args: ToolArgs<'s
   const datasets = only ? [only] : env.datasets;
   if (datasets.length === 0) return failed('No dataset is attached to this conversation: there is nothing to search.');
   const limit = args.limit ?? SEARCH_LIMIT;
-  const byKb = new Map(datasets.map((d) => [d.kb_id, d]));
+  // retrieve() gives each hit the dataset it came from: only those searched here can come back.
   const { hits } = await retrieve(env, datasets, query, limit);
   const citations: Citation[] = [];
   const lines: Array<{ dataset: AgentDataset; line: string }> = [];
   const found: number[] = [];
   for (const hit of hits) {
-    const dataset = byKb.get(hit.kb_id);
+    const dataset = datasets.find((d) => d.id === hit.dataset_id);
     if (!dataset) continue;
     const { entry, added } = book.add(hit, dataset.id);
     if (added) citations.push(entry.citation);
@@ -210,7 +210,7 @@ function openArtifact(env: ToolEnv, book: PassageBook, args: ToolArgs<'open_arti
   const first = chunks[0];
   if (!first) return failed(`${key} in ${d.name} has no text.`, d.id);
   const text = chunks.map((c) => c.text).join('\n');
-  const location = JSON.parse(first.location) as ChunkLocation;
+  const { location } = first;
   const { entry, added } = book.add({ chunk_id: first.id, artifact_id: artifact.id, artifact_key: key, text: first.text, snippet: clip(oneLine(first.text), 240), location }, d.id);
   const head = `[${entry.passage.index}] ${key}, the beginning (${chunks.length} of ${artifact.chunk_count} passage${artifact.chunk_count === 1 ? '' : 's'})`;
   return {

@@ -5,11 +5,7 @@ import { ownThread } from '../threads/access.js';
 import { readBranch } from './branch.js';
 import { ownMessage } from '../threads/owned.js';
 import { startAnswer, type StartedChat } from './send.js';
-
-interface AnswerOptions {
-  model_endpoint_override?: string | undefined;
-  agentic?: boolean | undefined;
-}
+import type { InputOf } from '../../platform/operation-handlers.js';
 
 /** The question an answer responds to: its parent, a user message. */
 function questionOf(ctx: AuthedContext, answer: MessageRecord): MessageRecord {
@@ -29,28 +25,28 @@ function notRunning(ctx: AuthedContext, row: MessageRecord): void {
 }
 
 /** A new answer to an earlier answer's question, after the thread's newest message; the old one is kept. */
-export function startRegenerate(ctx: AuthedContext, input: AnswerOptions & { message_id: string }): StartedChat {
+export function startRegenerate(ctx: AuthedContext, input: InputOf<'chat.regenerate'>): StartedChat {
   const answer = ownAnswer(ctx, input.message_id);
   notRunning(ctx, answer);
   const question = questionOf(ctx, answer);
   const thread = ownThread(ctx, answer.thread_id);
   const branch = readBranch(ctx, thread.id, question.parent_id, input.model_endpoint_override);
-  const request = { thread_id: thread.id, message: question.content, agentic: input.agentic ?? false, model_endpoint_override: input.model_endpoint_override };
+  const request = { thread_id: thread.id, message: question.content, agentic: input.agentic, model_endpoint_override: input.model_endpoint_override };
   return startAnswer(ctx, { thread, request, workflow: null, branch, question: { kind: 'stored', row: question } });
 }
 
 /** An edited question: a new message that follows what the old one followed, and its answer. */
-export function startEdit(ctx: AuthedContext, input: AnswerOptions & { message_id: string; message: string }): StartedChat {
+export function startEdit(ctx: AuthedContext, input: InputOf<'chat.edit'>): StartedChat {
   const old = ownMessage(ctx, input.message_id);
   if (old.role !== 'user') throw new ServiceError('invalid_argument', 'Only your own messages can be edited; regenerate an answer instead.', [{ path: 'message_id', message: 'must be a user message' }]);
   const thread = ownThread(ctx, old.thread_id);
   const branch = readBranch(ctx, thread.id, old.parent_id, input.model_endpoint_override);
-  const request = { thread_id: thread.id, message: input.message, agentic: input.agentic ?? false, model_endpoint_override: input.model_endpoint_override };
+  const request = { thread_id: thread.id, message: input.message, agentic: input.agentic, model_endpoint_override: input.model_endpoint_override };
   return startAnswer(ctx, { thread, request, workflow: null, branch, question: { kind: 'new', parent_id: old.parent_id } });
 }
 
 /** The same answer streams again, from its kept text, and the model goes on with it. */
-export function startContinue(ctx: AuthedContext, input: AnswerOptions & { message_id: string }): StartedChat {
+export function startContinue(ctx: AuthedContext, input: InputOf<'chat.continue'>): StartedChat {
   const answer = ownAnswer(ctx, input.message_id);
   notRunning(ctx, answer);
   if (answer.status === 'complete') throw new ServiceError('conflict', 'This answer is complete; regenerate it for another one.');

@@ -4,10 +4,9 @@ import type { MessageRecord } from '../../../db/repositories/messages.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { messageView } from '../threads/views.js';
 import { startChat, type StartedChat } from './send.js';
-import type { ChatInput } from './types.js';
 import { startContinue, startEdit, startRegenerate } from './branching.js';
 import { ownMessage } from '../threads/owned.js';
-import type { HandlersFor, StreamHandlers } from '../../platform/operation-handlers.js';
+import type { HandlersFor, InputOf, StreamHandlers } from '../../platform/operation-handlers.js';
 
 function reload(ctx: AuthedContext, id: string) {
   const row = ctx.repos.messages.get(id);
@@ -26,20 +25,17 @@ function live(ctx: AuthedContext, started: StartedChat): AsyncIterable<Sequenced
   return ctx.runtime.hub.subscribe(started.message_id) ?? replayStored(ctx, ctx.repos.messages.get(started.message_id));
 }
 
-export const sendChat = (ctx: AuthedContext, input: ChatInput) => answered(ctx, startChat(ctx, input));
-export const streamChat = (ctx: AuthedContext, input: ChatInput) => live(ctx, startChat(ctx, input));
+export const sendChat = (ctx: AuthedContext, input: InputOf<'chat.send'>) => answered(ctx, startChat(ctx, input));
+export const streamChat = (ctx: AuthedContext, input: InputOf<'chat.send'>) => live(ctx, startChat(ctx, input));
 
-type Regenerate = Parameters<typeof startRegenerate>[1];
-type Edit = Parameters<typeof startEdit>[1];
-type Continue = Parameters<typeof startContinue>[1];
-export const regenerateChat = (ctx: AuthedContext, input: Regenerate) => answered(ctx, startRegenerate(ctx, input));
-export const streamRegenerate = (ctx: AuthedContext, input: Regenerate) => live(ctx, startRegenerate(ctx, input));
-export const editChat = (ctx: AuthedContext, input: Edit) => answered(ctx, startEdit(ctx, input));
-export const streamEdit = (ctx: AuthedContext, input: Edit) => live(ctx, startEdit(ctx, input));
-export const continueChat = (ctx: AuthedContext, input: Continue) => answered(ctx, startContinue(ctx, input));
-export const streamContinue = (ctx: AuthedContext, input: Continue) => live(ctx, startContinue(ctx, input));
+export const regenerateChat = (ctx: AuthedContext, input: InputOf<'chat.regenerate'>) => answered(ctx, startRegenerate(ctx, input));
+export const streamRegenerate = (ctx: AuthedContext, input: InputOf<'chat.regenerate'>) => live(ctx, startRegenerate(ctx, input));
+export const editChat = (ctx: AuthedContext, input: InputOf<'chat.edit'>) => answered(ctx, startEdit(ctx, input));
+export const streamEdit = (ctx: AuthedContext, input: InputOf<'chat.edit'>) => live(ctx, startEdit(ctx, input));
+export const continueChat = (ctx: AuthedContext, input: InputOf<'chat.continue'>) => answered(ctx, startContinue(ctx, input));
+export const streamContinue = (ctx: AuthedContext, input: InputOf<'chat.continue'>) => live(ctx, startContinue(ctx, input));
 
-export async function cancelChat(ctx: AuthedContext, input: { message_id: string }) {
+export async function cancelChat(ctx: AuthedContext, input: InputOf<'chat.cancel'>) {
   const row = ownMessage(ctx, input.message_id);
   if (row.role !== 'assistant') throw new ServiceError('invalid_argument', 'Only an answer can be cancelled.');
   // Cancelling a finished answer changes nothing and says so by its status.
@@ -48,7 +44,7 @@ export async function cancelChat(ctx: AuthedContext, input: { message_id: string
 }
 
 /** Re-attach: live or retained events after `last_event_id`; an older answer is replayed from storage. */
-export function attachChat(ctx: AuthedContext, input: { message_id: string; last_event_id?: number | undefined }): AsyncIterable<SequencedEvent> {
+export function attachChat(ctx: AuthedContext, input: InputOf<'chat.stream'>): AsyncIterable<SequencedEvent> {
   const row = ownMessage(ctx, input.message_id);
   if (row.role !== 'assistant') throw new ServiceError('invalid_argument', 'Only an answer has a stream.');
   return ctx.runtime.hub.subscribe(row.id, input.last_event_id ?? -1) ?? replayStored(ctx, row);

@@ -1,18 +1,7 @@
-import type { Sampling } from '../../platform/ports/providers.js';
+import type { InputOf } from '../../platform/operation-handlers.js';
 
-/** What a chat request asks for, as the chat operations and workflows (which fill parts of it in) see it. */
-export interface ChatInput {
-  thread_id?: string | undefined;
-  /** The message the new one follows (default: the thread's newest). */
-  parent_id?: string | undefined;
-  message: string;
-  dataset_ids?: string[] | undefined;
-  agentic: boolean;
-  model_endpoint_override?: string | undefined;
-  workflow_id?: string | undefined;
-  /** How the answer is sampled (`stop` as the request gave it: one text or several). */
-  temperature?: Sampling['temperature'];
-  top_p?: Sampling['top_p'];
-  max_tokens?: Sampling['max_tokens'];
-  stop?: string | string[] | undefined;
-}
+/**
+ * What a chat request asks for, as the chat operations and workflows (which fill parts of it in)
+ * see it: `chat.send`'s input but whether it streams, which only the transport cares about.
+ */
+export type ChatInput = Omit<InputOf<'chat.send'>, 'stream'>;

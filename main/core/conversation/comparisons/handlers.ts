@@ -11,14 +11,7 @@ import { assertDatasets } from '../../knowledge/datasets/access.js';
 import { leaderboardOf } from './leaderboard.js';
 import { runComparison } from './run.js';
 import { comparisonView, summaryView } from './views.js';
-import type { HandlersFor, StreamHandlers } from '../../platform/operation-handlers.js';
-
-export interface CreateInput {
-  prompt: string;
-  model_ids: string[];
-  dataset_ids?: string[] | undefined;
-  blind: boolean;
-}
+import type { HandlersFor, InputOf, StreamHandlers } from '../../platform/operation-handlers.js';
 
 /** One of the caller's comparisons; anyone else's is as absent as one that never existed. */
 function ownComparison(ctx: AuthedContext, id: string): ComparisonRecord {
@@ -55,7 +48,7 @@ function shuffled<T>(items: T[]): T[] {
  * Stores the comparison and one `streaming` answer per model, then starts every model at once in
  * the background. Blind comparisons shuffle the order, so a column's position says nothing either.
  */
-export function startComparison(ctx: AuthedContext, input: CreateInput): string {
+export function startComparison(ctx: AuthedContext, input: InputOf<'comparisons.create'>): string {
   const { repos, runtime } = ctx;
   const problems: FieldError[] = [];
   input.model_ids.forEach((id, i) => {
@@ -103,20 +96,20 @@ export function startComparison(ctx: AuthedContext, input: CreateInput): string 
 }
 
 /** Non-streaming: waits until every answer has ended, and answers the stored comparison. */
-export async function createComparison(ctx: AuthedContext, input: CreateInput): Promise<Comparison> {
+export async function createComparison(ctx: AuthedContext, input: InputOf<'comparisons.create'>): Promise<Comparison> {
   const id = startComparison(ctx, input);
   await ctx.runtime.hub.finished(id);
   return view(ctx, ownComparison(ctx, id));
 }
 
 /** Streaming: the live events of every answer, each naming its `response_id`. */
-export function streamComparison(ctx: AuthedContext, input: CreateInput): AsyncIterable<Sequenced<ComparisonEvent>> {
+export function streamComparison(ctx: AuthedContext, input: InputOf<'comparisons.create'>): AsyncIterable<Sequenced<ComparisonEvent>> {
   const id = startComparison(ctx, input);
   return ctx.runtime.hub.subscribe<ComparisonEvent>(id) ?? replayStored(ctx, id);
 }
 
 /** Re-attach: live or retained events after `last_event_id`; an older comparison is replayed from storage. */
-export function attachComparison(ctx: AuthedContext, input: { id: string; last_event_id?: number | undefined }): AsyncIterable<Sequenced<ComparisonEvent>> {
+export function attachComparison(ctx: AuthedContext, input: InputOf<'comparisons.stream'>): AsyncIterable<Sequenced<ComparisonEvent>> {
   const row = ownComparison(ctx, input.id);
   return ctx.runtime.hub.subscribe<ComparisonEvent>(row.id, input.last_event_id ?? -1) ?? replayStored(ctx, row.id);
 }
@@ -128,7 +121,7 @@ async function* replayStored(ctx: AuthedContext, id: string): AsyncIterable<Sequ
   yield { id: 1, event: 'comparison.completed', data: { comparison } };
 }
 
-export function listComparisons(ctx: AuthedContext, input: { limit: number; cursor?: string | undefined }) {
+export function listComparisons(ctx: AuthedContext, input: InputOf<'comparisons.list'>) {
   const { comparisons } = ctx.repos;
   const page = comparisons.page(ctx.caller.user.id, input.limit, input.cursor);
   if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
@@ -138,18 +131,18 @@ export function listComparisons(ctx: AuthedContext, input: { limit: number; curs
   };
 }
 
-export function getComparison(ctx: AuthedContext, input: { id: string }): Comparison {
+export function getComparison(ctx: AuthedContext, input: InputOf<'comparisons.get'>): Comparison {
   return view(ctx, ownComparison(ctx, input.id));
 }
 
-export async function cancelComparison(ctx: AuthedContext, input: { id: string }): Promise<Comparison> {
+export async function cancelComparison(ctx: AuthedContext, input: InputOf<'comparisons.cancel'>): Promise<Comparison> {
   const row = ownComparison(ctx, input.id);
   // Cancelling a finished comparison changes nothing; the answers' statuses say how each ended.
   await ctx.runtime.hub.cancel(row.id);
   return view(ctx, row);
 }
 
-export function voteComparison(ctx: AuthedContext, input: { id: string; winner_response_id?: string | undefined; outcome?: 'tie' | 'both_bad' | undefined }): Comparison {
+export function voteComparison(ctx: AuthedContext, input: InputOf<'comparisons.vote'>): Comparison {
   const { comparisons } = ctx.repos;
   const row = ownComparison(ctx, input.id);
   const responses = responsesOf(ctx, row);

@@ -5,7 +5,7 @@ import type { AuthedContext } from '../../platform/context.js';
 import type { McpClientsPort } from '../../platform/ports/mcp.js';
 import type { McpServerSnapshot } from './connection.js';
 import { qualifiedName } from './answer-tools.js';
-import type { HandlersFor } from '../../platform/operation-handlers.js';
+import type { HandlersFor, InputOf } from '../../platform/operation-handlers.js';
 
 /** What runs, without what may be secret: the program (not its arguments), or the URL without query and credentials. */
 export function targetOf(config: McpServerConfig): string {
@@ -51,7 +51,7 @@ export function listMcpServers(ctx: AuthedContext): { data: McpServer[] } {
 }
 
 /** `POST /mcp/servers/{name}/connect`: start (or restart) it now and answer how that went. */
-export async function connectMcpServer(ctx: AuthedContext, input: { name: string }): Promise<McpServer> {
+export async function connectMcpServer(ctx: AuthedContext, input: InputOf<'mcp.servers.connect'>): Promise<McpServer> {
   const connection = clients(ctx).get(input.name);
   if (!connection) throw new ServiceError('not_found', `No MCP server called ${JSON.stringify(input.name)} is declared in [[mcp.servers]].`);
   if (!connection.config.enabled) throw new ServiceError('conflict', `The MCP server ${input.name} is disabled (enabled = false in its [[mcp.servers]] entry).`);

@@ -12,14 +12,13 @@ import { extractFeatures } from '../../models/routing/features.js';
 import { route } from '../../models/routing/router.js';
 import { renderMarkdown, type ReportData } from './render.js';
 import { characteristicTerms } from './terms.js';
-import type { HandlersFor } from '../../platform/operation-handlers.js';
+import type { HandlersFor, InputOf } from '../../platform/operation-handlers.js';
 
 const TERM_SAMPLE = 5000;
 const SUMMARY_EXCERPTS = 12;
 
 function reportView(row: ReportRecord): z.input<typeof Report> {
-  const { id, dataset_id, format, status, content, summary_model_id, created_at, updated_at } = row;
-  return { id, dataset_id, format, status, content, summary_model_id, error: row.error_detail, created_at, updated_at };
+  return { ...row, error: row.error_detail };
 }
 
 /** A summary by a generative model chosen by the router; none when no generative model answers. */
@@ -66,7 +65,7 @@ async function build(ctx: AuthedContext, reportId: string, datasetId: string, fo
 }
 
 /** Starts the report; it is written in the background (a summary can take a model's time). */
-export function createReport(ctx: AuthedContext, input: { dataset_id: string; format: 'markdown' | 'html' }) {
+export function createReport(ctx: AuthedContext, input: InputOf<'reports.create'>) {
   orgDataset(ctx, input.dataset_id);
   const id = newId('rpt');
   ctx.repos.reports.insert({ id, dataset_id: input.dataset_id, user_id: ctx.caller.user.id, format: input.format, now: isoNow(ctx) });
@@ -75,7 +74,7 @@ export function createReport(ctx: AuthedContext, input: { dataset_id: string; fo
   return getReport(ctx, { id });
 }
 
-export function getReport(ctx: AuthedContext, input: { id: string }) {
+export function getReport(ctx: AuthedContext, input: InputOf<'reports.get'>) {
   const row = ctx.repos.reports.get(input.id);
   if (!row) throw new ServiceError('not_found', `No report ${input.id}.`);
   orgDataset(ctx, row.dataset_id);

@@ -1,5 +1,4 @@
 import type { AuthedContext } from '../../platform/context.js';
-import type { ChunkLocation } from '../../knowledge/ingest/types.js';
 import { allModels } from '../../models/catalog/catalog.js';
 import type { HandlersFor } from '../../platform/operation-handlers.js';
 
@@ -32,14 +31,9 @@ function topicOf(ctx: AuthedContext, kbId: string): string | null {
   const first = ctx.repos.artifacts.page(kbId, 1, undefined, 'ready')?.rows[0];
   if (!first) return null;
   for (const chunk of ctx.repos.chunks.opening(first.id, 4)) {
-    try {
-      const section = (JSON.parse(chunk.location) as Partial<ChunkLocation>).section;
-      const parts = typeof section === 'string' ? section.split('>').map((p) => p.trim()).filter(Boolean) : [];
-      const last = parts.at(-1);
-      if (last && parts.length > 1) return last.toLowerCase();
-    } catch {
-      // a location is a hint; a file without one is named by its key below
-    }
+    const parts = chunk.location.section?.split('>').map((p) => p.trim()).filter(Boolean) ?? [];
+    const last = parts.at(-1);
+    if (last && parts.length > 1) return last.toLowerCase();
   }
   const name = first.key.replace(/\.[^.]+$/, '').replace(/[-_.]+/g, ' ').trim();
   return name || null;

@@ -5,16 +5,9 @@ import { isoNow } from '../../platform/context.js';
 import { assertDatasets } from '../../knowledge/datasets/access.js';
 import { newId } from '../../platform/ids.js';
 import { requestedWorkflow } from '../workflows/apply.js';
+import type { InputOf } from '../../platform/operation-handlers.js';
 
 /* A caller's threads as other domains reach them (chat, branching): not through threads' handlers. */
-
-/** What a thread remembers for its chats. */
-export type ThreadSettings = {
-  dataset_ids?: string[] | undefined;
-  suggestions_enabled?: boolean | undefined;
-  system_prompt?: string | null | undefined;
-  workflow_id?: string | null | undefined;
-};
 
 /** A thread the caller owns, or not_found (never forbidden: other people's ids are not confirmed). */
 export function ownThread(ctx: AuthedContext, id: string): ThreadRecord {
@@ -23,7 +16,7 @@ export function ownThread(ctx: AuthedContext, id: string): ThreadRecord {
   return row;
 }
 
-export function newThread(ctx: AuthedContext, input: ThreadSettings & { title?: string | undefined }): ThreadRecord {
+export function newThread(ctx: AuthedContext, input: InputOf<'threads.create'>): ThreadRecord {
   assertDatasets(ctx, input.dataset_ids);
   requestedWorkflow(ctx, input.workflow_id);
   const id = newId('thr');

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Message } from '../../../../shared/events.js';
 import type { Thread } from '../../../../shared/operations/threads.js';
 import type { MessageRecord } from '../../../db/repositories/messages.js';
@@ -5,9 +6,9 @@ import type { ThreadRecord } from '../../../db/repositories/threads.js';
 import type { ThoughtRecord } from '../../../db/repositories/thoughts.js';
 import type { ErrorCode } from '../../../../shared/errors.js';
 
-export function threadView(row: ThreadRecord, datasetIds: string[]): Thread {
-  const { id, title, suggestions_enabled, system_prompt, workflow_id, created_at, updated_at } = row;
-  return { id, title, dataset_ids: datasetIds, suggestions_enabled, system_prompt, workflow_id, created_at, updated_at };
+/** The record with its datasets; the output schema leaves its internal columns behind. */
+export function threadView(row: ThreadRecord, datasetIds: string[]): z.input<typeof Thread> {
+  return { ...row, dataset_ids: datasetIds };
 }
 
 /** A message as the API shows it; an agentic answer's steps come from the thoughts table. */

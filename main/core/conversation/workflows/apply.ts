@@ -4,6 +4,7 @@ import type { ThreadRecord } from '../../../db/repositories/threads.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { findWorkflow } from './lookup.js';
+import type { InputOf } from '../../platform/operation-handlers.js';
 
 /**
  * The workflow a request names: it must be one of the organization's and active now. Checked before
@@ -27,12 +28,7 @@ function rememberedWorkflow(ctx: AuthedContext, thread: ThreadRecord): Workflow 
 }
 
 /** The parts of a chat request a workflow fills in (the chat's own request type has these and more). */
-export interface WorkflowFilled {
-  dataset_ids?: string[] | undefined;
-  agentic: boolean;
-  model_endpoint_override?: string | undefined;
-  workflow_id?: string | undefined;
-}
+export type WorkflowFilled = Pick<InputOf<'chat.send'>, 'dataset_ids' | 'agentic' | 'model_endpoint_override' | 'workflow_id'>;
 
 /**
  * Applies a chat's workflow: the one the request names (then remembered by the thread) or the one the

@@ -1,6 +1,5 @@
 import { ServiceError } from '../../../../shared/errors.js';
-import type { ParsedInputOf } from '../../../../shared/operations/define.js';
-import { SIMPLE_CHAT_WORKFLOW_ID, type Workflow, type createWorkflow as createWorkflowOp, type updateWorkflow as updateWorkflowOp } from '../../../../shared/operations/workflows.js';
+import { SIMPLE_CHAT_WORKFLOW_ID, type Workflow } from '../../../../shared/operations/workflows.js';
 import type { WorkflowRecord } from '../../../db/repositories/workflows.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
@@ -10,7 +9,7 @@ import { assertDatasets } from '../../knowledge/datasets/access.js';
 import { findWorkflow, workflowView } from './lookup.js';
 import { simpleChat } from './builtin.js';
 import { callerIs } from '../../platform/auth/roles.js';
-import type { HandlersFor } from '../../platform/operation-handlers.js';
+import type { HandlersFor, InputOf } from '../../platform/operation-handlers.js';
 
 const isAdmin = (ctx: AuthedContext) => callerIs(ctx, 'admin');
 
@@ -38,9 +37,7 @@ function assertFreeName(ctx: AuthedContext, name: string | undefined, self?: str
   if ((taken && taken.id !== self) || name.toLowerCase() === 'simple chat') throw new ServiceError('conflict', `A workflow named ${JSON.stringify(name)} already exists.`, [{ path: 'name', message: 'already exists' }]);
 }
 
-type Fields = ParsedInputOf<typeof createWorkflowOp>;
-
-export function createWorkflow(ctx: AuthedContext, input: Fields): Workflow {
+export function createWorkflow(ctx: AuthedContext, input: InputOf<'workflows.create'>): Workflow {
   assertFreeName(ctx, input.name);
   assertTarget(ctx, input.model_endpoint_override);
   assertDatasets(ctx, input.dataset_ids);
@@ -62,13 +59,13 @@ export function createWorkflow(ctx: AuthedContext, input: Fields): Workflow {
 }
 
 /** Active workflows for everyone; admins may ask for the inactive ones too. */
-export function listWorkflows(ctx: AuthedContext, input: { include_inactive: boolean }): { data: Workflow[] } {
+export function listWorkflows(ctx: AuthedContext, input: InputOf<'workflows.list'>): { data: Workflow[] } {
   if (input.include_inactive && !isAdmin(ctx)) throw new ServiceError('forbidden', 'Only admins may list inactive workflows.');
   const all = [simpleChat(ctx), ...ctx.repos.workflows.list(ctx.caller.user.organization_id).map((row) => workflowView(ctx, row))];
   return { data: input.include_inactive ? all : all.filter((w) => w.active) };
 }
 
-export function updateWorkflow(ctx: AuthedContext, input: ParsedInputOf<typeof updateWorkflowOp>): Workflow {
+export function updateWorkflow(ctx: AuthedContext, input: InputOf<'workflows.update'>): Workflow {
   editable(ctx, input.id);
   assertFreeName(ctx, input.name, input.id);
   assertTarget(ctx, input.model_endpoint_override);
@@ -82,7 +79,7 @@ export function updateWorkflow(ctx: AuthedContext, input: ParsedInputOf<typeof u
   return findWorkflow(ctx, id);
 }
 
-export function deleteWorkflow(ctx: AuthedContext, input: { id: string }): null {
+export function deleteWorkflow(ctx: AuthedContext, input: InputOf<'workflows.delete'>): null {
   editable(ctx, input.id);
   ctx.repos.workflows.delete(input.id);
   return null;

@@ -6,9 +6,9 @@ import { simpleChat } from './builtin.js';
 
 /* Finding a workflow, for its handlers and for the chats that apply one (workflows/apply.ts). */
 
+/** The record with its datasets; the output schema leaves its internal columns behind. */
 export function workflowView(ctx: AuthedContext, row: WorkflowRecord): Workflow {
-  const { id, name, description, system_prompt, model_endpoint_override, agentic, active, created_at, updated_at } = row;
-  return { id, name, description, system_prompt, model_endpoint_override, dataset_ids: ctx.repos.workflows.datasetIds(id), agentic, active, builtin: false, created_at, updated_at };
+  return { ...row, dataset_ids: ctx.repos.workflows.datasetIds(row.id), builtin: false };
 }
 
 /** A workflow of the caller's organization, built-in included, whether active or not; not_found otherwise. */

@@ -7,10 +7,9 @@ import type { AuthedContext } from '../../platform/context.js';
 /** Whether an embedding model is configured: ready files then report their vectors' progress. */
 export const embeds = (ctx: AuthedContext): boolean => ctx.runtime.embedding() !== undefined;
 
-/** A dataset as `caller` sees it; `canWrite` from `mayWrite`'s rule (owner or admin). */
+/** A dataset as `caller` sees it (the output schema leaves its internal columns behind); `canWrite` from `mayWrite`'s rule (owner or admin). */
 export function datasetView(row: DatasetRecord, canWrite: boolean): z.input<typeof Dataset> {
-  const { id, kb_id, name, description, artifact_count, created_at, updated_at } = row;
-  return { id, kb_id, name, description, artifact_count, can_write: canWrite, created_at, updated_at };
+  return { ...row, can_write: canWrite };
 }
 
 /** Where a ready file's vectors are; null when no embedding model is configured (`embeds`) or it is not ready. */
@@ -21,23 +20,15 @@ function embeddingOf(row: ArtifactRecord, embeds: boolean): Artifact['embedding'
   return { state, done, total: row.chunk_count, error: row.embedding_error };
 }
 
-/** `embeds`: whether an embedding model is configured, so that ready files report their vectors. */
-export function artifactView(row: ArtifactRecord, embeds = false): Artifact {
-  const { id, key, filename, mime_type, size, upload_id, status, progress, chunk_count, created_at, updated_at } = row;
+/**
+ * An artifact as the API shows it (the output schema leaves its internal columns behind); `embeds`:
+ * whether an embedding model is configured, so that ready files report their vectors.
+ */
+export function artifactView(row: ArtifactRecord, embeds = false): z.input<typeof Artifact> {
   return {
-    id,
-    key,
-    filename,
-    mime_type,
-    size,
-    upload_id,
-    status,
-    progress,
+    ...row,
     error: row.error_code ? { code: row.error_code, detail: row.error_detail ?? '' } : null,
-    chunk_count,
     embedding: embeddingOf(row, embeds),
     source: row.folder_id && row.source_path ? { folder_id: row.folder_id, path: row.source_path } : null,
-    created_at,
-    updated_at,
   };
 }

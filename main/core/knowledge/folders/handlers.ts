@@ -8,7 +8,7 @@ import { checkFolderPath } from './paths.js';
 import { removeArtifact } from './sync.js';
 import { folderView } from './views.js';
 import type { FolderWatchersPort } from '../../platform/ports/knowledge.js';
-import type { HandlersFor } from '../../platform/operation-handlers.js';
+import type { HandlersFor, InputOf } from '../../platform/operation-handlers.js';
 
 function watchers(ctx: AuthedContext): FolderWatchersPort {
   const w = ctx.runtime.folders;
@@ -26,7 +26,7 @@ function folderOf(ctx: AuthedContext, datasetId: string, folderId: string): Fold
   return row;
 }
 
-export async function createFolder(ctx: AuthedContext, input: { id: string; path: string; include?: string[] | undefined; exclude?: string[] | undefined }) {
+export async function createFolder(ctx: AuthedContext, input: InputOf<'folders.create'>) {
   const dataset = orgDataset(ctx, input.id);
   mayWrite(ctx, dataset);
   const following = watchers(ctx);
@@ -39,21 +39,18 @@ export async function createFolder(ctx: AuthedContext, input: { id: string; path
   return view(ctx, ctx.repos.folders.get(id) as FolderRecord);
 }
 
-export function listFolders(ctx: AuthedContext, input: { id: string }) {
+export function listFolders(ctx: AuthedContext, input: InputOf<'folders.list'>) {
   orgDataset(ctx, input.id);
   const data = ctx.repos.folders.ofDataset(input.id).map((row) => view(ctx, row));
   // Paths on the server's disk: an admin needs them to follow a folder, a member learns nothing from them.
   return { data, allowed_roots: callerIs(ctx, 'admin') ? [...ctx.config().folders.allowed_roots] : null };
 }
 
-export function getFolder(ctx: AuthedContext, input: { id: string; folder_id: string }) {
+export function getFolder(ctx: AuthedContext, input: InputOf<'folders.get'>) {
   return view(ctx, folderOf(ctx, input.id, input.folder_id));
 }
 
-export async function updateFolder(
-  ctx: AuthedContext,
-  input: { id: string; folder_id: string; status?: 'paused' | 'watching' | undefined; include?: string[] | undefined; exclude?: string[] | undefined },
-) {
+export async function updateFolder(ctx: AuthedContext, input: InputOf<'folders.update'>) {
   const folder = folderOf(ctx, input.id, input.folder_id);
   mayWrite(ctx, orgDataset(ctx, input.id));
   const following = watchers(ctx);
@@ -71,7 +68,7 @@ export async function updateFolder(
 }
 
 /** Stops following and removes the artifacts the folder brought; nothing on disk is touched. */
-export async function deleteFolder(ctx: AuthedContext, input: { id: string; folder_id: string }): Promise<null> {
+export async function deleteFolder(ctx: AuthedContext, input: InputOf<'folders.delete'>): Promise<null> {
   const folder = folderOf(ctx, input.id, input.folder_id);
   mayWrite(ctx, orgDataset(ctx, input.id));
   await watchers(ctx).stop(folder.id);

@@ -4,6 +4,7 @@ import type { AuthedContext } from '../../platform/context.js';
 import { parseStoredDocument } from '../ingest/parse.js';
 import { IngestError, type ParsedDocument } from '../ingest/types.js';
 import { sourceView } from './source-view.js';
+import type { InputOf } from '../../platform/operation-handlers.js';
 
 const MB = 1024 * 1024;
 /**
@@ -30,7 +31,7 @@ function cachedParse(key: string, parse: () => Promise<ParsedDocument>): Promise
  * A file of another organization's dataset is not found, never confirmed; one not processed yet
  * (or failed) is a conflict, since there is no text to show.
  */
-export async function readPassageSource(ctx: AuthedContext, input: { artifact_id: string; start: number; end: number; focus?: string | undefined }) {
+export async function readPassageSource(ctx: AuthedContext, input: InputOf<'passages.source'>) {
   const missing = () => new ServiceError('not_found', `No file ${input.artifact_id}.`);
   const artifact = ctx.repos.artifacts.get(input.artifact_id);
   if (!artifact) throw missing();

@@ -1,12 +1,12 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import type { AuthedContext } from '../../platform/context.js';
-import type { ChunkLocation } from '../ingest/types.js';
+import type { InputOf } from '../../platform/operation-handlers.js';
 
 /**
  * `GET /passages/{chunk_id}`: a passage and its neighbours in its file (the same neighbours the
  * agents' read_passage reads). Someone else's organization's passage is not found, never confirmed.
  */
-export function readPassage(ctx: AuthedContext, input: { chunk_id: number; radius: number }) {
+export function readPassage(ctx: AuthedContext, input: InputOf<'passages.get'>) {
   const missing = () => new ServiceError('not_found', `No passage ${input.chunk_id}.`);
   const hit = ctx.repos.chunks.hit(input.chunk_id);
   if (!hit) throw missing();
@@ -18,7 +18,7 @@ export function readPassage(ctx: AuthedContext, input: { chunk_id: number; radiu
     dataset_id: dataset.id,
     artifact_id: hit.artifact_id,
     artifact_key: hit.artifact_key,
-    location: JSON.parse(hit.location) as ChunkLocation,
+    location: hit.location,
     text: hit.text,
     context: around.map((c) => ({ chunk_id: c.id, text: c.text, is_passage: c.id === hit.id })),
   };

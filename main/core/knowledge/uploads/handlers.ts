@@ -1,4 +1,6 @@
 import type { Readable } from 'node:stream';
+import type { z } from 'zod';
+import type { Upload } from '../../../../shared/operations/datasets.js';
 import { ServiceError } from '../../../../shared/errors.js';
 import { releaseBlob } from '../../platform/storage/release-blob.js';
 import type { ArtifactRecord } from '../../../db/repositories/artifacts.js';
@@ -10,10 +12,9 @@ import { newId } from '../../platform/ids.js';
 import { TooManyBytes } from '../../platform/storage/blob-store.js';
 import { storageError } from '../../platform/storage/disk-full.js';
 import { signPart, verifyPart, type PartGrant } from './signing.js';
+import type { InputOf } from '../../platform/operation-handlers.js';
 
 const MB = 1024 * 1024;
-
-type UploadFile = { key: string; filename: string; size: number; mime_type?: string | undefined };
 
 function partCount(a: Pick<ArtifactRecord, 'size' | 'part_size'>): number {
   return Math.max(1, Math.ceil(a.size / a.part_size));
@@ -45,7 +46,7 @@ function ownUpload(ctx: AuthedContext, uploadId: string) {
   return upload;
 }
 
-function uploadView(ctx: AuthedContext, uploadId: string) {
+function uploadView(ctx: AuthedContext, uploadId: string): z.input<typeof Upload> {
   const upload = ownUpload(ctx, uploadId);
   const artifacts = ctx.repos.artifacts.ofUpload(uploadId);
   const expires = Math.floor(Date.parse(upload.expires_at) / 1000);
@@ -64,7 +65,7 @@ function uploadView(ctx: AuthedContext, uploadId: string) {
  * One artifact per file, `pending`, with one signed PUT URL per part. A file over the size limit is
  * created `failed` (too_large) with no URLs, so the others go ahead.
  */
-export function createUpload(ctx: AuthedContext, input: { kb_id: string; files: UploadFile[] }) {
+export function createUpload(ctx: AuthedContext, input: InputOf<'uploads.create'>) {
   mayWrite(ctx, orgKb(ctx, input.kb_id));
   const { uploads } = ctx.config();
   const maxBytes = uploads.max_file_mb * MB;
@@ -111,7 +112,7 @@ export function createUpload(ctx: AuthedContext, input: { kb_id: string; files: 
   return uploadView(ctx, id);
 }
 
-export function getUpload(ctx: AuthedContext, input: { upload_id: string }) {
+export function getUpload(ctx: AuthedContext, input: InputOf<'uploads.get'>) {
   return uploadView(ctx, input.upload_id);
 }
 
@@ -168,7 +169,7 @@ export async function receivePart(ctx: Context, grant: PartGrant, signature: str
  * Ends the upload. Each file whose parts all arrived is assembled into its content-addressed blob
  * and queued for processing; a file with missing parts fails, saying which.
  */
-export async function completeUpload(ctx: AuthedContext, input: { upload_id: string }) {
+export async function completeUpload(ctx: AuthedContext, input: InputOf<'uploads.complete'>) {
   const view = uploadView(ctx, input.upload_id);
   if (view.status === 'expired') throw new ServiceError('conflict', 'This upload has expired; start a new one.');
   if (view.status === 'completed') return view;

@@ -1,7 +1,5 @@
 import { ServiceError, errorText } from '../../../../shared/errors.js';
 import { Capabilities } from '../../../../shared/operations/models-schema.js';
-import type { ParsedInputOf } from '../../../../shared/operations/define.js';
-import type { createModel as createModelOp, updateModel as updateModelOp } from '../../../../shared/operations/models.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
@@ -9,12 +7,9 @@ import { allModels, findModel, modelView, resolveModel } from './catalog.js';
 import { redactSecrets, sameOrigin } from '../../platform/secrets/redact.js';
 import { checkModelPath } from '../local/model-path.js';
 import { localCapabilities } from '../local/views.js';
-import type { Handlers } from '../../platform/operation-handlers.js';
+import type { Handlers, InputOf } from '../../platform/operation-handlers.js';
 import { probeModels } from './probe.js';
 import { deleteOverride, listOverrides, putOverride } from './overrides.js';
-
-type CreateModel = ParsedInputOf<typeof createModelOp>;
-type UpdateModel = ParsedInputOf<typeof updateModelOp>;
 
 export async function listModels(ctx: AuthedContext) {
   // A file dropped into a models folder is listed at the next listing.
@@ -22,7 +17,7 @@ export async function listModels(ctx: AuthedContext) {
   return { data: allModels(ctx) };
 }
 
-export async function createModel(ctx: AuthedContext, input: CreateModel) {
+export async function createModel(ctx: AuthedContext, input: InputOf<'models.create'>) {
   const id = newId('mdl');
   let name = input.name;
   let model = input.model;
@@ -55,7 +50,7 @@ export async function createModel(ctx: AuthedContext, input: CreateModel) {
   return modelView(ctx, row);
 }
 
-export function updateModel(ctx: AuthedContext, input: UpdateModel) {
+export function updateModel(ctx: AuthedContext, input: InputOf<'models.update'>) {
   const found = findModel(ctx, input.id);
   if (!found) throw new ServiceError('not_found', `No model ${input.id}.`);
   const row = found.row;
@@ -81,7 +76,7 @@ export function updateModel(ctx: AuthedContext, input: UpdateModel) {
   return modelView(ctx, ctx.repos.models.get(row.id) as NonNullable<ReturnType<typeof ctx.repos.models.get>>);
 }
 
-export function deleteModel(ctx: AuthedContext, input: { id: string }): null {
+export function deleteModel(ctx: AuthedContext, input: InputOf<'models.delete'>): null {
   const found = findModel(ctx, input.id);
   if (!found) throw new ServiceError('not_found', `No model ${input.id}.`);
   if (!found.row) {
@@ -94,7 +89,7 @@ export function deleteModel(ctx: AuthedContext, input: { id: string }): null {
 const TEST_TIMEOUT_MS = 20_000;
 
 /** A one-token request through the same provider path chat uses, in the caller's workspace. */
-export async function testModel(ctx: AuthedContext, input: { id: string }) {
+export async function testModel(ctx: AuthedContext, input: InputOf<'models.test'>) {
   const resolved = resolveModel(ctx, input.id);
   const started = performance.now();
   const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);

@@ -3,7 +3,7 @@ import type { AuthedContext } from '../../platform/context.js';
 import { findModel } from './catalog.js';
 import { LocalModelError } from '../local/engine.js';
 import { findServers, sameEndpoint } from '../local/servers.js';
-import type { Handlers } from '../../platform/operation-handlers.js';
+import type { Handlers, InputOf } from '../../platform/operation-handlers.js';
 
 /** Files found on this machine and running Ollama / LM Studio servers, with whether each is registered. */
 export async function discoveredModels(ctx: AuthedContext) {
@@ -33,7 +33,7 @@ function localTarget(ctx: AuthedContext, id: string) {
 }
 
 /** Loads a local model now; a load that fails leaves the model `failed` with the reason (answered, not thrown). */
-export async function loadModel(ctx: AuthedContext, input: { id: string }) {
+export async function loadModel(ctx: AuthedContext, input: InputOf<'models.load'>) {
   await ctx.runtime.local.refresh();
   const { path, header } = localTarget(ctx, input.id);
   try {
@@ -44,7 +44,7 @@ export async function loadModel(ctx: AuthedContext, input: { id: string }) {
   return findModel(ctx, input.id)!.model;
 }
 
-export async function unloadModel(ctx: AuthedContext, input: { id: string }) {
+export async function unloadModel(ctx: AuthedContext, input: InputOf<'models.unload'>) {
   const { path } = localTarget(ctx, input.id);
   try {
     await ctx.runtime.local.engine.unload(path);

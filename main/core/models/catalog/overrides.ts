@@ -7,6 +7,7 @@ import { isoNow } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
 import { endpointView, findModel } from './catalog.js';
 import { sameOrigin } from '../../platform/secrets/redact.js';
+import type { InputOf } from '../../platform/operation-handlers.js';
 
 function overrideView(ctx: AuthedContext, row: OverrideRecord): z.input<typeof ModelOverride> {
   const { id, workspace_id, model_id, created_at, updated_at } = row;
@@ -18,13 +19,13 @@ function ownWorkspace(ctx: AuthedContext, workspaceId: string): void {
   if (workspaceId !== ctx.caller.user.workspace_id) throw new ServiceError('not_found', `No workspace ${workspaceId} of yours.`);
 }
 
-export function listOverrides(ctx: AuthedContext, input: { workspace_id: string }) {
+export function listOverrides(ctx: AuthedContext, input: InputOf<'overrides.list'>) {
   ownWorkspace(ctx, input.workspace_id);
   // Another organization's models are not listed, nor are overrides of them.
   return { data: ctx.repos.models.listOverrides(input.workspace_id).filter((o) => findModel(ctx, o.model_id)).map((o) => overrideView(ctx, o)) };
 }
 
-export function putOverride(ctx: AuthedContext, input: { workspace_id: string; model_id: string; endpoint_url: string; api_key?: string | undefined }) {
+export function putOverride(ctx: AuthedContext, input: InputOf<'overrides.put'>) {
   ownWorkspace(ctx, input.workspace_id);
   const found = findModel(ctx, input.model_id);
   if (!found) throw new ServiceError('not_found', `No model ${input.model_id}.`);
@@ -44,7 +45,7 @@ export function putOverride(ctx: AuthedContext, input: { workspace_id: string; m
   return overrideView(ctx, row);
 }
 
-export function deleteOverride(ctx: AuthedContext, input: { workspace_id: string; model_id: string }): null {
+export function deleteOverride(ctx: AuthedContext, input: InputOf<'overrides.delete'>): null {
   ownWorkspace(ctx, input.workspace_id);
   if (!ctx.repos.models.deleteOverride(input.workspace_id, input.model_id)) {
     throw new ServiceError('not_found', `No override of ${input.model_id} in this workspace.`);

@@ -3,25 +3,19 @@ import { ServiceError, errorText } from '../../../../shared/errors.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { redactSecrets, sameOrigin } from '../../platform/secrets/redact.js';
 import { findModel } from './catalog.js';
+import type { InputOf } from '../../platform/operation-handlers.js';
 
 /** An endpoint that does not list its models in this time is reported, not waited for. */
 const PROBE_TIMEOUT_MS = 10_000;
 /** Enough for any provider's catalogue; a longer list is cut (the form offers these to pick from). */
 const MAX_IDS = 500;
 
-type ProbeInput = {
-  provider: 'openai_compatible' | 'anthropic';
-  endpoint_url?: string | undefined;
-  api_key?: string | undefined;
-  model_id?: string | undefined;
-};
-
 /**
  * The key to send: the one typed in, else (editing a model) its stored key, but only to the
  * origin it was given for, the rule overrides follow too: otherwise an admin could send a stored
  * key to any server by probing it there.
  */
-function keyFor(ctx: AuthedContext, input: ProbeInput): string | null {
+function keyFor(ctx: AuthedContext, input: InputOf<'models.probe'>): string | null {
   if (input.api_key) return input.api_key;
   if (!input.model_id) return null;
   const found = findModel(ctx, input.model_id);
@@ -40,7 +34,7 @@ function statusOf(error: unknown): number | undefined {
  * the add and edit forms to pick from. A failure names the field to fix: the URL when nothing
  * answers there, the key when the endpoint refuses it.
  */
-export async function probeModels(ctx: AuthedContext, input: ProbeInput) {
+export async function probeModels(ctx: AuthedContext, input: InputOf<'models.probe'>) {
   if (input.provider === 'openai_compatible' && !input.endpoint_url) {
     throw new ServiceError('invalid_argument', 'An OpenAI-compatible endpoint needs its URL.', [{ path: 'endpoint_url', message: 'is required for openai_compatible models' }]);
   }

@@ -5,14 +5,14 @@ import type { AuthedContext } from '../context.js';
 import { isoNow } from '../context.js';
 import { newId, newSecret, secretPrefix } from '../ids.js';
 import type { CredentialHasher } from '../ports/credentials.js';
-import { apiKeyView } from './views.js';
 import { isTrial } from './roles.js';
+import type { InputOf } from '../operation-handlers.js';
 
 /** Stores a key for `userId`; `secret` is given when seeding a known key (PARLEY_ADMIN_API_KEY). */
 export function issueApiKey(repos: Repositories, hasher: CredentialHasher, userId: string, name: string, now: string, secret = newSecret('pk')) {
   const row = { id: newId('key'), user_id: userId, name, prefix: secretPrefix(secret), secret_hash: hasher.hash(secret), hash_kind: 'hmac_sha256' as const, created_at: now };
   repos.credentials.insertApiKey(row);
-  return { ...apiKeyView({ ...row, last_used_at: null }), key: secret };
+  return { id: row.id, name, prefix: row.prefix, created_at: now, last_used_at: null, key: secret };
 }
 
 /**
@@ -29,16 +29,16 @@ function refuseTrial(user: UserRecord, whose: 'yours' | 'theirs'): void {
   );
 }
 
-export function createApiKey(ctx: AuthedContext, input: { name: string }) {
+export function createApiKey(ctx: AuthedContext, input: InputOf<'apiKeys.create'>) {
   refuseTrial(ctx.caller.user, 'yours');
   return issueApiKey(ctx.repos, ctx.runtime.credentials, ctx.caller.user.id, input.name, isoNow(ctx));
 }
 
 export function listApiKeys(ctx: AuthedContext) {
-  return { data: ctx.repos.credentials.listApiKeys(ctx.caller.user.id).map(apiKeyView) };
+  return { data: ctx.repos.credentials.listApiKeys(ctx.caller.user.id) };
 }
 
-export function deleteApiKey(ctx: AuthedContext, input: { id: string }): null {
+export function deleteApiKey(ctx: AuthedContext, input: InputOf<'apiKeys.delete'>): null {
   if (!ctx.repos.credentials.revokeApiKey(input.id, ctx.caller.user.id, isoNow(ctx))) {
     throw new ServiceError('not_found', `No API key ${input.id} among yours.`);
   }
@@ -53,20 +53,20 @@ export function orgUser(ctx: AuthedContext, id: string): UserRecord {
 }
 
 /** Administration: any user's keys (not revoked), newest first. */
-export function listUserApiKeys(ctx: AuthedContext, input: { id: string }) {
+export function listUserApiKeys(ctx: AuthedContext, input: InputOf<'admin.users.apiKeys.list'>) {
   const user = orgUser(ctx, input.id);
-  return { data: ctx.repos.credentials.listApiKeys(user.id).map(apiKeyView) };
+  return { data: ctx.repos.credentials.listApiKeys(user.id) };
 }
 
 /** Administration: a new key for a user, shown once (e.g. one who lost theirs). */
-export function createUserApiKey(ctx: AuthedContext, input: { id: string; name: string }) {
+export function createUserApiKey(ctx: AuthedContext, input: InputOf<'admin.users.apiKeys.create'>) {
   const user = orgUser(ctx, input.id);
   refuseTrial(user, 'theirs');
   return issueApiKey(ctx.repos, ctx.runtime.credentials, user.id, input.name, isoNow(ctx));
 }
 
 /** Administration: revokes one of a user's keys at once. */
-export function deleteUserApiKey(ctx: AuthedContext, input: { id: string; key_id: string }): null {
+export function deleteUserApiKey(ctx: AuthedContext, input: InputOf<'admin.users.apiKeys.delete'>): null {
   const user = orgUser(ctx, input.id);
   if (!ctx.repos.credentials.revokeApiKey(input.key_id, user.id, isoNow(ctx))) {
     throw new ServiceError('not_found', `No API key ${input.key_id} of user ${user.id}.`);

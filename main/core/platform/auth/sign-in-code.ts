@@ -4,6 +4,7 @@ import { ServiceError } from '../../../../shared/errors.js';
 import type { Repositories } from '../../../db/repositories/index.js';
 import type { Context } from '../context.js';
 import { issueApiKey } from './api-keys.js';
+import type { InputOf } from '../operation-handlers.js';
 
 /** The one sign-in code in force (a new start replaces it), by hash: `{hash, user_id, expires_at}`. */
 const SETTING = 'sign_in_code';
@@ -34,7 +35,7 @@ export function issueSignInCode(repos: Repositories, userId: string, now: Date):
  * Exchanges the code for a fresh API key of its user, once: the code is gone whether it worked or
  * had expired, so a link that leaked from a terminal's scrollback is worth nothing later.
  */
-export function redeemSignInCode(ctx: Context, input: { code: string }) {
+export function redeemSignInCode(ctx: Context, input: InputOf<'signInCodes.redeem'>) {
   const now = ctx.now();
   // Decided and consumed in one transaction (so two browsers cannot both use it); refusals are
   // thrown after it commits, since throwing inside would roll the consumption back.

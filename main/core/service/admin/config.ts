@@ -1,10 +1,11 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import type { AuthoredConfigVersionRecord } from '../../../db/repositories/config-versions.js';
-import { setTomlValues, type KeyValue } from '../../platform/config/edit.js';
+import { setTomlValues } from '../../platform/config/edit.js';
 import { parseConfig } from '../../../../shared/config-parse.js';
 import { commitVersion, syncFromFile, type ConfigStore } from '../../platform/config/save.js';
 import type { AuthedContext, Context } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
+import type { InputOf } from '../../platform/operation-handlers.js';
 
 function storeOf(ctx: Context): ConfigStore {
   return { repos: ctx.repos, live: ctx.runtime.liveConfig };
@@ -63,11 +64,11 @@ export function getConfig(ctx: AuthedContext) {
   return configState(ctx);
 }
 
-export function putConfig(ctx: AuthedContext, input: { toml: string; base_version: number }) {
+export function putConfig(ctx: AuthedContext, input: InputOf<'admin.config.put'>) {
   return save(ctx, synced(ctx), input.toml, input.base_version);
 }
 
-export function patchConfig(ctx: AuthedContext, input: { values: Record<string, KeyValue>; base_version: number }) {
+export function patchConfig(ctx: AuthedContext, input: InputOf<'admin.config.patch'>) {
   const store = synced(ctx);
   return save(ctx, store, setTomlValues(store.live.toml(), input.values), input.base_version);
 }
@@ -79,7 +80,7 @@ export function configHistory(ctx: AuthedContext) {
   };
 }
 
-export function rollbackConfig(ctx: AuthedContext, input: { version: number }) {
+export function rollbackConfig(ctx: AuthedContext, input: InputOf<'admin.config.rollback'>) {
   const store = synced(ctx);
   const row = ctx.repos.configVersions.get(input.version);
   if (!row) throw new ServiceError('not_found', `There is no configuration version ${input.version}.`);

@@ -1,5 +1,6 @@
+import type { z } from 'zod';
+import type { AdminUser } from '../../../../shared/operations/admin.js';
 import { ServiceError } from '../../../../shared/errors.js';
-import type { Role } from '../../../../shared/operations/common.js';
 import type { UserRecord } from '../../../db/repositories/users.js';
 import { issueApiKey } from '../../platform/auth/api-keys.js';
 import { adminUserView } from '../../platform/auth/views.js';
@@ -7,8 +8,9 @@ import type { AuthedContext } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { isTrial } from '../../platform/auth/roles.js';
+import type { InputOf } from '../../platform/operation-handlers.js';
 
-function insertUser(ctx: AuthedContext, input: { email: string; name: string; role: Role }, now: string) {
+function insertUser(ctx: AuthedContext, input: Pick<InputOf<'admin.users.create'>, 'email' | 'name' | 'role'>, now: string) {
   const { repos, caller } = ctx;
   if (repos.users.getByEmail(input.email)) throw new ServiceError('conflict', `A user with the email ${input.email} already exists.`);
   const id = newId('usr');
@@ -19,7 +21,7 @@ function insertUser(ctx: AuthedContext, input: { email: string; name: string; ro
 }
 
 /** A user as administration shows them; a trial user with their token's expiry and what is left of its quota. */
-function viewWithTrial(ctx: AuthedContext, user: UserRecord) {
+function viewWithTrial(ctx: AuthedContext, user: UserRecord): z.input<typeof AdminUser> {
   const token = isTrial(user) ? ctx.repos.credentials.latestUserToken(user.id) : undefined;
   const trial = token
     ? {
@@ -37,7 +39,7 @@ export function listUsers(ctx: AuthedContext) {
   return { data: ctx.repos.users.listByOrganization(ctx.caller.user.organization_id).map((u) => viewWithTrial(ctx, u)) };
 }
 
-export function createUser(ctx: AuthedContext, input: { email: string; name: string; role: Role }) {
+export function createUser(ctx: AuthedContext, input: InputOf<'admin.users.create'>) {
   if (input.role === 'trial') {
     // A trial is bounded by its user token (expiry, quota); a user created here comes with an
     // unbounded API key instead.
@@ -52,7 +54,7 @@ export function createUser(ctx: AuthedContext, input: { email: string; name: str
   });
 }
 
-export function updateUser(ctx: AuthedContext, input: { id: string; name?: string | undefined; role?: Role | undefined; disabled?: boolean | undefined }) {
+export function updateUser(ctx: AuthedContext, input: InputOf<'admin.users.update'>) {
   const { repos, caller } = ctx;
   const target = repos.users.get(input.id);
   if (!target || target.organization_id !== caller.user.organization_id) throw new ServiceError('not_found', `No user ${input.id}.`);
@@ -65,7 +67,7 @@ export function updateUser(ctx: AuthedContext, input: { id: string; name?: strin
   return viewWithTrial(ctx, updated);
 }
 
-export function createUserToken(ctx: AuthedContext, input: { email?: string | undefined; expires_in: number; quota?: number | undefined }) {
+export function createUserToken(ctx: AuthedContext, input: InputOf<'admin.userTokens.create'>) {
   const now = ctx.now();
   const nowIso = now.toISOString();
   const expiresAt = new Date(now.getTime() + input.expires_in * 1000).toISOString();

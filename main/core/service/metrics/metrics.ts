@@ -4,11 +4,12 @@ import type { UserCounts } from '../../../db/repositories/metrics.js';
 import { userView } from '../../platform/auth/views.js';
 import type { AuthedContext } from '../../platform/context.js';
 import { allModels } from '../../models/catalog/catalog.js';
+import type { InputOf } from '../../platform/operation-handlers.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
 /** `[from, to)` from the query: defaults, order and size checked; stored timestamps are UTC ISO, so the bounds are too. */
-export function metricsPeriod(now: Date, input: { from?: string | undefined; to?: string | undefined }): { from: Date; to: Date } {
+export function metricsPeriod(now: Date, input: InputOf<'admin.metrics'>): { from: Date; to: Date } {
   const to = input.to ? new Date(input.to) : now;
   const from = input.from ? new Date(input.from) : new Date(to.getTime() - METRICS_DEFAULT_DAYS * DAY_MS);
   if (from.getTime() >= to.getTime()) {
@@ -35,7 +36,7 @@ function daysOf(from: Date, to: Date): string[] {
 const EMPTY: Omit<UserCounts, 'user_id'> = { chats: 0, messages: 0, input_tokens: 0, output_tokens: 0, uploads: 0, model_calls: 0 };
 
 /** Usage of the caller's organization in a period: totals, per user, per model and per day. */
-export function metrics(ctx: AuthedContext, input: { from?: string | undefined; to?: string | undefined }): Metrics {
+export function metrics(ctx: AuthedContext, input: InputOf<'admin.metrics'>): Metrics {
   const { from, to } = metricsPeriod(ctx.now(), input);
   const scope = { organization_id: ctx.caller.user.organization_id, from: from.toISOString(), to: to.toISOString() };
   const { perUser, perModel, perDay } = ctx.repos.transaction(() => ({

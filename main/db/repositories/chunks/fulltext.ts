@@ -38,7 +38,7 @@ export function createFullText(db: Db, unready: Pick<Unready, 'hasUnready'>) {
   // `rowid = ?` constraint whose value is REAL (every match comes back), so integers it is.
   // The inner query visits at most `cap` matches (newest first) and scores only those;
   // the outer one keeps the best (equal scores: newest first, so that a query split in halves and
-  // merged keeps the same ones as the whole, see main/search/keyword/keyword.ts). FTS5 consumes the rowid range and the rowid order itself.
+  // merged keeps the same ones as the whole, see `rankResults` in main/search/keyword/rescore.ts). FTS5 consumes the rowid range and the rowid order itself.
   // With the ranking extension, the document frequencies of the query's terms are given
   // (`parley_bm25`, native/parley-fts.c) instead of counted by FTS5 over the whole index once a query.
   const rankSql = (filter: string, score: string) =>

@@ -1,26 +1,54 @@
 import type { Statement } from 'better-sqlite3';
+import { z } from 'zod';
 import type { Db } from '../../connection.js';
-import type { Chunk } from './chunk.js';
+import { jsonColumnOr } from '../decode.js';
+import type { Chunk, ChunkLocation } from './chunk.js';
 import type { Slots } from './slots.js';
 import { searchableId, type Unready } from './unready.js';
 
 /** Rows per INSERT statement: one statement per batch keeps FTS5 indexing about twice as fast as row by row. */
 const INSERT_BATCH = 100;
 
-export interface ChunkHitRow {
-  id: number;
-  kb_id: string;
-  artifact_id: string;
-  artifact_key: string;
-  text: string;
-  location: string;
-}
-
 export interface ChunkRow {
   id: number;
   ord: number;
   text: string;
   location: string;
+}
+
+/** A chunk as read back: its location decoded. */
+export type ChunkRecord = Omit<ChunkRow, 'location'> & { location: ChunkLocation };
+
+/** A chunk found by id, with the file it is in. */
+export interface ChunkHitRecord {
+  id: number;
+  kb_id: string;
+  artifact_id: string;
+  artifact_key: string;
+  text: string;
+  location: ChunkLocation;
+}
+
+type ChunkHitRow = Omit<ChunkHitRecord, 'location'> & { location: string };
+
+/**
+ * A stored location only informs (a citation's page, a heading): a field that does not hold what
+ * ingest wrote is left out, and a value that is not a JSON object reads as the file's start, so a
+ * bad one never fails a search or a passage.
+ */
+const Location = z.object({
+  page: z.number().int().optional().catch(undefined),
+  page_end: z.number().int().optional().catch(undefined),
+  section: z.string().optional().catch(undefined),
+  row_start: z.number().int().optional().catch(undefined),
+  row_end: z.number().int().optional().catch(undefined),
+  start: z.number().int().catch(0),
+  end: z.number().int().catch(0),
+});
+const NOWHERE: ChunkLocation = { start: 0, end: 0 };
+
+function decodeLocation<R extends { location: string }>(row: R): Omit<R, 'location'> & { location: ChunkLocation } {
+  return { ...row, location: jsonColumnOr(Location, row.location, NOWHERE) };
 }
 
 /**
@@ -110,11 +138,14 @@ export function createChunkRows(db: Db, slots: Slots, unready: Unready) {
     /** A file parsed again: drops its old (searchable) chunks; call in the transaction that marks it ready. */
     dropSearchableOf: (artifactId: string): void => void deleteSearchableOf.run(artifactId),
 
-    hit: (id: number): ChunkHitRow | undefined => hit.get(id),
+    hit: (id: number): ChunkHitRecord | undefined => {
+      const row = hit.get(id);
+      return row && decodeLocation(row);
+    },
     /** A chunk with up to `radius` neighbours on each side in its file, in reading order. */
-    around: (id: number, radius: number): ChunkRow[] => around.all(id, radius, radius),
+    around: (id: number, radius: number): ChunkRecord[] => around.all(id, radius, radius).map(decodeLocation),
     /** The first `limit` chunks of a file, in reading order. */
-    opening: (artifactId: string, limit: number): ChunkRow[] => opening.all(artifactId, limit),
+    opening: (artifactId: string, limit: number): ChunkRecord[] => opening.all(artifactId, limit).map(decodeLocation),
     /** Chunks of ready artifacts in (afterId, hi], in id order. */
     chunksAfter: (afterId: number, hi: number, limit: number): Array<{ id: number; text: string }> => chunksAfter.all(afterId, hi, limit),
   };

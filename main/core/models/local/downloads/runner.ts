@@ -11,6 +11,7 @@ import { DownloadRefused, isRetryableStatus, parseContentRange, requestRange, un
 import type { Logger } from '../../../platform/logger.js';
 import type { DownloadView, ModelDownloadsPort } from '../../../platform/ports/model-downloads.js';
 import { Watchdog, defaultBackoff, realTimers, sleep, sleepUntilReachable, type DownloadTimers } from './timing.js';
+import type { InputOf } from '../../../platform/operation-handlers.js';
 
 export interface DownloadsOptions {
   repo: ModelDownloadsRepo;
@@ -148,7 +149,7 @@ export class ModelDownloads implements ModelDownloadsPort {
   }
 
   /** Queues a download; answers at once. The same URL or file name twice at a time is refused. */
-  start(input: { url: string; sha256?: string | undefined; name?: string | undefined }, userId: string | null): DownloadView {
+  start(input: InputOf<'models.downloads.create'>, userId: string | null): DownloadView {
     if (this.stopped) throw new ServiceError('unavailable', 'Parley is shutting down.');
     refuseCredentials(input.url);
     const id = newId('dl');
