@@ -1,9 +1,8 @@
 import type { Citation, Routing } from '../../../shared/events.js';
-import type { Runtime } from '../platform/context.js';
 import type { ResolvedModel } from '../models/catalog/catalog.js';
 import type { ChatTurn, Sampling } from '../platform/ports/providers.js';
 import type { Grounding } from './grounding.js';
-import { answerWithFailover } from './failover.js';
+import { answerWithFailover, type FailoverRuntime } from './failover.js';
 import { attributeCitations } from './attribution.js';
 import { runAgent } from './agent/run.js';
 import type { ToolEnv } from './agent/tools.js';
@@ -39,7 +38,7 @@ export interface AnswerPlan {
  * passages of the datasets then the model's text. Fills `passageTexts` with the text of each
  * passage the model is given, by its number, for `answerSources`.
  */
-export function answerEvents(runtime: Runtime, plan: AnswerPlan, signal: AbortSignal, passageTexts: Map<number, string>): AsyncIterable<AgentEvent> {
+export function answerEvents(runtime: FailoverRuntime, plan: AnswerPlan, signal: AbortSignal, passageTexts: Map<number, string>): AsyncIterable<AgentEvent> {
   return plan.agent
     ? runAgent(runtime, plan.candidates, {
         turns: plan.turns,
@@ -67,7 +66,7 @@ export function answerSources(plan: AnswerPlan, citations: Citation[], passageTe
 }
 
 /** A plain answer: the passages of the attached datasets first, then the model's text. */
-async function* groundedAnswer(plan: AnswerPlan, runtime: Runtime, signal: AbortSignal, passageTexts: Map<number, string>): AsyncIterable<AgentEvent> {
+async function* groundedAnswer(plan: AnswerPlan, runtime: FailoverRuntime, signal: AbortSignal, passageTexts: Map<number, string>): AsyncIterable<AgentEvent> {
   const grounding = await plan.ground();
   for (const passage of grounding.passages) passageTexts.set(passage.index, passage.text);
   // The sources come first, so a reader sees what the answer draws on while it streams.

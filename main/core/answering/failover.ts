@@ -45,7 +45,10 @@ const REMOTE = new Set(['openai_compatible', 'anthropic']);
  * candidate with another after it is given `[providers] first_byte_timeout_s` to start answering;
  * the last one waits as long as its client does, since nobody could answer instead.
  */
-export function answerWithFailover(runtime: Runtime, candidates: ResolvedModel[], request: AttemptRequest): AsyncIterable<AttemptEvent> {
+/** What of the running service a plain answer uses: the models, their health and the first-byte timeout. */
+export type FailoverRuntime = Pick<Runtime, 'providers' | 'health' | 'liveConfig'>;
+
+export function answerWithFailover(runtime: FailoverRuntime, candidates: ResolvedModel[], request: AttemptRequest): AsyncIterable<AttemptEvent> {
   const firstByteMs = runtime.liveConfig.config().providers.first_byte_timeout_s * 1000;
   return overCandidates(runtime.health, candidates, request, (candidate, { last }) => {
     const provider = runtime.providers[candidate.model.provider];

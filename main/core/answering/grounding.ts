@@ -1,5 +1,5 @@
 import type { Citation } from '../../../shared/events.js';
-import type { Context } from '../platform/context.js';
+import type { ContextSlice } from '../platform/context.js';
 import type { ChatTurn, Passage } from '../platform/ports/providers.js';
 import { retrieve, retrievalEnv } from '../knowledge/retrieval/retrieve.js';
 import { estimateTokens, messageTokens, REPLY_RESERVE_TOKENS } from '../platform/tokens.js';
@@ -22,7 +22,7 @@ function where(location: Passage['location']): string {
  * The passages of the attached datasets most relevant to the message, numbered as they will be
  * cited, and the citations that go with the answer.
  */
-export async function groundingFor(ctx: Context, datasetIds: string[], message: string): Promise<Grounding> {
+export async function groundingFor(ctx: ContextSlice<'repos', 'embedding' | 'log' | 'keywords'>, datasetIds: string[], message: string): Promise<Grounding> {
   if (datasetIds.length === 0) return { passages: [], citations: [] };
   // Datasets, not knowledge bases: retrieve() maps them (a dataset gone is left out there) and gives each hit its dataset back.
   const { hits } = await retrieve(retrievalEnv(ctx.repos, ctx.runtime), datasetIds, message, PASSAGES_PER_ANSWER);

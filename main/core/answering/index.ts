@@ -6,7 +6,7 @@
  * arguments (`OpenExternalTools`, `AnswerStore`).
  */
 export { answerEvents, answerSources, type AgentPlan, type AnswerPlan } from './answer.js';
-export { answerWithFailover, type AttemptEvent, type CallerTools } from './failover.js';
+export { answerWithFailover, type AttemptEvent, type CallerTools, type FailoverRuntime } from './failover.js';
 export { groundingFor, type Grounding } from './grounding.js';
 export { buildTurns } from './turns.js';
 export { agentDatasets, type AgentDataset, type ToolEnv, type ToolResult } from './agent/tools.js';

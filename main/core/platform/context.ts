@@ -98,4 +98,7 @@ export interface AuthedContext extends Context {
  */
 export type ContextSlice<C extends Exclude<keyof Context, 'runtime'> = never, R extends keyof Runtime = never> = Pick<Context, C> & { runtime: Pick<Runtime, R> };
 
+/** A slice with a signed-in caller, for functions of non-public operations. */
+export type AuthedSlice<C extends Exclude<keyof Context, 'runtime' | 'caller'> = never, R extends keyof Runtime = never> = ContextSlice<C, R> & { caller: Caller };
+
 export const isoNow = (ctx: Pick<Context, 'now'>): string => ctx.now().toISOString();

@@ -59,7 +59,7 @@ export function createService(options: ServiceOptions) {
     authenticate(token: string | undefined): Caller {
       // First, so that once shutdown began nothing reads the database on a request's behalf.
       base.runtime.lifecycle.assertAccepting();
-      return authenticate({ ...base, caller: null }, token);
+      return authenticate(base, token);
     },
 
     /** The OpenAI-compatible facade (`/v1`): HTTP only, outside the registry, same core underneath. */
@@ -103,7 +103,7 @@ export function createService(options: ServiceOptions) {
     /** A part URL's signature and expiry, checked before its body is read. */
     checkPartUrl(grant: PartGrant, signature: string): void {
       base.runtime.lifecycle.assertAccepting();
-      checkPartGrant({ ...base, caller: null }, grant, signature);
+      checkPartGrant(base, grant, signature);
     },
 
     /** Runs one operation for `caller` with untrusted `rawInput`; throws `ServiceError` on any expected failure. */

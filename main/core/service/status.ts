@@ -1,19 +1,19 @@
 import { API_RELEASES } from '../../../shared/api-version.js';
-import type { AuthedContext, Context } from '../platform/context.js';
+import type { ContextSlice } from '../platform/context.js';
 import type { Handlers } from '../platform/operation-handlers.js';
 
 export const health = () => ({ status: 'ok' as const });
 
-export const version = (ctx: Context) => ({ version: ctx.appVersion, api_releases: [...API_RELEASES] });
+export const version = (ctx: ContextSlice<'appVersion'>) => ({ version: ctx.appVersion, api_releases: [...API_RELEASES] });
 
 /** The default look (`[ui] theme`), read on every call so a saved configuration applies at the next page load. */
-export const ui = (ctx: Context) => ({ theme: ctx.config().ui.theme });
+export const ui = (ctx: ContextSlice<'config'>) => ({ theme: ctx.config().ui.theme });
 
 /** The effective feature flags, for every signed-in user. */
-export const features = (ctx: AuthedContext) => ctx.config().features;
+export const features = (ctx: ContextSlice<'config'>) => ctx.config().features;
 
 /** The local HTTP server: where it listens now (null when it does not), and what the saved configuration asks of it. */
-export function server(ctx: AuthedContext) {
+export function server(ctx: ContextSlice<'config', 'baseUrl' | 'mode' | 'serverProblem'>) {
   const { enabled, port } = ctx.config().server;
   return { url: ctx.runtime.baseUrl(), enabled, port, mode: ctx.runtime.mode, problem: ctx.runtime.serverProblem() };
 }

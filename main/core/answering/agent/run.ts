@@ -32,7 +32,7 @@ export interface AgentRequest {
  * read the best passages — and then answers from what was found. Either way each step is an event
  * as it happens. Candidates fail over as plain answers do: only before their first output.
  */
-export async function* runAgent(runtime: Runtime, candidates: ResolvedModel[], request: AgentRequest): AsyncGenerator<AgentEvent> {
+export async function* runAgent(runtime: Pick<Runtime, 'providers' | 'health'>, candidates: ResolvedModel[], request: AgentRequest): AsyncGenerator<AgentEvent> {
   const { env, limits, signal } = request;
   const book = new PassageBook();
   // MCP servers' tools, opened (and their servers started, lazily) for the first tool-calling model.

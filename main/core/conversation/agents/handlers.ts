@@ -1,10 +1,10 @@
 import type { AgentThought } from '../../../../shared/operations/agents.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice } from '../../platform/context.js';
 import { ownMessage } from '../threads/owned.js';
 import type { HandlersFor, InputOf } from '../../platform/operation-handlers.js';
 
 /** `GET /messages/{id}/thoughts`: the steps of an agentic answer in one of the caller's threads. */
-export function messageThoughts(ctx: AuthedContext, input: InputOf<'messages.thoughts'>): { data: AgentThought[] } {
+export function messageThoughts(ctx: AuthedSlice<'repos'>, input: InputOf<'messages.thoughts'>): { data: AgentThought[] } {
   const message = ownMessage(ctx, input.id);
   return { data: ctx.repos.thoughts.ofMessage(message.id) };
 }

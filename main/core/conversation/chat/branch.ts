@@ -1,6 +1,5 @@
 import type { BranchMessage } from '../../../db/repositories/messages.js';
-import type { AuthedContext } from '../../platform/context.js';
-import { chatModels, resolveModel, resolveOverride } from '../../models/catalog/catalog.js';
+import { chatModels, resolveModel, resolveOverride, type ResolveCtx } from '../../models/catalog/catalog.js';
 import { CHARS_PER_TOKEN } from '../../platform/tokens.js';
 
 /**
@@ -20,7 +19,7 @@ export function historyBudgetChars(contextTokens: number): number {
  * models. Read newest first and stopped there, so a thread of any length costs one bounded read;
  * the conversation is then cut precisely to the chosen model (answering/turns.ts).
  */
-export function readBranch(ctx: AuthedContext, threadId: string, lastId: string | null, target: string | undefined): BranchMessage[] {
+export function readBranch(ctx: ResolveCtx, threadId: string, lastId: string | null, target: string | undefined): BranchMessage[] {
   if (lastId === null) return [];
   const contextTokens = target
     ? (target.startsWith('ovr_') ? resolveOverride(ctx, target) : resolveModel(ctx, target)).model.capabilities.context_tokens

@@ -1,31 +1,31 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import type { MessageRecord } from '../../../db/repositories/messages.js';
-import type { AuthedContext } from '../../platform/context.js';
-import { ownThread } from '../threads/access.js';
+import type { ContextSlice } from '../../platform/context.js';
+import { ownThread, type ThreadCtx } from '../threads/access.js';
 import { readBranch } from './branch.js';
 import { ownMessage } from '../threads/owned.js';
-import { startAnswer, type StartedChat } from './send.js';
+import { startAnswer, type ChatCtx, type StartedChat } from './send.js';
 import type { InputOf } from '../../platform/operation-handlers.js';
 
 /** The question an answer responds to: its parent, a user message. */
-function questionOf(ctx: AuthedContext, answer: MessageRecord): MessageRecord {
+function questionOf(ctx: ContextSlice<'repos'>, answer: MessageRecord): MessageRecord {
   const question = answer.parent_id ? ctx.repos.messages.get(answer.parent_id) : undefined;
   if (!question || question.role !== 'user') throw new ServiceError('conflict', `The question that ${answer.id} answers is no longer in the thread.`);
   return question;
 }
 
-function ownAnswer(ctx: AuthedContext, id: string): MessageRecord {
+function ownAnswer(ctx: ThreadCtx, id: string): MessageRecord {
   const row = ownMessage(ctx, id);
   if (row.role !== 'assistant') throw new ServiceError('invalid_argument', `${id} is your message, not an answer.`, [{ path: 'message_id', message: 'must be an answer' }]);
   return row;
 }
 
-function notRunning(ctx: AuthedContext, row: MessageRecord): void {
+function notRunning(ctx: ContextSlice<never, 'hub'>, row: MessageRecord): void {
   if (row.status === 'streaming' || ctx.runtime.hub.isRunning(row.id)) throw new ServiceError('conflict', 'This answer is still being written; stop it or wait for it to end.');
 }
 
 /** A new answer to an earlier answer's question, after the thread's newest message; the old one is kept. */
-export function startRegenerate(ctx: AuthedContext, input: InputOf<'chat.regenerate'>): StartedChat {
+export function startRegenerate(ctx: ChatCtx, input: InputOf<'chat.regenerate'>): StartedChat {
   const answer = ownAnswer(ctx, input.message_id);
   notRunning(ctx, answer);
   const question = questionOf(ctx, answer);
@@ -36,7 +36,7 @@ export function startRegenerate(ctx: AuthedContext, input: InputOf<'chat.regener
 }
 
 /** An edited question: a new message that follows what the old one followed, and its answer. */
-export function startEdit(ctx: AuthedContext, input: InputOf<'chat.edit'>): StartedChat {
+export function startEdit(ctx: ChatCtx, input: InputOf<'chat.edit'>): StartedChat {
   const old = ownMessage(ctx, input.message_id);
   if (old.role !== 'user') throw new ServiceError('invalid_argument', 'Only your own messages can be edited; regenerate an answer instead.', [{ path: 'message_id', message: 'must be a user message' }]);
   const thread = ownThread(ctx, old.thread_id);
@@ -46,7 +46,7 @@ export function startEdit(ctx: AuthedContext, input: InputOf<'chat.edit'>): Star
 }
 
 /** The same answer streams again, from its kept text, and the model goes on with it. */
-export function startContinue(ctx: AuthedContext, input: InputOf<'chat.continue'>): StartedChat {
+export function startContinue(ctx: ChatCtx, input: InputOf<'chat.continue'>): StartedChat {
   const answer = ownAnswer(ctx, input.message_id);
   notRunning(ctx, answer);
   if (answer.status === 'complete') throw new ServiceError('conflict', 'This answer is complete; regenerate it for another one.');

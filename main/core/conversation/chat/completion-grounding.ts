@@ -3,11 +3,10 @@ import { ServiceError } from '../../../../shared/errors.js';
 import { imagesOf, textOf, type ChatCompletionRequest } from '../../../../shared/openai.js';
 import type { ParleyCompletionOptions } from '../../../../shared/openai-parley.js';
 import { AnswerFailed, answerEvents, answerSources, buildTurns, groundingFor, type AnswerPlan } from '../../answering/index.js';
-import type { AuthedContext } from '../../platform/context.js';
 import { assertDatasets } from '../../knowledge/datasets/access.js';
 import { chatModelNamed, resolveModel, type ResolvedModel } from '../../models/catalog/catalog.js';
 import { completionSampling, metered, type CompletionEvent } from './completion-meter.js';
-import { agentFor, chooseDynamic, chooseOverride, startChat } from './send.js';
+import { agentFor, chooseDynamic, chooseOverride, startChat, type ChatCtx } from './send.js';
 import type { ChatInput } from './types.js';
 
 /**
@@ -63,7 +62,7 @@ function refuseUngroundable(request: ChatCompletionRequest): void {
  * read, an unknown model, a bad request) is thrown here, before any event, so a stream never opens
  * on an error.
  */
-export function startGroundedCompletion(ctx: AuthedContext, request: ChatCompletionRequest, parley: ParleyCompletionOptions, signal: AbortSignal): GroundedCompletion {
+export function startGroundedCompletion(ctx: ChatCtx, request: ChatCompletionRequest, parley: ParleyCompletionOptions, signal: AbortSignal): GroundedCompletion {
   refuseUngroundable(request);
   if (request.model !== 'auto') chatModelNamed(ctx, request.model);
   const talk = conversation(request);
@@ -71,7 +70,7 @@ export function startGroundedCompletion(ctx: AuthedContext, request: ChatComplet
 }
 
 /** Not stored: the request's own messages are the conversation; the answer is written as the app's chat writes it. */
-function unstored(ctx: AuthedContext, request: ChatCompletionRequest, parley: ParleyCompletionOptions, talk: Conversation, signal: AbortSignal): GroundedCompletion {
+function unstored(ctx: ChatCtx, request: ChatCompletionRequest, parley: ParleyCompletionOptions, talk: Conversation, signal: AbortSignal): GroundedCompletion {
   const datasetIds = parley.dataset_ids ?? [];
   assertDatasets(ctx, datasetIds);
   const agentic = parley.agentic ?? false;
@@ -112,7 +111,7 @@ function unstored(ctx: AuthedContext, request: ChatCompletionRequest, parley: Pa
  * prompt are the context, as in the app, and only the request's last user message is new), and
  * this follows its events. Like the app's answers it is written to the end even if the client goes.
  */
-function inThread(ctx: AuthedContext, request: ChatCompletionRequest, parley: ParleyCompletionOptions, threadId: string, question: string): GroundedCompletion {
+function inThread(ctx: ChatCtx, request: ChatCompletionRequest, parley: ParleyCompletionOptions, threadId: string, question: string): GroundedCompletion {
   const sampling = completionSampling(ctx, request);
   const input: ChatInput = {
     thread_id: threadId,

@@ -3,7 +3,7 @@ import { cutUtf8 } from '../../../../shared/bytes.js';
 import { stopList } from '../../../../shared/sampling.js';
 import type { ChatCompletionRequest } from '../../../../shared/openai.js';
 import { answerByteCap, nextTurn, TURN_TEXT_BYTES, type AttemptEvent } from '../../answering/index.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice, ContextSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import type { OutputFormat, Sampling } from '../../platform/ports/providers.js';
 import { estimateTokens } from '../../platform/tokens.js';
@@ -20,7 +20,7 @@ function outputFormat(format: ChatCompletionRequest['response_format']): OutputF
 }
 
 /** A `/v1` request's sampling, with the ceiling every request carries: the caller's `max_tokens` when smaller, else `[chat] max_answer_tokens`. */
-export function completionSampling(ctx: AuthedContext, request: ChatCompletionRequest): Sampling {
+export function completionSampling(ctx: ContextSlice<'config'>, request: ChatCompletionRequest): Sampling {
   const ceiling = ctx.config().chat.max_answer_tokens;
   return {
     temperature: request.temperature ?? undefined,
@@ -43,7 +43,7 @@ export function completionSampling(ctx: AuthedContext, request: ChatCompletionRe
  * recorded (source `openai`) however it ends.
  */
 export async function* metered(
-  ctx: AuthedContext,
+  ctx: AuthedSlice<'repos' | 'config' | 'now', 'lifecycle'>,
   answer: { modelId: string; prompt: string; signal: AbortSignal },
   events: AsyncIterable<CompletionEvent>,
 ): AsyncIterable<CompletionEvent> {

@@ -1,7 +1,7 @@
 import { imagesOf, textOf, type ChatCompletionRequest } from '../../../../shared/openai.js';
 import { ServiceError } from '../../../../shared/errors.js';
 import type { Model } from '../../../../shared/operations/models.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice } from '../../platform/context.js';
 import { chatModelNamed, chatModels, resolveModel, type ResolvedModel } from '../../models/catalog/catalog.js';
 import type { AgentTurn, ChatTurn } from '../../platform/ports/providers.js';
 import { extractFeatures } from '../../models/routing/features.js';
@@ -91,7 +91,7 @@ function unfit(model: Model, needs: { images: boolean; tools: boolean }): { para
  * The OpenAI-compatible facade's core: `model: "auto"` is dynamic routing (with fail-over), any
  * model id names that model. Stateless like the API it imitates: no thread is stored, only usage.
  */
-export function startCompletion(ctx: AuthedContext, request: ChatCompletionRequest, signal: AbortSignal): Completion {
+export function startCompletion(ctx: AuthedSlice<'repos' | 'config' | 'now', 'local' | 'health' | 'secrets' | 'providers' | 'liveConfig' | 'lifecycle'>, request: ChatCompletionRequest, signal: AbortSignal): Completion {
   const turns = toTurns(request);
   const last = turns.filter((t) => t.role === 'user').at(-1);
   if (!last) throw new ServiceError('invalid_argument', 'messages must contain a user message with text.', [{ path: 'messages', message: 'no user message' }]);

@@ -1,6 +1,5 @@
 import type { Citation, Routing } from '../../../../shared/events.js';
 import type { Repositories } from '../../../db/repositories/index.js';
-import type { Runtime } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
 import { messageView } from '../threads/views.js';
 import {
@@ -12,6 +11,7 @@ import {
   type AnswerPlan,
   type AnswerStore,
   type FlushTimer,
+  type FailoverRuntime,
   type RunHandle,
 } from '../../answering/index.js';
 
@@ -25,7 +25,7 @@ export interface GenerationPlan extends AnswerPlan {
 
 interface Deps {
   repos: Repositories;
-  runtime: Runtime;
+  runtime: FailoverRuntime;
   now: () => Date;
   /** The periodic save's timer (tests drive it); real intervals by default. */
   flushTimer?: FlushTimer | undefined;

@@ -1,41 +1,41 @@
 import type { SequencedEvent } from '../../../../shared/events.js';
 import { ServiceError } from '../../../../shared/errors.js';
 import type { MessageRecord } from '../../../db/repositories/messages.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice, ContextSlice } from '../../platform/context.js';
 import { messageView } from '../threads/views.js';
-import { startChat, type StartedChat } from './send.js';
+import { startChat, type ChatCtx, type StartedChat } from './send.js';
 import { startContinue, startEdit, startRegenerate } from './branching.js';
 import { ownMessage } from '../threads/owned.js';
 import type { HandlersFor, InputOf, StreamHandlers } from '../../platform/operation-handlers.js';
 
-function reload(ctx: AuthedContext, id: string) {
+function reload(ctx: ContextSlice<'repos'>, id: string) {
   const row = ctx.repos.messages.get(id);
   if (!row) throw new ServiceError('not_found', `The message ${id} was deleted.`);
   return messageView(row, ctx.repos.thoughts.ofMessage(id));
 }
 
 /** Non-streaming: waits for the end of the answer, whatever it is, and answers the stored message. */
-async function answered(ctx: AuthedContext, started: StartedChat) {
+async function answered(ctx: ContextSlice<'repos', 'hub'>, started: StartedChat) {
   await ctx.runtime.hub.finished(started.message_id);
   return { thread_id: started.thread_id, user_message_id: started.user_message_id, message: reload(ctx, started.message_id) };
 }
 
 /** Streaming: the live events of the answer. */
-function live(ctx: AuthedContext, started: StartedChat): AsyncIterable<SequencedEvent> {
+function live(ctx: ContextSlice<'repos', 'hub'>, started: StartedChat): AsyncIterable<SequencedEvent> {
   return ctx.runtime.hub.subscribe(started.message_id) ?? replayStored(ctx, ctx.repos.messages.get(started.message_id));
 }
 
-export const sendChat = (ctx: AuthedContext, input: InputOf<'chat.send'>) => answered(ctx, startChat(ctx, input));
-export const streamChat = (ctx: AuthedContext, input: InputOf<'chat.send'>) => live(ctx, startChat(ctx, input));
+export const sendChat = (ctx: ChatCtx, input: InputOf<'chat.send'>) => answered(ctx, startChat(ctx, input));
+export const streamChat = (ctx: ChatCtx, input: InputOf<'chat.send'>) => live(ctx, startChat(ctx, input));
 
-export const regenerateChat = (ctx: AuthedContext, input: InputOf<'chat.regenerate'>) => answered(ctx, startRegenerate(ctx, input));
-export const streamRegenerate = (ctx: AuthedContext, input: InputOf<'chat.regenerate'>) => live(ctx, startRegenerate(ctx, input));
-export const editChat = (ctx: AuthedContext, input: InputOf<'chat.edit'>) => answered(ctx, startEdit(ctx, input));
-export const streamEdit = (ctx: AuthedContext, input: InputOf<'chat.edit'>) => live(ctx, startEdit(ctx, input));
-export const continueChat = (ctx: AuthedContext, input: InputOf<'chat.continue'>) => answered(ctx, startContinue(ctx, input));
-export const streamContinue = (ctx: AuthedContext, input: InputOf<'chat.continue'>) => live(ctx, startContinue(ctx, input));
+export const regenerateChat = (ctx: ChatCtx, input: InputOf<'chat.regenerate'>) => answered(ctx, startRegenerate(ctx, input));
+export const streamRegenerate = (ctx: ChatCtx, input: InputOf<'chat.regenerate'>) => live(ctx, startRegenerate(ctx, input));
+export const editChat = (ctx: ChatCtx, input: InputOf<'chat.edit'>) => answered(ctx, startEdit(ctx, input));
+export const streamEdit = (ctx: ChatCtx, input: InputOf<'chat.edit'>) => live(ctx, startEdit(ctx, input));
+export const continueChat = (ctx: ChatCtx, input: InputOf<'chat.continue'>) => answered(ctx, startContinue(ctx, input));
+export const streamContinue = (ctx: ChatCtx, input: InputOf<'chat.continue'>) => live(ctx, startContinue(ctx, input));
 
-export async function cancelChat(ctx: AuthedContext, input: InputOf<'chat.cancel'>) {
+export async function cancelChat(ctx: AuthedSlice<'repos', 'hub'>, input: InputOf<'chat.cancel'>) {
   const row = ownMessage(ctx, input.message_id);
   if (row.role !== 'assistant') throw new ServiceError('invalid_argument', 'Only an answer can be cancelled.');
   // Cancelling a finished answer changes nothing and says so by its status.
@@ -44,7 +44,7 @@ export async function cancelChat(ctx: AuthedContext, input: InputOf<'chat.cancel
 }
 
 /** Re-attach: live or retained events after `last_event_id`; an older answer is replayed from storage. */
-export function attachChat(ctx: AuthedContext, input: InputOf<'chat.stream'>): AsyncIterable<SequencedEvent> {
+export function attachChat(ctx: AuthedSlice<'repos', 'hub'>, input: InputOf<'chat.stream'>): AsyncIterable<SequencedEvent> {
   const row = ownMessage(ctx, input.message_id);
   if (row.role !== 'assistant') throw new ServiceError('invalid_argument', 'Only an answer has a stream.');
   return ctx.runtime.hub.subscribe(row.id, input.last_event_id ?? -1) ?? replayStored(ctx, row);
@@ -54,7 +54,7 @@ export function attachChat(ctx: AuthedContext, input: InputOf<'chat.stream'>): A
  * A stored answer as a stream: created, its agent's thoughts, its whole text as one delta, its citations, then its end.
  * Used once the live log is no longer kept (after the retention time, or after a restart).
  */
-async function* replayStored(ctx: AuthedContext, row: MessageRecord | undefined): AsyncIterable<SequencedEvent> {
+async function* replayStored(ctx: ContextSlice<'repos'>, row: MessageRecord | undefined): AsyncIterable<SequencedEvent> {
   if (!row) return;
   const message = messageView(row, ctx.repos.thoughts.ofMessage(row.id));
   let id = 0;

@@ -1,9 +1,9 @@
 import type { Routing } from '../../../../shared/events.js';
 import { ServiceError } from '../../../../shared/errors.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice, ContextSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
-import { chatModels, resolveModel, resolveOverride, type ResolvedModel } from '../../models/catalog/catalog.js';
+import { chatModels, resolveModel, resolveOverride, type ResolveCtx, type ResolvedModel } from '../../models/catalog/catalog.js';
 import { extractFeatures } from '../../models/routing/features.js';
 import { route } from '../../models/routing/router.js';
 import { assertDatasets } from '../../knowledge/datasets/access.js';
@@ -19,6 +19,16 @@ import type { BranchMessage, MessageRecord } from '../../../db/repositories/mess
 import type { ThreadRecord } from '../../../db/repositories/threads.js';
 import { readBranch } from './branch.js';
 import { stopList } from '../../../../shared/sampling.js';
+
+/**
+ * What starting a chat answer uses: the stores, the configuration, the clock, the caller's answer
+ * slots, the models (resolved, routed by health, called), retrieval, MCP tools, and the live runs
+ * that outlive the request.
+ */
+export type ChatCtx = AuthedSlice<
+  'repos' | 'config' | 'now',
+  'answerSlots' | 'hub' | 'lifecycle' | 'log' | 'local' | 'health' | 'secrets' | 'providers' | 'liveConfig' | 'embedding' | 'keywords' | 'mcp'
+>;
 
 export interface StartedChat {
   thread_id: string;
@@ -37,7 +47,7 @@ export function titleFrom(message: string): string {
 }
 
 /** Override mode: the named model (or workspace endpoint override) answers; nothing is routed. */
-export function chooseOverride(ctx: AuthedContext, target: string): { candidates: ResolvedModel[]; routing: Routing } {
+export function chooseOverride(ctx: ResolveCtx, target: string): { candidates: ResolvedModel[]; routing: Routing } {
   const resolved = target.startsWith('ovr_') ? resolveOverride(ctx, target) : resolveModel(ctx, target);
   const via = resolved.override_id ? ` through the workspace endpoint override ${resolved.override_id}` : '';
   return {
@@ -47,7 +57,7 @@ export function chooseOverride(ctx: AuthedContext, target: string): { candidates
 }
 
 /** Dynamic mode: the router ranks every model; the next ones are fail-overs. */
-export function chooseDynamic(ctx: AuthedContext, input: ChatInput, history: { role: string; content: string }[], datasetCount: number) {
+export function chooseDynamic(ctx: ResolveCtx, input: ChatInput, history: { role: string; content: string }[], datasetCount: number) {
   const features = extractFeatures({ message: input.message, context: history, dataset_count: datasetCount, agentic: input.agentic });
   const candidates = chatModels(ctx);
   const decision = route(features, candidates, (id) => ctx.runtime.health.health(id), ctx.config().routing);
@@ -58,7 +68,7 @@ export function chooseDynamic(ctx: AuthedContext, input: ChatInput, history: { r
 }
 
 /** An agent over `datasetIds` answering `question`, within the configured bounds. */
-export function agentFor(ctx: AuthedContext, question: string, datasetIds: string[]): AgentPlan {
+export function agentFor(ctx: ContextSlice<'repos' | 'config', 'embedding' | 'log' | 'keywords' | 'mcp'>, question: string, datasetIds: string[]): AgentPlan {
   const limits = ctx.config().agents;
   const mcp = { maxCalls: ctx.config().mcp.max_calls_per_answer, maxBytes: ctx.config().mcp.max_result_bytes_per_answer };
   return {
@@ -93,7 +103,7 @@ export const CONTINUE_PROMPT = 'Your answer above was cut off. Continue it exact
  * Stores the user's message and an assistant message that is `streaming` from the first moment,
  * then starts generating in the background. Watching (streaming, waiting) is separate from this.
  */
-export function startChat(ctx: AuthedContext, request: ChatInput): StartedChat {
+export function startChat(ctx: ChatCtx, request: ChatInput): StartedChat {
   const workflow = requestedWorkflow(ctx, request.workflow_id);
   assertDatasets(ctx, request.dataset_ids);
   // Refused before a new thread is made for it (startAnswer takes the slot; nothing runs between).
@@ -116,7 +126,7 @@ export function startChat(ctx: AuthedContext, request: ChatInput): StartedChat {
  * Chooses the model, stores the question (if new) and the answer, and starts generating; the
  * caller's answer slot is held until the answer ends, and refused (429) before anything is stored.
  */
-export function startAnswer(ctx: AuthedContext, spec: AnswerSpec): StartedChat {
+export function startAnswer(ctx: ChatCtx, spec: AnswerSpec): StartedChat {
   const release = ctx.runtime.answerSlots.take(ctx.caller.user.id);
   try {
     return startHeld(ctx, spec, release);
@@ -126,7 +136,7 @@ export function startAnswer(ctx: AuthedContext, spec: AnswerSpec): StartedChat {
   }
 }
 
-function startHeld(ctx: AuthedContext, spec: AnswerSpec, release: () => void): StartedChat {
+function startHeld(ctx: ChatCtx, spec: AnswerSpec, release: () => void): StartedChat {
   const { repos, runtime } = ctx;
   const { thread, continued } = spec;
   const { input, systemPrompt } = applyWorkflow(ctx, thread, spec.request, spec.workflow);

@@ -4,17 +4,25 @@ import type { Sequenced } from '../../../../shared/events.js';
 import type { Comparison, ComparisonEvent } from '../../../../shared/operations/comparisons.js';
 import type { ComparisonResponseRecord, ComparisonRecord } from '../../../db/repositories/comparisons.js';
 import { buildTurns, groundingFor, INTERRUPTED } from '../../answering/index.js';
-import { isoNow, type AuthedContext } from '../../platform/context.js';
+import { isoNow, type AuthedSlice } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
-import { findModel, resolveModel } from '../../models/catalog/catalog.js';
+import { findModel, resolveModel, type CatalogCtx } from '../../models/catalog/catalog.js';
 import { assertDatasets } from '../../knowledge/datasets/access.js';
 import { leaderboardOf } from './leaderboard.js';
 import { runComparison } from './run.js';
 import { comparisonView, summaryView } from './views.js';
 import type { HandlersFor, InputOf, StreamHandlers } from '../../platform/operation-handlers.js';
 
+/** What reading and voting on the caller's comparisons uses: the stores, the clock and the live runs. */
+type ComparisonCtx = AuthedSlice<'repos' | 'now', 'hub'>;
+/** What starting one uses too: the models (resolved and called), retrieval, the caller's answer slots and the runs' lifetime. */
+type ComparisonStartCtx = AuthedSlice<
+  'repos' | 'config' | 'now',
+  'answerSlots' | 'hub' | 'lifecycle' | 'log' | 'local' | 'health' | 'secrets' | 'providers' | 'liveConfig' | 'embedding' | 'keywords'
+>;
+
 /** One of the caller's comparisons; anyone else's is as absent as one that never existed. */
-function ownComparison(ctx: AuthedContext, id: string): ComparisonRecord {
+function ownComparison(ctx: AuthedSlice<'repos'>, id: string): ComparisonRecord {
   const row = ctx.repos.comparisons.get(id);
   if (!row || row.user_id !== ctx.caller.user.id) throw new ServiceError('not_found', `No comparison ${id}.`);
   return row;
@@ -24,14 +32,14 @@ function ownComparison(ctx: AuthedContext, id: string): ComparisonRecord {
  * A comparison's answers. Ones still `streaming` with no run behind them were cut off when Parley
  * stopped: they are marked `interrupted` (text kept) the first time they are read again.
  */
-function responsesOf(ctx: AuthedContext, row: ComparisonRecord): ComparisonResponseRecord[] {
+function responsesOf(ctx: ComparisonCtx, row: ComparisonRecord): ComparisonResponseRecord[] {
   const responses = ctx.repos.comparisons.responses(row.id);
   if (!responses.some((r) => r.status === 'streaming') || ctx.runtime.hub.isRunning(row.id)) return responses;
   ctx.repos.comparisons.markInterrupted(row.id, INTERRUPTED.detail, isoNow(ctx));
   return ctx.repos.comparisons.responses(row.id);
 }
 
-function view(ctx: AuthedContext, row: ComparisonRecord): Comparison {
+function view(ctx: ComparisonCtx, row: ComparisonRecord): Comparison {
   return comparisonView(row, responsesOf(ctx, row), ctx.repos.comparisons.vote(row.id, ctx.caller.user.id));
 }
 
@@ -48,7 +56,7 @@ function shuffled<T>(items: T[]): T[] {
  * Stores the comparison and one `streaming` answer per model, then starts every model at once in
  * the background. Blind comparisons shuffle the order, so a column's position says nothing either.
  */
-export function startComparison(ctx: AuthedContext, input: InputOf<'comparisons.create'>): string {
+export function startComparison(ctx: ComparisonStartCtx, input: InputOf<'comparisons.create'>): string {
   const { repos, runtime } = ctx;
   const problems: FieldError[] = [];
   input.model_ids.forEach((id, i) => {
@@ -96,32 +104,32 @@ export function startComparison(ctx: AuthedContext, input: InputOf<'comparisons.
 }
 
 /** Non-streaming: waits until every answer has ended, and answers the stored comparison. */
-export async function createComparison(ctx: AuthedContext, input: InputOf<'comparisons.create'>): Promise<Comparison> {
+export async function createComparison(ctx: ComparisonStartCtx, input: InputOf<'comparisons.create'>): Promise<Comparison> {
   const id = startComparison(ctx, input);
   await ctx.runtime.hub.finished(id);
   return view(ctx, ownComparison(ctx, id));
 }
 
 /** Streaming: the live events of every answer, each naming its `response_id`. */
-export function streamComparison(ctx: AuthedContext, input: InputOf<'comparisons.create'>): AsyncIterable<Sequenced<ComparisonEvent>> {
+export function streamComparison(ctx: ComparisonStartCtx, input: InputOf<'comparisons.create'>): AsyncIterable<Sequenced<ComparisonEvent>> {
   const id = startComparison(ctx, input);
   return ctx.runtime.hub.subscribe<ComparisonEvent>(id) ?? replayStored(ctx, id);
 }
 
 /** Re-attach: live or retained events after `last_event_id`; an older comparison is replayed from storage. */
-export function attachComparison(ctx: AuthedContext, input: InputOf<'comparisons.stream'>): AsyncIterable<Sequenced<ComparisonEvent>> {
+export function attachComparison(ctx: ComparisonCtx, input: InputOf<'comparisons.stream'>): AsyncIterable<Sequenced<ComparisonEvent>> {
   const row = ownComparison(ctx, input.id);
   return ctx.runtime.hub.subscribe<ComparisonEvent>(row.id, input.last_event_id ?? -1) ?? replayStored(ctx, row.id);
 }
 
 /** A finished comparison as a stream, for when the live log is gone already. */
-async function* replayStored(ctx: AuthedContext, id: string): AsyncIterable<Sequenced<ComparisonEvent>> {
+async function* replayStored(ctx: ComparisonCtx, id: string): AsyncIterable<Sequenced<ComparisonEvent>> {
   const comparison = view(ctx, ownComparison(ctx, id));
   yield { id: 0, event: 'comparison.created', data: { comparison } };
   yield { id: 1, event: 'comparison.completed', data: { comparison } };
 }
 
-export function listComparisons(ctx: AuthedContext, input: InputOf<'comparisons.list'>) {
+export function listComparisons(ctx: ComparisonCtx, input: InputOf<'comparisons.list'>) {
   const { comparisons } = ctx.repos;
   const page = comparisons.page(ctx.caller.user.id, input.limit, input.cursor);
   if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
@@ -131,18 +139,18 @@ export function listComparisons(ctx: AuthedContext, input: InputOf<'comparisons.
   };
 }
 
-export function getComparison(ctx: AuthedContext, input: InputOf<'comparisons.get'>): Comparison {
+export function getComparison(ctx: ComparisonCtx, input: InputOf<'comparisons.get'>): Comparison {
   return view(ctx, ownComparison(ctx, input.id));
 }
 
-export async function cancelComparison(ctx: AuthedContext, input: InputOf<'comparisons.cancel'>): Promise<Comparison> {
+export async function cancelComparison(ctx: ComparisonCtx, input: InputOf<'comparisons.cancel'>): Promise<Comparison> {
   const row = ownComparison(ctx, input.id);
   // Cancelling a finished comparison changes nothing; the answers' statuses say how each ended.
   await ctx.runtime.hub.cancel(row.id);
   return view(ctx, row);
 }
 
-export function voteComparison(ctx: AuthedContext, input: InputOf<'comparisons.vote'>): Comparison {
+export function voteComparison(ctx: ComparisonCtx, input: InputOf<'comparisons.vote'>): Comparison {
   const { comparisons } = ctx.repos;
   const row = ownComparison(ctx, input.id);
   const responses = responsesOf(ctx, row);
@@ -174,7 +182,7 @@ export function voteComparison(ctx: AuthedContext, input: InputOf<'comparisons.v
   return view(ctx, comparisons.get(row.id) as ComparisonRecord);
 }
 
-export function leaderboard(ctx: AuthedContext) {
+export function leaderboard(ctx: CatalogCtx) {
   return leaderboardOf(ctx);
 }
 

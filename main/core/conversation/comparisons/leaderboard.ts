@@ -1,8 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { LeaderboardEntry } from '../../../../shared/operations/comparisons.js';
 import type { VotedResponse } from '../../../db/repositories/comparisons.js';
-import type { AuthedContext } from '../../platform/context.js';
-import { findModel } from '../../models/catalog/catalog.js';
+import { findModel, type CatalogCtx } from '../../models/catalog/catalog.js';
 import { BOOTSTRAP_SAMPLES, bootstrapRatings, type Game } from './bradley-terry.js';
 
 interface Tally {
@@ -84,7 +83,7 @@ function fitted(organizationId: string, rows: VotedResponse[]): Fitted {
   return result;
 }
 
-export function leaderboardOf(ctx: AuthedContext) {
+export function leaderboardOf(ctx: CatalogCtx) {
   const rows = ctx.repos.comparisons.votedResponses(ctx.caller.user.organization_id);
   const { models, fit } = fitted(ctx.caller.user.organization_id, rows);
   const round = (x: number) => Math.round(x * 10) / 10;

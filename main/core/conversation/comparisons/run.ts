@@ -8,9 +8,9 @@ import {
   type AttemptEvent,
   type FlushTimer,
   type Grounding,
+  type FailoverRuntime,
   type RunHandle,
 } from '../../answering/index.js';
-import type { Runtime } from '../../platform/context.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ResolvedModel } from '../../models/catalog/catalog.js';
 import type { ChatTurn } from '../../platform/ports/providers.js';
@@ -28,7 +28,7 @@ export interface ComparisonPlan {
 
 interface Deps {
   repos: Repositories;
-  runtime: Runtime;
+  runtime: FailoverRuntime;
   now: () => Date;
   log: Logger;
   flushTimer?: FlushTimer | undefined;

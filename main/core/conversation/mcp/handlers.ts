@@ -1,7 +1,7 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import type { McpServer } from '../../../../shared/operations/mcp.js';
 import type { McpServerConfig } from '../../../../shared/config.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { ContextSlice } from '../../platform/context.js';
 import type { McpClientsPort } from '../../platform/ports/mcp.js';
 import type { McpServerSnapshot } from './connection.js';
 import { qualifiedName } from './answer-tools.js';
@@ -35,14 +35,14 @@ function view(config: McpServerConfig, snapshot: McpServerSnapshot): McpServer {
   };
 }
 
-function clients(ctx: AuthedContext): McpClientsPort {
+function clients(ctx: ContextSlice<never, 'mcp'>): McpClientsPort {
   const mcp = ctx.runtime.mcp;
   if (!mcp) throw new ServiceError('unavailable', 'MCP servers cannot run in this process.');
   return mcp;
 }
 
 /** `GET /mcp/servers`: every declared server with its state, tools and last error. */
-export function listMcpServers(ctx: AuthedContext): { data: McpServer[] } {
+export function listMcpServers(ctx: ContextSlice<never, 'mcp'>): { data: McpServer[] } {
   const mcp = clients(ctx);
   return { data: mcp.list().flatMap((snapshot) => {
     const connection = mcp.get(snapshot.name);
@@ -51,7 +51,7 @@ export function listMcpServers(ctx: AuthedContext): { data: McpServer[] } {
 }
 
 /** `POST /mcp/servers/{name}/connect`: start (or restart) it now and answer how that went. */
-export async function connectMcpServer(ctx: AuthedContext, input: InputOf<'mcp.servers.connect'>): Promise<McpServer> {
+export async function connectMcpServer(ctx: ContextSlice<never, 'mcp'>, input: InputOf<'mcp.servers.connect'>): Promise<McpServer> {
   const connection = clients(ctx).get(input.name);
   if (!connection) throw new ServiceError('not_found', `No MCP server called ${JSON.stringify(input.name)} is declared in [[mcp.servers]].`);
   if (!connection.config.enabled) throw new ServiceError('conflict', `The MCP server ${input.name} is disabled (enabled = false in its [[mcp.servers]] entry).`);

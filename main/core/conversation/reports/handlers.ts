@@ -3,9 +3,9 @@ import { ServiceError, errorText } from '../../../../shared/errors.js';
 import type { Report } from '../../../../shared/operations/reports.js';
 import type { ReportRecord } from '../../../db/repositories/reports.js';
 import { answerWithFailover } from '../../answering/index.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
-import { orgDataset } from '../../knowledge/datasets/access.js';
+import { orgDataset, type DatasetCtx } from '../../knowledge/datasets/access.js';
 import { newId } from '../../platform/ids.js';
 import { chatModels, resolveModel } from '../../models/catalog/catalog.js';
 import { extractFeatures } from '../../models/routing/features.js';
@@ -13,6 +13,9 @@ import { route } from '../../models/routing/router.js';
 import { renderMarkdown, type ReportData } from './render.js';
 import { characteristicTerms } from './terms.js';
 import type { HandlersFor, InputOf } from '../../platform/operation-handlers.js';
+
+/** What writing a report uses: the dataset's files, and a routed model (with its health and lifetime) for the summary. */
+type ReportCtx = AuthedSlice<'repos' | 'config' | 'now', 'local' | 'health' | 'secrets' | 'providers' | 'liveConfig' | 'lifecycle' | 'log'>;
 
 const TERM_SAMPLE = 5000;
 const SUMMARY_EXCERPTS = 12;
@@ -22,7 +25,7 @@ function reportView(row: ReportRecord): z.input<typeof Report> {
 }
 
 /** A summary by a generative model chosen by the router; none when no generative model answers. */
-async function summarize(ctx: AuthedContext, excerpts: string[]): Promise<ReportData['summary'] & { model_id?: string }> {
+async function summarize(ctx: AuthedSlice<'repos' | 'config', 'local' | 'health' | 'secrets' | 'providers' | 'liveConfig' | 'lifecycle'>, excerpts: string[]): Promise<ReportData['summary'] & { model_id?: string }> {
   const generative = chatModels(ctx).filter((m) => m.provider !== 'extractive');
   if (generative.length === 0) return { unavailable: 'No generative model is registered, so there is no written summary.' };
   if (excerpts.length === 0) return { unavailable: 'No file is ready yet, so there is nothing to summarize.' };
@@ -44,7 +47,7 @@ async function summarize(ctx: AuthedContext, excerpts: string[]): Promise<Report
   return text.trim() ? { text: text.trim(), model: name, model_id: modelId } : { unavailable: 'No summary: the model answered nothing.' };
 }
 
-async function build(ctx: AuthedContext, reportId: string, datasetId: string, format: 'markdown' | 'html'): Promise<void> {
+async function build(ctx: ReportCtx, reportId: string, datasetId: string, format: 'markdown' | 'html'): Promise<void> {
   const { repos } = ctx;
   try {
     const dataset = orgDataset(ctx, datasetId);
@@ -65,7 +68,7 @@ async function build(ctx: AuthedContext, reportId: string, datasetId: string, fo
 }
 
 /** Starts the report; it is written in the background (a summary can take a model's time). */
-export function createReport(ctx: AuthedContext, input: InputOf<'reports.create'>) {
+export function createReport(ctx: ReportCtx, input: InputOf<'reports.create'>) {
   orgDataset(ctx, input.dataset_id);
   const id = newId('rpt');
   ctx.repos.reports.insert({ id, dataset_id: input.dataset_id, user_id: ctx.caller.user.id, format: input.format, now: isoNow(ctx) });
@@ -74,7 +77,7 @@ export function createReport(ctx: AuthedContext, input: InputOf<'reports.create'
   return getReport(ctx, { id });
 }
 
-export function getReport(ctx: AuthedContext, input: InputOf<'reports.get'>) {
+export function getReport(ctx: DatasetCtx, input: InputOf<'reports.get'>) {
   const row = ctx.repos.reports.get(input.id);
   if (!row) throw new ServiceError('not_found', `No report ${input.id}.`);
   orgDataset(ctx, row.dataset_id);

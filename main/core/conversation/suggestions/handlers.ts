@@ -1,5 +1,5 @@
-import type { AuthedContext } from '../../platform/context.js';
-import { allModels } from '../../models/catalog/catalog.js';
+import type { AuthedSlice } from '../../platform/context.js';
+import { allModels, type CatalogCtx } from '../../models/catalog/catalog.js';
 import type { HandlersFor } from '../../platform/operation-handlers.js';
 
 const GENERAL = [
@@ -11,7 +11,7 @@ const GENERAL = [
 const SUGGESTED_DATASETS = 8;
 
 /** Datasets of the organization that have files ready, newest first. */
-function readyDatasets(ctx: AuthedContext) {
+function readyDatasets(ctx: AuthedSlice<'repos'>) {
   const page = ctx.repos.datasets.page(ctx.caller.user.organization_id, 50, undefined);
   return (page?.rows ?? [])
     .map((d) => ({ id: d.id, kb_id: d.kb_id, name: d.name, description: d.description, ready_count: ctx.repos.artifacts.page(d.kb_id, 200, undefined, 'ready')?.rows.length ?? 0 }))
@@ -19,7 +19,7 @@ function readyDatasets(ctx: AuthedContext) {
 }
 
 /** Whether any model other than the built-in extractive one could answer (and is not out of rotation). */
-export function hasGenerativeModel(ctx: AuthedContext): boolean {
+export function hasGenerativeModel(ctx: CatalogCtx): boolean {
   return allModels(ctx).some((m) => m.provider !== 'extractive' && m.status !== 'unavailable');
 }
 
@@ -27,7 +27,7 @@ export function hasGenerativeModel(ctx: AuthedContext): boolean {
  * What a dataset's first ready file is about, as words a question can use: the last heading of
  * its first sections ("Working from home"), or else the file's name.
  */
-function topicOf(ctx: AuthedContext, kbId: string): string | null {
+function topicOf(ctx: AuthedSlice<'repos'>, kbId: string): string | null {
   const first = ctx.repos.artifacts.page(kbId, 1, undefined, 'ready')?.rows[0];
   if (!first) return null;
   for (const chunk of ctx.repos.chunks.opening(first.id, 4)) {
@@ -45,7 +45,7 @@ function topicOf(ctx: AuthedContext, kbId: string): string | null {
  * answers nothing but what a dataset says, so with no other model the general prompts go, and the
  * dataset prompts ask about something the dataset holds instead of for a summary.
  */
-export function suggestedPrompts(ctx: AuthedContext) {
+export function suggestedPrompts(ctx: CatalogCtx) {
   const generative = hasGenerativeModel(ctx);
   const fromDatasets = readyDatasets(ctx)
     .slice(0, 3)
@@ -58,7 +58,7 @@ export function suggestedPrompts(ctx: AuthedContext) {
   return { orientation: ctx.config().ui.carousel, data: [...fromDatasets, ...general] };
 }
 
-export function suggestedDatasets(ctx: AuthedContext) {
+export function suggestedDatasets(ctx: AuthedSlice<'repos' | 'config'>) {
   return { orientation: ctx.config().ui.carousel, data: readyDatasets(ctx).slice(0, SUGGESTED_DATASETS) };
 }
 

@@ -1,22 +1,25 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import type { ThreadRecord } from '../../../db/repositories/threads.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { assertDatasets } from '../../knowledge/datasets/access.js';
 import { newId } from '../../platform/ids.js';
 import { requestedWorkflow } from '../workflows/apply.js';
 import type { InputOf } from '../../platform/operation-handlers.js';
 
+/** What reaching the caller's threads reads. */
+export type ThreadCtx = AuthedSlice<'repos'>;
+
 /* A caller's threads as other domains reach them (chat, branching): not through threads' handlers. */
 
 /** A thread the caller owns, or not_found (never forbidden: other people's ids are not confirmed). */
-export function ownThread(ctx: AuthedContext, id: string): ThreadRecord {
+export function ownThread(ctx: ThreadCtx, id: string): ThreadRecord {
   const row = ctx.repos.threads.get(id);
   if (!row || row.user_id !== ctx.caller.user.id) throw new ServiceError('not_found', `No thread ${id}.`);
   return row;
 }
 
-export function newThread(ctx: AuthedContext, input: InputOf<'threads.create'>): ThreadRecord {
+export function newThread(ctx: AuthedSlice<'repos' | 'config' | 'now'>, input: InputOf<'threads.create'>): ThreadRecord {
   assertDatasets(ctx, input.dataset_ids);
   requestedWorkflow(ctx, input.workflow_id);
   const id = newId('thr');

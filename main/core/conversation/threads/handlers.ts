@@ -1,33 +1,33 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import type { ThreadRecord } from '../../../db/repositories/threads.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { messageView, threadView } from './views.js';
-import { newThread, ownThread } from './access.js';
+import { newThread, ownThread, type ThreadCtx } from './access.js';
 import { assertDatasets } from '../../knowledge/datasets/access.js';
 import { requestedWorkflow } from '../workflows/apply.js';
 import type { HandlersFor, InputOf } from '../../platform/operation-handlers.js';
 // Kept for main/core/knowledge/retrieval/handlers.ts until the retrieval branch imports datasets/access.js (remove at merge).
 
-export function viewThread(ctx: AuthedContext, row: ThreadRecord) {
+export function viewThread(ctx: ThreadCtx, row: ThreadRecord) {
   return threadView(row, ctx.repos.threads.datasetIds(row.id));
 }
 
-export function createThread(ctx: AuthedContext, input: InputOf<'threads.create'>) {
+export function createThread(ctx: AuthedSlice<'repos' | 'config' | 'now'>, input: InputOf<'threads.create'>) {
   return viewThread(ctx, newThread(ctx, input));
 }
 
-export function listThreads(ctx: AuthedContext, input: InputOf<'threads.list'>) {
+export function listThreads(ctx: ThreadCtx, input: InputOf<'threads.list'>) {
   const page = ctx.repos.threads.page(ctx.caller.user.id, input.limit, input.cursor, input.q?.trim() || undefined);
   if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
   return { data: page.rows.map((row) => viewThread(ctx, row)), next_cursor: page.next_cursor };
 }
 
-export function getThread(ctx: AuthedContext, input: InputOf<'threads.get'>) {
+export function getThread(ctx: ThreadCtx, input: InputOf<'threads.get'>) {
   return viewThread(ctx, ownThread(ctx, input.id));
 }
 
-export function updateThread(ctx: AuthedContext, input: InputOf<'threads.update'>) {
+export function updateThread(ctx: AuthedSlice<'repos' | 'config' | 'now'>, input: InputOf<'threads.update'>) {
   ownThread(ctx, input.id);
   assertDatasets(ctx, input.dataset_ids);
   requestedWorkflow(ctx, input.workflow_id);
@@ -35,7 +35,7 @@ export function updateThread(ctx: AuthedContext, input: InputOf<'threads.update'
   return viewThread(ctx, ownThread(ctx, input.id));
 }
 
-export async function deleteThread(ctx: AuthedContext, input: InputOf<'threads.delete'>): Promise<null> {
+export async function deleteThread(ctx: AuthedSlice<'repos', 'hub'>, input: InputOf<'threads.delete'>): Promise<null> {
   ownThread(ctx, input.id);
   for (const id of ctx.repos.messages.streamingIn(input.id)) void ctx.runtime.hub.cancel(id);
   // One statement for a thread of 100,000 messages held the event loop for seconds: its messages go
@@ -45,7 +45,7 @@ export async function deleteThread(ctx: AuthedContext, input: InputOf<'threads.d
   return null;
 }
 
-export function listMessages(ctx: AuthedContext, input: InputOf<'threads.messages'>) {
+export function listMessages(ctx: ThreadCtx, input: InputOf<'threads.messages'>) {
   ownThread(ctx, input.id);
   const page = ctx.repos.messages.page(input.id, input.limit, input.cursor);
   if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
@@ -54,7 +54,7 @@ export function listMessages(ctx: AuthedContext, input: InputOf<'threads.message
 }
 
 /** Suggestions are disabled by design: the answer is always 204, whatever the thread's setting. */
-export function threadSuggestions(ctx: AuthedContext, input: InputOf<'threads.suggestions'>): null {
+export function threadSuggestions(ctx: ThreadCtx, input: InputOf<'threads.suggestions'>): null {
   ownThread(ctx, input.id);
   return null;
 }

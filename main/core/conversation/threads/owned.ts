@@ -1,10 +1,9 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import type { MessageRecord } from '../../../db/repositories/messages.js';
-import type { AuthedContext } from '../../platform/context.js';
-import { ownThread } from './access.js';
+import { ownThread, type ThreadCtx } from './access.js';
 
 /** A message in one of the caller's threads; anyone else's is not found. */
-export function ownMessage(ctx: AuthedContext, id: string): MessageRecord {
+export function ownMessage(ctx: ThreadCtx, id: string): MessageRecord {
   const row = ctx.repos.messages.get(id);
   if (!row) throw new ServiceError('not_found', `No message ${id}.`);
   try {

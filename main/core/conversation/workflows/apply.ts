@@ -1,16 +1,16 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import type { Workflow } from '../../../../shared/operations/workflows.js';
 import type { ThreadRecord } from '../../../db/repositories/threads.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
-import { findWorkflow } from './lookup.js';
+import { findWorkflow, type WorkflowCtx } from './lookup.js';
 import type { InputOf } from '../../platform/operation-handlers.js';
 
 /**
  * The workflow a request names: it must be one of the organization's and active now. Checked before
  * anything is stored, so a refused chat leaves no thread behind.
  */
-export function requestedWorkflow(ctx: AuthedContext, id: string | null | undefined): Workflow | null {
+export function requestedWorkflow(ctx: WorkflowCtx, id: string | null | undefined): Workflow | null {
   if (!id) return null;
   const workflow = findWorkflow(ctx, id);
   if (!workflow.active) throw new ServiceError('conflict', `The workflow “${workflow.name}” (${id}) is not active; ask an admin to activate it or choose another.`);
@@ -18,7 +18,7 @@ export function requestedWorkflow(ctx: AuthedContext, id: string | null | undefi
 }
 
 /** The active workflow a thread remembers; one deactivated or deleted since is left out, and the chat goes on without it. */
-function rememberedWorkflow(ctx: AuthedContext, thread: ThreadRecord): Workflow | null {
+function rememberedWorkflow(ctx: WorkflowCtx, thread: ThreadRecord): Workflow | null {
   if (!thread.workflow_id) return null;
   try {
     return requestedWorkflow(ctx, thread.workflow_id);
@@ -36,7 +36,7 @@ export type WorkflowFilled = Pick<InputOf<'chat.send'>, 'dataset_ids' | 'agentic
  * agentic mode fill in what the request leaves out (a request's own choice wins; the thread's
  * datasets win over the workflow's).
  */
-export function applyWorkflow<R extends WorkflowFilled>(ctx: AuthedContext, thread: ThreadRecord, request: R, requested: Workflow | null): { input: R; systemPrompt: string | null } {
+export function applyWorkflow<R extends WorkflowFilled>(ctx: AuthedSlice<'repos' | 'config' | 'now'>, thread: ThreadRecord, request: R, requested: Workflow | null): { input: R; systemPrompt: string | null } {
   if (requested && thread.workflow_id !== requested.id) ctx.repos.threads.update(thread.id, { workflow_id: requested.id }, isoNow(ctx));
   const workflow = requested ?? rememberedWorkflow(ctx, thread);
   if (!workflow) return { input: request, systemPrompt: thread.system_prompt };

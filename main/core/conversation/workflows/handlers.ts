@@ -1,20 +1,23 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import { SIMPLE_CHAT_WORKFLOW_ID, type Workflow } from '../../../../shared/operations/workflows.js';
 import type { WorkflowRecord } from '../../../db/repositories/workflows.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
-import { resolveModel, resolveOverride } from '../../models/catalog/catalog.js';
+import { resolveModel, resolveOverride, type ResolveCtx } from '../../models/catalog/catalog.js';
 import { assertDatasets } from '../../knowledge/datasets/access.js';
-import { findWorkflow, workflowView } from './lookup.js';
+import { findWorkflow, workflowView, type WorkflowCtx } from './lookup.js';
 import { simpleChat } from './builtin.js';
 import { callerIs } from '../../platform/auth/roles.js';
 import type { HandlersFor, InputOf } from '../../platform/operation-handlers.js';
 
-const isAdmin = (ctx: AuthedContext) => callerIs(ctx, 'admin');
+/** What storing a workflow uses: the stores, the clock, and the models it may name (resolved to check they exist). */
+type WorkflowEditCtx = AuthedSlice<'repos' | 'config' | 'now', 'local' | 'health' | 'secrets'>;
+
+const isAdmin = (ctx: AuthedSlice) => callerIs(ctx, 'admin');
 
 /** A stored (not built-in) workflow an admin may change. */
-function editable(ctx: AuthedContext, id: string): WorkflowRecord {
+function editable(ctx: WorkflowCtx, id: string): WorkflowRecord {
   if (id === SIMPLE_CHAT_WORKFLOW_ID) {
     throw new ServiceError('conflict', 'Simple Chat is built in: turn it on or off with `[features] simple_chat` in the configuration.');
   }
@@ -25,19 +28,19 @@ function editable(ctx: AuthedContext, id: string): WorkflowRecord {
 }
 
 /** The model a workflow names must exist now (it may vanish later: a chat then says so). */
-function assertTarget(ctx: AuthedContext, target: string | null | undefined): void {
+function assertTarget(ctx: ResolveCtx, target: string | null | undefined): void {
   if (!target) return;
   if (target.startsWith('ovr_')) resolveOverride(ctx, target);
   else resolveModel(ctx, target);
 }
 
-function assertFreeName(ctx: AuthedContext, name: string | undefined, self?: string): void {
+function assertFreeName(ctx: AuthedSlice<'repos'>, name: string | undefined, self?: string): void {
   if (name === undefined) return;
   const taken = ctx.repos.workflows.getByName(ctx.caller.user.organization_id, name);
   if ((taken && taken.id !== self) || name.toLowerCase() === 'simple chat') throw new ServiceError('conflict', `A workflow named ${JSON.stringify(name)} already exists.`, [{ path: 'name', message: 'already exists' }]);
 }
 
-export function createWorkflow(ctx: AuthedContext, input: InputOf<'workflows.create'>): Workflow {
+export function createWorkflow(ctx: WorkflowEditCtx, input: InputOf<'workflows.create'>): Workflow {
   assertFreeName(ctx, input.name);
   assertTarget(ctx, input.model_endpoint_override);
   assertDatasets(ctx, input.dataset_ids);
@@ -59,13 +62,13 @@ export function createWorkflow(ctx: AuthedContext, input: InputOf<'workflows.cre
 }
 
 /** Active workflows for everyone; admins may ask for the inactive ones too. */
-export function listWorkflows(ctx: AuthedContext, input: InputOf<'workflows.list'>): { data: Workflow[] } {
+export function listWorkflows(ctx: WorkflowCtx, input: InputOf<'workflows.list'>): { data: Workflow[] } {
   if (input.include_inactive && !isAdmin(ctx)) throw new ServiceError('forbidden', 'Only admins may list inactive workflows.');
   const all = [simpleChat(ctx), ...ctx.repos.workflows.list(ctx.caller.user.organization_id).map((row) => workflowView(ctx, row))];
   return { data: input.include_inactive ? all : all.filter((w) => w.active) };
 }
 
-export function updateWorkflow(ctx: AuthedContext, input: InputOf<'workflows.update'>): Workflow {
+export function updateWorkflow(ctx: WorkflowEditCtx, input: InputOf<'workflows.update'>): Workflow {
   editable(ctx, input.id);
   assertFreeName(ctx, input.name, input.id);
   assertTarget(ctx, input.model_endpoint_override);
@@ -79,7 +82,7 @@ export function updateWorkflow(ctx: AuthedContext, input: InputOf<'workflows.upd
   return findWorkflow(ctx, id);
 }
 
-export function deleteWorkflow(ctx: AuthedContext, input: InputOf<'workflows.delete'>): null {
+export function deleteWorkflow(ctx: WorkflowCtx, input: InputOf<'workflows.delete'>): null {
   editable(ctx, input.id);
   ctx.repos.workflows.delete(input.id);
   return null;

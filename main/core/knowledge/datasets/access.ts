@@ -2,7 +2,10 @@ import { ServiceError } from '../../../../shared/errors.js';
 import type { ArtifactRecord } from '../../../db/repositories/artifacts.js';
 import type { DatasetRecord } from '../../../db/repositories/datasets.js';
 import { callerIs } from '../../platform/auth/roles.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice } from '../../platform/context.js';
+
+/** The part of a context the guards read: the stores and the caller. */
+export type DatasetCtx = AuthedSlice<'repos'>;
 
 /*
  * Who may see and change which dataset: the guards every domain that touches datasets uses
@@ -11,7 +14,7 @@ import type { AuthedContext } from '../../platform/context.js';
  */
 
 /** Datasets attached to a thread, message, workflow or comparison must be datasets of the caller's organization. */
-export function assertDatasets(ctx: AuthedContext, ids: readonly string[] | undefined): void {
+export function assertDatasets(ctx: DatasetCtx, ids: readonly string[] | undefined): void {
   if (!ids || ids.length === 0) return;
   const found = new Set(ctx.repos.datasets.existing([...ids], ctx.caller.user.organization_id));
   const missing = ids.find((id) => !found.has(id));
@@ -19,20 +22,20 @@ export function assertDatasets(ctx: AuthedContext, ids: readonly string[] | unde
 }
 
 /** A dataset of the caller's organization, or not_found. */
-export function orgDataset(ctx: AuthedContext, id: string): DatasetRecord {
+export function orgDataset(ctx: DatasetCtx, id: string): DatasetRecord {
   const row = ctx.repos.datasets.get(id);
   if (!row || row.organization_id !== ctx.caller.user.organization_id) throw new ServiceError('not_found', `No dataset ${id}.`);
   return row;
 }
 
 /** A knowledge base of the caller's organization, or not_found. */
-export function orgKb(ctx: AuthedContext, kbId: string): DatasetRecord {
+export function orgKb(ctx: DatasetCtx, kbId: string): DatasetRecord {
   const row = ctx.repos.datasets.getByKb(kbId);
   if (!row || row.organization_id !== ctx.caller.user.organization_id) throw new ServiceError('not_found', `No knowledge base ${kbId}.`);
   return row;
 }
 
-export function artifactByKey(ctx: AuthedContext, kbId: string, key: string): ArtifactRecord {
+export function artifactByKey(ctx: DatasetCtx, kbId: string, key: string): ArtifactRecord {
   orgKb(ctx, kbId);
   const row = ctx.repos.artifacts.getByKey(kbId, key);
   if (!row) throw new ServiceError('not_found', `No artifact ${JSON.stringify(key)} in ${kbId}.`);
@@ -44,11 +47,11 @@ export function artifactByKey(ctx: AuthedContext, kbId: string, key: string): Ar
  * with them), but only the dataset's owner or an admin writes to it: rename, upload, retry, delete
  * files, delete it.
  */
-export function canWrite(ctx: AuthedContext, dataset: DatasetRecord): boolean {
+export function canWrite(ctx: AuthedSlice, dataset: DatasetRecord): boolean {
   return callerIs(ctx, 'admin') || dataset.owner_id === ctx.caller.user.id;
 }
 
-export function mayWrite(ctx: AuthedContext, dataset: DatasetRecord): void {
+export function mayWrite(ctx: AuthedSlice, dataset: DatasetRecord): void {
   if (!canWrite(ctx, dataset)) {
     throw new ServiceError('forbidden', `Only its owner or an admin may change the dataset ${JSON.stringify(dataset.name)}; you may read it and chat with it.`);
   }

@@ -1,12 +1,12 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import type { FileDownload } from '../../../../shared/operations/files.js';
 import type { ArtifactRecord } from '../../../db/repositories/artifacts.js';
-import type { Context } from '../../platform/context.js';
+import type { ContextSlice } from '../../platform/context.js';
 import { artifactByKey } from './access.js';
 import { verifyDownload } from './download-link.js';
 import type { InputOf } from '../../platform/operation-handlers.js';
 
-function stored(ctx: Context, artifact: Pick<ArtifactRecord, 'filename' | 'mime_type' | 'size' | 'sha256' | 'status'>, disposition: FileDownload['disposition']): FileDownload {
+function stored(ctx: ContextSlice<never, 'blobs'>, artifact: Pick<ArtifactRecord, 'filename' | 'mime_type' | 'size' | 'sha256' | 'status'>, disposition: FileDownload['disposition']): FileDownload {
   if (!artifact.sha256 || artifact.status === 'uploading' || artifact.status === 'pending') {
     throw new ServiceError('conflict', 'This file has not finished uploading.');
   }
@@ -17,7 +17,7 @@ function stored(ctx: Context, artifact: Pick<ArtifactRecord, 'filename' | 'mime_
  * A stored file through a signed download link (`artifacts.link`): the signature, bound to the
  * artifact and an expiry, is the credential. A wrong, expired or foreign link is 403, and says so.
  */
-function signedContent(ctx: Context, input: InputOf<'artifacts.content'>, signature: string): FileDownload {
+function signedContent(ctx: ContextSlice<'repos' | 'now', 'signingKey' | 'blobs'>, input: InputOf<'artifacts.content'>, signature: string): FileDownload {
   const expires = input.expires ?? 0;
   const artifact = ctx.repos.artifacts.getByKey(input.kb_id, input.key);
   const valid = artifact !== undefined && verifyDownload(ctx.runtime.signingKey, { artifact_id: artifact.id, expires }, signature);
@@ -31,7 +31,7 @@ function signedContent(ctx: Context, input: InputOf<'artifacts.content'>, signat
  * token), shown where the browser can show it. The service skips the access check for a signed
  * request (`signed: 'or_token'`), so the signature is checked here before anything is read.
  */
-export function artifactContent(ctx: Context, input: InputOf<'artifacts.content'>): FileDownload {
+export function artifactContent(ctx: ContextSlice<'repos' | 'now' | 'caller', 'signingKey' | 'blobs'>, input: InputOf<'artifacts.content'>): FileDownload {
   if (input.signature !== undefined) return signedContent(ctx, input, input.signature);
   if (!ctx.caller) throw new ServiceError('unauthenticated', 'This operation needs a signed-in caller.');
   return stored(ctx, artifactByKey({ ...ctx, caller: ctx.caller }, input.kb_id, input.key), 'attachment');

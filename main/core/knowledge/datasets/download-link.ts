@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ServiceError } from '../../../../shared/errors.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice } from '../../platform/context.js';
 import { artifactByKey } from './access.js';
 import type { InputOf } from '../../platform/operation-handlers.js';
 
@@ -38,7 +38,7 @@ const encodeKey = (key: string) => encodeURIComponent(key);
  * in a tab without the Bearer token, which a plain link cannot carry. Whoever may read the dataset
  * may have one; the URL is absolute when the HTTP server runs.
  */
-export function artifactLink(ctx: AuthedContext, input: InputOf<'artifacts.link'>) {
+export function artifactLink(ctx: AuthedSlice<'repos' | 'now', 'baseUrl' | 'mode' | 'signingKey'>, input: InputOf<'artifacts.link'>) {
   const artifact = artifactByKey(ctx, input.kb_id, input.key);
   if (!artifact.sha256 || artifact.status === 'uploading' || artifact.status === 'pending') {
     throw new ServiceError('conflict', 'This file has not finished uploading.');

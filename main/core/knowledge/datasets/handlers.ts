@@ -1,18 +1,18 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import { releaseBlob } from '../../platform/storage/release-blob.js';
 import type { DatasetRecord } from '../../../db/repositories/datasets.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
 import { artifactView, datasetView, embeds } from './views.js';
-import { artifactByKey, canWrite, mayWrite, orgDataset, orgKb } from './access.js';
+import { artifactByKey, canWrite, mayWrite, orgDataset, orgKb, type DatasetCtx } from './access.js';
 import type { Handlers, InputOf } from '../../platform/operation-handlers.js';
 import { artifactLink } from './download-link.js';
 import { artifactContent } from './content.js';
 
-const view = (ctx: AuthedContext, row: DatasetRecord) => datasetView(row, canWrite(ctx, row));
+const view = (ctx: AuthedSlice, row: DatasetRecord) => datasetView(row, canWrite(ctx, row));
 
-export function createDataset(ctx: AuthedContext, input: InputOf<'datasets.create'>) {
+export function createDataset(ctx: AuthedSlice<'repos' | 'now'>, input: InputOf<'datasets.create'>) {
   const id = newId('ds');
   ctx.repos.datasets.insert({
     id,
@@ -26,17 +26,17 @@ export function createDataset(ctx: AuthedContext, input: InputOf<'datasets.creat
   return view(ctx, orgDataset(ctx, id));
 }
 
-export function listDatasets(ctx: AuthedContext, input: InputOf<'datasets.list'>) {
+export function listDatasets(ctx: DatasetCtx, input: InputOf<'datasets.list'>) {
   const page = ctx.repos.datasets.page(ctx.caller.user.organization_id, input.limit, input.cursor);
   if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
   return { data: page.rows.map((row) => view(ctx, row)), next_cursor: page.next_cursor };
 }
 
-export function getDataset(ctx: AuthedContext, input: InputOf<'datasets.get'>) {
+export function getDataset(ctx: DatasetCtx, input: InputOf<'datasets.get'>) {
   return view(ctx, orgDataset(ctx, input.id));
 }
 
-export function updateDataset(ctx: AuthedContext, input: InputOf<'datasets.update'>) {
+export function updateDataset(ctx: AuthedSlice<'repos' | 'now'>, input: InputOf<'datasets.update'>) {
   mayWrite(ctx, orgDataset(ctx, input.id));
   ctx.repos.datasets.update(input.id, input, isoNow(ctx));
   return view(ctx, orgDataset(ctx, input.id));
@@ -46,7 +46,7 @@ export function updateDataset(ctx: AuthedContext, input: InputOf<'datasets.updat
  * Everything under the dataset goes in one transaction (knowledge base, artifacts, chunks, uploads,
  * thread configurations); stored bytes no other artifact uses are removed after it commits.
  */
-export async function deleteDataset(ctx: AuthedContext, input: InputOf<'datasets.delete'>): Promise<null> {
+export async function deleteDataset(ctx: AuthedSlice<'repos', 'folders' | 'blobs'>, input: InputOf<'datasets.delete'>): Promise<null> {
   const dataset = orgDataset(ctx, input.id);
   mayWrite(ctx, dataset);
   const { repos, runtime } = ctx;
@@ -61,7 +61,7 @@ export async function deleteDataset(ctx: AuthedContext, input: InputOf<'datasets
   return null;
 }
 
-export function listArtifacts(ctx: AuthedContext, input: InputOf<'artifacts.list'>) {
+export function listArtifacts(ctx: AuthedSlice<'repos', 'embedding'>, input: InputOf<'artifacts.list'>) {
   orgKb(ctx, input.kb_id);
   if (input.folder_id !== undefined && input.source === 'upload') {
     throw new ServiceError('invalid_argument', 'A followed folder’s files are not uploads: give `folder_id` or `source=upload`, not both.', [{ path: 'source', message: 'contradicts folder_id' }]);
@@ -71,11 +71,11 @@ export function listArtifacts(ctx: AuthedContext, input: InputOf<'artifacts.list
   return { data: page.rows.map((row) => artifactView(row, embeds(ctx))), next_cursor: page.next_cursor };
 }
 
-export function getArtifact(ctx: AuthedContext, input: InputOf<'artifacts.get'>) {
+export function getArtifact(ctx: AuthedSlice<'repos', 'embedding'>, input: InputOf<'artifacts.get'>) {
   return artifactView(artifactByKey(ctx, input.kb_id, input.key), embeds(ctx));
 }
 
-export async function deleteArtifact(ctx: AuthedContext, input: InputOf<'artifacts.delete'>): Promise<null> {
+export async function deleteArtifact(ctx: AuthedSlice<'repos', 'blobs'>, input: InputOf<'artifacts.delete'>): Promise<null> {
   const artifact = artifactByKey(ctx, input.kb_id, input.key);
   mayWrite(ctx, orgKb(ctx, input.kb_id));
   ctx.repos.artifacts.delete(artifact.id);
@@ -84,7 +84,7 @@ export async function deleteArtifact(ctx: AuthedContext, input: InputOf<'artifac
   return null;
 }
 
-export function retryArtifact(ctx: AuthedContext, input: InputOf<'artifacts.retry'>) {
+export function retryArtifact(ctx: AuthedSlice<'repos' | 'now', 'ingest' | 'embedding'>, input: InputOf<'artifacts.retry'>) {
   const artifact = artifactByKey(ctx, input.kb_id, input.key);
   mayWrite(ctx, orgKb(ctx, input.kb_id));
   if (artifact.status !== 'failed') throw new ServiceError('conflict', `Only a failed artifact can be retried; this one is ${artifact.status}.`);

@@ -2,10 +2,10 @@ import type { z } from 'zod';
 import type { Artifact, Dataset } from '../../../../shared/operations/datasets.js';
 import type { ArtifactRecord } from '../../../db/repositories/artifacts.js';
 import type { DatasetRecord } from '../../../db/repositories/datasets.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { ContextSlice } from '../../platform/context.js';
 
 /** Whether an embedding model is configured: ready files then report their vectors' progress. */
-export const embeds = (ctx: AuthedContext): boolean => ctx.runtime.embedding() !== undefined;
+export const embeds = (ctx: ContextSlice<never, 'embedding'>): boolean => ctx.runtime.embedding() !== undefined;
 
 /** A dataset as `caller` sees it (the output schema leaves its internal columns behind); `canWrite` from `mayWrite`'s rule (owner or admin). */
 export function datasetView(row: DatasetRecord, canWrite: boolean): z.input<typeof Dataset> {

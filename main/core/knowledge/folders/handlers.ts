@@ -1,8 +1,8 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import type { FolderRecord } from '../../../db/repositories/folders.js';
 import { callerIs } from '../../platform/auth/roles.js';
-import { mayWrite, orgDataset } from '../datasets/access.js';
-import { isoNow, type AuthedContext } from '../../platform/context.js';
+import { mayWrite, orgDataset, type DatasetCtx } from '../datasets/access.js';
+import { type AuthedSlice, type ContextSlice, isoNow } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
 import { checkFolderPath } from './paths.js';
 import { removeArtifact } from './sync.js';
@@ -10,23 +10,26 @@ import { folderView } from './views.js';
 import type { FolderWatchersPort } from '../../platform/ports/knowledge.js';
 import type { HandlersFor, InputOf } from '../../platform/operation-handlers.js';
 
-function watchers(ctx: AuthedContext): FolderWatchersPort {
+/** What the folder operations read: the stores, the folder settings, the clock and the watchers. */
+type FolderCtx = AuthedSlice<'repos' | 'config' | 'now', 'folders'>;
+
+function watchers(ctx: ContextSlice<never, 'folders'>): FolderWatchersPort {
   const w = ctx.runtime.folders;
   if (!w) throw new ServiceError('unavailable', 'Watched folders are not available in this process.');
   return w;
 }
 
 /** A folder as the API shows it, with the interval of the polling fallback. */
-const view = (ctx: AuthedContext, row: FolderRecord) => folderView(ctx.repos, row, ctx.runtime.folders?.pollSeconds ?? null);
+const view = (ctx: ContextSlice<'repos', 'folders'>, row: FolderRecord) => folderView(ctx.repos, row, ctx.runtime.folders?.pollSeconds ?? null);
 
-function folderOf(ctx: AuthedContext, datasetId: string, folderId: string): FolderRecord {
+function folderOf(ctx: DatasetCtx, datasetId: string, folderId: string): FolderRecord {
   orgDataset(ctx, datasetId);
   const row = ctx.repos.folders.get(folderId);
   if (!row || row.dataset_id !== datasetId) throw new ServiceError('not_found', `No folder ${folderId} in dataset ${datasetId}.`);
   return row;
 }
 
-export async function createFolder(ctx: AuthedContext, input: InputOf<'folders.create'>) {
+export async function createFolder(ctx: FolderCtx, input: InputOf<'folders.create'>) {
   const dataset = orgDataset(ctx, input.id);
   mayWrite(ctx, dataset);
   const following = watchers(ctx);
@@ -39,18 +42,18 @@ export async function createFolder(ctx: AuthedContext, input: InputOf<'folders.c
   return view(ctx, ctx.repos.folders.get(id) as FolderRecord);
 }
 
-export function listFolders(ctx: AuthedContext, input: InputOf<'folders.list'>) {
+export function listFolders(ctx: FolderCtx, input: InputOf<'folders.list'>) {
   orgDataset(ctx, input.id);
   const data = ctx.repos.folders.ofDataset(input.id).map((row) => view(ctx, row));
   // Paths on the server's disk: an admin needs them to follow a folder, a member learns nothing from them.
   return { data, allowed_roots: callerIs(ctx, 'admin') ? [...ctx.config().folders.allowed_roots] : null };
 }
 
-export function getFolder(ctx: AuthedContext, input: InputOf<'folders.get'>) {
+export function getFolder(ctx: FolderCtx, input: InputOf<'folders.get'>) {
   return view(ctx, folderOf(ctx, input.id, input.folder_id));
 }
 
-export async function updateFolder(ctx: AuthedContext, input: InputOf<'folders.update'>) {
+export async function updateFolder(ctx: FolderCtx, input: InputOf<'folders.update'>) {
   const folder = folderOf(ctx, input.id, input.folder_id);
   mayWrite(ctx, orgDataset(ctx, input.id));
   const following = watchers(ctx);
@@ -68,7 +71,7 @@ export async function updateFolder(ctx: AuthedContext, input: InputOf<'folders.u
 }
 
 /** Stops following and removes the artifacts the folder brought; nothing on disk is touched. */
-export async function deleteFolder(ctx: AuthedContext, input: InputOf<'folders.delete'>): Promise<null> {
+export async function deleteFolder(ctx: AuthedSlice<'repos', 'folders' | 'blobs'>, input: InputOf<'folders.delete'>): Promise<null> {
   const folder = folderOf(ctx, input.id, input.folder_id);
   mayWrite(ctx, orgDataset(ctx, input.id));
   await watchers(ctx).stop(folder.id);

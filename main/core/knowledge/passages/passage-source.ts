@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { ServiceError } from '../../../../shared/errors.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice } from '../../platform/context.js';
 import { parseStoredDocument } from '../ingest/parse.js';
 import { IngestError, type ParsedDocument } from '../ingest/types.js';
 import { sourceView } from './source-view.js';
@@ -31,7 +31,7 @@ function cachedParse(key: string, parse: () => Promise<ParsedDocument>): Promise
  * A file of another organization's dataset is not found, never confirmed; one not processed yet
  * (or failed) is a conflict, since there is no text to show.
  */
-export async function readPassageSource(ctx: AuthedContext, input: InputOf<'passages.source'>) {
+export async function readPassageSource(ctx: AuthedSlice<'repos' | 'config', 'blobs'>, input: InputOf<'passages.source'>) {
   const missing = () => new ServiceError('not_found', `No file ${input.artifact_id}.`);
   const artifact = ctx.repos.artifacts.get(input.artifact_id);
   if (!artifact) throw missing();

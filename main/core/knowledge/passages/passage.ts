@@ -1,12 +1,12 @@
 import { ServiceError } from '../../../../shared/errors.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice } from '../../platform/context.js';
 import type { InputOf } from '../../platform/operation-handlers.js';
 
 /**
  * `GET /passages/{chunk_id}`: a passage and its neighbours in its file (the same neighbours the
  * agents' read_passage reads). Someone else's organization's passage is not found, never confirmed.
  */
-export function readPassage(ctx: AuthedContext, input: InputOf<'passages.get'>) {
+export function readPassage(ctx: AuthedSlice<'repos'>, input: InputOf<'passages.get'>) {
   const missing = () => new ServiceError('not_found', `No passage ${input.chunk_id}.`);
   const hit = ctx.repos.chunks.hit(input.chunk_id);
   if (!hit) throw missing();

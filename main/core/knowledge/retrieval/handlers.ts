@@ -1,12 +1,12 @@
 import type { ParsedInputOf } from '../../../../shared/operations/define.js';
 import type { search as searchOperation } from '../../../../shared/operations/search.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice } from '../../platform/context.js';
 import { assertDatasets } from '../datasets/access.js';
 import { retrieve, retrievalEnv } from './retrieve.js';
 import type { HandlersFor } from '../../platform/operation-handlers.js';
 
 /** `POST /search`: the datasets' best passages for a question, over the one retrieval function. */
-export async function searchDatasets(ctx: AuthedContext, input: ParsedInputOf<typeof searchOperation>) {
+export async function searchDatasets(ctx: AuthedSlice<'repos', 'embedding' | 'log' | 'keywords'>, input: ParsedInputOf<typeof searchOperation>) {
   const started = performance.now();
   const ids = [...new Set(input.dataset_ids)];
   assertDatasets(ctx, ids);
@@ -30,7 +30,7 @@ export async function searchDatasets(ctx: AuthedContext, input: ParsedInputOf<ty
 }
 
 /** `GET /search/embedding`: the embedding model in effect and how far the files' vectors are. */
-export function embeddingStatus(ctx: AuthedContext) {
+export function embeddingStatus(ctx: AuthedSlice<'repos' | 'config', 'embedding'>) {
   const model = ctx.runtime.embedding();
   return {
     setting: ctx.config().retrieval.embedding_model,

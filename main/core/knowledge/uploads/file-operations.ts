@@ -2,9 +2,9 @@ import { Readable } from 'node:stream';
 import { ServiceError } from '../../../../shared/errors.js';
 import { NewArtifactKey, showBidiControls } from '../../../../shared/operations/datasets.js';
 import type { ByteStream } from '../../../../shared/operations/files.js';
-import type { AuthedContext, Context } from '../../platform/context.js';
+import type { AuthedSlice } from '../../platform/context.js';
 import { fieldErrors } from '../../platform/field-errors.js';
-import { receivePart, storeFile } from './handlers.js';
+import { receivePart, storeFile, type PartCtx } from './handlers.js';
 import type { Handlers, InputOf } from '../../platform/operation-handlers.js';
 import { completeUpload, createUpload, getUpload } from './handlers.js';
 
@@ -16,7 +16,7 @@ function readable(bytes: ByteStream): Readable {
  * `artifacts.upload`: each `file` field of a multipart form stored whole, in the order they arrive
  * (a form's files come one after another: each is read to its end before the next is reached).
  */
-export async function uploadArtifacts(ctx: AuthedContext, input: InputOf<'artifacts.upload'>) {
+export async function uploadArtifacts(ctx: AuthedSlice<'repos' | 'config' | 'now', 'blobs' | 'ingest'>, input: InputOf<'artifacts.upload'>) {
   const data = [];
   for await (const file of input.files) {
     const key = NewArtifactKey.safeParse(file.filename);
@@ -31,7 +31,7 @@ export async function uploadArtifacts(ctx: AuthedContext, input: InputOf<'artifa
 }
 
 /** `uploads.part`: the part's bytes, checked against its signed URL (signature, size, expiry). */
-export async function uploadPart(ctx: Context, input: InputOf<'uploads.part'>) {
+export async function uploadPart(ctx: PartCtx, input: InputOf<'uploads.part'>) {
   const { signature, body, ...grant } = input;
   const result = await receivePart(ctx, grant, signature, readable(body));
   return { part: grant.part, ...result };

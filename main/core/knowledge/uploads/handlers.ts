@@ -4,10 +4,10 @@ import type { Upload } from '../../../../shared/operations/datasets.js';
 import { ServiceError } from '../../../../shared/errors.js';
 import { releaseBlob } from '../../platform/storage/release-blob.js';
 import type { ArtifactRecord } from '../../../db/repositories/artifacts.js';
-import type { AuthedContext, Context } from '../../platform/context.js';
+import type { AuthedSlice, ContextSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { artifactView, embeds } from '../datasets/views.js';
-import { mayWrite, orgKb } from '../datasets/access.js';
+import { mayWrite, orgKb, type DatasetCtx } from '../datasets/access.js';
 import { newId } from '../../platform/ids.js';
 import { TooManyBytes } from '../../platform/storage/blob-store.js';
 import { storageError } from '../../platform/storage/disk-full.js';
@@ -15,6 +15,13 @@ import { signPart, verifyPart, type PartGrant } from './signing.js';
 import type { InputOf } from '../../platform/operation-handlers.js';
 
 const MB = 1024 * 1024;
+
+/** What an upload's view reads: its rows, the clock, and what signs its part URLs and shows its files. */
+type UploadViewCtx = AuthedSlice<'repos' | 'now', 'baseUrl' | 'signingKey' | 'embedding'>;
+/** What creating or completing an upload reads: the view's part, the upload settings, the stored bytes and the ingest queue. */
+type UploadCtx = AuthedSlice<'repos' | 'config' | 'now', 'baseUrl' | 'signingKey' | 'embedding' | 'blobs' | 'ingest'>;
+/** What a signed part PUT reads: no caller (the signature is the credential). */
+export type PartCtx = ContextSlice<'repos' | 'now', 'signingKey' | 'blobs'>;
 
 function partCount(a: Pick<ArtifactRecord, 'size' | 'part_size'>): number {
   return Math.max(1, Math.ceil(a.size / a.part_size));
@@ -25,7 +32,7 @@ export function partSize(a: Pick<ArtifactRecord, 'size' | 'part_size'>, n: numbe
   return n < partCount(a) ? a.part_size : a.size - a.part_size * (partCount(a) - 1);
 }
 
-function partUrls(ctx: Context, uploadId: string, a: ArtifactRecord, expires: number) {
+function partUrls(ctx: ContextSlice<never, 'baseUrl' | 'signingKey'>, uploadId: string, a: ArtifactRecord, expires: number) {
   if (a.status !== 'pending' && a.status !== 'uploading') return [];
   const base = ctx.runtime.baseUrl() ?? '';
   return Array.from({ length: partCount(a) }, (_, i) => {
@@ -39,14 +46,14 @@ function partUrls(ctx: Context, uploadId: string, a: ArtifactRecord, expires: nu
  * An upload of the caller's, or not_found: another user's upload does not exist for them (not even
  * for an admin), so its status, its signed part URLs and its completion stay with its owner.
  */
-function ownUpload(ctx: AuthedContext, uploadId: string) {
+function ownUpload(ctx: DatasetCtx, uploadId: string) {
   const upload = ctx.repos.artifacts.getUpload(uploadId);
   if (!upload || upload.user_id !== ctx.caller.user.id) throw new ServiceError('not_found', `No upload ${uploadId} of yours.`);
   orgKb(ctx, upload.kb_id);
   return upload;
 }
 
-function uploadView(ctx: AuthedContext, uploadId: string): z.input<typeof Upload> {
+function uploadView(ctx: UploadViewCtx, uploadId: string): z.input<typeof Upload> {
   const upload = ownUpload(ctx, uploadId);
   const artifacts = ctx.repos.artifacts.ofUpload(uploadId);
   const expires = Math.floor(Date.parse(upload.expires_at) / 1000);
@@ -65,7 +72,7 @@ function uploadView(ctx: AuthedContext, uploadId: string): z.input<typeof Upload
  * One artifact per file, `pending`, with one signed PUT URL per part. A file over the size limit is
  * created `failed` (too_large) with no URLs, so the others go ahead.
  */
-export function createUpload(ctx: AuthedContext, input: InputOf<'uploads.create'>) {
+export function createUpload(ctx: UploadCtx, input: InputOf<'uploads.create'>) {
   mayWrite(ctx, orgKb(ctx, input.kb_id));
   const { uploads } = ctx.config();
   const maxBytes = uploads.max_file_mb * MB;
@@ -112,7 +119,7 @@ export function createUpload(ctx: AuthedContext, input: InputOf<'uploads.create'
   return uploadView(ctx, id);
 }
 
-export function getUpload(ctx: AuthedContext, input: InputOf<'uploads.get'>) {
+export function getUpload(ctx: UploadViewCtx, input: InputOf<'uploads.get'>) {
   return uploadView(ctx, input.upload_id);
 }
 
@@ -120,7 +127,7 @@ export function getUpload(ctx: AuthedContext, input: InputOf<'uploads.get'>) {
  * A part URL's credential — its signature and expiry — checked from the URL alone, so the HTTP
  * transport can refuse a forged one before reading any of its body.
  */
-export function checkPartGrant(ctx: Context, grant: PartGrant, signature: string): void {
+export function checkPartGrant(ctx: ContextSlice<'now', 'signingKey'>, grant: PartGrant, signature: string): void {
   if (!verifyPart(ctx.runtime.signingKey, grant, signature)) throw new ServiceError('forbidden', 'This upload URL is not valid (its signature does not match).');
   if (grant.expires * 1000 <= ctx.now().getTime()) throw new ServiceError('forbidden', 'This upload URL has expired; ask for the upload again (GET /uploads/{id}).');
 }
@@ -129,7 +136,7 @@ export function checkPartGrant(ctx: Context, grant: PartGrant, signature: string
  * A part PUT to its signed URL: the signature is the credential (no bearer token), bound to the
  * upload, artifact, part, size and expiry. The body must be exactly that size.
  */
-export async function receivePart(ctx: Context, grant: PartGrant, signature: string, body: Readable): Promise<{ received: number; progress: number }> {
+export async function receivePart(ctx: PartCtx, grant: PartGrant, signature: string, body: Readable): Promise<{ received: number; progress: number }> {
   checkPartGrant(ctx, grant, signature);
   const upload = ctx.repos.artifacts.getUpload(grant.upload_id);
   const artifact = ctx.repos.artifacts.get(grant.artifact_id);
@@ -169,7 +176,7 @@ export async function receivePart(ctx: Context, grant: PartGrant, signature: str
  * Ends the upload. Each file whose parts all arrived is assembled into its content-addressed blob
  * and queued for processing; a file with missing parts fails, saying which.
  */
-export async function completeUpload(ctx: AuthedContext, input: InputOf<'uploads.complete'>) {
+export async function completeUpload(ctx: UploadCtx, input: InputOf<'uploads.complete'>) {
   const view = uploadView(ctx, input.upload_id);
   if (view.status === 'expired') throw new ServiceError('conflict', 'This upload has expired; start a new one.');
   if (view.status === 'completed') return view;
@@ -205,7 +212,7 @@ export async function completeUpload(ctx: AuthedContext, input: InputOf<'uploads
  * The multipart/form-data route: one whole file from a stream, through the same pipeline. The key
  * defaults to the file name.
  */
-export async function storeFile(ctx: AuthedContext, kbId: string, file: { key: string; filename: string; mime_type: string | null; stream: Readable }) {
+export async function storeFile(ctx: AuthedSlice<'repos' | 'config' | 'now', 'blobs' | 'ingest'>, kbId: string, file: { key: string; filename: string; mime_type: string | null; stream: Readable }) {
   try {
     mayWrite(ctx, orgKb(ctx, kbId));
   } catch (error) {

@@ -3,12 +3,19 @@ import { Capabilities } from '../../../../shared/operations/models-schema.js';
 import type { Model } from '../../../../shared/operations/models.js';
 import type { ModelRecord, OverrideRecord } from '../../../db/repositories/models.js';
 import type { CandidateModel, ModelHealth } from '../routing/types.js';
-import type { AuthedContext, Context } from '../../platform/context.js';
+import type { AuthedSlice, ContextSlice } from '../../platform/context.js';
 import { endpointForAdmin, endpointForMember, sameOrigin } from '../../platform/secrets/redact.js';
 import { discoveredSources, localModelView } from '../local/views.js';
 import { localFits } from '../local/residency.js';
 import { callerIs } from '../../platform/auth/roles.js';
 import { modelPurpose } from './purpose.js';
+
+/** What a model's view reads: the caller (admins see paths), the local settings, the local files and the health records. */
+export type ModelViewCtx = ContextSlice<'config' | 'caller', 'local' | 'health'>;
+/** What listing and finding the caller's models reads: the view's part and the stores. */
+export type CatalogCtx = AuthedSlice<'repos' | 'config', 'local' | 'health'>;
+/** What resolving a model to call reads: the catalog's part and the secret box that opens its keys. */
+export type ResolveCtx = AuthedSlice<'repos' | 'config', 'local' | 'health' | 'secrets'>;
 
 /** The model that ships with Parley and works offline. */
 export const EXTRACTIVE_MODEL_ID = 'mdl_extractive';
@@ -43,11 +50,11 @@ function statusOf(health: ModelHealth): Model['status'] {
 }
 
 /** Admins see an endpoint whole but for its credentials; everyone else its origin at most. */
-export function endpointView(ctx: Context, url: string | null): string | null {
+export function endpointView(ctx: ContextSlice<'caller'>, url: string | null): string | null {
   return callerIs(ctx, 'admin') ? endpointForAdmin(url) : endpointForMember(url);
 }
 
-export function modelView(ctx: Context, row: ModelRecord): Model {
+export function modelView(ctx: ModelViewCtx, row: ModelRecord): Model {
   if (row.provider === 'llama_cpp') {
     // Registered by path: `model` holds the file's absolute path.
     const source = { id: row.id, name: row.name, path: row.model, created_at: row.created_at, file: ctx.runtime.local.addedFile(row.model), found_in: 'added' as const, capabilities: row.capabilities };
@@ -71,7 +78,7 @@ export function modelView(ctx: Context, row: ModelRecord): Model {
 const localPathOf = (row: ModelRecord) => (row.provider === 'llama_cpp' ? row.model : null);
 
 /** The GGUF files found on this machine, as models (those also registered by path are listed once). */
-function discoveredModels(ctx: Context, rows: ModelRecord[]): Model[] {
+function discoveredModels(ctx: ModelViewCtx, rows: ModelRecord[]): Model[] {
   const registered = new Set(rows.map(localPathOf).filter((p): p is string => p !== null));
   return discoveredSources(ctx, registered).map((source) => localModelView(ctx, source, statusOf(ctx.runtime.health.health(source.id))));
 }
@@ -81,11 +88,11 @@ function discoveredModels(ctx: Context, rows: ModelRecord[]): Model[] {
  * on this machine, then the ones registered in the caller's organization (another organization's
  * models do not exist for them).
  */
-export function allModels(ctx: AuthedContext): Model[] {
+export function allModels(ctx: CatalogCtx): Model[] {
   return modelsOf(ctx, ctx.repos.models.list(ctx.caller.user.organization_id));
 }
 
-function modelsOf(ctx: AuthedContext, rows: ModelRecord[]): Model[] {
+function modelsOf(ctx: ModelViewCtx, rows: ModelRecord[]): Model[] {
   return [
     ...BUILTIN.map((m) => ({ ...m, status: statusOf(ctx.runtime.health.health(m.id)) })),
     ...discoveredModels(ctx, rows),
@@ -99,7 +106,7 @@ function modelsOf(ctx: AuthedContext, rows: ModelRecord[]): Model[] {
  * out; everything else is ranked by the router, local ones with whether they are loaded and fit
  * the free memory.
  */
-export function chatModels(ctx: AuthedContext): (Model & CandidateModel)[] {
+export function chatModels(ctx: CatalogCtx): (Model & CandidateModel)[] {
   // An embedding model (the configured one, a GGUF with pooling, a remote one named so) answers
   // embeddings, not chat: the same rule `/v1` refuses such a model by (models/purpose.ts).
   const rows = ctx.repos.models.list(ctx.caller.user.organization_id);
@@ -116,7 +123,7 @@ export function chatModels(ctx: AuthedContext): (Model & CandidateModel)[] {
   });
 }
 
-export function findModel(ctx: AuthedContext, id: string): { model: Model; row: ModelRecord | null; path: string | null } | undefined {
+export function findModel(ctx: CatalogCtx, id: string): { model: Model; row: ModelRecord | null; path: string | null } | undefined {
   const builtin = BUILTIN.find((m) => m.id === id);
   if (builtin) return { model: { ...builtin, status: statusOf(ctx.runtime.health.health(id)) }, row: null, path: null };
   const row = ctx.repos.models.get(id);
@@ -127,10 +134,10 @@ export function findModel(ctx: AuthedContext, id: string): { model: Model; row: 
   return model ? { model, row: null, path: file.path } : undefined;
 }
 
-const openSecret = (ctx: Context, sealed: Buffer | null) => (sealed ? ctx.runtime.secrets.open(sealed) : null);
+const openSecret = (ctx: ContextSlice<never, 'secrets'>, sealed: Buffer | null) => (sealed ? ctx.runtime.secrets.open(sealed) : null);
 
 /** How to call `modelId` in the caller's workspace: its own endpoint, or the workspace's override. */
-export function resolveModel(ctx: AuthedContext, modelId: string): ResolvedModel {
+export function resolveModel(ctx: ResolveCtx, modelId: string): ResolvedModel {
   const found = findModel(ctx, modelId);
   if (!found) throw new ServiceError('not_found', `No model ${modelId}.`);
   const override = ctx.repos.models.overrideFor(ctx.caller.user.workspace_id, modelId);
@@ -141,7 +148,7 @@ export function resolveModel(ctx: AuthedContext, modelId: string): ResolvedModel
 }
 
 /** `ovr_…` → the override of the caller's workspace and the model it answers for. */
-export function resolveOverride(ctx: AuthedContext, overrideId: string): ResolvedModel {
+export function resolveOverride(ctx: ResolveCtx, overrideId: string): ResolvedModel {
   const override = ctx.repos.models.getOverride(overrideId);
   if (!override || override.workspace_id !== ctx.caller.user.workspace_id) throw new ServiceError('not_found', `No endpoint override ${overrideId} in your workspace.`);
   const found = findModel(ctx, override.model_id);
@@ -149,7 +156,7 @@ export function resolveOverride(ctx: AuthedContext, overrideId: string): Resolve
   return withOverride(ctx, found.model, found.row, override);
 }
 
-function withOverride(ctx: Context, model: Model, row: ModelRecord | null, override: OverrideRecord): ResolvedModel {
+function withOverride(ctx: ContextSlice<never, 'secrets'>, model: Model, row: ModelRecord | null, override: OverrideRecord): ResolvedModel {
   if (model.provider === 'extractive' || model.provider === 'llama_cpp') throw new ServiceError('invalid_argument', 'Built-in and local models have no endpoint to override.');
   // The model's own key was given for the model's own endpoint: an override elsewhere (another
   // scheme, host or port) never inherits it, or an admin could send a stored key anywhere.
@@ -163,7 +170,7 @@ function withOverride(ctx: Context, model: Model, row: ModelRecord | null, overr
 }
 
 /** The model a `/v1` chat request names: one `/v1/models` lists (404 otherwise) that writes answers (400 for an embedding model). */
-export function chatModelNamed(ctx: AuthedContext, id: string): Model {
+export function chatModelNamed(ctx: CatalogCtx, id: string): Model {
   const found = allModels(ctx).find((m) => m.id === id);
   if (!found) throw new ServiceError('not_found', `No model ${id}; GET /v1/models lists them, and "auto" routes automatically.`);
   if (modelPurpose(ctx, found) === 'embedding') {

@@ -1,9 +1,9 @@
 import { ServiceError, errorText } from '../../../../shared/errors.js';
 import { Capabilities } from '../../../../shared/operations/models-schema.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
-import { allModels, findModel, modelView, resolveModel } from './catalog.js';
+import { allModels, findModel, modelView, resolveModel, type CatalogCtx, type ResolveCtx } from './catalog.js';
 import { redactSecrets, sameOrigin } from '../../platform/secrets/redact.js';
 import { checkModelPath } from '../local/model-path.js';
 import { localCapabilities } from '../local/views.js';
@@ -11,13 +11,13 @@ import type { Handlers, InputOf } from '../../platform/operation-handlers.js';
 import { probeModels } from './probe.js';
 import { deleteOverride, listOverrides, putOverride } from './overrides.js';
 
-export async function listModels(ctx: AuthedContext) {
+export async function listModels(ctx: CatalogCtx) {
   // A file dropped into a models folder is listed at the next listing.
   await ctx.runtime.local.refresh();
   return { data: allModels(ctx) };
 }
 
-export async function createModel(ctx: AuthedContext, input: InputOf<'models.create'>) {
+export async function createModel(ctx: AuthedSlice<'repos' | 'config' | 'now', 'local' | 'health' | 'secrets'>, input: InputOf<'models.create'>) {
   const id = newId('mdl');
   let name = input.name;
   let model = input.model;
@@ -50,7 +50,7 @@ export async function createModel(ctx: AuthedContext, input: InputOf<'models.cre
   return modelView(ctx, row);
 }
 
-export function updateModel(ctx: AuthedContext, input: InputOf<'models.update'>) {
+export function updateModel(ctx: ResolveCtx, input: InputOf<'models.update'>) {
   const found = findModel(ctx, input.id);
   if (!found) throw new ServiceError('not_found', `No model ${input.id}.`);
   const row = found.row;
@@ -76,7 +76,7 @@ export function updateModel(ctx: AuthedContext, input: InputOf<'models.update'>)
   return modelView(ctx, ctx.repos.models.get(row.id) as NonNullable<ReturnType<typeof ctx.repos.models.get>>);
 }
 
-export function deleteModel(ctx: AuthedContext, input: InputOf<'models.delete'>): null {
+export function deleteModel(ctx: CatalogCtx, input: InputOf<'models.delete'>): null {
   const found = findModel(ctx, input.id);
   if (!found) throw new ServiceError('not_found', `No model ${input.id}.`);
   if (!found.row) {
@@ -89,7 +89,7 @@ export function deleteModel(ctx: AuthedContext, input: InputOf<'models.delete'>)
 const TEST_TIMEOUT_MS = 20_000;
 
 /** A one-token request through the same provider path chat uses, in the caller's workspace. */
-export async function testModel(ctx: AuthedContext, input: InputOf<'models.test'>) {
+export async function testModel(ctx: AuthedSlice<'repos' | 'config', 'local' | 'health' | 'secrets' | 'providers'>, input: InputOf<'models.test'>) {
   const resolved = resolveModel(ctx, input.id);
   const started = performance.now();
   const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);

@@ -1,12 +1,12 @@
 import { ServiceError } from '../../../../shared/errors.js';
-import type { AuthedContext } from '../../platform/context.js';
-import { findModel } from './catalog.js';
+import type { AuthedSlice } from '../../platform/context.js';
+import { findModel, type CatalogCtx } from './catalog.js';
 import { LocalModelError } from '../local/engine.js';
 import { findServers, sameEndpoint } from '../local/servers.js';
 import type { Handlers, InputOf } from '../../platform/operation-handlers.js';
 
 /** Files found on this machine and running Ollama / LM Studio servers, with whether each is registered. */
-export async function discoveredModels(ctx: AuthedContext) {
+export async function discoveredModels(ctx: AuthedSlice<'repos' | 'config', 'local'>) {
   const cfg = ctx.config().local_models;
   const [files, servers] = await Promise.all([ctx.runtime.local.refresh(), cfg.detect_servers ? findServers(cfg) : Promise.resolve([])]);
   const rows = ctx.repos.models.list(ctx.caller.user.organization_id);
@@ -22,7 +22,7 @@ export async function discoveredModels(ctx: AuthedContext) {
 }
 
 /** The local model `id` and its file, or a clear 4xx. */
-function localTarget(ctx: AuthedContext, id: string) {
+function localTarget(ctx: CatalogCtx, id: string) {
   const found = findModel(ctx, id);
   if (!found) throw new ServiceError('not_found', `No model ${id}.`);
   if (found.model.provider !== 'llama_cpp' || !found.path) throw new ServiceError('invalid_argument', `${found.model.name} is not a local model: only local models are loaded and unloaded.`);
@@ -33,7 +33,7 @@ function localTarget(ctx: AuthedContext, id: string) {
 }
 
 /** Loads a local model now; a load that fails leaves the model `failed` with the reason (answered, not thrown). */
-export async function loadModel(ctx: AuthedContext, input: InputOf<'models.load'>) {
+export async function loadModel(ctx: CatalogCtx, input: InputOf<'models.load'>) {
   await ctx.runtime.local.refresh();
   const { path, header } = localTarget(ctx, input.id);
   try {
@@ -44,7 +44,7 @@ export async function loadModel(ctx: AuthedContext, input: InputOf<'models.load'
   return findModel(ctx, input.id)!.model;
 }
 
-export async function unloadModel(ctx: AuthedContext, input: InputOf<'models.unload'>) {
+export async function unloadModel(ctx: CatalogCtx, input: InputOf<'models.unload'>) {
   const { path } = localTarget(ctx, input.id);
   try {
     await ctx.runtime.local.engine.unload(path);

@@ -2,30 +2,30 @@ import type { z } from 'zod';
 import { ServiceError } from '../../../../shared/errors.js';
 import type { ModelOverride } from '../../../../shared/operations/models.js';
 import type { OverrideRecord } from '../../../db/repositories/models.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice, ContextSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
-import { endpointView, findModel } from './catalog.js';
+import { endpointView, findModel, type CatalogCtx } from './catalog.js';
 import { sameOrigin } from '../../platform/secrets/redact.js';
 import type { InputOf } from '../../platform/operation-handlers.js';
 
-function overrideView(ctx: AuthedContext, row: OverrideRecord): z.input<typeof ModelOverride> {
+function overrideView(ctx: ContextSlice<'caller'>, row: OverrideRecord): z.input<typeof ModelOverride> {
   const { id, workspace_id, model_id, created_at, updated_at } = row;
   return { id, workspace_id, model_id, endpoint_url: endpointView(ctx, row.endpoint_url) ?? '', has_api_key: row.api_key_secret !== null, created_at, updated_at };
 }
 
 /** Callers reach only their own workspace's overrides. */
-function ownWorkspace(ctx: AuthedContext, workspaceId: string): void {
+function ownWorkspace(ctx: AuthedSlice, workspaceId: string): void {
   if (workspaceId !== ctx.caller.user.workspace_id) throw new ServiceError('not_found', `No workspace ${workspaceId} of yours.`);
 }
 
-export function listOverrides(ctx: AuthedContext, input: InputOf<'overrides.list'>) {
+export function listOverrides(ctx: CatalogCtx, input: InputOf<'overrides.list'>) {
   ownWorkspace(ctx, input.workspace_id);
   // Another organization's models are not listed, nor are overrides of them.
   return { data: ctx.repos.models.listOverrides(input.workspace_id).filter((o) => findModel(ctx, o.model_id)).map((o) => overrideView(ctx, o)) };
 }
 
-export function putOverride(ctx: AuthedContext, input: InputOf<'overrides.put'>) {
+export function putOverride(ctx: AuthedSlice<'repos' | 'config' | 'now', 'local' | 'health' | 'secrets'>, input: InputOf<'overrides.put'>) {
   ownWorkspace(ctx, input.workspace_id);
   const found = findModel(ctx, input.model_id);
   if (!found) throw new ServiceError('not_found', `No model ${input.model_id}.`);
@@ -45,7 +45,7 @@ export function putOverride(ctx: AuthedContext, input: InputOf<'overrides.put'>)
   return overrideView(ctx, row);
 }
 
-export function deleteOverride(ctx: AuthedContext, input: InputOf<'overrides.delete'>): null {
+export function deleteOverride(ctx: AuthedSlice<'repos'>, input: InputOf<'overrides.delete'>): null {
   ownWorkspace(ctx, input.workspace_id);
   if (!ctx.repos.models.deleteOverride(input.workspace_id, input.model_id)) {
     throw new ServiceError('not_found', `No override of ${input.model_id} in this workspace.`);

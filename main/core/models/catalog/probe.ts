@@ -1,8 +1,7 @@
 import OpenAI from 'openai';
 import { ServiceError, errorText } from '../../../../shared/errors.js';
-import type { AuthedContext } from '../../platform/context.js';
 import { redactSecrets, sameOrigin } from '../../platform/secrets/redact.js';
-import { findModel } from './catalog.js';
+import { findModel, type ResolveCtx } from './catalog.js';
 import type { InputOf } from '../../platform/operation-handlers.js';
 
 /** An endpoint that does not list its models in this time is reported, not waited for. */
@@ -15,7 +14,7 @@ const MAX_IDS = 500;
  * origin it was given for, the rule overrides follow too: otherwise an admin could send a stored
  * key to any server by probing it there.
  */
-function keyFor(ctx: AuthedContext, input: InputOf<'models.probe'>): string | null {
+function keyFor(ctx: ResolveCtx, input: InputOf<'models.probe'>): string | null {
   if (input.api_key) return input.api_key;
   if (!input.model_id) return null;
   const found = findModel(ctx, input.model_id);
@@ -34,7 +33,7 @@ function statusOf(error: unknown): number | undefined {
  * the add and edit forms to pick from. A failure names the field to fix: the URL when nothing
  * answers there, the key when the endpoint refuses it.
  */
-export async function probeModels(ctx: AuthedContext, input: InputOf<'models.probe'>) {
+export async function probeModels(ctx: ResolveCtx, input: InputOf<'models.probe'>) {
   if (input.provider === 'openai_compatible' && !input.endpoint_url) {
     throw new ServiceError('invalid_argument', 'An OpenAI-compatible endpoint needs its URL.', [{ path: 'endpoint_url', message: 'is required for openai_compatible models' }]);
   }

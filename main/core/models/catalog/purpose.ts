@@ -1,5 +1,5 @@
 import type { Model } from '../../../../shared/operations/models.js';
-import type { Context } from '../../platform/context.js';
+import type { ContextSlice } from '../../platform/context.js';
 
 /** What a model is for: writing answers, or turning text into vectors. */
 export type ModelPurpose = 'chat' | 'embedding';
@@ -16,7 +16,7 @@ const EMBEDDING_NAME = /embed|minilm|(^|[^a-z])(bge|e5|gte)([^a-z]|$)/i;
  * model when it is the configured `[retrieval] embedding_model` or its name says so. The built-in
  * model and Anthropic's only write answers.
  */
-export function modelPurpose(ctx: Context, model: Model): ModelPurpose {
+export function modelPurpose(ctx: ContextSlice<'config'>, model: Model): ModelPurpose {
   if (model.local) return model.local.purpose === 'embedding' ? 'embedding' : 'chat';
   if (model.provider !== 'openai_compatible') return 'chat';
   if (model.id === ctx.config().retrieval.embedding_model) return 'embedding';

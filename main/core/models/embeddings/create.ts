@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { ServiceError } from '../../../../shared/errors.js';
 import type { EmbeddingsRequest } from '../../../../shared/openai-embeddings.js';
 import { spendModelCall } from '../../platform/auth/quota.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice, ContextSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { LocalModelError } from '../local/engine.js';
 import { allModels, resolveModel, type ResolvedModel } from '../catalog/catalog.js';
@@ -30,7 +30,7 @@ const onModel = (detail: string) => new ServiceError('invalid_argument', detail,
  * Raw text, no task prefixes: a client that wants them writes them, as with any OpenAI server.
  * Counted like a `/v1` completion: one model call of a trial's quota, usage recorded as `openai`.
  */
-export async function createEmbeddings(ctx: AuthedContext, request: EmbeddingsRequest, signal: AbortSignal): Promise<Embeddings> {
+export async function createEmbeddings(ctx: AuthedSlice<'repos' | 'config' | 'now', 'local' | 'health' | 'secrets' | 'lifecycle'>, request: EmbeddingsRequest, signal: AbortSignal): Promise<Embeddings> {
   const texts = request.input;
   if (request.model === 'auto') throw onModel('"auto" routes chat answers; name an embedding model (GET /v1/models marks them "type": "embeddings").');
   const found = allModels(ctx).find((m) => m.id === request.model);
@@ -57,7 +57,7 @@ export async function createEmbeddings(ctx: AuthedContext, request: EmbeddingsRe
   }
 }
 
-async function embedLocally(ctx: AuthedContext, resolved: ResolvedModel, texts: string[], dimensions: number | undefined): Promise<number[][]> {
+async function embedLocally(ctx: ContextSlice<never, 'local'>, resolved: ResolvedModel, texts: string[], dimensions: number | undefined): Promise<number[][]> {
   const path = resolved.endpoint_url;
   const header = path ? ctx.runtime.local.byPath(path)?.header : undefined;
   if (!path || !header) throw new ServiceError('unavailable', `The file of ${resolved.model.name} cannot be read any more; GET /api/models says why.`);

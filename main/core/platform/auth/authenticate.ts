@@ -1,6 +1,6 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import type { HashKind } from '../../../db/repositories/credentials.js';
-import type { Caller, Context } from '../context.js';
+import type { Caller, ContextSlice } from '../context.js';
 import { isoNow } from '../context.js';
 import { legacySha256 } from './credential-hash.js';
 import { isTrial } from './roles.js';
@@ -12,7 +12,7 @@ const TOKEN_SHAPE = /^(pk|ut|at)_[A-Za-z0-9_-]{8,200}$/;
  * migration 150 had, and then rehashes that row so the old form is used once per credential.
  */
 function lookUp<T extends { id: string }>(
-  ctx: Context,
+  ctx: ContextSlice<'repos', 'credentials'>,
   table: 'api_keys' | 'user_tokens' | 'access_tokens',
   token: string,
   find: (hash: string, kind: HashKind) => T | undefined,
@@ -31,7 +31,7 @@ function lookUp<T extends { id: string }>(
  * nothing they hold outlives its expiry, and model calls spend its quota (auth/quota.ts) — reading
  * pages spends nothing. Access tokens are deprecated but accepted while the config allows them.
  */
-export function authenticate(ctx: Context, token: string | undefined): Caller {
+export function authenticate(ctx: ContextSlice<'repos' | 'config' | 'now', 'credentials'>, token: string | undefined): Caller {
   if (!token) throw new ServiceError('unauthenticated', 'Send `Authorization: Bearer <token>` with an API key (pk_…) or a user token (ut_…).');
   const shape = TOKEN_SHAPE.exec(token);
   if (!shape) throw new ServiceError('unauthenticated', 'The bearer token is not a Parley token.');

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { ServiceError } from '../../../../shared/errors.js';
 import type { Repositories } from '../../../db/repositories/index.js';
-import type { Context } from '../context.js';
+import type { ContextSlice } from '../context.js';
 import { issueApiKey } from './api-keys.js';
 import type { InputOf } from '../operation-handlers.js';
 
@@ -35,7 +35,7 @@ export function issueSignInCode(repos: Repositories, userId: string, now: Date):
  * Exchanges the code for a fresh API key of its user, once: the code is gone whether it worked or
  * had expired, so a link that leaked from a terminal's scrollback is worth nothing later.
  */
-export function redeemSignInCode(ctx: Context, input: InputOf<'signInCodes.redeem'>) {
+export function redeemSignInCode(ctx: ContextSlice<'repos' | 'now', 'credentials'>, input: InputOf<'signInCodes.redeem'>) {
   const now = ctx.now();
   // Decided and consumed in one transaction (so two browsers cannot both use it); refusals are
   // thrown after it commits, since throwing inside would roll the consumption back.

@@ -3,18 +3,23 @@ import type { AuthoredConfigVersionRecord } from '../../../db/repositories/confi
 import { setTomlValues } from '../../platform/config/edit.js';
 import { parseConfig } from '../../../../shared/config-parse.js';
 import { commitVersion, syncFromFile, type ConfigStore } from '../../platform/config/save.js';
-import type { AuthedContext, Context } from '../../platform/context.js';
+import type { AuthedSlice, ContextSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import type { InputOf } from '../../platform/operation-handlers.js';
 
-function storeOf(ctx: Context): ConfigStore {
+/** What reading the configuration uses: its versions, the clock (a hand edit is caught up with) and the live configuration. */
+type ConfigCtx = ContextSlice<'repos' | 'now', 'liveConfig' | 'serverProblem'>;
+/** Editing it also names its author. */
+type ConfigEditCtx = AuthedSlice<'repos' | 'now', 'liveConfig' | 'serverProblem'>;
+
+function storeOf(ctx: ContextSlice<'repos', 'liveConfig'>): ConfigStore {
   return { repos: ctx.repos, live: ctx.runtime.liveConfig };
 }
 
 const author = (row: AuthoredConfigVersionRecord) => (row.created_by ? { id: row.created_by, name: row.created_by_name ?? '' } : null);
 
 /** The version in force, what of it waits for a restart, and what is wrong with the file on disk. */
-function configState(ctx: Context) {
+function configState(ctx: ContextSlice<'repos', 'liveConfig' | 'serverProblem'>) {
   const live = ctx.runtime.liveConfig;
   const row = ctx.repos.configVersions.get(live.version());
   return {
@@ -31,7 +36,7 @@ function configState(ctx: Context) {
 }
 
 /** Catches up with a hand edit first, so that the answer (and a stale base_version) reflect the file. */
-function synced(ctx: Context): ConfigStore {
+function synced(ctx: ContextSlice<'repos' | 'now', 'liveConfig'>): ConfigStore {
   const store = storeOf(ctx);
   syncFromFile(store, isoNow(ctx));
   return store;
@@ -42,7 +47,7 @@ function synced(ctx: Context): ConfigStore {
  * (422 with where each problem is written), checked against the version the edit started from
  * (409), then stored, written and applied.
  */
-function save(ctx: AuthedContext, store: ConfigStore, toml: string, baseVersion: number) {
+function save(ctx: ConfigEditCtx, store: ConfigStore, toml: string, baseVersion: number) {
   const { live } = store;
   if (toml === live.toml()) return configState(ctx);
   const parsed = parseConfig(toml);
@@ -59,28 +64,28 @@ function save(ctx: AuthedContext, store: ConfigStore, toml: string, baseVersion:
   return configState(ctx);
 }
 
-export function getConfig(ctx: AuthedContext) {
+export function getConfig(ctx: ConfigCtx) {
   synced(ctx);
   return configState(ctx);
 }
 
-export function putConfig(ctx: AuthedContext, input: InputOf<'admin.config.put'>) {
+export function putConfig(ctx: ConfigEditCtx, input: InputOf<'admin.config.put'>) {
   return save(ctx, synced(ctx), input.toml, input.base_version);
 }
 
-export function patchConfig(ctx: AuthedContext, input: InputOf<'admin.config.patch'>) {
+export function patchConfig(ctx: ConfigEditCtx, input: InputOf<'admin.config.patch'>) {
   const store = synced(ctx);
   return save(ctx, store, setTomlValues(store.live.toml(), input.values), input.base_version);
 }
 
-export function configHistory(ctx: AuthedContext) {
+export function configHistory(ctx: ConfigCtx) {
   synced(ctx);
   return {
     data: ctx.repos.configVersions.list().map((row) => ({ version: row.version, created_at: row.created_at, created_by: author(row), source: row.source, toml: row.toml })),
   };
 }
 
-export function rollbackConfig(ctx: AuthedContext, input: InputOf<'admin.config.rollback'>) {
+export function rollbackConfig(ctx: ConfigEditCtx, input: InputOf<'admin.config.rollback'>) {
   const store = synced(ctx);
   const row = ctx.repos.configVersions.get(input.version);
   if (!row) throw new ServiceError('not_found', `There is no configuration version ${input.version}.`);

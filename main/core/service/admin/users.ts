@@ -4,13 +4,16 @@ import { ServiceError } from '../../../../shared/errors.js';
 import type { UserRecord } from '../../../db/repositories/users.js';
 import { issueApiKey } from '../../platform/auth/api-keys.js';
 import { adminUserView } from '../../platform/auth/views.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice, ContextSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { isTrial } from '../../platform/auth/roles.js';
 import type { InputOf } from '../../platform/operation-handlers.js';
 
-function insertUser(ctx: AuthedContext, input: Pick<InputOf<'admin.users.create'>, 'email' | 'name' | 'role'>, now: string) {
+/** What administering users uses: the stores, the clock and the credential hasher (new keys and tokens). */
+type UserAdminCtx = AuthedSlice<'repos' | 'now', 'credentials'>;
+
+function insertUser(ctx: AuthedSlice<'repos'>, input: Pick<InputOf<'admin.users.create'>, 'email' | 'name' | 'role'>, now: string) {
   const { repos, caller } = ctx;
   if (repos.users.getByEmail(input.email)) throw new ServiceError('conflict', `A user with the email ${input.email} already exists.`);
   const id = newId('usr');
@@ -21,7 +24,7 @@ function insertUser(ctx: AuthedContext, input: Pick<InputOf<'admin.users.create'
 }
 
 /** A user as administration shows them; a trial user with their token's expiry and what is left of its quota. */
-function viewWithTrial(ctx: AuthedContext, user: UserRecord): z.input<typeof AdminUser> {
+function viewWithTrial(ctx: ContextSlice<'repos' | 'now'>, user: UserRecord): z.input<typeof AdminUser> {
   const token = isTrial(user) ? ctx.repos.credentials.latestUserToken(user.id) : undefined;
   const trial = token
     ? {
@@ -35,11 +38,11 @@ function viewWithTrial(ctx: AuthedContext, user: UserRecord): z.input<typeof Adm
   return { ...adminUserView(user), trial };
 }
 
-export function listUsers(ctx: AuthedContext) {
+export function listUsers(ctx: AuthedSlice<'repos' | 'now'>) {
   return { data: ctx.repos.users.listByOrganization(ctx.caller.user.organization_id).map((u) => viewWithTrial(ctx, u)) };
 }
 
-export function createUser(ctx: AuthedContext, input: InputOf<'admin.users.create'>) {
+export function createUser(ctx: UserAdminCtx, input: InputOf<'admin.users.create'>) {
   if (input.role === 'trial') {
     // A trial is bounded by its user token (expiry, quota); a user created here comes with an
     // unbounded API key instead.
@@ -54,7 +57,7 @@ export function createUser(ctx: AuthedContext, input: InputOf<'admin.users.creat
   });
 }
 
-export function updateUser(ctx: AuthedContext, input: InputOf<'admin.users.update'>) {
+export function updateUser(ctx: AuthedSlice<'repos' | 'now'>, input: InputOf<'admin.users.update'>) {
   const { repos, caller } = ctx;
   const target = repos.users.get(input.id);
   if (!target || target.organization_id !== caller.user.organization_id) throw new ServiceError('not_found', `No user ${input.id}.`);
@@ -67,7 +70,7 @@ export function updateUser(ctx: AuthedContext, input: InputOf<'admin.users.updat
   return viewWithTrial(ctx, updated);
 }
 
-export function createUserToken(ctx: AuthedContext, input: InputOf<'admin.userTokens.create'>) {
+export function createUserToken(ctx: UserAdminCtx, input: InputOf<'admin.userTokens.create'>) {
   const now = ctx.now();
   const nowIso = now.toISOString();
   const expiresAt = new Date(now.getTime() + input.expires_in * 1000).toISOString();

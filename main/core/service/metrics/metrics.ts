@@ -2,7 +2,7 @@ import { ServiceError } from '../../../../shared/errors.js';
 import { METRICS_DEFAULT_DAYS, METRICS_MAX_DAYS, type Metrics } from '../../../../shared/operations/metrics.js';
 import type { UserCounts } from '../../../db/repositories/metrics.js';
 import { userView } from '../../platform/auth/views.js';
-import type { AuthedContext } from '../../platform/context.js';
+import type { AuthedSlice } from '../../platform/context.js';
 import { allModels } from '../../models/catalog/catalog.js';
 import type { InputOf } from '../../platform/operation-handlers.js';
 
@@ -36,7 +36,7 @@ function daysOf(from: Date, to: Date): string[] {
 const EMPTY: Omit<UserCounts, 'user_id'> = { chats: 0, messages: 0, input_tokens: 0, output_tokens: 0, uploads: 0, model_calls: 0 };
 
 /** Usage of the caller's organization in a period: totals, per user, per model and per day. */
-export function metrics(ctx: AuthedContext, input: InputOf<'admin.metrics'>): Metrics {
+export function metrics(ctx: AuthedSlice<'repos' | 'config' | 'now', 'local' | 'health'>, input: InputOf<'admin.metrics'>): Metrics {
   const { from, to } = metricsPeriod(ctx.now(), input);
   const scope = { organization_id: ctx.caller.user.organization_id, from: from.toISOString(), to: to.toISOString() };
   const { perUser, perModel, perDay } = ctx.repos.transaction(() => ({

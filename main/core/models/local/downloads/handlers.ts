@@ -1,7 +1,7 @@
 import { totalmem } from 'node:os';
 import type { z } from 'zod';
 import type { ModelDownload } from '../../../../../shared/operations/model-downloads.js';
-import type { AuthedContext } from '../../../platform/context.js';
+import type { AuthedSlice } from '../../../platform/context.js';
 import { withoutCredentials } from './limits.js';
 import { catalogFor } from './recommended.js';
 import type { DownloadView } from './runner.js';
@@ -15,23 +15,23 @@ function view(row: DownloadView): z.input<typeof ModelDownload> {
   return { ...row, url: withoutCredentials(row.url) };
 }
 
-export function createDownload(ctx: AuthedContext, input: InputOf<'models.downloads.create'>) {
+export function createDownload(ctx: AuthedSlice<never, 'downloads'>, input: InputOf<'models.downloads.create'>) {
   return view(ctx.runtime.downloads.start(input, ctx.caller.user.id));
 }
 
-export function listDownloads(ctx: AuthedContext) {
+export function listDownloads(ctx: AuthedSlice<never, 'downloads'>) {
   return { data: ctx.runtime.downloads.list().map(view) };
 }
 
-export function getDownload(ctx: AuthedContext, input: InputOf<'models.downloads.get'>) {
+export function getDownload(ctx: AuthedSlice<never, 'downloads'>, input: InputOf<'models.downloads.get'>) {
   return view(ctx.runtime.downloads.get(input.id));
 }
 
-export function cancelDownload(ctx: AuthedContext, input: InputOf<'models.downloads.cancel'>) {
+export function cancelDownload(ctx: AuthedSlice<never, 'downloads'>, input: InputOf<'models.downloads.cancel'>) {
   return view(ctx.runtime.downloads.cancel(input.id));
 }
 
-export function modelCatalog(ctx: AuthedContext) {
+export function modelCatalog(ctx: AuthedSlice<'config', 'downloads'>) {
   const memory = totalmem();
   return { memory_total_bytes: memory, data: catalogFor(memory, ctx.runtime.downloads.modelsDir, ctx.config().local_models) };
 }
