@@ -72,11 +72,12 @@ describe('a later start', () => {
       const keys = (await (await second.api('/api-keys', { token: secondKey })).json()) as { data: { name: string }[] };
       expect(keys.data.map((k) => k.name)).toEqual(['Browser sign-in']);
       // The server was down between the two starts: the page's calls got 503 while it stopped, a call
-      // in flight when it closed its sockets was reset (or got no response), then no connection, and a
+      // in flight when it closed its sockets was reset (or got no response, or its socket was gone before
+      // it was used: Chromium's ERR_SOCKET_NOT_CONNECTED), then no connection, and a
       // page whose code was being fetched then could not load it (the page area says so, with Reload —
       // before the error boundaries, this blanked the whole window). Nothing else may have gone wrong.
       const restartNoise =
-        /Failed to load resource: (net::ERR_CONNECTION_REFUSED|net::ERR_CONNECTION_RESET|net::ERR_EMPTY_RESPONSE|the server responded with a status of 503)|Failed to fetch dynamically imported module/;
+        /Failed to load resource: (net::ERR_CONNECTION_REFUSED|net::ERR_CONNECTION_RESET|net::ERR_EMPTY_RESPONSE|net::ERR_SOCKET_NOT_CONNECTED|the server responded with a status of 503)|Failed to fetch dynamically imported module/;
       expect(pageProblems(page).filter((p) => !restartNoise.test(p))).toEqual([]);
       await second.stop();
     } finally {
