@@ -49,10 +49,13 @@ describe('the first visit, through the printed sign-in link', () => {
 describe('a later start', () => {
   it("prints a new link; opening it where an earlier link signed in replaces and revokes the earlier link's key", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-restart-'));
+    // Stopped in `finally`, so a failed assertion leaves no server running after the suite.
+    const servers: { stop(): Promise<unknown> }[] = [];
     try {
       const context = await suite.newContext();
       const page = await context.newPage();
       const first = await startServed({ dataDir, adminApiKey: null });
+      servers.push(first);
       await page.goto(first.signInLink ?? '');
       await visible(page.getByRole('navigation', { name: 'Main' }));
       await eventually(() => page.evaluate(() => localStorage.getItem('parley.apiKey'))).toMatch(/^pk_/);
@@ -62,6 +65,7 @@ describe('a later start', () => {
       // Restarted on the same port (the browser's origin, and so its storage, stays the same).
       const port = new URL(first.url).port;
       const second = await startServed({ dataDir, adminApiKey: null, args: ['--port', port] });
+      servers.push(second);
       expect(second.url).toBe(first.url);
       await page.goto(second.signInLink ?? '');
       await visible(page.getByRole('navigation', { name: 'Main' }));
@@ -81,6 +85,7 @@ describe('a later start', () => {
       expect(pageProblems(page).filter((p) => !restartNoise.test(p))).toEqual([]);
       await second.stop();
     } finally {
+      await Promise.all(servers.map((server) => server.stop()));
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
