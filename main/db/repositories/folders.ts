@@ -48,7 +48,7 @@ export interface FolderCounts {
 export function createFoldersRepo(db: Db) {
   const byId = db.prepare<[string], FolderRow>('SELECT * FROM folders WHERE id = ?');
   const ofDataset = db.prepare<[string], FolderRow>('SELECT * FROM folders WHERE dataset_id = ? ORDER BY seq');
-  const all = db.prepare<[], FolderRow>('SELECT * FROM folders ORDER BY seq');
+  const ids = db.prepare<[], { id: string }>('SELECT id FROM folders ORDER BY seq');
   const insert = db.prepare(
     `INSERT INTO folders (id, dataset_id, user_id, path, include, exclude, status, created_at)
      VALUES (@id, @dataset_id, @user_id, @path, @include, @exclude, 'scanning', @now)`,
@@ -88,7 +88,8 @@ export function createFoldersRepo(db: Db) {
       return row && decode(row);
     },
     ofDataset: (datasetId: string) => ofDataset.all(datasetId).map(decode),
-    all: () => all.all().map(decode),
+    /** Every folder's id, oldest first (read one by one, a damaged row stops only its own reader). */
+    ids: () => ids.all().map((r) => r.id),
     counts: (id: string): FolderCounts => counts.get(id) ?? { ready: 0, failed: 0, pending: 0, total: 0 },
     artifactAt: (folderId: string, path: string): FolderArtifactRecord | undefined => {
       const row = artifactAt.get(folderId, path);

@@ -28,7 +28,7 @@ describe('a corrupt JSON column', () => {
     const read = () => core.repos.folders.get('fld_c');
     expect(read).toThrow(CorruptRecordError);
     expect(read).toThrow('folders.include of fld_c');
-    expect(() => core.repos.folders.all()).toThrow(CorruptRecordError);
+    expect(() => core.repos.folders.ofDataset('ds_c')).toThrow(CorruptRecordError);
   });
 
   it('is a CorruptRecordError when it parses but is not the stored shape', () => {

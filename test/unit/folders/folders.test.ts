@@ -256,4 +256,36 @@ describe('after a stop', () => {
     expect(ready(await s.artifacts(), 'same.txt')?.updated_at).toBe(same.updated_at);
     expect((await call<Folder>('folders.get', { id: s.ds.id, folder_id: folder.id })).status).toBe('watching');
   });
+
+  it('starts with a folder whose stored globs are damaged: that one says so and is not scanned, the others are followed', async () => {
+    const data = tempDir('parley-data-');
+    cleanups.push(data.remove);
+    const healthyDir = folderDir();
+    const damagedDir = folderDir();
+    writeFileSync(join(damagedDir, 'kept.txt'), 'kept words');
+    let core = bootTestCore({ dataDir: data.dir, folderTiming: { stabilityMs: 100 } });
+    const s = await setup(core);
+    const healthy = await s.call<Folder>('folders.create', { id: s.ds.id, path: healthyDir });
+    const damaged = await s.call<Folder>('folders.create', { id: s.ds.id, path: damagedDir });
+    await vi.waitFor(async () => expect(ready(await s.artifacts(), 'kept.txt')).toBeDefined(), WAIT);
+    await core.close();
+    // Hand-edited or damaged on disk: the globs no longer parse. A scan under no readable globs could
+    // remove what the folder brought, so the folder must not be followed at all.
+    const Database = (await import('better-sqlite3')).default;
+    const raw = new Database(join(data.dir, 'parley.db'));
+    raw.prepare("UPDATE folders SET include = '[\"**/*' WHERE id = ?").run(damaged.id);
+    raw.close();
+    unlinkSync(join(damagedDir, 'kept.txt'));
+
+    core = bootTestCore({ dataDir: data.dir, folderTiming: { stabilityMs: 100 } });
+    cleanups.push(() => core.close());
+    const owner = core.desktopCaller();
+    const call = <T>(op: string, input: object) => core.service.invoke(op, input, owner) as Promise<T>;
+    const artifacts = async () => (await call<{ data: Artifact[] }>('artifacts.list', { kb_id: s.ds.kb_id, limit: 200 })).data;
+    writeFileSync(join(healthyDir, 'new.txt'), 'new words');
+    await vi.waitFor(async () => expect(ready(await artifacts(), 'new.txt')).toBeDefined(), WAIT);
+    expect(ready(await artifacts(), 'kept.txt')).toBeDefined();
+    expect(core.db.prepare('SELECT status, error_code FROM folders WHERE id = ?').get(damaged.id)).toEqual({ status: 'error', error_code: 'corrupt_record' });
+    expect((await call<Folder>('folders.get', { id: s.ds.id, folder_id: healthy.id })).status).toBe('watching');
+  });
 });

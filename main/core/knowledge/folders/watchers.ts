@@ -6,6 +6,7 @@ import { isHidden, toKey, within } from './paths.js';
 import { folderFilter, KeyTaken, removeArtifact, syncFile, type SyncDeps } from './sync.js';
 import { walk } from './walk.js';
 import type { FolderWatchersPort } from '../../platform/ports/knowledge.js';
+import { isCorruptRecord } from '../../platform/storage/corrupt-record.js';
 
 export interface FolderTiming {
   /** A file's size must hold still this long before it is read (chokidar's awaitWriteFinish). */
@@ -56,9 +57,21 @@ export class FolderWatchers implements FolderWatchersPort {
     return this.deps.dataDir;
   }
 
-  /** Start-up: every folder not paused is reconciled and followed again. */
+  /**
+   * Start-up: every folder not paused is reconciled and followed again. A folder whose stored globs
+   * cannot be read is not followed (nothing of it is scanned, so nothing it brought is removed) and
+   * says so; the others start, and so does Parley.
+   */
   resume(): void {
-    for (const folder of this.deps.repos.folders.all()) if (folder.status !== 'paused') this.start(folder.id);
+    for (const id of this.deps.repos.folders.ids()) {
+      try {
+        if (this.deps.repos.folders.get(id)?.status !== 'paused') this.start(id);
+      } catch (error) {
+        if (!isCorruptRecord(error)) throw error;
+        this.deps.log.warn(`not following folder ${id}: ${error.message}`);
+        this.deps.repos.folders.setStatus(id, 'error', { code: 'corrupt_record', detail: `${error.message} Remove the folder and follow it again.` });
+      }
+    }
   }
 
   /** Begins (or restarts) following a folder: scan, then watch. */

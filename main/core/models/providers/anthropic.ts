@@ -1,14 +1,27 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ImageBlockParam, MessageParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ImageBlockParam, MessageParam, RawMessageStreamEvent, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { clientCache } from './client-cache.js';
-import { providerErrorFrom } from './openai-compatible.js';
 import { parseToolArguments } from './tool-arguments.js';
 import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, OutputFormat, Provider, ProviderEvent, ProviderRequest, Sampling, ToolCall } from '../../platform/ports/providers.js';
 import { ProviderError } from '../../platform/ports/providers.js';
-import { FirstByteWatch, realAfter, type After } from './first-byte.js';
+import { realAfter, watchedStream, type After } from './first-byte.js';
 
 const DEFAULT_MAX_TOKENS = 4096;
 const NAME = 'Anthropic';
+
+/**
+ * A streamed event's text, its stop (length, or a stop sequence) and the usage, the same in a plain
+ * answer and an agent's turn; the input tokens come first (`message_start`) and are kept in `usage`.
+ */
+function* messageEvents(event: RawMessageStreamEvent, usage: { input: number }): Iterable<ProviderEvent> {
+  if (event.type === 'message_start') usage.input = event.message.usage.input_tokens;
+  else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') yield { type: 'delta', text: event.delta.text };
+  else if (event.type === 'message_delta') {
+    if (event.delta.stop_reason === 'max_tokens') yield { type: 'finish', reason: 'length' };
+    else if (event.delta.stop_reason === 'stop_sequence' && event.delta.stop_sequence) yield { type: 'finish', reason: 'stop', stop_sequence: event.delta.stop_sequence };
+    yield { type: 'usage', input_tokens: usage.input, output_tokens: event.usage.output_tokens };
+  }
+}
 
 /**
  * The request's sampling in Messages API terms. Its temperature stops at 1 (OpenAI's at 2), and
@@ -100,78 +113,56 @@ export function anthropicProvider(options: { after?: After } = {}): Provider {
     async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       const system = withFormat(request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n'), request.response_format);
       const turns = request.messages.flatMap((m) => (m.role === 'system' ? [] : [plainMessage({ ...m, role: m.role })]));
-      const watch = new FirstByteWatch(request.signal, request.first_byte_timeout_ms, after);
-      try {
-        const stream = await client(request.endpoint_url, request.api_key).messages.create(
-          { model: request.model, messages: turns, stream: true, ...samplingParams(request), ...(system ? { system } : {}) },
-          { signal: watch.signal },
-        );
-        let input = 0;
-        for await (const event of stream) {
-          watch.arrived();
-          if (event.type === 'message_start') input = event.message.usage.input_tokens;
-          else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') yield { type: 'delta', text: event.delta.text };
-          else if (event.type === 'message_delta') {
-            if (event.delta.stop_reason === 'max_tokens') yield { type: 'finish', reason: 'length' };
-            else if (event.delta.stop_reason === 'stop_sequence' && event.delta.stop_sequence) yield { type: 'finish', reason: 'stop', stop_sequence: event.delta.stop_sequence };
-            yield { type: 'usage', input_tokens: input, output_tokens: event.usage.output_tokens };
-          }
-        }
-        // The SDK ends a stream quietly when its signal aborts: a deadline that struck is still a failure.
-        watch.throwIfGivenUp(NAME);
-      } catch (error) {
-        if (request.signal.aborted) return;
-        throw watch.failure(NAME) ?? providerErrorFrom(error, NAME);
-      } finally {
-        watch.arrived();
-      }
+      const usage = { input: 0 };
+      yield* watchedStream(
+        request,
+        NAME,
+        after,
+        (signal) =>
+          client(request.endpoint_url, request.api_key).messages.create(
+            { model: request.model, messages: turns, stream: true, ...samplingParams(request), ...(system ? { system } : {}) },
+            { signal },
+          ),
+        (event) => messageEvents(event, usage),
+      );
     },
 
     async *agentTurn(request: AgentTurnRequest): AsyncIterable<AgentTurnEvent> {
       const system = withFormat(request.messages.flatMap((m) => (m.role === 'system' ? [m.content] : [])).join('\n\n'), request.response_format);
       const calls = new Map<number, ToolCall>();
-      const watch = new FirstByteWatch(request.signal, request.first_byte_timeout_ms, after);
-      try {
-        const stream = await client(request.endpoint_url, request.api_key).messages.create(
-          {
-            model: request.model,
-            ...samplingParams(request),
-            messages: anthropicMessages(request.messages),
-            stream: true,
-            ...(system ? { system } : {}),
-            ...(request.tools.length > 0
-              ? {
-                  tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: { ...t.parameters, type: 'object' as const } })),
-                  tool_choice: anthropicToolChoice(request),
-                }
-              : {}),
-          },
-          { signal: watch.signal },
-        );
-        let input = 0;
-        for await (const event of stream) {
-          watch.arrived();
-          if (event.type === 'message_start') input = event.message.usage.input_tokens;
-          else if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
+      const usage = { input: 0 };
+      const ended = yield* watchedStream(
+        request,
+        NAME,
+        after,
+        (signal) =>
+          client(request.endpoint_url, request.api_key).messages.create(
+            {
+              model: request.model,
+              ...samplingParams(request),
+              messages: anthropicMessages(request.messages),
+              stream: true,
+              ...(system ? { system } : {}),
+              ...(request.tools.length > 0
+                ? {
+                    tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: { ...t.parameters, type: 'object' as const } })),
+                    tool_choice: anthropicToolChoice(request),
+                  }
+                : {}),
+            },
+            { signal },
+          ),
+        (event) => {
+          if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
             calls.set(event.index, { id: event.content_block.id, name: event.content_block.name, arguments: '' });
-          } else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') yield { type: 'delta', text: event.delta.text };
-          else if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta') {
+          } else if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta') {
             const call = calls.get(event.index);
             if (call) call.arguments += event.delta.partial_json;
-          } else if (event.type === 'message_delta') {
-            if (event.delta.stop_reason === 'max_tokens') yield { type: 'finish', reason: 'length' };
-            else if (event.delta.stop_reason === 'stop_sequence' && event.delta.stop_sequence) yield { type: 'finish', reason: 'stop', stop_sequence: event.delta.stop_sequence };
-            yield { type: 'usage', input_tokens: input, output_tokens: event.usage.output_tokens };
           }
-        }
-        // The SDK ends a stream quietly when its signal aborts: a deadline that struck is still a failure.
-        watch.throwIfGivenUp(NAME);
-      } catch (error) {
-        if (request.signal.aborted) return;
-        throw watch.failure(NAME) ?? providerErrorFrom(error, NAME);
-      } finally {
-        watch.arrived();
-      }
+          return messageEvents(event, usage);
+        },
+      );
+      if (!ended) return;
       for (const [, call] of [...calls.entries()].sort((a, b) => a[0] - b[0])) yield { type: 'tool_call', call: { ...call, arguments: call.arguments || '{}' } };
     },
   };

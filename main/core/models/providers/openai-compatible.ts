@@ -1,22 +1,12 @@
 import OpenAI from 'openai';
 import { clientCache } from './client-cache.js';
 import { eventSizedFetch } from './sse-pieces.js';
-import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletionChunk, ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { AgentTurn, AgentTurnEvent, AgentTurnRequest, ChatTurn, Provider, ProviderEvent, ProviderRequest, Sampling, ToolCall } from '../../platform/ports/providers.js';
-import { FirstByteWatch, realAfter, type After } from './first-byte.js';
+import { realAfter, watchedStream, type After } from './first-byte.js';
 import { ProviderError } from '../../platform/ports/providers.js';
-import { errorText } from '../../../../shared/errors.js';
 
-/** Maps the SDK's failures onto codes a caller can act on. */
-export function providerErrorFrom(error: unknown, provider: string): ProviderError {
-  if (error instanceof ProviderError) return error;
-  const status = typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number' ? error.status : undefined;
-  const message = errorText(error);
-  if (status === 401 || status === 403) return new ProviderError('upstream_error', `${provider} refused the API key (${status}).`, status);
-  if (status === 429) return new ProviderError('rate_limited', `${provider} is rate limiting requests (429).`, status);
-  if (status !== undefined) return new ProviderError('upstream_error', `${provider} answered ${status}: ${message}`, status);
-  return new ProviderError('upstream_error', `${provider} could not be reached or broke off: ${message}`);
-}
+export { providerErrorFrom } from './first-byte.js';
 
 /** The neutral agent transcript in chat-completions form. */
 function openAiMessage(turn: AgentTurn): ChatCompletionMessageParam {
@@ -70,6 +60,14 @@ function samplingParams(request: Sampling) {
 
 const NAME = 'The model endpoint';
 
+/** A chunk's text, its length stop and its usage, the same in a plain answer and an agent's turn. */
+function* chunkEvents(chunk: ChatCompletionChunk): Iterable<ProviderEvent> {
+  const choice = chunk.choices[0];
+  if (choice?.delta?.content) yield { type: 'delta', text: choice.delta.content };
+  if (choice?.finish_reason === 'length') yield { type: 'finish', reason: 'length' };
+  if (chunk.usage) yield { type: 'usage', input_tokens: chunk.usage.prompt_tokens, output_tokens: chunk.usage.completion_tokens };
+}
+
 /** OpenAI, Ollama, LM Studio, vLLM, llama.cpp server: anything that speaks the chat-completions API. */
 export function openAiCompatibleProvider(options: { after?: After } = {}): Provider {
   const after = options.after ?? realAfter;
@@ -77,81 +75,59 @@ export function openAiCompatibleProvider(options: { after?: After } = {}): Provi
   return {
     async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       if (!request.endpoint_url) throw new ProviderError('invalid_argument', 'This model has no endpoint URL.');
-      const watch = new FirstByteWatch(request.signal, request.first_byte_timeout_ms, after);
-      try {
-        const stream = await client(request.endpoint_url, request.api_key).chat.completions.create(
-          {
-            model: request.model,
-            messages: request.messages.map(chatMessage),
-            stream: true,
-            stream_options: { include_usage: true },
-            ...samplingParams(request),
-          },
-          { signal: watch.signal },
-        );
-        for await (const chunk of stream) {
-          watch.arrived();
-          const choice = chunk.choices[0];
-          const text = choice?.delta?.content;
-          if (text) yield { type: 'delta', text };
-          if (choice?.finish_reason === 'length') yield { type: 'finish', reason: 'length' };
-          if (chunk.usage) yield { type: 'usage', input_tokens: chunk.usage.prompt_tokens, output_tokens: chunk.usage.completion_tokens };
-        }
-        // The SDK ends a stream quietly when its signal aborts: a deadline that struck is still a failure.
-        watch.throwIfGivenUp(NAME);
-      } catch (error) {
-        if (request.signal.aborted) return;
-        throw watch.failure(NAME) ?? providerErrorFrom(error, NAME);
-      } finally {
-        watch.arrived();
-      }
+      const endpoint = request.endpoint_url;
+      yield* watchedStream(
+        request,
+        NAME,
+        after,
+        (signal) =>
+          client(endpoint, request.api_key).chat.completions.create(
+            { model: request.model, messages: request.messages.map(chatMessage), stream: true, stream_options: { include_usage: true }, ...samplingParams(request) },
+            { signal },
+          ),
+        (chunk) => chunkEvents(chunk),
+      );
     },
 
     async *agentTurn(request: AgentTurnRequest): AsyncIterable<AgentTurnEvent> {
       if (!request.endpoint_url) throw new ProviderError('invalid_argument', 'This model has no endpoint URL.');
+      const endpoint = request.endpoint_url;
       // Tool calls arrive in pieces keyed by index: the id and name first, the arguments in fragments.
       const calls = new Map<number, ToolCall>();
-      const watch = new FirstByteWatch(request.signal, request.first_byte_timeout_ms, after);
-      try {
-        const stream = await client(request.endpoint_url, request.api_key).chat.completions.create(
-          {
-            model: request.model,
-            messages: request.messages.map(openAiMessage),
-            stream: true,
-            stream_options: { include_usage: true },
-            ...(request.tools.length > 0
-              ? {
-                  tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })),
-                  tool_choice: typeof request.tool_choice === 'string' ? request.tool_choice : { type: 'function' as const, function: { name: request.tool_choice.name } },
-                  ...(request.parallel_tool_calls !== undefined ? { parallel_tool_calls: request.parallel_tool_calls } : {}),
-                }
-              : {}),
-            ...samplingParams(request),
-          },
-          { signal: watch.signal },
-        );
-        for await (const chunk of stream) {
-          watch.arrived();
-          const delta = chunk.choices[0]?.delta;
-          if (delta?.content) yield { type: 'delta', text: delta.content };
-          if (chunk.choices[0]?.finish_reason === 'length') yield { type: 'finish', reason: 'length' };
-          for (const piece of delta?.tool_calls ?? []) {
+      const ended = yield* watchedStream(
+        request,
+        NAME,
+        after,
+        (signal) =>
+          client(endpoint, request.api_key).chat.completions.create(
+            {
+              model: request.model,
+              messages: request.messages.map(openAiMessage),
+              stream: true,
+              stream_options: { include_usage: true },
+              ...(request.tools.length > 0
+                ? {
+                    tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })),
+                    tool_choice: typeof request.tool_choice === 'string' ? request.tool_choice : { type: 'function' as const, function: { name: request.tool_choice.name } },
+                    ...(request.parallel_tool_calls !== undefined ? { parallel_tool_calls: request.parallel_tool_calls } : {}),
+                  }
+                : {}),
+              ...samplingParams(request),
+            },
+            { signal },
+          ),
+        (chunk) => {
+          for (const piece of chunk.choices[0]?.delta?.tool_calls ?? []) {
             const call = calls.get(piece.index) ?? { id: '', name: '', arguments: '' };
             if (piece.id) call.id = piece.id;
             if (piece.function?.name) call.name += piece.function.name;
             if (piece.function?.arguments) call.arguments += piece.function.arguments;
             calls.set(piece.index, call);
           }
-          if (chunk.usage) yield { type: 'usage', input_tokens: chunk.usage.prompt_tokens, output_tokens: chunk.usage.completion_tokens };
-        }
-        // The SDK ends a stream quietly when its signal aborts: a deadline that struck is still a failure.
-        watch.throwIfGivenUp(NAME);
-      } catch (error) {
-        if (request.signal.aborted) return;
-        throw watch.failure(NAME) ?? providerErrorFrom(error, NAME);
-      } finally {
-        watch.arrived();
-      }
+          return chunkEvents(chunk);
+        },
+      );
+      if (!ended) return;
       for (const [index, call] of [...calls.entries()].sort((a, b) => a[0] - b[0])) {
         yield { type: 'tool_call', call: { ...call, id: call.id || `call_${index}` } };
       }
