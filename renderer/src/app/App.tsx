@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { Alert } from '../ui/Alert.js';
 import { Button } from '../ui/Button.js';
 import { Logo } from '../ui/icons.js';
@@ -19,7 +20,9 @@ export function App() {
       return (
         <main className="splash" aria-busy="true">
           <Logo size={40} />
-          <p role="status">Loading Parley…</p>
+          <p role="status">
+            <FormattedMessage id="app.splash.loading" />
+          </p>
         </main>
       );
     case 'signed-out':
