@@ -2,6 +2,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../shared/config.js';
 import { openDatabase, type Db } from './db/connection.js';
+import { logMigrationProgress } from './db/migration-progress.js';
 import type { Repositories } from './db/repositories/index.js';
 import { createRepositories } from './search/repositories.js';
 import { ensureOwner } from './core/platform/auth/owner.js';
@@ -124,7 +125,11 @@ export function bootCore(options: BootOptions): Core {
   if (tightened) log.warn(tightened);
   const dbFile = join(options.dataDir, 'parley.db');
   ensurePrivateFile(dbFile);
-  const db = openDatabase(dbFile, { nativeBinding: options.nativeBinding, log: (message) => log.warn(message) });
+  const db = openDatabase(dbFile, {
+    nativeBinding: options.nativeBinding,
+    log: (message) => log.warn(message),
+    onMigrationProgress: logMigrationProgress((line) => log.info(line)),
+  });
   try {
     const repos = createRepositories(db, { now: () => options.now?.() ?? new Date(), nativeBinding: options.nativeBinding, log: (line) => log.warn(line) });
     const now = new Date().toISOString();

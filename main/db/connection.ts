@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import * as sqliteVec from 'sqlite-vec';
 import { errorText } from '../../shared/errors.js';
 import { unpackedPath } from '../launch/packaged-paths.js';
-import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations/index.js';
+import { LATEST_VERSION, MIGRATIONS, type Migration, type MigrationStep } from './migrations/index.js';
 
 export type Db = Database.Database;
 
@@ -26,6 +26,8 @@ export interface OpenOptions {
   /** Path of a better-sqlite3 build for another ABI (Electron's); the Node build by default. */
   nativeBinding?: string;
   migrations?: readonly Migration[];
+  /** Told how a migration's long step (re-indexing, …) is getting on, so a start that takes a while can say why. */
+  onMigrationProgress?: MigrationProgressListener;
   /** Where to say that sqlite-vec or the ranking extension could not be loaded (default: console.warn). */
   log?: Log;
   /** The ranking extension's file (default: the one `npm run build` made, {@link RANKING_EXTENSION}); `false`: none. */
@@ -34,6 +36,9 @@ export interface OpenOptions {
 
 type Log = (line: string) => void;
 const warn: Log = (line) => console.warn(line);
+
+/** A migration's long step reporting progress: which migration, and how far it is. */
+export type MigrationProgressListener = (migration: Migration, step: MigrationStep) => void;
 
 /** Runs `load` on this connection once and remembers whether it loaded; a load that throws is said in one log line (`said(reason)`). */
 function loadOnce(loaded: WeakMap<Db, boolean>, db: Db, load: () => boolean, said: (reason: string) => string, log: Log): boolean {
@@ -134,7 +139,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma('busy_timeout = 5000');
     loadVectorExtension(db, options.log);
     loadRankingExtension(db, options.rankingExtension, options.log);
-    migrate(db, file, options.migrations ?? MIGRATIONS);
+    migrate(db, file, options.migrations ?? MIGRATIONS, options.onMigrationProgress);
     return db;
   } catch (error) {
     db.close();
@@ -159,15 +164,21 @@ export function openReadOnlyDatabase(file: string, options: Pick<OpenOptions, 'n
   }
 }
 
-/** Applies every pending migration in one transaction, so a failure leaves the database as it was. */
-export function migrate(db: Db, file: string, migrations: readonly Migration[] = MIGRATIONS): number {
+/**
+ * Applies every pending migration in one transaction, so a failure leaves the database as it was;
+ * each migration's JS step (if any) runs after its SQL, telling `onProgress` how far it is.
+ */
+export function migrate(db: Db, file: string, migrations: readonly Migration[] = MIGRATIONS, onProgress?: MigrationProgressListener): number {
   const latest = migrations === MIGRATIONS ? LATEST_VERSION : (migrations[migrations.length - 1]?.version ?? 0);
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > latest) throw new DatabaseFromFutureError(file, current, latest);
   const pending = migrations.filter((m) => m.version > current);
   if (pending.length === 0) return current;
   db.transaction(() => {
-    for (const m of pending) db.exec(m.sql);
+    for (const m of pending) {
+      db.exec(m.sql);
+      m.after?.(db, (step) => onProgress?.(m, step));
+    }
     db.pragma(`user_version = ${latest}`);
   })();
   return latest;

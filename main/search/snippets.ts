@@ -1,7 +1,8 @@
-import { WORD_CHAR, type PlannedTerm } from './keyword/plan.js';
+import { wordsOf } from '../../shared/words.js';
+import { fold } from './keyword/fold.js';
+import type { PlannedTerm } from './keyword/plan.js';
 
 const LEAD_CHARS = 200;
-const WORDS = new RegExp(`${WORD_CHAR}+`, 'gu');
 
 function lead(text: string): string {
   if (text.length <= LEAD_CHARS) return text;
@@ -17,10 +18,14 @@ function lead(text: string): string {
  */
 export function snippetOf(text: string, terms: ReadonlyArray<Pick<PlannedTerm, 'word' | 'stems'>>, maxTokens: number): string {
   const spans: Array<{ start: number; end: number; term: number }> = [];
-  for (const m of text.matchAll(WORDS)) {
-    const lower = m[0].toLowerCase();
-    const term = terms.findIndex((t) => t.word === lower || t.stems.some((stem) => (stem.length >= 3 ? lower.startsWith(stem) : lower === stem)));
-    spans.push({ start: m.index, end: m.index + m[0].length, term });
+  // Diacritics aside, as the index matched them: `parkgebuhren` finds (and shows) `Parkgebühren`.
+  const folded = terms.map((t) => fold(t.word));
+  // The text's words as the index reads them (ICU's words in Chinese, Japanese, Thai…), so a word inside a sentence counts.
+  for (const w of wordsOf(text)) {
+    const lower = w.text.toLowerCase();
+    const bare = fold(lower);
+    const term = terms.findIndex((t, i) => t.word === lower || t.stems.some((stem) => (stem.length >= 3 ? lower.startsWith(stem) : lower === stem)) || bare === folded[i]);
+    spans.push({ start: w.index, end: w.index + w.text.length, term });
   }
   if (spans.length === 0) return lead(text);
   const size = Math.max(1, Math.min(maxTokens, spans.length));

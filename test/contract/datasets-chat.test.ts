@@ -50,6 +50,8 @@ describe('chat over datasets', () => {
     expect(res.body.message.content).toMatch(/^2 messages: system: Answer from the passages below, user: What does sourdough need\?$/);
     const sent = h.upstream.requests.at(-1)?.body as { messages: Array<{ role: string; content: string }> };
     expect(sent.messages[0]?.content).toMatch(/\[1\] bakery\.md/);
+    // Passages in one language, a question in another: the answer follows the question's.
+    expect(sent.messages[0]?.content).toContain("Answer in the language of the user's question");
     // The answer cites none of them, so it lists none: searched is not cited.
     expect(res.body.message.citations).toEqual([]);
   });

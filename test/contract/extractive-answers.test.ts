@@ -65,3 +65,24 @@ describe('the built-in extractive model answers with the fact', () => {
     expect(res.body.message.content.split('\n\n')[1]).toContain('The daily meal allowance on business trips is EUR 28 within the country.');
   });
 });
+
+describe('the built-in extractive model in Chinese', () => {
+  // A sentence each in Chinese, Japanese, Thai, German and Russian, as in issue 34.
+  const POLICY = [
+    '远程办公每周最多三天。设备补贴是一千二百欧元。停车场在地下一层。',
+    '会議室は総務部が管理します。',
+    'ที่จอดรถอยู่ชั้นล่าง',
+    'Die Parkgebühren betragen fünf Euro am Tag.',
+    'Столовая открыта с восьми до шестнадцати часов.',
+  ].join('\n\n');
+
+  it('answers a Chinese question from a Chinese file with the sentence holding the answer, cited, in Chinese', async () => {
+    const policy = await h.dataset('Policy', { 'policy.txt': POLICY });
+    const res = await h.json<{ message: Msg }>('/chat', 'POST', { model_endpoint_override: 'mdl_extractive', dataset_ids: [policy.id], message: '设备补贴是多少？' });
+    expect(res.status).toBe(200);
+    const { content, citations } = res.body.message;
+    expect(content).toMatch(/^摘自你的数据集：\n\n> 设备补贴是一千二百欧元。 \[1\]/);
+    expect(citations[0]).toMatchObject({ index: 1, artifact_key: 'policy.txt' });
+  });
+});
+

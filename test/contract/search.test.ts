@@ -52,6 +52,26 @@ describe('POST /search', () => {
     expect(res.body.data).toEqual([]);
   });
 
+  it('finds a word inside a Chinese, Japanese or Thai sentence of an uploaded file, and shows it in the snippet', async () => {
+    const policies = await h.dataset('Policies', {
+      'policy.txt': '员工每周可以远程办公两天，设备补贴是一千二百欧元。\n\n会議室の予約は総務部が管理します。\n\nที่จอดรถอยู่ชั้นล่างของอาคารสำนักงาน\n',
+    });
+    for (const [query, shown] of [
+      ['会議室', '会議室'],
+      ['総務部', '総務部'],
+      ['设备补贴是多少？', '设备补贴'],
+      ['远程办公', '远程办公'],
+      ['ที่จอดรถ', 'ที่จอดรถ'],
+    ]) {
+      const res = await h.json<Answer>('/search', 'POST', { query, dataset_ids: [policies.id] });
+      expect(res.status, query).toBe(200);
+      expect(res.body.data[0]?.artifact_key, query).toBe('policy.txt');
+      expect(res.body.data[0]?.snippet, query).toContain(shown);
+    }
+    // Its particles and question words alone are stop words, as `the and of` are.
+    expect((await h.json<Answer>('/search', 'POST', { query: '是什么？', dataset_ids: [policies.id] })).body.data).toEqual([]);
+  });
+
   it('hybrid without an embedding model is a conflict that says what to configure', async () => {
     const res = await h.json<{ code: string; detail: string }>('/search', 'POST', { query: 'lamp', dataset_ids: [village.id], mode: 'hybrid' });
     expect(res.status).toBe(409);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { expect, onTestFinished } from 'vitest';
-import { openDatabase, type Db } from '../../main/db/connection.js';
+import { openDatabase, type Db, type OpenOptions } from '../../main/db/connection.js';
 import { MIGRATIONS } from '../../main/db/migrations/index.js';
 import { tempDir } from './core.js';
 
@@ -9,7 +9,7 @@ import { tempDir } from './core.js';
  * (seed it as a user's database would be), and `migrate()` closes it and opens it again through
  * `version`, as the next start of the app would. Closed and removed when the test ends.
  */
-export function beforeMigration(version: number): { before: Db; migrate: () => Db } {
+export function beforeMigration(version: number): { before: Db; migrate: (options?: Pick<OpenOptions, 'onMigrationProgress'>) => Db } {
   const { dir, remove } = tempDir();
   const file = join(dir, 'parley.db');
   const index = MIGRATIONS.findIndex((m) => m.version === version);
@@ -23,9 +23,9 @@ export function beforeMigration(version: number): { before: Db; migrate: () => D
   open.push(before);
   return {
     before,
-    migrate() {
+    migrate(options = {}) {
       before.close();
-      const after = openDatabase(file, { migrations: MIGRATIONS.slice(0, index + 1) });
+      const after = openDatabase(file, { ...options, migrations: MIGRATIONS.slice(0, index + 1) });
       open.push(after);
       return after;
     },

@@ -1,7 +1,8 @@
 import type { Attribution } from '../../../shared/events.js';
 import { citedIndices } from '../../../shared/citations.js';
 import { eachSentence, stem } from '../models/providers/extractive-quotes.js';
-import { STOP_WORDS, WORD_CHAR } from '../../search/index.js';
+import { wordsOf } from '../../../shared/words.js';
+import { STOP_WORDS } from '../../search/index.js';
 
 /**
  * Which passages an answer draws on. An answer that cites with `[n]` is taken at its word. One
@@ -23,23 +24,18 @@ export const MIN_CONTAINMENT = 0.5;
 /** Fewer shared content words than this is chance ("Yes, it is."), not drawing on a passage. */
 export const MIN_SHARED_TERMS = 2;
 
-const WORD = new RegExp(`${WORD_CHAR}+`, 'gu');
-// Chinese and Japanese run words together: their content is compared as character pairs.
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
-
-/** A text's content words: lowercased, stemmed, stop words and single letters out, Chinese/Japanese as character pairs. */
+/**
+ * A text's content words: lowercased, stemmed, stop words and single letters out. Words as
+ * shared/words.ts splits them, so a Chinese, Japanese or Thai sentence is its dictionary words,
+ * as the index sees them (a one-character word there is mostly a particle: 的, は, 是, out too).
+ */
 export function contentTerms(text: string): Set<string> {
   const terms = new Set<string>();
-  for (const match of text.toLowerCase().matchAll(WORD)) {
-    const word = match[0];
-    if (UNSPACED.test(word)) {
-      const chars = [...word];
-      if (chars.length === 1) terms.add(word);
-      for (let i = 0; i + 1 < chars.length; i++) terms.add(chars[i]! + chars[i + 1]!);
-      continue;
-    }
-    if (word.length < 2 || STOP_WORDS.has(word)) continue;
-    terms.add(stem(word));
+  for (const { text: found } of wordsOf(text.toLowerCase())) {
+    // One character (a Han character beyond the BMP is two code units, and one character too).
+    const single = found.length < 2 || (found.length === 2 && found.codePointAt(0)! > 0xffff);
+    if (single || STOP_WORDS.has(found)) continue;
+    terms.add(stem(found));
   }
   return terms;
 }

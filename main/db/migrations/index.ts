@@ -16,12 +16,29 @@ import { m180_embedding_progress } from './180-embedding-progress.js';
 import { m190_searchable_chunks } from './190-searchable-chunks.js';
 import { m200_folders } from './200-folders.js';
 import { m210_download_url_credentials } from './210-download-url-credentials.js';
+import { m220_words } from './220-words.js';
+import type { Db } from '../connection.js';
+
+/** How far a migration's long step has got, in its own units (chunks re-indexed, …). */
+export interface MigrationStep {
+  done: number;
+  total: number;
+}
+
+export type MigrationProgress = (step: MigrationStep) => void;
 
 export interface Migration {
   /** Strictly increasing, numbered in tens so a fix can slot in between. */
   readonly version: number;
   readonly name: string;
   readonly sql: string;
+  /**
+   * Work SQL cannot do (re-indexing text through ICU, say), run after `sql` in the same
+   * transaction: a failure leaves the database as it was. A long one reports its progress.
+   */
+  readonly after?: (db: Db, progress: MigrationProgress) => void;
+  /** The line that says how far `after` is, for the log of a start that takes a while. */
+  readonly describe?: (step: MigrationStep) => string;
 }
 
 /** Every migration, in order. Append only: a shipped migration is never edited. */
@@ -44,6 +61,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m190_searchable_chunks,
   m200_folders,
   m210_download_url_credentials,
+  m220_words,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -50,6 +50,7 @@
  * syntax error.
  */
 import type { ChunkReader, KbRange } from '../../db/repositories/chunks.js';
+import { WORD_CHAR, wordList } from '../../../shared/words.js';
 import { STOP_WORDS } from './stop-words.js';
 
 export interface KeywordOptions {
@@ -142,17 +143,18 @@ const CONJUNCTION_TERMS = 3;
 /** Terms weighing less than this in bm25 (in over ~45% of chunks) are not worth a probe. */
 const MIN_NUDGE_IDF = 0.2;
 
-/** A character of a word, as the index splits words (letters, digits, marks); every place that splits text into words uses it. */
-export const WORD_CHAR = '[\\p{L}\\p{N}\\p{M}]';
-const WORDS = new RegExp(`${WORD_CHAR}+`, 'gu');
+/** A character of a word (letters, digits, marks): shared/words.ts's, re-exported for the search module's users. */
+export { WORD_CHAR };
 
-/** The question's words as the index splits them (letters, digits, marks), lowercased, stop words out, deduplicated. */
+/**
+ * The question's words as the index splits them (shared/words.ts: ICU's words in scripts written
+ * without spaces), lowercased, stop words out, deduplicated.
+ */
 export function questionWords(text: string): { words: string[]; stop: string[] } {
   const words: string[] = [];
   const stop: string[] = [];
   const seen = new Set<string>();
-  for (const match of text.slice(0, MAX_QUESTION_CHARS).toLowerCase().matchAll(WORDS)) {
-    const word = match[0];
+  for (const word of wordList(text.slice(0, MAX_QUESTION_CHARS))) {
     if (seen.has(word)) continue;
     seen.add(word);
     if (STOP_WORDS.has(word)) stop.push(word);

@@ -15,7 +15,9 @@
 import type { ChunkReader, ScoredId } from '../../db/repositories/chunks.js';
 import type { Scored } from '../hits.js';
 import type { KeywordPiece, KeywordWork } from './layout.js';
-import { bm25Idf, WORD_CHAR, type KeywordPlan, type PlannedTerm } from './plan.js';
+import { hasSpacelessScript, WORD_CHAR, wordsOf } from '../../../shared/words.js';
+import { fold } from './fold.js';
+import { bm25Idf, type KeywordPlan, type PlannedTerm } from './plan.js';
 
 /** FTS5's bm25 parameters. */
 const K1 = 1.2;
@@ -34,13 +36,6 @@ function bm25Part(idf: number, tf: number, tokens: number, averageTokens: number
 /** The most a term can add to any chunk's bm25 (its frequency unbounded, the chunk empty). */
 const mostOf = (idf: number) => idf * (K1 + 1);
 
-/** Lowercased, diacritics removed as the index's tokenizer removes them (for ASCII text, only lowercased). */
-function fold(text: string): string {
-  const lower = text.toLowerCase();
-  // eslint-disable-next-line no-control-regex
-  return /[^\u0000-\u007f]/.test(lower) ? lower.normalize('NFD').replace(/\p{M}/gu, '') : lower;
-}
-
 /**
  * A stem's leading characters that every word stemming to it starts with: Porter's rules rewrite
  * at most the last letter of what stays of a short word (toy → toi, happy → happi) and the last
@@ -49,8 +44,22 @@ function fold(text: string): string {
  */
 const prefixOf = (stem: string) => stem.slice(0, Math.max(1, stem.length - (stem.length >= 6 ? 2 : 1)));
 
-/** The words of `folded` that may stem to each term (start with its prefix), per term. */
-function candidateWords(folded: string, prefixes: readonly string[]): string[][] {
+/**
+ * The words of `text` that may stem to each term (start with its prefix), per term. Text in a
+ * script written without spaces is split into its words (shared/words.ts, as the index read it:
+ * a word-start test cannot see where a Chinese word starts) and its words go to the stemmer as
+ * written, lowercased, since the index's tokenizer folds them itself (folding first would take
+ * Thai's vowel marks out, which the tokenizer splits at). Other text is searched for the prefixes
+ * directly: no per-word work on the candidates of an English question.
+ */
+function candidateWords(text: string, prefixes: readonly string[]): string[][] {
+  if (!hasSpacelessScript(text)) return prefixedWords(fold(text), prefixes);
+  const words = [...wordsOf(text)].map((w) => ({ word: w.text.toLowerCase(), folded: fold(w.text) }));
+  return prefixes.map((prefix) => words.filter((w) => w.folded.startsWith(prefix)).map((w) => w.word));
+}
+
+/** The words of `folded` (text without a script written without spaces) starting with each prefix, per prefix. */
+function prefixedWords(folded: string, prefixes: readonly string[]): string[][] {
   return prefixes.map((prefix) => {
     const words: string[] = [];
     for (let at = folded.indexOf(prefix); at >= 0; at = folded.indexOf(prefix, at + 1)) {
@@ -93,7 +102,7 @@ export function rescore(chunks: ChunkReader, candidates: readonly Scored[], term
     size = Math.min(size * 2, MAX_BATCH);
     read += batch.length;
     const docs = chunks.chunkTokens(batch.map((c) => c.id));
-    const words = docs.map((d) => candidateWords(fold(d.text), prefixes));
+    const words = docs.map((d) => candidateWords(d.text, prefixes));
     const known = new Map<string, string[]>();
     const unique = [...new Set(words.flat(2))];
     chunks.stems(unique).forEach((s, i) => known.set(unique[i]!, s));

@@ -59,6 +59,17 @@ describe('attributing an answer to the passages it draws on', () => {
     expect(contentTerms('面包')).toEqual(new Set(['面包']));
   });
 
+  it('a Chinese answer sentence is credited to the Chinese passage it came from, by its words', () => {
+    const zh = [
+      { citation: { index: 1 }, text: '远程办公每周最多三天，需要与团队负责人商定。' },
+      { citation: { index: 2 }, text: '设备补贴是一千二百欧元，用于购买办公桌和显示器。' },
+      { citation: { index: 3 }, text: '停车场在地下一层，员工停车免费。' },
+    ];
+    expect(attributeCitations(zh, '员工可以获得一千二百欧元的设备补贴，用来买办公桌。', '设备补贴是多少？').map((c) => c.index)).toEqual([2]);
+    expect(attributeCitations(zh, '我不知道设备补贴是多少。', '设备补贴是多少？')).toEqual([]);
+    expect([...contentTerms('设备补贴是一千二百欧元。')]).toEqual(['设备', '补贴', '一千', '二百', '欧元']);
+  });
+
   it('the sources shown are the marked ones and the attributed ones, each once', () => {
     const streamed = [{ index: 1 }, { index: 2 }, { index: 2, attribution: 'overlap' }];
     expect(shownCitations(streamed, 'No marks here.')).toEqual([{ index: 2, attribution: 'overlap' }]);

@@ -26,6 +26,7 @@ const SHIPPED: Record<number, string> = {
   190: '622accb36ef340154ee9c6a6c89ff22f26ea568af25742fbb8ffe3baafa4b443',
   200: '7610b6a1e0f1e1fb77ed95b6678008e53f4de39308faca3914f1982ed011840c',
   210: '39321dd95f0b6934bcb583e46cd3fbc8cbf422a93a662a32637470a4e410461f',
+  220: '8f7e80e01ff59a421da6ae9dc610e5743d937e9bbc3144214d09dd894fdcec3b',
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -4,6 +4,7 @@ import { chunkDocument } from '../../../main/core/knowledge/ingest/chunk.js';
 import { closeParserWorkers, parseDocument } from '../../../main/core/knowledge/ingest/parse.js';
 import type { Chunk, ParsedDocument } from '../../../main/core/knowledge/ingest/types.js';
 import { makePdf } from '../../fixtures/files/index.js';
+import { wordsOf } from '../../../shared/words.js';
 
 afterAll(async () => {
   await closeParserWorkers();
@@ -112,6 +113,43 @@ describe('chunkDocument', () => {
     const chunks = chunkDocument(d, { targetChars: 300, overlapChars: 0 });
     for (let i = 1; i < chunks.length; i++) expect(chunks[i]?.location.start).toBeGreaterThanOrEqual(chunks[i - 1]?.location.end ?? 0);
     expect(chunks.map((c) => c.text).join(' ')).toBe(d.text);
+  });
+
+  it('cuts long Chinese text without newlines or spaces at its full stops 。！？', () => {
+    const said = ['员工每周最多可以远程办公三天。', '设备补贴是一千二百欧元！', '停车场在地下一层，员工停车免费。', '会议室需要提前一天预订吗？'];
+    const long = Array.from({ length: 80 }, (_, i) => said[i % said.length]).join('');
+    const d = doc((b) => b.add('paragraph', long));
+    const chunks = chunkDocument(d, { targetChars: 200, overlapChars: 40 });
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const [i, chunk] of chunks.entries()) {
+      expect(chunk.text.length).toBeLessThanOrEqual(200);
+      if (i < chunks.length - 1) expect(chunk.text).toMatch(/[。！？]$/);
+      // The overlap starts a sentence too.
+      if (i > 0) expect(said.some((s) => chunk.text.startsWith(s))).toBe(true);
+    }
+    expect(chunks.at(-1)?.location.end).toBe(long.length);
+    expectOffsetsMapBack(d, chunks);
+  });
+
+  it('cuts Chinese and Thai runs with neither full stops nor spaces between words, never inside one', () => {
+    for (const [run, count] of [
+      ['员工每周最多可以远程办公三天设备补贴是一千二百欧元停车场在地下一层', 60],
+      ['ที่จอดรถอยู่ชั้นล่างห้องประชุมอยู่ชั้นสอง', 80],
+    ] as const) {
+      const long = run.repeat(count);
+      const d = doc((b) => b.add('paragraph', long));
+      const chunks = chunkDocument(d, { targetChars: 300, overlapChars: 50 });
+      expect(chunks.length).toBeGreaterThan(4);
+      const starts = new Set([0, ...[...wordsOf(long)].map((w) => w.index)]);
+      const ends = new Set([...wordsOf(long)].map((w) => w.index + w.text.length));
+      for (const chunk of chunks) {
+        expect(chunk.text.length).toBeLessThanOrEqual(300);
+        expect(starts.has(chunk.location.start)).toBe(true);
+        expect(ends.has(chunk.location.end)).toBe(true);
+      }
+      expect(chunks.at(-1)?.location.end).toBe(long.length);
+      expectOffsetsMapBack(d, chunks);
+    }
   });
 
   it('cuts a giant token anywhere rather than loop or overflow', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { quoteSentences, sentencesOf, stem } from '../../../main/core/models/providers/extractive-quotes.js';
 import type { Passage } from '../../../main/core/platform/ports/providers.js';
+import { wordsOf } from '../../../shared/words.js';
 
 const passage = (index: number, text: string, snippet = text.slice(0, 40)): Passage => ({ index, artifact_key: `f${index}.md`, text, snippet, location: { start: 0, end: text.length } });
 
@@ -53,5 +54,47 @@ describe('extractive quotes', () => {
       'box',
       'class',
     ]);
+  });
+
+  it('ends Chinese and Japanese sentences at 。！？, with no space after them', () => {
+    expect(sentencesOf('远程办公每周最多三天。设备补贴是一千二百欧元！补贴怎么申请？会議室は総務部が管理します。')).toEqual([
+      '远程办公每周最多三天。',
+      '设备补贴是一千二百欧元！',
+      '补贴怎么申请？',
+      '会議室は総務部が管理します。',
+    ]);
+  });
+
+  it('finds a Chinese question’s words inside a Chinese sentence and quotes that sentence first', () => {
+    const text = '公司总部位于柏林。远程办公每周最多三天。设备补贴是一千二百欧元。停车场在地下一层。';
+    const quotes = quoteSentences('设备补贴是多少？', [passage(1, text)]);
+    expect(quotes[0]).toMatchObject({ index: 1, text: '设备补贴是一千二百欧元。' });
+    expect(quotes.map((q) => q.text)).not.toContain('公司总部位于柏林。');
+  });
+
+  it('finds a Japanese and a Thai word inside their sentences', () => {
+    expect(quoteSentences('総務部', [passage(1, '駐車場は地下にあります。会議室は総務部が管理します。')])[0]?.text).toBe('会議室は総務部が管理します。');
+    expect(quoteSentences('ที่จอดรถ', [passage(1, 'ห้องประชุมอยู่ชั้นสอง\nที่จอดรถอยู่ชั้นล่าง')])[0]?.text).toBe('ที่จอดรถอยู่ชั้นล่าง');
+  });
+
+  it('cuts a very long Chinese run without full stops around its term, between words', () => {
+    const long = `${'我们的办公室在城市中心，'.repeat(40)}设备补贴是一千二百欧元，${'员工可以自由安排工作时间，'.repeat(40)}`;
+    const [quote] = quoteSentences('设备补贴', [passage(1, long)]);
+    expect(quote?.text).toMatch(/^….*设备补贴是一千二百欧元.*…$/);
+    expect(quote?.text.length).toBeLessThanOrEqual(602);
+    const inner = quote?.text.slice(1, -1) ?? '';
+    const from = long.indexOf(inner);
+    const starts = new Set([...wordsOf(long)].map((w) => w.index));
+    const ends = new Set([...wordsOf(long)].map((w) => w.index + w.text.length));
+    // Cut where a word starts and after a word ends (or its comma), never inside one.
+    expect(starts.has(from)).toBe(true);
+    const end = from + inner.length;
+    expect(ends.has(end) || ends.has(end - 1)).toBe(true);
+  });
+
+  it('stems only Latin words', () => {
+    expect(stem('Allowances')).toBe('allowanc');
+    expect(stem('ที่จอดรถ')).toBe('ที่จอดรถ');
+    expect(stem('Бюджете')).toBe('бюджете');
   });
 });

@@ -7,8 +7,9 @@
  *   a heading finds the text under it; headings deeper than that path stay in the text.
  * - A section longer than the target is cut at the best boundary in the second half of the window:
  *   a blank line, then (in lists, code, tables and JSON) a line break, then a sentence end, then a
- *   line break, then a space. Consecutive pieces of one section overlap by up to `overlapChars`,
- *   starting at a sentence or word boundary.
+ *   line break, then a space, then (Chinese, Japanese, Thai: no spaces) a word boundary
+ *   (shared/words.ts). Consecutive pieces of one section overlap by up to `overlapChars`,
+ *   starting at a sentence or word boundary. `。！？` end a sentence without a space after them.
  * - Table rows (CSV) are grouped whole, each chunk repeating the column header, with the range of
  *   data rows in its location.
  * - Every chunk's location gives offsets into the document's text: the chunk text is its prefix
@@ -20,6 +21,7 @@
  *
  * Pure and deterministic; linear in the size of the text.
  */
+import { hasSpacelessScript, wordsOf } from '../../../../shared/words.js';
 import { documentText, oneLine } from './builder.js';
 import type { Block, Chunk, ChunkLocation, ParsedDocument } from './types.js';
 
@@ -42,13 +44,33 @@ interface Unit {
   end: number;
 }
 
-const SENTENCE_END = /[.!?\u2026\u3002]["'\u201d\u2019)\]]*(?=\s)/g;
-const SENTENCE_GAP = /[.!?\u2026\u3002]["'\u201d\u2019)\]]*\s+/;
+// Chinese and Japanese full stops (。！？) end a sentence with no space after them, closing quotes
+// and brackets (」』）”) kept with it.
+const CJK_END = "[\u3002\uff01\uff1f][\u300d\u300f\uff09\u3011\u201d\u2019\"')\\]]*";
+const SENTENCE_END = new RegExp(`[.!?\u2026\u3002]["'\u201d\u2019)\\]]*(?=\\s)|${CJK_END}`, 'g');
+const SENTENCE_GAP = new RegExp(`[.!?\u2026\u3002]["'\u201d\u2019)\\]]*\\s+|${CJK_END}`);
+/** Characters read on each side of a window when finding word boundaries in it, so ICU sees the words cut by its edges whole. */
+const WORD_CONTEXT = 32;
 const LINE_KINDS = new Set<Block['kind']>(['list', 'code', 'table']);
 /** Longest section path printed before a chunk's text. */
 const MAX_PREFIX_CHARS = 200;
 /** Longest column header repeated in the chunks of a table. */
 const MAX_HEADER_CHARS = 400;
+
+/**
+ * Where words start in `text` between `from` and `to` (both included), for text written without
+ * spaces: read with some context each side, so a word cut by the window's edge is not taken for
+ * two.
+ */
+function wordStarts(text: string, from: number, to: number): number[] {
+  const at = Math.max(0, from - WORD_CONTEXT);
+  const starts: number[] = [];
+  for (const word of wordsOf(text.slice(at, Math.min(text.length, to + WORD_CONTEXT)))) {
+    const start = at + word.index;
+    if (start >= from && start <= to) starts.push(start);
+  }
+  return starts;
+}
 
 function shortened(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -182,6 +204,11 @@ export function chunkDocument(doc: ParsedDocument, options: ChunkOptions = {}): 
     if (line >= 0) return minCut + line;
     const space = Math.max(window.lastIndexOf(' '), window.lastIndexOf('\t'));
     if (space > 0) return minCut + space;
+    // Chinese, Japanese, Thai without a space or a full stop: between two words.
+    if (hasSpacelessScript(window)) {
+      const word = wordStarts(text, minCut + 1, limit).at(-1);
+      if (word !== undefined) return word;
+    }
     // One long token: cut anywhere, but not inside a surrogate pair.
     const c = text.charCodeAt(limit - 1);
     return c >= 0xd800 && c <= 0xdbff ? limit - 1 : limit;
@@ -196,6 +223,10 @@ export function chunkDocument(doc: ParsedDocument, options: ChunkOptions = {}): 
     if (sentence && sentence.index + sentence[0].length < window.length) return from + sentence.index + sentence[0].length;
     const word = /\s+/.exec(window);
     if (word && word.index + word[0].length < window.length) return from + word.index + word[0].length;
+    if (hasSpacelessScript(window)) {
+      const start = wordStarts(text, from, cut - 1)[0];
+      if (start !== undefined) return start;
+    }
     return cut;
   };
 

@@ -1,4 +1,5 @@
-import { questionWords, WORD_CHAR } from '../../../search/index.js';
+import { hasSpacelessScript, wordsOf } from '../../../../shared/words.js';
+import { questionWords } from '../../../search/index.js';
 import type { Passage } from '../../platform/ports/providers.js';
 
 /**
@@ -22,9 +23,9 @@ export const QUOTED_SENTENCES = 3;
 const MAX_SENTENCE_CHARS = 600;
 
 // Made at the first use: building ICU's sentence rules costs ~15 ms of CPU, at start otherwise.
+// ICU ends sentences at 。！？ too, without the space after them that Latin text has.
 let segmenter: Intl.Segmenter | undefined;
-// Words as the index and the question splitter split them, so a question's word is found in a sentence.
-const WORD = new RegExp(`${WORD_CHAR}+`, 'gu');
+const LATIN = /\p{Script=Latin}/u;
 
 /** The sentences of a text: each line on its own (headings and list items end without a full stop), then Intl's sentence boundaries. */
 export function sentencesOf(text: string): string[] {
@@ -55,6 +56,8 @@ const ENDINGS: ReadonlyArray<readonly [RegExp, string]> = [
 
 export function stem(word: string): string {
   let w = word.toLowerCase();
+  // English endings mean nothing on a Chinese, Thai or Russian word: only Latin words are stemmed.
+  if (!LATIN.test(w)) return w;
   for (const [ending, replacement] of ENDINGS) {
     if (!ending.test(w)) continue;
     const cut = w.replace(ending, replacement);
@@ -66,15 +69,23 @@ export function stem(word: string): string {
 
 /** The question's content words, stemmed. */
 export function questionTerms(question: string): string[] {
+  // questionWords splits with shared/words.ts, as sentences are split below.
   return [...new Set(questionWords(question).words.map(stem))];
 }
+
+/**
+ * Whether a stemmed word is a term: the same, or (Latin, Cyrillic… words) a longer word starting
+ * with it. A Chinese or Thai word is ICU's dictionary word: a longer one is another word, not an
+ * inflection.
+ */
+const matches = (stemmed: string, term: string) => stemmed === term || (term.length >= 4 && stemmed.startsWith(term) && !hasSpacelessScript(stemmed));
 
 /** How many distinct terms a sentence holds. */
 function termsIn(sentence: string, terms: readonly string[]): Set<string> {
   const found = new Set<string>();
-  for (const m of sentence.matchAll(WORD)) {
-    const s = stem(m[0]);
-    for (const term of terms) if (s === term || (term.length >= 4 && s.startsWith(term))) found.add(term);
+  for (const word of wordsOf(sentence)) {
+    const s = stem(word.text);
+    for (const term of terms) if (matches(s, term)) found.add(term);
   }
   return found;
 }
@@ -83,17 +94,43 @@ function termsIn(sentence: string, terms: readonly string[]): Set<string> {
 function clipAround(sentence: string, terms: readonly string[]): string {
   if (sentence.length <= MAX_SENTENCE_CHARS) return sentence;
   let first = 0;
-  for (const m of sentence.matchAll(WORD)) {
-    if (termsIn(m[0], terms).size > 0) {
-      first = m.index;
+  for (const word of wordsOf(sentence)) {
+    const s = stem(word.text);
+    if (terms.some((term) => matches(s, term))) {
+      first = word.index;
       break;
     }
   }
   let from = Math.max(0, first - MAX_SENTENCE_CHARS / 3);
   let to = Math.min(sentence.length, from + MAX_SENTENCE_CHARS);
-  from = from === 0 ? 0 : sentence.indexOf(' ', from) + 1;
-  to = to === sentence.length ? to : Math.max(from, sentence.lastIndexOf(' ', to));
+  if (hasSpacelessScript(sentence)) [from, to] = atWords(sentence, from, to);
+  else {
+    from = from === 0 ? 0 : sentence.indexOf(' ', from) + 1;
+    to = to === sentence.length ? to : Math.max(from, sentence.lastIndexOf(' ', to));
+  }
   return `${from > 0 ? '…' : ''}${sentence.slice(from, to).trim()}${to < sentence.length ? '…' : ''}`;
+}
+
+/**
+ * `[from, to)` narrowed to whole words, for text whose words have no spaces between them (Chinese,
+ * Japanese, Thai): from the first word starting at or after `from`, to the start of the first word
+ * that does not end by `to`.
+ */
+function atWords(sentence: string, from: number, to: number): [number, number] {
+  let start = from === 0 ? 0 : -1;
+  let end = to;
+  for (const word of wordsOf(sentence)) {
+    if (start < 0) {
+      if (word.index < from) continue;
+      start = word.index;
+    }
+    if (word.index + word.text.length > to) {
+      end = Math.min(word.index, to);
+      break;
+    }
+  }
+  if (start < 0) start = from;
+  return [start, Math.max(start, end)];
 }
 
 /**

@@ -1,18 +1,38 @@
 import type { Provider, ProviderEvent, ProviderRequest } from '../../platform/ports/providers.js';
 import { estimateTokens } from '../../platform/tokens.js';
+import { hasSpacelessScript, wordsOf } from '../../../../shared/words.js';
+import { questionLanguage } from './answer-language.js';
+import { FRAMINGS } from './extractive-framing.js';
 import { quoteSentences } from './extractive-quotes.js';
 
-export const NO_DATASET_ANSWER =
-  'I am the built-in extractive model: I answer only from the passages of the datasets attached to a conversation, and none is attached here. ' +
-  'Attach a dataset to this thread (or to your message), or choose a generative model.';
+/** The answer without a dataset, to an English question (`FRAMINGS` holds the other languages'). */
+export const NO_DATASET_ANSWER = FRAMINGS.en.noDataset;
 
-/** Splits text into word-sized pieces that keep their spacing, so the stream rebuilds it exactly. */
+/** The answer when no passage holds the question's words, to an English question. */
+export const NOTHING_FOUND_ANSWER = FRAMINGS.en.nothingFound;
+
+/**
+ * Splits text into word-sized pieces that keep their spacing, so the stream rebuilds it exactly.
+ * Chinese, Japanese or Thai runs have no spaces to split at: they are cut where their words
+ * start, so a Chinese answer streams word by word too, not a sentence at once.
+ */
 export function wordPieces(text: string): string[] {
-  return text.match(/\S+\s*|\s+/g) ?? [];
+  const pieces: string[] = [];
+  for (const piece of text.match(/\S+\s*|\s+/g) ?? []) {
+    if (!hasSpacelessScript(piece)) {
+      pieces.push(piece);
+      continue;
+    }
+    let from = 0;
+    for (const word of wordsOf(piece)) {
+      if (word.index <= from) continue;
+      pieces.push(piece.slice(from, word.index));
+      from = word.index;
+    }
+    pieces.push(piece.slice(from));
+  }
+  return pieces;
 }
-
-export const NOTHING_FOUND_ANSWER =
-  'I found nothing in the attached datasets that answers this. Try other words, attach another dataset, or choose a generative model.';
 
 /** The question an answer is for: the last thing the user said. */
 export function questionOf(messages: ProviderRequest['messages']): string {
@@ -24,11 +44,13 @@ export function questionOf(messages: ProviderRequest['messages']): string {
  * whole, each with its citation marker.
  */
 export function extractiveAnswer(request: Pick<ProviderRequest, 'passages' | 'has_datasets' | 'messages'>): string {
-  if (!request.has_datasets) return NO_DATASET_ANSWER;
-  if (request.passages.length === 0) return NOTHING_FOUND_ANSWER;
-  const quoted = quoteSentences(questionOf(request.messages), request.passages).map((q) => `> ${q.text} [${q.index}]`);
-  if (quoted.length === 0) return NOTHING_FOUND_ANSWER;
-  return `From your datasets:\n\n${quoted.join('\n\n')}`;
+  const question = questionOf(request.messages);
+  const framing = FRAMINGS[questionLanguage(question)];
+  if (!request.has_datasets) return framing.noDataset;
+  if (request.passages.length === 0) return framing.nothingFound;
+  const quoted = quoteSentences(question, request.passages).map((q) => `> ${q.text} [${q.index}]`);
+  if (quoted.length === 0) return framing.nothingFound;
+  return `${framing.quotes}\n\n${quoted.join('\n\n')}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
+import { indexedText } from '../../../../shared/words.js';
 import type { Db } from '../../connection.js';
 import { jsonColumnOr } from '../decode.js';
 import type { Chunk, ChunkLocation } from './chunk.js';
@@ -77,6 +78,7 @@ export function createChunkRows(db: Db, slots: Slots, unready: Unready) {
   const deleteUnreadyOf = db.prepare(`DELETE FROM chunks WHERE artifact_id = ? AND ${inOwnRuns}`);
   const deleteSearchableOf = db.prepare(`DELETE FROM chunks WHERE artifact_id = ? AND NOT ${inOwnRuns}`);
 
+  const insertWords = db.prepare<[number, string]>('INSERT INTO chunk_words (id, words) VALUES (?, ?)');
   const inserts = new Map<number, Statement>();
   const insertStatement = (rows: number): Statement => {
     let statement = inserts.get(rows);
@@ -95,7 +97,13 @@ export function createChunkRows(db: Db, slots: Slots, unready: Unready) {
     for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
       const batch = chunks.slice(start, start + INSERT_BATCH);
       const params: Array<string | number> = [];
-      batch.forEach((chunk, i) => params.push(first + start + i, artifactId, kbId, chunk.ord, chunk.text, JSON.stringify(chunk.location)));
+      batch.forEach((chunk, i) => {
+        const id = first + start + i;
+        // What the keyword index reads instead of the text where it holds Chinese, Japanese, Thai…: written before the chunk, whose insert reads it (migration 220).
+        const words = indexedText(chunk.text);
+        if (words !== null) insertWords.run(id, words);
+        params.push(id, artifactId, kbId, chunk.ord, chunk.text, JSON.stringify(chunk.location));
+      });
       insertStatement(batch.length).run(params);
     }
     // Not searchable until the artifact is ready (migration 190).
