@@ -16,7 +16,7 @@ document.documentElement.lang = currentLocale();
 createRoot(root).render(
   <StrictMode>
     <I18nProvider>
-      <ErrorBoundary what="Parley" splash>
+      <ErrorBoundary what="app" splash>
         <App />
       </ErrorBoundary>
     </I18nProvider>

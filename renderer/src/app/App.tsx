@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { Alert } from '../ui/Alert.js';
 import { Button } from '../ui/Button.js';
 import { Logo } from '../ui/icons.js';
@@ -10,6 +10,7 @@ import { useSession } from './store.js';
 export function App() {
   const session = useSession((s) => s.session);
   const start = useSession((s) => s.start);
+  const intl = useIntl();
 
   useEffect(() => {
     void start();
@@ -32,12 +33,14 @@ export function App() {
         <main className="splash">
           <div className="splash-card">
             <Logo size={40} />
-            <h1>Parley could not start</h1>
-            <Alert tone="error" title="The service did not answer">
+            <h1>
+              <FormattedMessage id="app.failed.heading" />
+            </h1>
+            <Alert tone="error" title={intl.formatMessage({ id: 'app.failed.title' })}>
               {session.error}
             </Alert>
             <Button variant="primary" onClick={() => void start()}>
-              Try again
+              <FormattedMessage id="app.failed.retry" />
             </Button>
           </div>
         </main>

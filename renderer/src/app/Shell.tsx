@@ -1,4 +1,5 @@
 import { lazy, Suspense, useCallback, useRef, type ComponentType } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { connection } from '../api/index.js';
 import { ForbiddenPage, NotFoundPage } from '../pages/ErrorPages.js';
 import { Button } from '../ui/Button.js';
@@ -6,7 +7,7 @@ import { ErrorBoundary } from '../ui/ErrorBoundary.js';
 import { Skeleton } from '../ui/Skeleton.js';
 import { Toaster } from '../ui/Toaster.js';
 import { ChatIcon, CompareIcon, DatasetIcon, Logo, SettingsIcon, ShieldIcon, SignOutIcon } from '../ui/icons.js';
-import { initialsOf, ROLE_LABELS } from './roles.js';
+import { initialsOf, roleLabel } from './roles.js';
 import { hrefOf, ROUTES, useHashRoute, type RouteId } from './routes.js';
 import type { Me } from './session.js';
 import { focusComposer, SHORTCUTS, useShortcuts, useTabToSkipLinks } from './shortcuts.js';
@@ -39,7 +40,7 @@ function PageFor({ route, me }: { route: RouteId | null; me: Me }) {
     case 'settings':
       return <SettingsPage me={me} />;
     case 'admin':
-      return me.user.role === 'super_admin' ? <AdminPage me={me} /> : <ForbiddenPage me={me} area="Admin" />;
+      return me.user.role === 'super_admin' ? <AdminPage me={me} /> : <ForbiddenPage me={me} area="admin" />;
     case null:
       return <NotFoundPage />;
   }
@@ -53,6 +54,7 @@ function focusMain() {
 export function Shell({ me }: { me: Me }) {
   const { route } = useHashRoute();
   const signOut = useSession((s) => s.signOut);
+  const intl = useIntl();
   useConnectionToasts();
   useShortcuts();
   const skipLinks = useRef<HTMLDivElement>(null);
@@ -65,19 +67,21 @@ export function Shell({ me }: { me: Me }) {
       <div className="skip-links" ref={skipLinks}>
         {route === 'chat' ? (
           <button type="button" className="skip-link" onClick={() => void focusComposer()} aria-keyshortcuts={SHORTCUTS.focusComposer.aria}>
-            Skip to message box
+            <FormattedMessage id="app.skip.composer" />
           </button>
         ) : null}
         <button type="button" className="skip-link" onClick={focusMain}>
-          Skip to content
+          <FormattedMessage id="app.skip.content" />
         </button>
       </div>
       <header className="sidebar">
         <div className="brand">
           <Logo size={26} />
-          <span className="brand-name">Parley</span>
+          <span className="brand-name">
+            <FormattedMessage id="app.brand.name" />
+          </span>
         </div>
-        <nav aria-label="Main" className="nav">
+        <nav aria-label={intl.formatMessage({ id: 'app.nav.label' })} className="nav">
           <ul>
             {links.map((r) => {
               const Icon = ICONS[r.id];
@@ -86,14 +90,16 @@ export function Shell({ me }: { me: Me }) {
                 <li key={r.id}>
                   <a href={hrefOf(r.id)} className="nav-link" aria-current={current ? 'page' : undefined}>
                     <Icon size={17} />
-                    <span>{r.label}</span>
+                    <span>
+                      <FormattedMessage id={r.labelId} />
+                    </span>
                   </a>
                 </li>
               );
             })}
           </ul>
         </nav>
-        <section className="account" aria-label="Signed in as">
+        <section className="account" aria-label={intl.formatMessage({ id: 'app.account.label' })}>
           <div className="account-who">
             <span className="avatar" aria-hidden="true">
               {initialsOf(me.user.name)}
@@ -104,22 +110,28 @@ export function Shell({ me }: { me: Me }) {
               </p>
               <p className="account-org">
                 <span data-testid="account-org">{me.user.organization.name}</span>
-                <span aria-hidden="true"> · </span>
-                <span className="visually-hidden">, </span>
-                {ROLE_LABELS[me.user.role]}
+                <span aria-hidden="true">
+                  <FormattedMessage id="app.account.dot" />
+                </span>
+                <span className="visually-hidden">
+                  <FormattedMessage id="app.account.comma" />
+                </span>
+                <span className="account-role">{roleLabel(me.user.role, intl)}</span>
               </p>
             </div>
           </div>
           {connection.kind === 'browser' ? (
-            <Button variant="ghost" size="sm" icon={<SignOutIcon />} onClick={() => signOut()} className="account-signout" title="Sign out">
-              <span className="account-signout-label">Sign out</span>
+            <Button variant="ghost" size="sm" icon={<SignOutIcon />} onClick={() => signOut()} className="account-signout" title={intl.formatMessage({ id: 'app.account.signOut' })}>
+              <span className="account-signout-label">
+                <FormattedMessage id="app.account.signOut" />
+              </span>
             </Button>
           ) : null}
         </section>
       </header>
       <main id="main" className="main" tabIndex={-1}>
-        <ErrorBoundary what="this page" resetKey={route}>
-          <Suspense fallback={<Skeleton shape="page" label="Loading the page…" />}>
+        <ErrorBoundary what="page" resetKey={route}>
+          <Suspense fallback={<Skeleton shape="page" label={intl.formatMessage({ id: 'app.shell.loadingPage' })} />}>
             <PageFor route={route} me={me} />
           </Suspense>
         </ErrorBoundary>

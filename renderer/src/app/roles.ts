@@ -1,5 +1,20 @@
+import type { IntlShape } from 'react-intl';
 import type { Role } from '../../../shared/operations/common.js';
+import type { MessageId } from '../i18n/catalogues/index.js';
 
+const ROLE_NAMES: Record<Role, MessageId> = {
+  super_admin: 'app.role.superAdmin',
+  admin: 'app.role.admin',
+  member: 'app.role.member',
+  trial: 'app.role.trial',
+};
+
+/** A role as people call it, in the interface's language: "Super admin", "超级管理员". */
+export function roleLabel(role: Role, intl: IntlShape): string {
+  return intl.formatMessage({ id: ROLE_NAMES[role] });
+}
+
+/** @deprecated English only: use `roleLabel(role, intl)`. Kept until every page calls that. */
 export const ROLE_LABELS: Record<Role, string> = {
   super_admin: 'Super admin',
   admin: 'Admin',

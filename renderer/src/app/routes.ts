@@ -1,20 +1,22 @@
 import { useSyncExternalStore } from 'react';
+import type { MessageId } from '../i18n/catalogues/index.js';
 
 export type RouteId = 'chat' | 'datasets' | 'compare' | 'settings' | 'admin';
 
 export interface RouteInfo {
   id: RouteId;
-  label: string;
+  /** The link's text in the navigation. */
+  labelId: MessageId;
   /** Only super admins see the link; everyone else who opens the page is told they may not. */
   superAdminOnly?: boolean;
 }
 
 export const ROUTES: readonly RouteInfo[] = [
-  { id: 'chat', label: 'Chat' },
-  { id: 'datasets', label: 'Datasets' },
-  { id: 'compare', label: 'Compare' },
-  { id: 'settings', label: 'Settings' },
-  { id: 'admin', label: 'Admin', superAdminOnly: true },
+  { id: 'chat', labelId: 'app.nav.chat' },
+  { id: 'datasets', labelId: 'app.nav.datasets' },
+  { id: 'compare', labelId: 'app.nav.compare' },
+  { id: 'settings', labelId: 'app.nav.settings' },
+  { id: 'admin', labelId: 'app.nav.admin', superAdminOnly: true },
 ];
 
 export const DEFAULT_ROUTE: RouteId = 'chat';

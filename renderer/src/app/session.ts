@@ -1,7 +1,9 @@
 import { create } from 'zustand';
-import { ServiceError, errorText } from '../../../shared/errors.js';
+import { ServiceError } from '../../../shared/errors.js';
 import type { Operations, OutputOf } from '../../../shared/operations/index.js';
 import type { BrowserConnection, Connection } from '../api/index.js';
+import { getIntl } from '../i18n/intl.js';
+import { errorText } from '../ui/error-text.js';
 import { onSignInLink, takeSignInCode } from './sign-in-link.js';
 
 export type Me = OutputOf<Operations['identity.me']>;
@@ -23,11 +25,10 @@ export interface SessionStore {
   signOut(notice?: string): void;
 }
 
-export const KEY_REJECTED = 'This API key was not accepted. Check that you pasted all of it and that it has not been revoked.';
+// The store's texts are worded in the language in use when they are raised (it lives outside React).
+const say = (id: 'app.signIn.keyRejected' | 'app.signIn.keyExpired' | 'app.signIn.keyMissing' | 'app.signIn.keySpaces') => getIntl().formatMessage({ id });
 /** The name served mode gives the key a sign-in link exchanges its code for (main/core/platform/auth/sign-in-code.ts). */
 const SIGN_IN_KEY_NAME = 'Browser sign-in';
-
-export const KEY_EXPIRED = 'Your API key stopped working, probably because it was revoked. Sign in with another key.';
 
 /**
  * Exchanges a sign-in link's code for a new API key and keeps that key, as signing in with a
@@ -85,7 +86,7 @@ export function createSessionStore(connection: Connection) {
       } catch (error) {
         if (connection.kind === 'browser' && error instanceof ServiceError && error.code === 'unauthenticated') {
           connection.clearToken();
-          set({ session: { status: 'signed-out', notice: KEY_EXPIRED } });
+          set({ session: { status: 'signed-out', notice: say('app.signIn.keyExpired') } });
           return;
         }
         set({ session: { status: 'failed', error: errorText(error) } });
@@ -95,15 +96,15 @@ export function createSessionStore(connection: Connection) {
     async signIn(rawToken) {
       if (connection.kind !== 'browser') return null;
       const token = rawToken.trim();
-      if (!token) return 'Paste an API key to sign in.';
-      if (/\s/.test(token)) return 'An API key has no spaces or line breaks; check what you pasted.';
+      if (!token) return say('app.signIn.keyMissing');
+      if (/\s/.test(token)) return say('app.signIn.keySpaces');
       try {
         const me = await connection.clientFor(token).call('identity.me', {});
         connection.storeToken(token);
         set({ session: { status: 'signed-in', me } });
         return null;
       } catch (error) {
-        if (error instanceof ServiceError && error.code === 'unauthenticated') return KEY_REJECTED;
+        if (error instanceof ServiceError && error.code === 'unauthenticated') return say('app.signIn.keyRejected');
         return errorText(error);
       }
     },
@@ -119,7 +120,7 @@ export function createSessionStore(connection: Connection) {
     onSignInLink(() => void store.getState().start());
     // A key revoked while in use (here or elsewhere) ends the session instead of failing every page.
     connection.onUnauthenticated(() => {
-      if (store.getState().session.status === 'signed-in') store.getState().signOut(KEY_EXPIRED);
+      if (store.getState().session.status === 'signed-in') store.getState().signOut(say('app.signIn.keyExpired'));
     });
   }
   return store;

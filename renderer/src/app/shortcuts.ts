@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import type { MessageId } from '../i18n/catalogues/index.js';
 import { hrefOf } from './routes.js';
 
 /** The chat's message box (pages/chat/Composer.tsx). */
@@ -6,11 +7,14 @@ const COMPOSER_ID = 'composer-input';
 
 const IS_MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
-/** The app-wide shortcuts, as shown to people and as `aria-keyshortcuts` names them. */
-export const SHORTCUTS = {
-  newChat: { label: IS_MAC ? '⌘ Shift O' : 'Ctrl+Shift+O', aria: IS_MAC ? 'Meta+Shift+O' : 'Control+Shift+O', what: 'Start a new chat' },
-  focusComposer: { label: 'Shift+Esc or /', aria: 'Shift+Escape /', what: 'Go to the message box' },
-} as const;
+/**
+ * The app-wide shortcuts: `keys` and `what` as shown to people (message ids: key names are
+ * worded per language too, Strg in German), `aria` as `aria-keyshortcuts` names them.
+ */
+export const SHORTCUTS: Readonly<Record<'newChat' | 'focusComposer', { keys: MessageId; aria: string; what: MessageId }>> = {
+  newChat: { keys: IS_MAC ? 'app.shortcuts.newChat.keysMac' : 'app.shortcuts.newChat.keys', aria: IS_MAC ? 'Meta+Shift+O' : 'Control+Shift+O', what: 'app.shortcuts.newChat.what' },
+  focusComposer: { keys: 'app.shortcuts.focusComposer.keys', aria: 'Shift+Escape /', what: 'app.shortcuts.focusComposer.what' },
+};
 
 function composer(): HTMLTextAreaElement | null {
   const element = document.getElementById(COMPOSER_ID);

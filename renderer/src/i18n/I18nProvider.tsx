@@ -1,15 +1,12 @@
 import type { ReactNode } from 'react';
-import { IntlProvider } from 'react-intl';
-import { CATALOGUES, type MessageId } from './catalogues/index.js';
+import { RawIntlProvider } from 'react-intl';
+import { intlFor } from './intl.js';
 import { useLocale } from './locale.js';
 
-/** The interface's language: every string below it comes from the chosen language's catalogue, English where one is missing. */
+/** The interface's language: every string below it comes from the chosen language's catalogue. */
 // Each language holds every English key (test/unit/i18n/catalogue.test.ts), so the catalogue is complete.
+// The same formatter as getIntl() hands to code outside components, so both always agree.
 export function I18nProvider({ children }: { children: ReactNode }) {
   const locale = useLocale();
-  return (
-    <IntlProvider locale={locale} defaultLocale="en" messages={CATALOGUES[locale] as Record<MessageId, string>}>
-      {children}
-    </IntlProvider>
-  );
+  return <RawIntlProvider value={intlFor(locale)}>{children}</RawIntlProvider>;
 }

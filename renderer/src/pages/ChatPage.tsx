@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { client } from '../api/index.js';
 import { useHashRoute } from '../app/routes.js';
 import type { Me } from '../app/session.js';
@@ -39,6 +40,7 @@ function usePickerData(me: Me) {
 }
 
 export function ChatPage({ me }: { me: Me }) {
+  const intl = useIntl();
   const { hash } = useHashRoute();
   const threadId = threadFromHash(hash);
   const threads = useThreads();
@@ -95,8 +97,11 @@ export function ChatPage({ me }: { me: Me }) {
 
   // As every page does (ui/Page.tsx): the title, and focus on the heading so navigation is announced.
   const heading = useRef<HTMLHeadingElement>(null);
+  const documentTitle = intl.formatMessage({ id: 'chat.page.documentTitle' });
   useEffect(() => {
-    document.title = 'Chat · Parley';
+    document.title = documentTitle;
+  }, [documentTitle]);
+  useEffect(() => {
     heading.current?.focus({ preventScroll: true });
   }, []);
 
@@ -165,10 +170,10 @@ export function ChatPage({ me }: { me: Me }) {
   return (
     <div className="chat-page">
       <h1 ref={heading} className="visually-hidden" tabIndex={-1}>
-        Chat
+        <FormattedMessage id="chat.page.heading" />
       </h1>
       <ThreadDrawer
-        title={threadId ? (threads.threads?.find((t) => t.id === threadId)?.title ?? 'Chat') : 'New chat'}
+        title={threadId ? (threads.threads?.find((t) => t.id === threadId)?.title ?? intl.formatMessage({ id: 'chat.page.threadFallbackTitle' })) : intl.formatMessage({ id: 'chat.page.newChat' })}
         onNewChat={threadId ? () => (window.location.hash = threadHref(null)) : undefined}
         locked={generating}
       >
@@ -191,11 +196,11 @@ export function ChatPage({ me }: { me: Me }) {
           <Home onPrompt={(prompt, datasetId) => send(prompt, datasetId ? [datasetId] : newChatDatasets)} onDataset={(id) => setNewChatDatasets((ids) => (ids.includes(id) ? ids.filter((d) => d !== id) : [...ids, id]))} selectedDatasets={newChatDatasets} models={pickers.state.status === 'ready' ? pickers.state.data.models : null} modelsSettled={pickers.state.status !== 'loading'} canManageModels={me.user.role === 'admin' || me.user.role === 'super_admin'} onModelAdded={pickers.reload} />
         ) : state.status === 'loading' ? (
           <div className="chat-loading">
-            <Skeleton shape="messages" label="Loading messages…" />
+            <Skeleton shape="messages" label={intl.formatMessage({ id: 'chat.page.loadingMessages' })} />
           </div>
         ) : state.status === 'error' ? (
           <div className="chat-loading">
-            <Alert tone="error" title="The messages could not be loaded">
+            <Alert tone="error" title={intl.formatMessage({ id: 'chat.page.loadFailed' })}>
               {state.error}
             </Alert>
           </div>

@@ -1,7 +1,9 @@
 import { useCallback } from 'react';
+import { useIntl } from 'react-intl';
 import { client } from '../api/index.js';
 import { hrefOf, useHashRoute } from '../app/routes.js';
 import type { Me } from '../app/session.js';
+import type { MessageId } from '../i18n/catalogues/index.js';
 import { Alert } from '../ui/Alert.js';
 import { EmptyState } from '../ui/EmptyState.js';
 import { CompareIcon } from '../ui/icons.js';
@@ -16,40 +18,48 @@ import { Leaderboard } from './compare/Leaderboard.js';
 import { ResponseColumns, SharedCitations, VoteBar } from './compare/ResponseColumns.js';
 import { useComparison } from './compare/useComparison.js';
 
-const VIEWS: Array<{ tab: CompareView['tab']; label: string }> = [
-  { tab: 'compare', label: 'Side by side' },
-  { tab: 'leaderboard', label: 'Leaderboard' },
-  { tab: 'history', label: 'History' },
+const VIEWS: Array<{ tab: CompareView['tab']; id: MessageId }> = [
+  { tab: 'compare', id: 'compare.views.compare' },
+  { tab: 'leaderboard', id: 'compare.views.leaderboard' },
+  { tab: 'history', id: 'compare.views.history' },
 ];
 
 function ViewNav({ current }: { current: CompareView['tab'] }) {
+  const intl = useIntl();
   return (
     <SubNav
-      label="Compare views"
+      label={intl.formatMessage({ id: 'compare.views.label' })}
       className="compare-views"
       current={current}
-      items={VIEWS.map((v) => ({ id: v.tab, label: v.label, href: compareHref(v.tab === 'compare' ? { tab: 'compare', comparisonId: null } : { tab: v.tab }) }))}
+      items={VIEWS.map((v) => ({ id: v.tab, label: intl.formatMessage({ id: v.id }), href: compareHref(v.tab === 'compare' ? { tab: 'compare', comparisonId: null } : { tab: v.tab }) }))}
     />
   );
 }
 
 function NotEnoughModels({ me, count }: { me: Me; count: number }) {
+  const intl = useIntl();
   const canAdd = me.user.role === 'admin' || me.user.role === 'super_admin';
   return (
     <EmptyState
       icon={<CompareIcon size={22} />}
-      title="Add at least two models in Settings"
+      title={intl.formatMessage({ id: 'compare.notEnough.title' })}
       actions={
         canAdd ? (
           <a className="btn btn-primary btn-md" href={hrefOf('settings')}>
-            Open Settings
+            {intl.formatMessage({ id: 'compare.notEnough.openSettings' })}
           </a>
         ) : null
       }
     >
       <p>
-        A comparison asks two to eight models the same prompt. {count === 1 ? 'Only the built-in model is available so far.' : 'No model is available yet.'}{' '}
-        {canAdd ? 'Register an OpenAI-compatible or Anthropic model (Ollama, LM Studio, vLLM, OpenAI, …) in Settings → Models.' : 'Ask an admin to register more models.'}
+        {intl.formatMessage(
+          { id: 'compare.notEnough.body' },
+          {
+            intro: intl.formatMessage({ id: 'compare.notEnough.intro' }),
+            state: intl.formatMessage({ id: count === 1 ? 'compare.notEnough.onlyBuiltin' : 'compare.notEnough.none' }),
+            action: intl.formatMessage({ id: canAdd ? 'compare.notEnough.register' : 'compare.notEnough.askAdmin' }),
+          },
+        )}
       </p>
     </EmptyState>
   );
@@ -63,6 +73,7 @@ function refillOf(state: ReturnType<typeof useComparison>['state']) {
 }
 
 function CompareTab({ me, comparisonId }: { me: Me; comparisonId: string | null }) {
+  const intl = useIntl();
   const pickers = useLoader(async () => {
     const [models, datasets] = await Promise.all([
       client.call('models.list', {}),
@@ -78,7 +89,7 @@ function CompareTab({ me, comparisonId }: { me: Me; comparisonId: string | null 
   const onStop = useCallback(() => void stop(), [stop]);
 
   return (
-    <Loadable state={pickers.state} reload={pickers.reload} loading="Loading models…" failed="The models could not be loaded">
+    <Loadable state={pickers.state} reload={pickers.reload} loading={intl.formatMessage({ id: 'compare.page.loadingModels' })} failed={intl.formatMessage({ id: 'compare.page.modelsFailed' })}>
       {({ models, datasets }) =>
         models.length < 2 ? (
           <NotEnoughModels me={me} count={models.length} />
@@ -87,25 +98,25 @@ function CompareTab({ me, comparisonId }: { me: Me; comparisonId: string | null 
             <CompareForm models={models} datasets={datasets} streaming={streaming} onCompare={start} onStop={onStop} refill={refillOf(state)} />
             {state.status === 'loading' ? (
               <p className="loading" role="status">
-                Loading the comparison…
+                {intl.formatMessage({ id: 'compare.page.loadingComparison' })}
               </p>
             ) : state.status === 'error' ? (
-              <Alert tone="error" title="The comparison could not be loaded">
+              <Alert tone="error" title={intl.formatMessage({ id: 'compare.page.comparisonFailed' })}>
                 {state.error}
               </Alert>
             ) : state.status === 'ready' ? (
-              <section className="compare-results" aria-label="Answers">
+              <section className="compare-results" aria-label={intl.formatMessage({ id: 'compare.page.answers' })}>
                 {state.error ? (
-                  <Alert tone="error" title="Something went wrong">
+                  <Alert tone="error" title={intl.formatMessage({ id: 'compare.page.error' })}>
                     {state.error}
                   </Alert>
                 ) : null}
                 {state.comparison ? (
                   <>
                     <div className="compare-asked">
-                      <span className="compare-asked-label">Prompt</span>
+                      <span className="compare-asked-label">{intl.formatMessage({ id: 'compare.form.prompt' })}</span>
                       <p className="compare-asked-text">{state.comparison.prompt}</p>
-                      {state.comparison.blind ? <span className="badge badge-accent">Blind</span> : null}
+                      {state.comparison.blind ? <span className="badge badge-accent">{intl.formatMessage({ id: 'compare.page.blind' })}</span> : null}
                     </div>
                     <ResponseColumns comparison={state.comparison} />
                     <SharedCitations comparison={state.comparison} />
@@ -113,12 +124,12 @@ function CompareTab({ me, comparisonId }: { me: Me; comparisonId: string | null 
                   </>
                 ) : streaming ? (
                   <p className="loading" role="status">
-                    Asking the models…
+                    {intl.formatMessage({ id: 'compare.page.asking' })}
                   </p>
                 ) : null}
               </section>
             ) : (
-              <p className="compare-hint muted">Write a prompt, choose the models, and press Compare: every answer streams in its own column.</p>
+              <p className="compare-hint muted">{intl.formatMessage({ id: 'compare.page.hint' })}</p>
             )}
           </div>
         )
@@ -130,8 +141,9 @@ function CompareTab({ me, comparisonId }: { me: Me; comparisonId: string | null 
 export function ComparePage({ me }: { me: Me }) {
   const { hash } = useHashRoute();
   const view = compareViewFromHash(hash);
+  const intl = useIntl();
   return (
-    <Page title="Compare" description="Put models side by side on the same prompt, and vote for the better answer.">
+    <Page title={intl.formatMessage({ id: 'compare.page.title' })} description={intl.formatMessage({ id: 'compare.page.description' })}>
       <ViewNav current={view.tab} />
       {view.tab === 'compare' ? <CompareTab me={me} comparisonId={view.comparisonId} /> : view.tab === 'leaderboard' ? <Leaderboard /> : <History />}
     </Page>

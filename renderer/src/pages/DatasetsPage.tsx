@@ -1,3 +1,4 @@
+import { useIntl } from 'react-intl';
 import type { Me } from '../app/session.js';
 import { client } from '../api/index.js';
 import { Loadable } from '../ui/Loadable.js';
@@ -15,18 +16,25 @@ export function DatasetsPage({ me }: { me: Me }) {
 }
 
 function OpenDataset({ id, canManageFolders }: { id: string; canManageFolders: boolean }) {
+  const intl = useIntl();
   const dataset = useLoader(() => client.call('datasets.get', { id }));
   if (dataset.state.status !== 'ready') {
     return (
       <Page
-        title="Dataset"
+        title={intl.formatMessage({ id: 'datasets.page.title' })}
         actions={
           <a className="btn btn-secondary btn-md" href={datasetHref(null)}>
-            All datasets
+            {intl.formatMessage({ id: 'datasets.common.allDatasets' })}
           </a>
         }
       >
-        <Loadable state={dataset.state} reload={dataset.reload} loading="Loading the dataset…" shape="page" failed="This dataset could not be opened">
+        <Loadable
+          state={dataset.state}
+          reload={dataset.reload}
+          loading={intl.formatMessage({ id: 'datasets.page.loading' })}
+          shape="page"
+          failed={intl.formatMessage({ id: 'datasets.page.failed' })}
+        >
           {() => null}
         </Loadable>
       </Page>

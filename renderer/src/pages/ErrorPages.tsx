@@ -1,21 +1,27 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import { hrefOf } from '../app/routes.js';
-import { ROLE_LABELS } from '../app/roles.js';
 import type { Me } from '../app/session.js';
 import { EmptyState } from '../ui/EmptyState.js';
 import { AlertIcon, LockIcon } from '../ui/icons.js';
 import { Page } from '../ui/Page.js';
 
 /** A page the caller's role does not open. The server refuses its operations too; this only explains. */
-export function ForbiddenPage({ me, area }: { me: Me; area: string }) {
+export function ForbiddenPage({ me, area }: { me: Me; area: 'admin' }) {
+  const intl = useIntl();
+  const name = intl.formatMessage({ id: `app.nav.${area}` });
   return (
-    <Page title={area}>
-      <EmptyState icon={<LockIcon size={22} />} title="You don’t have access to this page">
+    <Page title={name}>
+      <EmptyState icon={<LockIcon size={22} />} title={intl.formatMessage({ id: 'errors.page.forbidden.title' })}>
         <p>
-          Only super admins can open {area}. You are signed in as {me.user.name}, a {ROLE_LABELS[me.user.role].toLowerCase()} of{' '}
-          {me.user.organization.name}. If you need access, ask one of its super admins.
+          <FormattedMessage
+            id="errors.page.forbidden.body"
+            values={{ area: name, name: me.user.name, role: me.user.role, organization: me.user.organization.name }}
+          />
         </p>
         <p>
-          <a href={hrefOf('chat')}>Go to Chat</a>
+          <a href={hrefOf('chat')}>
+            <FormattedMessage id="errors.page.goToChat" />
+          </a>
         </p>
       </EmptyState>
     </Page>
@@ -23,12 +29,17 @@ export function ForbiddenPage({ me, area }: { me: Me; area: string }) {
 }
 
 export function NotFoundPage() {
+  const intl = useIntl();
   return (
-    <Page title="Page not found">
-      <EmptyState icon={<AlertIcon size={22} />} title="There is nothing at this address">
-        <p>The link may be mistyped or out of date.</p>
+    <Page title={intl.formatMessage({ id: 'errors.page.notFound.pageTitle' })}>
+      <EmptyState icon={<AlertIcon size={22} />} title={intl.formatMessage({ id: 'errors.page.notFound.title' })}>
         <p>
-          <a href={hrefOf('chat')}>Go to Chat</a>
+          <FormattedMessage id="errors.page.notFound.body" />
+        </p>
+        <p>
+          <a href={hrefOf('chat')}>
+            <FormattedMessage id="errors.page.goToChat" />
+          </a>
         </p>
       </EmptyState>
     </Page>

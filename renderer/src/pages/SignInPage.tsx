@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { useSession } from '../app/store.js';
 import { Alert } from '../ui/Alert.js';
 import { Button } from '../ui/Button.js';
@@ -6,8 +7,11 @@ import { TextField } from '../ui/Field.js';
 import { Logo } from '../ui/icons.js';
 import { useAction } from '../ui/useAction.js';
 
+const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
+
 /** Browser only: the app acts as whoever owns the API key pasted here. */
 export function SignInPage({ notice }: { notice: string | null }) {
+  const intl = useIntl();
   const signIn = useSession((s) => s.signIn);
   const [token, setToken] = useState('');
   const field = useRef<HTMLInputElement>(null);
@@ -21,7 +25,10 @@ export function SignInPage({ notice }: { notice: string | null }) {
   });
 
   useEffect(() => {
-    document.title = 'Sign in · Parley';
+    document.title = intl.formatMessage({ id: 'app.signIn.documentTitle' });
+  }, [intl]);
+
+  useEffect(() => {
     field.current?.focus();
   }, []);
 
@@ -36,39 +43,48 @@ export function SignInPage({ notice }: { notice: string | null }) {
         <div className="signin-brand">
           <Logo size={36} />
         </div>
-        <h1>Sign in to Parley</h1>
-        <p className="signin-lead">Paste an API key. Parley will act as the person the key belongs to, in this browser, until you sign out.</p>
+        <h1>
+          <FormattedMessage id="app.signIn.heading" />
+        </h1>
+        <p className="signin-lead">
+          <FormattedMessage id="app.signIn.lead" />
+        </p>
         {notice ? <Alert tone="warning">{notice}</Alert> : null}
         <form className="signin-form" onSubmit={(event) => void submit(event)} noValidate>
           <TextField
             ref={field}
-            label="API key"
+            label={intl.formatMessage({ id: 'app.signIn.keyLabel' })}
             name="api-key"
             type="password"
             autoComplete="off"
             spellCheck={false}
-            placeholder="pk_…"
+            placeholder={intl.formatMessage({ id: 'app.signIn.keyPlaceholder' })}
             value={token}
             onChange={(event) => setToken(event.target.value)}
             error={check.error}
             required
           />
           <Button type="submit" variant="primary" busy={check.busy} className="signin-submit">
-            {check.busy ? 'Checking key…' : 'Sign in'}
+            <FormattedMessage id={check.busy ? 'app.signIn.checking' : 'app.signIn.submit'} />
           </Button>
         </form>
         <section className="signin-help" aria-labelledby="signin-help-title">
-          <h2 id="signin-help-title">Where do I get a key?</h2>
+          <h2 id="signin-help-title">
+            <FormattedMessage id="app.signIn.help.title" />
+          </h2>
           <ul>
             <li>
-              The owner can sign in with the link Parley prints when it starts (<code>Sign in: http://127.0.0.1:…</code>); <code>npm start</code> opens it
-              for you. Each link works once, for 10 minutes.
+              <FormattedMessage id="app.signIn.help.link" values={{ code }} />
             </li>
             <li>
-              Or with the key that was in <code>PARLEY_ADMIN_API_KEY</code> when this server first started.
+              <FormattedMessage id="app.signIn.help.adminKey" values={{ code }} />
             </li>
-            <li>A super admin can add you under Admin → Users, which creates your first key.</li>
-            <li>Once signed in, you can create more keys under Settings → API keys.</li>
+            <li>
+              <FormattedMessage id="app.signIn.help.superAdmin" />
+            </li>
+            <li>
+              <FormattedMessage id="app.signIn.help.moreKeys" />
+            </li>
           </ul>
         </section>
       </div>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { FormattedMessage } from 'react-intl';
 
 /**
  * How a column behaves in a narrow window (≤ 640 px), where a table must not scroll sideways to
@@ -66,7 +67,9 @@ export function DataTable<T>({ caption, name, columns, rows, rowKey, actions, em
             ))}
             {actions ? (
               <th scope="col" className="cell-actions">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">
+                  <FormattedMessage id="ui.table.actions" />
+                </span>
               </th>
             ) : null}
           </tr>

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { Button } from './Button.js';
 
 export interface ConfirmDialogProps {
@@ -54,7 +55,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, tone = 'pri
       ) : null}
       <div className="dialog-actions">
         <Button onClick={onCancel} disabled={busy} autoFocus>
-          Cancel
+          <FormattedMessage id="ui.dialog.cancel" />
         </Button>
         <Button variant={tone} onClick={onConfirm} busy={busy}>
           {confirmLabel}

@@ -1,10 +1,11 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { getIntl } from '../i18n/intl.js';
 import { Alert } from './Alert.js';
 import { Button } from './Button.js';
 
 interface Props {
-  /** What failed, for the heading: "this page", "Parley". */
-  what: string;
+  /** What failed, for the heading: a page, or the whole app. */
+  what: 'page' | 'app';
   /** A change of this value (the route) clears the failure, so the user can go elsewhere. */
   resetKey?: string | null;
   /** The whole window failed: shown centred, as the app's other start-up screens are. */
@@ -46,14 +47,17 @@ export class ErrorBoundary extends Component<Props, State> {
     const { error } = this.state;
     if (!error) return this.props.children;
     const chunk = isChunkLoadError(error);
+    // A class component has no hook: the language in use now, which the boundary shows only on failure.
+    const intl = getIntl();
+    const { what } = this.props;
     const card = (
       <div className="splash-card error-boundary" role="alert">
-        <h1>{chunk ? `Parley could not load ${this.props.what}` : `Something went wrong showing ${this.props.what}`}</h1>
-        <Alert tone="error" title={chunk ? 'Parley was restarted or updated since this window opened' : 'An error in the app'}>
-          {chunk ? 'Reload to get the current version. Nothing you saved is lost.' : error.message}
+        <h1>{intl.formatMessage({ id: chunk ? 'ui.errorBoundary.notLoaded' : 'ui.errorBoundary.failed' }, { what })}</h1>
+        <Alert tone="error" title={intl.formatMessage({ id: chunk ? 'ui.errorBoundary.updatedTitle' : 'ui.errorBoundary.errorTitle' })}>
+          {chunk ? intl.formatMessage({ id: 'ui.errorBoundary.updatedBody' }) : error.message}
         </Alert>
         <Button variant="primary" onClick={() => window.location.reload()}>
-          Reload
+          {intl.formatMessage({ id: 'ui.errorBoundary.reload' })}
         </Button>
       </div>
     );

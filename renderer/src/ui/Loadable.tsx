@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { Alert } from './Alert.js';
 import { Button } from './Button.js';
 import { Skeleton, type SkeletonShape } from './Skeleton.js';
@@ -26,7 +27,7 @@ export function Loadable<T>({ state, reload, loading, shape = 'table', failed, c
         title={failed}
         action={
           <Button size="sm" onClick={reload}>
-            Try again
+            <FormattedMessage id="ui.loadable.retry" />
           </Button>
         }
       >

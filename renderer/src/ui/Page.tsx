@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useIntl } from 'react-intl';
 
 export interface PageProps {
   title: string;
@@ -13,8 +14,11 @@ export interface PageProps {
  */
 export function Page({ title, description, actions, children }: PageProps) {
   const heading = useRef<HTMLHeadingElement>(null);
+  const intl = useIntl();
   useEffect(() => {
-    document.title = `${title} · Parley`;
+    document.title = intl.formatMessage({ id: 'ui.page.documentTitle' }, { title });
+  }, [title, intl]);
+  useEffect(() => {
     heading.current?.focus({ preventScroll: true });
   }, [title]);
   return (

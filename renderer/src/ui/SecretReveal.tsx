@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { Button } from './Button.js';
 import { CheckIcon, CopyIcon, KeyIcon } from './icons.js';
 
@@ -27,6 +28,7 @@ async function copyText(text: string, field: HTMLInputElement | null): Promise<b
  * that it will not be shown again. It takes focus when it appears so the warning is not missed.
  */
 export function SecretReveal({ title, secret, children, onDone }: SecretRevealProps) {
+  const intl = useIntl();
   const titleId = useId();
   const warningId = useId();
   const field = useRef<HTMLInputElement>(null);
@@ -53,8 +55,7 @@ export function SecretReveal({ title, secret, children, onDone }: SecretRevealPr
       </div>
       {children ? <div className="secret-context">{children}</div> : null}
       <p className="secret-warning" id={warningId}>
-        <strong>Copy it now.</strong> This is the only time the full key is shown; Parley stores only a hash of it. If you lose
-        it, revoke it and create another.
+        <FormattedMessage id="ui.secret.warning" values={{ strong: (chunks: ReactNode[]) => <strong>{chunks}</strong> }} />
       </p>
       <div className="secret-row">
         <input
@@ -62,7 +63,7 @@ export function SecretReveal({ title, secret, children, onDone }: SecretRevealPr
           className="input secret-value"
           readOnly
           value={secret}
-          aria-label={`${title}, full key`}
+          aria-label={intl.formatMessage({ id: 'ui.secret.fullKey' }, { title })}
           aria-describedby={warningId}
           spellCheck={false}
           onFocus={(event) => event.currentTarget.select()}
@@ -72,14 +73,16 @@ export function SecretReveal({ title, secret, children, onDone }: SecretRevealPr
           icon={copied === 'yes' ? <CheckIcon /> : <CopyIcon />}
           onClick={() => void copyText(secret, field.current).then((ok) => setCopied(ok ? 'yes' : 'failed'))}
         >
-          {copied === 'yes' ? 'Copied' : 'Copy key'}
+          <FormattedMessage id={copied === 'yes' ? 'ui.secret.copied' : 'ui.secret.copy'} />
         </Button>
       </div>
       <p className="secret-status" role="status">
-        {copied === 'yes' ? 'The key is on your clipboard.' : copied === 'failed' ? 'Copying was blocked; the key is selected, press Ctrl+C or ⌘C.' : ''}
+        {copied === 'yes' ? intl.formatMessage({ id: 'ui.secret.onClipboard' }) : copied === 'failed' ? intl.formatMessage({ id: 'ui.secret.blocked' }) : null}
       </p>
       <div className="secret-footer">
-        <Button onClick={onDone}>I have saved the key</Button>
+        <Button onClick={onDone}>
+          <FormattedMessage id="ui.secret.done" />
+        </Button>
       </div>
     </div>
   );

@@ -1,6 +1,5 @@
-const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'long' });
-const relativeFormat = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+import type { IntlShape } from 'react-intl';
+import { useIntl } from 'react-intl';
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['day', 86_400_000],
@@ -8,27 +7,28 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60_000],
 ];
 
-/** "just now", "5 minutes ago", "yesterday" within a week; the date after that. */
-export function describeTime(iso: string, now = Date.now()): string {
+/** "just now", "5 minutes ago", "yesterday" within a week; the date after that; in `intl`'s language. */
+export function describeTime(iso: string, intl: IntlShape, now = Date.now()): string {
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return iso;
   const elapsed = now - at;
-  if (elapsed < 45_000 && elapsed > -45_000) return 'just now';
+  if (elapsed < 45_000 && elapsed > -45_000) return intl.formatMessage({ id: 'ui.time.justNow' });
   if (Math.abs(elapsed) < 7 * 86_400_000) {
     for (const [unit, ms] of UNITS) {
-      if (Math.abs(elapsed) >= ms) return relativeFormat.format(-Math.round(elapsed / ms), unit);
+      if (Math.abs(elapsed) >= ms) return intl.formatRelativeTime(-Math.round(elapsed / ms), unit, { numeric: 'auto' });
     }
-    return relativeFormat.format(-Math.round(elapsed / 60_000), 'minute');
+    return intl.formatRelativeTime(-Math.round(elapsed / 60_000), 'minute', { numeric: 'auto' });
   }
-  return dateFormat.format(at);
+  return intl.formatDate(at, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
 /** A timestamp as people read it, with the exact time on hover and for machines. */
 export function Time({ iso }: { iso: string }) {
+  const intl = useIntl();
   const at = Date.parse(iso);
   return (
-    <time dateTime={iso} title={Number.isNaN(at) ? iso : fullFormat.format(at)}>
-      {describeTime(iso)}
+    <time dateTime={iso} title={Number.isNaN(at) ? iso : intl.formatDate(at, { dateStyle: 'full', timeStyle: 'long' })}>
+      {describeTime(iso, intl)}
     </time>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, type KeyboardEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { AlertIcon, CheckIcon, CloseIcon } from './icons.js';
 import { useToasts, visibleToasts, type Toast } from './toast.js';
 /** Successes and notes go by themselves; errors stay until dismissed. */
@@ -6,6 +7,7 @@ const AUTO_DISMISS_MS = 5000;
 
 function ToastItem({ toast }: { toast: Toast }) {
   const dismiss = useToasts((s) => s.dismiss);
+  const intl = useIntl();
   const onDismiss = () => dismiss(toast.id);
   useEffect(() => {
     if (toast.tone === 'error') return;
@@ -29,8 +31,12 @@ function ToastItem({ toast }: { toast: Toast }) {
           {toast.title}
           {toast.count > 1 ? (
             <span className="toast-count">
-              <span aria-hidden="true">×{toast.count}</span>
-              <span className="visually-hidden">, {toast.count} times</span>
+              <span aria-hidden="true">
+                <FormattedMessage id="ui.toast.count" values={{ count: toast.count }} />
+              </span>
+              <span className="visually-hidden">
+                <FormattedMessage id="ui.toast.countSpoken" values={{ count: toast.count }} />
+              </span>
             </span>
           ) : null}
         </p>
@@ -41,7 +47,7 @@ function ToastItem({ toast }: { toast: Toast }) {
           </a>
         ) : null}
       </div>
-      <button type="button" className="toast-close" aria-label={`Dismiss: ${toast.title}`} onClick={onDismiss}>
+      <button type="button" className="toast-close" aria-label={intl.formatMessage({ id: 'ui.toast.dismiss' }, { title: toast.title })} onClick={onDismiss}>
         <CloseIcon size={14} />
       </button>
     </li>
@@ -50,10 +56,11 @@ function ToastItem({ toast }: { toast: Toast }) {
 
 /** Where toasts appear: bottom right, newest at the bottom. Mounted once, in the shell. */
 export function Toaster() {
+  const intl = useIntl();
   const toasts = useToasts((s) => s.toasts);
   const shown = visibleToasts(toasts);
   return (
-    <section className="toaster" aria-label="Notifications">
+    <section className="toaster" aria-label={intl.formatMessage({ id: 'ui.toast.region' })}>
       <ol className="toast-list" aria-live="polite">
         {shown.map((t) => (
           <ToastItem key={t.id} toast={t} />

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { intlFor } from '../../../renderer/src/i18n/intl.js';
 import { compareHref, compareViewFromHash } from '../../../renderer/src/pages/compare/compare-hash.js';
 import { applyComparisonEvent, responseTitle, type Comparison, type ComparisonResponse } from '../../../renderer/src/pages/compare/types.js';
 
@@ -47,8 +48,9 @@ describe('comparison stream fold', () => {
   });
 
   it('names a hidden model by its letter', () => {
-    expect(responseTitle(response('rsp_a', 'C'))).toBe('Model C');
-    expect(responseTitle(response('rsp_a', 'C', { model_name: 'Llama' }))).toBe('Llama');
+    expect(responseTitle(intlFor('en'), response('rsp_a', 'C'))).toBe('Model C');
+    expect(responseTitle(intlFor('de'), response('rsp_a', 'C'))).toBe('Modell C');
+    expect(responseTitle(intlFor('en'), response('rsp_a', 'C', { model_name: 'Llama' }))).toBe('Llama');
   });
 });
 

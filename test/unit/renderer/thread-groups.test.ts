@@ -8,11 +8,11 @@ describe('thread date groups', () => {
     const at = (days: number, hour = 8) => new Date(2026, 10, 23 - days, hour).toISOString();
     const threads = [at(0), at(1, 23), at(3), at(20), at(90)].map((updated_at, i) => ({ id: `t${i}`, updated_at }));
     expect(groupThreads(threads, now).map((g) => [g.group, g.threads.map((t) => t.id)])).toEqual([
-      ['Today', ['t0']],
-      ['Yesterday', ['t1']],
-      ['Previous 7 days', ['t2']],
-      ['Previous 30 days', ['t3']],
-      ['Older', ['t4']],
+      ['today', ['t0']],
+      ['yesterday', ['t1']],
+      ['previous7Days', ['t2']],
+      ['previous30Days', ['t3']],
+      ['older', ['t4']],
     ]);
   });
 });

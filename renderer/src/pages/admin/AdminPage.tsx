@@ -1,4 +1,6 @@
+import { useIntl } from 'react-intl';
 import { useHashRoute } from '../../app/routes.js';
+import type { MessageId } from '../../i18n/catalogues/index.js';
 import type { Me } from '../../app/session.js';
 import { Page } from '../../ui/Page.js';
 import { SubNav } from '../../ui/SubNav.js';
@@ -10,13 +12,13 @@ import { Users } from './Users.js';
 import { Workflows } from './Workflows.js';
 
 const TABS = [
-  { id: 'users', label: 'Users', href: '#/admin' },
-  { id: 'trial', label: 'Trial tokens', href: '#/admin/trial' },
-  { id: 'usage', label: 'Usage', href: '#/admin/usage' },
-  { id: 'workflows', label: 'Workflows', href: '#/admin/workflows' },
-  { id: 'mcp', label: 'MCP', href: '#/admin/mcp' },
-  { id: 'config', label: 'Configuration', href: '#/admin/config' },
-] as const;
+  { id: 'users', labelId: 'admin.tabs.users', href: '#/admin' },
+  { id: 'trial', labelId: 'admin.tabs.trial', href: '#/admin/trial' },
+  { id: 'usage', labelId: 'admin.tabs.usage', href: '#/admin/usage' },
+  { id: 'workflows', labelId: 'admin.tabs.workflows', href: '#/admin/workflows' },
+  { id: 'mcp', labelId: 'admin.tabs.mcp', href: '#/admin/mcp' },
+  { id: 'config', labelId: 'admin.tabs.config', href: '#/admin/config' },
+] as const satisfies readonly { id: string; labelId: MessageId; href: string }[];
 
 type TabId = (typeof TABS)[number]['id'];
 
@@ -45,11 +47,16 @@ function TabContent({ tab, me }: { tab: TabId; me: Me }) {
 
 /** Super admins only: the shell shows everyone else a refusal instead, and the server refuses them too. */
 export function AdminPage({ me }: { me: Me }) {
+  const intl = useIntl();
   const { hash } = useHashRoute();
   const tab = tabOf(hash);
+  const items = TABS.map(({ id, labelId, href }) => ({ id, label: intl.formatMessage({ id: labelId }), href }));
   return (
-    <Page title="Admin" description={`Who can use Parley in ${me.user.organization.name}, how much they use it, and how it behaves for everyone on this machine.`}>
-      <SubNav label="Admin sections" items={TABS} current={tab} />
+    <Page
+      title={intl.formatMessage({ id: 'admin.page.title' })}
+      description={intl.formatMessage({ id: 'admin.page.description' }, { organization: me.user.organization.name })}
+    >
+      <SubNav label={intl.formatMessage({ id: 'admin.page.sections' })} items={items} current={tab} />
       <TabContent tab={tab} me={me} />
     </Page>
   );

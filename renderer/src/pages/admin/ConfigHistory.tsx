@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
 import { client } from '../../api/index.js';
 import { Button } from '../../ui/Button.js';
@@ -21,6 +22,7 @@ export interface ConfigHistoryProps {
 
 /** Every version that was in force, newest first; any earlier one can be put back. */
 export function ConfigHistory({ current, dirty, onRestored }: ConfigHistoryProps) {
+  const intl = useIntl();
   const history = useLoader(() => client.call('admin.config.history', {}));
   const [restoring, setRestoring] = useState<Version | null>(null);
   const restore = useAction(async (version: Version) => {
@@ -30,28 +32,53 @@ export function ConfigHistory({ current, dirty, onRestored }: ConfigHistoryProps
   });
 
   return (
-    <Section title="History" description="Every configuration that was in force. Restoring one saves it again as the newest version.">
-      <Loadable state={history.state} reload={history.reload} loading="Loading the history…" failed="The history could not be loaded">
+    <Section title={intl.formatMessage({ id: 'admin.configHistory.title' })} description={intl.formatMessage({ id: 'admin.configHistory.description' })}>
+      <Loadable
+        state={history.state}
+        reload={history.reload}
+        loading={intl.formatMessage({ id: 'admin.configHistory.loading' })}
+        failed={intl.formatMessage({ id: 'admin.configHistory.loadFailed' })}
+      >
         {(list) => (
           <ol className="version-list">
             {list.data.map((version) => (
               <li key={version.version} className="version-item">
                 <details>
                   <summary>
-                    <span className="version-number">Version {version.version}</span>
-                    <span className="muted">
-                      {SOURCE_LABELS[version.source]}
-                      {version.created_by ? ` by ${version.created_by.name}` : ''} · <Time iso={version.created_at} />
+                    <span className="version-number">
+                      <FormattedMessage id="admin.configHistory.version" values={{ version: String(version.version) }} />
                     </span>
-                    {version.version === current ? <span className="badge badge-success">In force</span> : null}
+                    <span className="muted">
+                      <FormattedMessage
+                        id={version.created_by ? 'admin.configHistory.sourceBy' : 'admin.configHistory.source'}
+                        values={{
+                          source: intl.formatMessage({ id: SOURCE_LABELS[version.source] }),
+                          name: version.created_by?.name,
+                          time: <Time iso={version.created_at} />,
+                        }}
+                      />
+                    </span>
+                    {version.version === current ? (
+                      <span className="badge badge-success">
+                        <FormattedMessage id="admin.configHistory.inForce" />
+                      </span>
+                    ) : null}
                   </summary>
-                  <pre className="code-block version-text" tabIndex={0} aria-label={`Text of version ${version.version}`}>
+                  <pre
+                    className="code-block version-text"
+                    tabIndex={0}
+                    aria-label={intl.formatMessage({ id: 'admin.configHistory.versionText' }, { version: String(version.version) })}
+                  >
                     {version.toml}
                   </pre>
                 </details>
                 {version.version === current ? null : (
-                  <Button size="sm" onClick={() => setRestoring(version)} aria-label={`Restore version ${version.version}`}>
-                    Restore
+                  <Button
+                    size="sm"
+                    onClick={() => setRestoring(version)}
+                    aria-label={intl.formatMessage({ id: 'admin.configHistory.restoreVersion' }, { version: String(version.version) })}
+                  >
+                    <FormattedMessage id="admin.configHistory.restore" />
                   </Button>
                 )}
               </li>
@@ -61,8 +88,8 @@ export function ConfigHistory({ current, dirty, onRestored }: ConfigHistoryProps
       </Loadable>
       <ConfirmDialog
         open={restoring !== null}
-        title={`Restore version ${restoring?.version ?? ''}?`}
-        confirmLabel="Restore"
+        title={intl.formatMessage({ id: 'admin.configHistory.confirmTitle' }, { version: String(restoring?.version ?? '') })}
+        confirmLabel={intl.formatMessage({ id: 'admin.configHistory.restore' })}
         busy={restore.busy}
         error={restore.error}
         onConfirm={() => restoring && void restore.run(restoring)}
@@ -72,8 +99,7 @@ export function ConfigHistory({ current, dirty, onRestored }: ConfigHistoryProps
         }}
       >
         <p>
-          Its text becomes the configuration in force, saved as a new version; version {current} stays in the history.
-          {dirty ? ' Your unsaved changes in the editor are discarded.' : ''}
+          <FormattedMessage id={dirty ? 'admin.configHistory.confirmBodyDirty' : 'admin.configHistory.confirmBody'} values={{ current: String(current) }} />
         </p>
       </ConfirmDialog>
     </Section>

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { parseConfig } from '../../../../shared/config-parse.js';
 import { ServiceError } from '../../../../shared/errors.js';
 import { client } from '../../api/index.js';
@@ -13,6 +14,9 @@ import { ConfigHistory } from './ConfigHistory.js';
 import { SOURCE_LABELS, type ConfigState } from './config-state.js';
 import type { TextProblem, TomlEditorHandle } from './TomlEditor.js';
 import { useBusy } from '../../ui/useBusy.js';
+
+/** The file's name, the same in every language. */
+const CONFIG_FILE = 'parley.toml';
 
 // CodeMirror is only needed here: it loads with the pane, not with the app.
 const TomlEditor = lazy(() => import('./TomlEditor.js').then((m) => ({ default: m.TomlEditor })));
@@ -35,22 +39,32 @@ function validate(text: string): TextProblem[] {
   return parsed.ok ? [] : parsed.errors;
 }
 
-function where(problem: TextProblem): string {
-  if (!problem.line) return problem.path || 'The file';
-  return `Line ${problem.line}${problem.column ? `, column ${problem.column}` : ''}`;
+// Line and column numbers are positions, not quantities: written plainly, never grouped (String()).
+function where(problem: TextProblem, intl: IntlShape): string {
+  if (!problem.line) return problem.path || intl.formatMessage({ id: 'admin.config.problem.file' });
+  return problem.column
+    ? intl.formatMessage({ id: 'admin.config.problem.lineColumn' }, { line: String(problem.line), column: String(problem.column) })
+    : intl.formatMessage({ id: 'admin.config.problem.line' }, { line: String(problem.line) });
 }
 
 /** Super admins edit `parley.toml` here: validated by the service, versioned, applied at once. */
 export function ConfigPane() {
+  const intl = useIntl();
   const loader = useLoader(() => client.call('admin.config.get', {}));
   return (
-    <Loadable state={loader.state} reload={loader.reload} loading="Loading the configuration…" failed="The configuration could not be loaded">
+    <Loadable
+      state={loader.state}
+      reload={loader.reload}
+      loading={intl.formatMessage({ id: 'admin.config.loading' })}
+      failed={intl.formatMessage({ id: 'admin.config.loadFailed' })}
+    >
       {(state) => <ConfigEditorSection initial={state} />}
     </Loadable>
   );
 }
 
 function ConfigEditorSection({ initial }: { initial: ConfigState }) {
+  const intl = useIntl();
   const [current, setCurrent] = useState(initial);
   const [draft, setDraft] = useState(initial.toml);
   const { busy, during } = useBusy();
@@ -107,30 +121,39 @@ function ConfigEditorSection({ initial }: { initial: ConfigState }) {
   return (
     <>
       <Section
-        title="Configuration"
-        description={
-          <>
-            <code>parley.toml</code> in Parley’s data folder. Saving checks it, keeps the previous version and applies it at once.
-          </>
-        }
+        title={intl.formatMessage({ id: 'admin.config.title' })}
+        description={<FormattedMessage id="admin.config.description" values={{ file: <code>{CONFIG_FILE}</code> }} />}
       >
         {current.file_problems.length > 0 ? (
-          <Alert tone="warning" title="parley.toml on disk cannot be used">
-            <p>It was edited by hand and has problems, so version {current.version} stays in force. Saving here replaces the file.</p>
+          <Alert tone="warning" title={intl.formatMessage({ id: 'admin.config.fileProblems.title' })}>
+            <p>
+              <FormattedMessage id="admin.config.fileProblems.body" values={{ version: String(current.version) }} />
+            </p>
             <ProblemList problems={current.file_problems} />
           </Alert>
         ) : null}
         {current.server_problem ? (
-          <Alert tone="warning" title="The local HTTP server is not listening">
+          <Alert tone="warning" title={intl.formatMessage({ id: 'admin.config.serverProblem.title' })}>
             {current.server_problem}
           </Alert>
         ) : null}
         {/* The bar stays in view while the text scrolls by, so Save is never a long scroll away. */}
         <div className="config-toolbar">
           <p className="config-meta">
-            Version {current.version} · {SOURCE_LABELS[current.source]}
-            {current.updated_by ? ` by ${current.updated_by.name}` : ''} · <Time iso={current.updated_at} />
-            {dirty ? <span className="badge badge-warning">Unsaved changes</span> : null}
+            <FormattedMessage
+              id={current.updated_by ? 'admin.config.metaBy' : 'admin.config.meta'}
+              values={{
+                version: String(current.version),
+                source: intl.formatMessage({ id: SOURCE_LABELS[current.source] }),
+                name: current.updated_by?.name,
+                time: <Time iso={current.updated_at} />,
+              }}
+            />
+            {dirty ? (
+              <span className="badge badge-warning">
+                <FormattedMessage id="admin.config.unsaved" />
+              </span>
+            ) : null}
           </p>
           <div className="config-actions">
             <Button
@@ -140,10 +163,17 @@ function ConfigEditorSection({ initial }: { initial: ConfigState }) {
               }}
               disabled={!dirty || busy}
             >
-              Discard changes
+              <FormattedMessage id="admin.config.discard" />
             </Button>
-            <Button variant="primary" onClick={() => void save()} busy={busy} disabled={!dirty} aria-keyshortcuts="Control+S Meta+S" title="Ctrl+S">
-              Save configuration
+            <Button
+              variant="primary"
+              onClick={() => void save()}
+              busy={busy}
+              disabled={!dirty}
+              aria-keyshortcuts="Control+S Meta+S"
+              title={intl.formatMessage({ id: 'admin.config.saveShortcut' })}
+            >
+              <FormattedMessage id="admin.config.save" />
             </Button>
           </div>
         </div>
@@ -156,7 +186,7 @@ function ConfigEditorSection({ initial }: { initial: ConfigState }) {
               onChange={setDraft}
               problems={problems}
               validate={validate}
-              label="parley.toml"
+              label={CONFIG_FILE}
               describedBy={problems.length ? problemsId : undefined}
             />
           </Suspense>
@@ -173,18 +203,26 @@ function ConfigEditorSection({ initial }: { initial: ConfigState }) {
 }
 
 function ProblemList({ problems, goTo }: { problems: TextProblem[]; goTo?: (problem: TextProblem) => void }) {
+  const intl = useIntl();
   return (
     <ul className="problem-list">
       {problems.map((problem, i) => (
         <li key={`${problem.line ?? 0}:${problem.column ?? 0}:${i}`}>
-          {goTo && problem.line ? (
-            <button type="button" className="link-button" onClick={() => goTo(problem)}>
-              {where(problem)}
-            </button>
-          ) : (
-            <strong>{where(problem)}</strong>
-          )}
-          : {problem.path ? <code>{problem.path}</code> : null} {problem.message}
+          <FormattedMessage
+            id="admin.config.problem.item"
+            values={{
+              where:
+                goTo && problem.line ? (
+                  <button type="button" className="link-button" onClick={() => goTo(problem)}>
+                    {where(problem, intl)}
+                  </button>
+                ) : (
+                  <strong>{where(problem, intl)}</strong>
+                ),
+              path: problem.path ? <code>{problem.path}</code> : '',
+              message: problem.message,
+            }}
+          />
         </li>
       ))}
     </ul>
@@ -202,23 +240,26 @@ function OutcomeMessage({
   goTo: (problem: TextProblem) => void;
   loadNewest: () => void;
 }) {
+  const intl = useIntl();
   if (!outcome) return null;
   switch (outcome.kind) {
     case 'saved':
       return outcome.state.restart_required.length ? (
-        <Alert tone="warning" title={`Saved as version ${outcome.state.version}`}>
-          Restart Parley to apply {outcome.state.restart_required.map((key) => `[${key.replace('.', '] ')}`).join(', ')}; everything else is in force
-          now.
+        <Alert tone="warning" title={intl.formatMessage({ id: 'admin.config.saved.title' }, { version: String(outcome.state.version) })}>
+          <FormattedMessage
+            id="admin.config.saved.restart"
+            values={{ keys: outcome.state.restart_required.map((key) => `[${key.replace('.', '] ')}`).join(', ') }}
+          />
         </Alert>
       ) : (
-        <Alert tone="success" title={`Saved as version ${outcome.state.version}`}>
-          It is in force now.
+        <Alert tone="success" title={intl.formatMessage({ id: 'admin.config.saved.title' }, { version: String(outcome.state.version) })}>
+          <FormattedMessage id="admin.config.saved.inForce" />
         </Alert>
       );
     case 'invalid':
       return (
         <div id={problemsId}>
-          <Alert tone="error" title={outcome.problems.length === 1 ? 'Not saved: one problem' : `Not saved: ${outcome.problems.length} problems`}>
+          <Alert tone="error" title={intl.formatMessage({ id: 'admin.config.invalid.title' }, { count: outcome.problems.length })}>
             <ProblemList problems={outcome.problems} goTo={goTo} />
           </Alert>
         </div>
@@ -227,17 +268,21 @@ function OutcomeMessage({
       return (
         <Alert
           tone="error"
-          title="Not saved: someone saved a newer version meanwhile"
+          title={intl.formatMessage({ id: 'admin.config.stale.title' })}
           action={
             <Button size="sm" onClick={loadNewest}>
-              Load the newest version
+              <FormattedMessage id="admin.config.stale.loadNewest" />
             </Button>
           }
         >
-          Your text is still here. Copy what you changed before loading the newest version, which replaces it.
+          <FormattedMessage id="admin.config.stale.body" />
         </Alert>
       );
     case 'failed':
-      return <Alert tone="error" title="Not saved">{outcome.detail}</Alert>;
+      return (
+        <Alert tone="error" title={intl.formatMessage({ id: 'admin.config.failed.title' })}>
+          {outcome.detail}
+        </Alert>
+      );
   }
 }

@@ -1,4 +1,6 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { McpServer } from '../../../../shared/operations/index.js';
+import type { MessageId } from '../../i18n/catalogues/index.js';
 import { client } from '../../api/index.js';
 import { Alert } from '../../ui/Alert.js';
 import { Button } from '../../ui/Button.js';
@@ -12,14 +14,17 @@ import { toast } from '../../ui/toast.js';
 import { useAction } from '../../ui/useAction.js';
 import { useLoader } from '../../ui/useLoader.js';
 
-const STATE: Record<McpServer['state'], { label: string; tone: string; hint: string }> = {
-  ready: { label: 'Ready', tone: 'badge-success', hint: 'Running; its tools are offered to agents.' },
-  idle: { label: 'Not started', tone: '', hint: 'It starts when an agent first needs it, or when you connect it.' },
-  starting: { label: 'Starting', tone: 'badge-accent', hint: 'Starting and listing its tools.' },
-  failed: { label: 'Failed', tone: 'badge-danger', hint: 'Not running; it restarts by itself after a pause.' },
-  disabled: { label: 'Disabled', tone: '', hint: 'enabled = false in its [[mcp.servers]] entry.' },
-  stopped: { label: 'Stopped', tone: '', hint: 'Stopped.' },
+const STATE: Record<McpServer['state'], { labelId: MessageId; tone: string; hintId: MessageId }> = {
+  ready: { labelId: 'admin.mcp.state.ready', tone: 'badge-success', hintId: 'admin.mcp.state.readyHint' },
+  idle: { labelId: 'admin.mcp.state.idle', tone: '', hintId: 'admin.mcp.state.idleHint' },
+  starting: { labelId: 'admin.mcp.state.starting', tone: 'badge-accent', hintId: 'admin.mcp.state.startingHint' },
+  failed: { labelId: 'admin.mcp.state.failed', tone: 'badge-danger', hintId: 'admin.mcp.state.failedHint' },
+  disabled: { labelId: 'admin.mcp.state.disabled', tone: '', hintId: 'admin.mcp.state.disabledHint' },
+  stopped: { labelId: 'admin.mcp.state.stopped', tone: '', hintId: 'admin.mcp.state.stoppedHint' },
 };
+
+/** The TOML an empty list is replaced by: configuration text, the same in every language. */
+const EMPTY_SERVERS = 'servers = []';
 
 const EXAMPLE = `[[mcp.servers]]
 name = "files"
@@ -29,34 +34,43 @@ tools = ["read_file", "search_files"]`;
 
 /** Admin → MCP: the servers of `[[mcp.servers]]`, how each is doing, and the tools agents get from it. */
 export function McpServers() {
+  const intl = useIntl();
   const servers = useLoader(() => client.call('mcp.servers.list', {}));
   return (
     <Section
-      title="MCP servers"
-      description="Servers declared in the configuration’s [[mcp.servers]]. Agentic answers by models that call tools are offered their tools, next to Parley’s own."
+      title={intl.formatMessage({ id: 'admin.mcp.title' })}
+      description={intl.formatMessage({ id: 'admin.mcp.description' })}
       actions={
         <Button size="sm" onClick={servers.reload}>
-          Refresh
+          <FormattedMessage id="admin.mcp.refresh" />
         </Button>
       }
     >
-      <Loadable state={servers.state} reload={servers.reload} loading="Loading MCP servers…" shape="list" failed="The MCP servers could not be loaded">
+      <Loadable
+        state={servers.state}
+        reload={servers.reload}
+        loading={intl.formatMessage({ id: 'admin.mcp.loading' })}
+        shape="list"
+        failed={intl.formatMessage({ id: 'admin.mcp.loadFailed' })}
+      >
         {(list) =>
           list.data.length === 0 ? (
             <EmptyState
               icon={<ShieldIcon />}
-              title="No MCP servers are declared"
+              title={intl.formatMessage({ id: 'admin.mcp.empty.title' })}
               actions={
                 <a className="btn btn-secondary" href="#/admin/config">
-                  Open the configuration
+                  <FormattedMessage id="admin.mcp.empty.open" />
                 </a>
               }
             >
-              <p>In the configuration, replace <code>servers = []</code> with one [[mcp.servers]] table per server, for example:</p>
+              <p>
+                <FormattedMessage id="admin.mcp.empty.body" values={{ code: <code>{EMPTY_SERVERS}</code> }} />
+              </p>
               <pre className="mcp-example">{EXAMPLE}</pre>
             </EmptyState>
           ) : (
-            <ul className="mcp-list" aria-label="MCP servers">
+            <ul className="mcp-list" aria-label={intl.formatMessage({ id: 'admin.mcp.list' })}>
               {list.data.map((server) => (
                 <ServerCard key={server.name} server={server} onChanged={servers.reload} />
               ))}
@@ -68,18 +82,27 @@ export function McpServers() {
   );
 }
 
-function toolsNote(state: McpServer['state']): string {
-  if (state === 'ready') return 'The allow-list leaves no tool of this server.';
-  if (state === 'disabled') return 'Set enabled = true in the configuration to offer its tools.';
-  return 'Its tools are listed once it has started.';
+function toolsNote(state: McpServer['state']): MessageId {
+  if (state === 'ready') return 'admin.mcp.tools.noneAllowed';
+  if (state === 'disabled') return 'admin.mcp.tools.disabled';
+  return 'admin.mcp.tools.notStarted';
 }
 
 function ServerCard({ server, onChanged }: { server: McpServer; onChanged: () => void }) {
+  const intl = useIntl();
   const state = STATE[server.state];
   const connect = useAction(async () => {
     const after = await client.call('mcp.servers.connect', { name: server.name });
-    if (after.state === 'ready') toast.success(`${server.name} is ready`, `${after.tools.length} tool${after.tools.length === 1 ? '' : 's'} offered to agents.`);
-    else toast.error(`${server.name} could not start`, after.last_error?.message ?? 'See its last error.');
+    if (after.state === 'ready')
+      toast.success(
+        intl.formatMessage({ id: 'admin.mcp.toast.ready' }, { name: server.name }),
+        intl.formatMessage({ id: 'admin.mcp.toast.readyBody' }, { count: after.tools.length }),
+      );
+    else
+      toast.error(
+        intl.formatMessage({ id: 'admin.mcp.toast.failed' }, { name: server.name }),
+        after.last_error?.message ?? intl.formatMessage({ id: 'admin.mcp.toast.failedBody' }),
+      );
     onChanged();
   });
   const headingId = `mcp-${server.name}`;
@@ -88,29 +111,46 @@ function ServerCard({ server, onChanged }: { server: McpServer; onChanged: () =>
       <div className="mcp-server-header">
         <div className="mcp-server-title">
           <h3 id={headingId}>{server.name}</h3>
-          <span className={`badge ${state.tone}`}>{state.label}</span>
+          <span className={`badge ${state.tone}`}>
+            <FormattedMessage id={state.labelId} />
+          </span>
         </div>
         {server.enabled ? (
-          <Button size="sm" onClick={() => void connect.run()} busy={connect.busy} aria-label={`${server.state === 'ready' ? 'Restart' : 'Connect'} ${server.name}`}>
-            {server.state === 'ready' ? 'Restart' : 'Connect'}
+          <Button
+            size="sm"
+            onClick={() => void connect.run()}
+            busy={connect.busy}
+            aria-label={intl.formatMessage({ id: server.state === 'ready' ? 'admin.mcp.restartLabel' : 'admin.mcp.connectLabel' }, { name: server.name })}
+          >
+            <FormattedMessage id={server.state === 'ready' ? 'admin.mcp.restart' : 'admin.mcp.connect'} />
           </Button>
         ) : null}
       </div>
-      <p className="mcp-server-hint">{state.hint}</p>
+      <p className="mcp-server-hint">
+        <FormattedMessage id={state.hintId} />
+      </p>
       <dl className="mcp-facts">
         <div>
-          <dt>{server.transport === 'stdio' ? 'Program' : 'Endpoint'}</dt>
+          <dt>
+            <FormattedMessage id={server.transport === 'stdio' ? 'admin.mcp.fact.program' : 'admin.mcp.fact.endpoint'} />
+          </dt>
           <dd>
             <code>{server.target}</code>
           </dd>
         </div>
         <div>
-          <dt>Call timeout</dt>
-          <dd>{server.timeout_seconds} s</dd>
+          <dt>
+            <FormattedMessage id="admin.mcp.fact.timeout" />
+          </dt>
+          <dd>
+            <FormattedMessage id="admin.mcp.fact.seconds" values={{ seconds: server.timeout_seconds }} />
+          </dd>
         </div>
         {server.started_at ? (
           <div>
-            <dt>Started</dt>
+            <dt>
+              <FormattedMessage id="admin.mcp.fact.started" />
+            </dt>
             <dd>
               <Time iso={server.started_at} />
             </dd>
@@ -118,13 +158,17 @@ function ServerCard({ server, onChanged }: { server: McpServer; onChanged: () =>
         ) : null}
         {server.restarts > 0 ? (
           <div>
-            <dt>Restarts</dt>
-            <dd>{server.restarts}</dd>
+            <dt>
+              <FormattedMessage id="admin.mcp.fact.restarts" />
+            </dt>
+            <dd>{intl.formatNumber(server.restarts)}</dd>
           </div>
         ) : null}
         {server.next_retry_at ? (
           <div>
-            <dt>Next attempt</dt>
+            <dt>
+              <FormattedMessage id="admin.mcp.fact.nextAttempt" />
+            </dt>
             <dd>
               <Time iso={server.next_retry_at} />
             </dd>
@@ -133,7 +177,10 @@ function ServerCard({ server, onChanged }: { server: McpServer; onChanged: () =>
       </dl>
       {connect.error ? <Alert tone="error">{connect.error}</Alert> : null}
       {server.last_error ? (
-        <Alert tone={server.state === 'failed' ? 'error' : 'warning'} title={server.state === 'failed' ? 'Last error' : 'Warning'}>
+        <Alert
+          tone={server.state === 'failed' ? 'error' : 'warning'}
+          title={intl.formatMessage({ id: server.state === 'failed' ? 'admin.mcp.lastError' : 'admin.mcp.warning' })}
+        >
           <p className="mcp-error-text">{server.last_error.message}</p>
           <p className="muted">
             <Time iso={server.last_error.at} />
@@ -141,12 +188,16 @@ function ServerCard({ server, onChanged }: { server: McpServer; onChanged: () =>
         </Alert>
       ) : null}
       <DataTable
-        caption={`Tools of ${server.name}`}
+        caption={intl.formatMessage({ id: 'admin.mcp.tools.caption' }, { name: server.name })}
         rows={server.tools}
         rowKey={(tool) => tool.name}
-        empty={<TableEmpty>{toolsNote(server.state)}</TableEmpty>}
+        empty={
+          <TableEmpty>
+            <FormattedMessage id={toolsNote(server.state)} />
+          </TableEmpty>
+        }
         name={{
-          header: 'Tool',
+          header: intl.formatMessage({ id: 'admin.mcp.tools.tool' }),
           cell: (tool) => (
             <>
               {tool.name}
@@ -156,11 +207,23 @@ function ServerCard({ server, onChanged }: { server: McpServer; onChanged: () =>
             </>
           ),
         }}
-        columns={[{ id: 'description', header: 'What it does', wrap: true, cell: (tool) => tool.description ?? <span className="muted">No description</span> }]}
+        columns={[
+          {
+            id: 'description',
+            header: intl.formatMessage({ id: 'admin.mcp.tools.what' }),
+            wrap: true,
+            cell: (tool) =>
+              tool.description ?? (
+                <span className="muted">
+                  <FormattedMessage id="admin.mcp.tools.noDescription" />
+                </span>
+              ),
+          },
+        ]}
       />
       {server.hidden_tools.length > 0 ? (
         <p className="muted mcp-hidden">
-          Left out by the allow-list ({server.hidden_tools.length}): {server.hidden_tools.join(', ')}
+          <FormattedMessage id="admin.mcp.hidden" values={{ count: server.hidden_tools.length, names: server.hidden_tools.join(', ') }} />
         </p>
       ) : null}
     </li>

@@ -6,6 +6,7 @@ import { EditorState, type Text } from '@codemirror/state';
 import { EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
 import { classHighlighter } from '@lezer/highlight';
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
+import { useIntl, type IntlShape } from 'react-intl';
 
 /** A problem of the text, where it is written (1-based, as the service reports it). */
 export interface TextProblem {
@@ -47,12 +48,24 @@ function diagnosticsOf(doc: Text, problems: TextProblem[]): Diagnostic[] {
   });
 }
 
+/** CodeMirror's own words (announced to screen readers, or in the lint panel) in the interface's language. */
+function phrasesOf(intl: IntlShape): Record<string, string> {
+  return {
+    'Selection deleted': intl.formatMessage({ id: 'admin.tomlEditor.phrase.selectionDeleted' }),
+    'Control character': intl.formatMessage({ id: 'admin.tomlEditor.phrase.controlCharacter' }),
+    Diagnostics: intl.formatMessage({ id: 'admin.tomlEditor.phrase.diagnostics' }),
+    'No diagnostics': intl.formatMessage({ id: 'admin.tomlEditor.phrase.noDiagnostics' }),
+    close: intl.formatMessage({ id: 'admin.tomlEditor.phrase.close' }),
+  };
+}
+
 /**
  * A TOML editor on CodeMirror 6: line numbers, undo, highlighting by class (coloured from the
  * theme's tokens in CSS) and the service's validation errors marked on their lines. Tab is left to
  * move focus, so the editor never traps a keyboard user.
  */
 export function TomlEditor({ ref, value, onChange, problems, validate, readOnly = false, label, describedBy }: TomlEditorProps) {
+  const intl = useIntl();
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const onChangeRef = useRef(onChange);
@@ -79,6 +92,7 @@ export function TomlEditor({ ref, value, onChange, problems, validate, readOnly 
           lintGutter(),
           linter((v) => diagnosticsOf(v.state.doc, validateRef.current?.(v.state.doc.toString()) ?? []), { delay: 400 }),
           EditorView.lineWrapping,
+          EditorState.phrases.of(phrasesOf(intl)),
           EditorState.readOnly.of(readOnly),
           EditorView.editable.of(!readOnly),
           EditorView.contentAttributes.of({
@@ -99,8 +113,8 @@ export function TomlEditor({ ref, value, onChange, problems, validate, readOnly 
       editor.destroy();
       view.current = null;
     };
-    // Made once per mode; the value and problems are pushed into it by the effects below.
-  }, [readOnly, label, describedBy]);
+    // Made once per mode and language; the value and problems are pushed into it by the effects below.
+  }, [readOnly, label, describedBy, intl]);
 
   // A value set from outside (loaded, discarded, rolled back) replaces the text.
   useEffect(() => {

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
 import { client } from '../../api/index.js';
 import { Alert } from '../../ui/Alert.js';
@@ -16,15 +17,14 @@ import { quotaLeft } from './trial-status.js';
 
 type Issued = OutputOf<Operations['admin.userTokens.create']>;
 
-const EXPIRIES = [
-  { seconds: 86_400, label: '1 day' },
-  { seconds: 7 * 86_400, label: '7 days' },
-  { seconds: 30 * 86_400, label: '30 days' },
-  { seconds: 90 * 86_400, label: '90 days' },
-] as const;
+/** How long a token may last, in days. */
+const EXPIRY_DAYS = [1, 7, 30, 90] as const;
+/** The largest quota the service accepts. */
+const MAX_QUOTA = 1_000_000;
 
 /** Issues user tokens (`ut_…`) that let someone try Parley as a trial user, for a while and a number of requests. */
 export function TrialTokens() {
+  const intl = useIntl();
   const users = useLoader(() => client.call('admin.users.list', {}));
   const [email, setEmail] = useState('');
   const [expiresIn, setExpiresIn] = useState<number>(7 * 86_400);
@@ -46,82 +46,112 @@ export function TrialTokens() {
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const q = quota.trim();
-    const bad = q !== '' && !(/^\d+$/.test(q) && Number(q) >= 1 && Number(q) <= 1_000_000);
-    setQuotaError(bad ? 'A whole number of model calls, from 1 to 1,000,000; or empty for no limit.' : null);
+    const bad = q !== '' && !(/^\d+$/.test(q) && Number(q) >= 1 && Number(q) <= MAX_QUOTA);
+    setQuotaError(bad ? intl.formatMessage({ id: 'admin.trial.quotaInvalid' }, { min: 1, max: MAX_QUOTA }) : null);
     if (!bad) void issue.run();
   }
 
   return (
     <>
-      <Section title="Issue a trial token" description="The token signs a new trial user in. It stops working when it expires; once its model calls run out, they can still read but not ask.">
-        <form className="stack-form" aria-label="Issue a trial token" onSubmit={submit} noValidate>
+      <Section title={intl.formatMessage({ id: 'admin.trial.issue.title' })} description={intl.formatMessage({ id: 'admin.trial.issue.description' })}>
+        <form className="stack-form" aria-label={intl.formatMessage({ id: 'admin.trial.issue.title' })} onSubmit={submit} noValidate>
           <div className="form-grid">
-            <TextField label="Email" type="email" autoComplete="off" value={email} onChange={(event) => setEmail(event.target.value)} hint="Optional; a placeholder address otherwise." />
-            <SelectField label="Expires after" value={expiresIn} onChange={(event) => setExpiresIn(Number(event.target.value))}>
-              {EXPIRIES.map((e) => (
-                <option key={e.seconds} value={e.seconds}>
-                  {e.label}
+            <TextField
+              label={intl.formatMessage({ id: 'admin.trial.field.email' })}
+              type="email"
+              autoComplete="off"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              hint={intl.formatMessage({ id: 'admin.trial.field.emailHint' })}
+            />
+            <SelectField label={intl.formatMessage({ id: 'admin.trial.field.expires' })} value={expiresIn} onChange={(event) => setExpiresIn(Number(event.target.value))}>
+              {EXPIRY_DAYS.map((days) => (
+                <option key={days} value={days * 86_400}>
+                  {intl.formatMessage({ id: 'admin.trial.expiresDays' }, { days })}
                 </option>
               ))}
             </SelectField>
             <TextField
-              label="Model-call quota"
+              label={intl.formatMessage({ id: 'admin.trial.field.quota' })}
               inputMode="numeric"
               autoComplete="off"
               value={quota}
               onChange={(event) => setQuota(event.target.value)}
               error={quotaError}
-              hint="Answers, agent steps and comparison answers count; reading pages is free. Empty: no limit."
+              hint={intl.formatMessage({ id: 'admin.trial.field.quotaHint' })}
             />
           </div>
           {issue.error ? <Alert tone="error">{issue.error}</Alert> : null}
           <div>
             <Button type="submit" variant="primary" icon={<KeyIcon />} busy={issue.busy}>
-              Issue token
+              <FormattedMessage id="admin.trial.issue.submit" />
             </Button>
           </div>
         </form>
         {issued ? (
-          <SecretReveal title={`Trial token for ${issued.user.email}`} secret={issued.token} onDone={() => setIssued(null)}>
+          <SecretReveal title={intl.formatMessage({ id: 'admin.trial.issued.title' }, { email: issued.user.email })} secret={issued.token} onDone={() => setIssued(null)}>
             <p>
-              Valid until <Time iso={issued.expires_at} />
-              {issued.quota === null ? ', without a limit on model calls' : `, for ${new Intl.NumberFormat().format(issued.quota)} model calls`}. Send it in a private
-              channel; whoever holds it signs in as this trial user.
+              {issued.quota === null ? (
+                <FormattedMessage id="admin.trial.issued.bodyUnlimited" values={{ time: <Time iso={issued.expires_at} /> }} />
+              ) : (
+                <FormattedMessage id="admin.trial.issued.bodyQuota" values={{ time: <Time iso={issued.expires_at} />, quota: issued.quota }} />
+              )}
             </p>
           </SecretReveal>
         ) : null}
       </Section>
-      <Section title="Trial users">
-        <Loadable state={users.state} reload={users.reload} loading="Loading trial users…" failed="The trial users could not be loaded">
+      <Section title={intl.formatMessage({ id: 'admin.trial.users.title' })}>
+        <Loadable
+          state={users.state}
+          reload={users.reload}
+          loading={intl.formatMessage({ id: 'admin.trial.users.loading' })}
+          failed={intl.formatMessage({ id: 'admin.trial.users.loadFailed' })}
+        >
           {(list) => {
             const trials = list.data.filter((u) => u.role === 'trial');
             return (
               <DataTable
-                caption="Trial users"
+                caption={intl.formatMessage({ id: 'admin.trial.users.caption' })}
                 rows={trials}
                 rowKey={(u) => u.id}
-                empty={<TableEmpty icon={<KeyIcon size={18} />}>No trial users yet. Issue a token above to invite one.</TableEmpty>}
-                name={{ header: 'Email', cell: (u) => u.email }}
+                empty={
+                  <TableEmpty icon={<KeyIcon size={18} />}>
+                    <FormattedMessage id="admin.trial.users.empty" />
+                  </TableEmpty>
+                }
+                name={{ header: intl.formatMessage({ id: 'admin.trial.users.email' }), cell: (u) => u.email }}
                 columns={[
-                  { id: 'added', header: 'Added', narrow: 'hide', cell: (u) => <Time iso={u.created_at} /> },
+                  { id: 'added', header: intl.formatMessage({ id: 'admin.trial.users.added' }), narrow: 'hide', cell: (u) => <Time iso={u.created_at} /> },
                   {
                     id: 'expires',
-                    header: 'Expires',
+                    header: intl.formatMessage({ id: 'admin.trial.users.expires' }),
                     narrow: 'under',
                     cell: (u) => (u.trial ? <Time iso={u.trial.expires_at} /> : '—'),
-                    underCell: (u) => (u.trial ? <>{u.trial.expired ? 'Ended ' : 'Until '}<Time iso={u.trial.expires_at} /></> : null),
+                    underCell: (u) =>
+                      u.trial ? (
+                        <FormattedMessage
+                          id={u.trial.expired ? 'admin.trial.users.ended' : 'admin.trial.users.until'}
+                          values={{ time: <Time iso={u.trial.expires_at} /> }}
+                        />
+                      ) : null,
                   },
-                  { id: 'quota', header: 'Quota', narrow: 'under', cell: (u) => (u.trial ? quotaLeft(u.trial) : '—') },
+                  { id: 'quota', header: intl.formatMessage({ id: 'admin.trial.users.quota' }), narrow: 'under', cell: (u) => (u.trial ? quotaLeft(u.trial, intl) : '—') },
                   {
                     id: 'status',
-                    header: 'Status',
+                    header: intl.formatMessage({ id: 'admin.trial.users.status' }),
                     cell: (u) =>
                       u.disabled ? (
-                        <span className="badge badge-danger">Disabled</span>
+                        <span className="badge badge-danger">
+                          <FormattedMessage id="admin.trial.status.disabled" />
+                        </span>
                       ) : u.trial?.expired ? (
-                        <span className="badge badge-danger">Ended</span>
+                        <span className="badge badge-danger">
+                          <FormattedMessage id="admin.trial.status.ended" />
+                        </span>
                       ) : (
-                        <span className="badge badge-success">Active</span>
+                        <span className="badge badge-success">
+                          <FormattedMessage id="admin.trial.status.active" />
+                        </span>
                       ),
                   },
                 ]}

@@ -1,34 +1,35 @@
 import { useId, useState, type ReactNode } from 'react';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { Metrics } from '../../../../shared/operations/index.js';
 import { client } from '../../api/index.js';
 import { DataTable, TableEmpty } from '../../ui/DataTable.js';
-import { ROLE_LABELS } from '../../app/roles.js';
+import { roleLabel } from '../../app/roles.js';
 import { SelectField } from '../../ui/Field.js';
 import { Loadable } from '../../ui/Loadable.js';
 import { Section } from '../../ui/Page.js';
 import { useLoader } from '../../ui/useLoader.js';
 
-const PERIODS = [
-  { days: 7, label: 'Last 7 days' },
-  { days: 30, label: 'Last 30 days' },
-  { days: 90, label: 'Last 90 days' },
-  { days: 365, label: 'Last 365 days' },
-] as const;
+const PERIODS = [7, 30, 90, 365] as const;
 
-const number = new Intl.NumberFormat();
-const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
-const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const n = (value: number) => number.format(value);
-const dayLabel = (day: string) => dayFormat.format(Date.parse(`${day}T00:00:00Z`));
+// Figures and days follow the interface's language, not the machine's.
+const n = (intl: IntlShape, value: number) => intl.formatNumber(value);
+const compact = (intl: IntlShape, value: number) => intl.formatNumber(value, { notation: 'compact', maximumFractionDigits: 1 });
+const dayLabel = (intl: IntlShape, day: string) => intl.formatDate(Date.parse(`${day}T00:00:00Z`), { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** Usage of the organization over a chosen period: totals, a daily chart, and who and which models used it. */
 export function Usage() {
+  const intl = useIntl();
   const [days, setDays] = useState<number>(30);
   const picker = (
-    <SelectField label="Period" fieldClassName="usage-period" value={days} onChange={(event) => setDays(Number(event.target.value))}>
+    <SelectField
+      label={intl.formatMessage({ id: 'admin.usage.period' })}
+      fieldClassName="usage-period"
+      value={days}
+      onChange={(event) => setDays(Number(event.target.value))}
+    >
       {PERIODS.map((p) => (
-        <option key={p.days} value={p.days}>
-          {p.label}
+        <option key={p} value={p}>
+          {intl.formatMessage({ id: 'admin.usage.lastDays' }, { days: p })}
         </option>
       ))}
     </SelectField>
@@ -38,6 +39,7 @@ export function Usage() {
 }
 
 function UsageFor({ days, picker }: { days: number; picker: ReactNode }) {
+  const intl = useIntl();
   const metrics = useLoader(() => {
     const to = new Date();
     return client.call('admin.metrics', { from: new Date(to.getTime() - days * 86_400_000).toISOString(), to: to.toISOString() });
@@ -45,20 +47,34 @@ function UsageFor({ days, picker }: { days: number; picker: ReactNode }) {
   const m = metrics.state.status === 'ready' ? metrics.state.data : null;
   return (
     <>
-      <Section title="Totals" description={m ? <>From {dayLabel(m.from.slice(0, 10))} to {dayLabel(m.to.slice(0, 10))} (UTC).</> : 'Loading the period…'} actions={picker}>
-        <Loadable state={metrics.state} reload={metrics.reload} loading="Loading usage…" shape="cards" failed="Usage could not be loaded">
+      <Section
+        title={intl.formatMessage({ id: 'admin.usage.totals.title' })}
+        description={
+          m
+            ? intl.formatMessage({ id: 'admin.usage.totals.range' }, { from: dayLabel(intl, m.from.slice(0, 10)), to: dayLabel(intl, m.to.slice(0, 10)) })
+            : intl.formatMessage({ id: 'admin.usage.totals.loadingPeriod' })
+        }
+        actions={picker}
+      >
+        <Loadable
+          state={metrics.state}
+          reload={metrics.reload}
+          loading={intl.formatMessage({ id: 'admin.usage.loading' })}
+          shape="cards"
+          failed={intl.formatMessage({ id: 'admin.usage.loadFailed' })}
+        >
           {(loaded) => <Totals totals={loaded.totals} />}
         </Loadable>
       </Section>
       {m ? (
         <>
-          <Section title="Tokens per day" description="Input and output tokens of every model call, by UTC day.">
+          <Section title={intl.formatMessage({ id: 'admin.usage.perDay.title' })} description={intl.formatMessage({ id: 'admin.usage.perDay.description' })}>
             <DayChart days={m.per_day} />
           </Section>
-          <Section title="By user" description="Everyone in the organization, the busiest first.">
+          <Section title={intl.formatMessage({ id: 'admin.usage.byUser.title' })} description={intl.formatMessage({ id: 'admin.usage.byUser.description' })}>
             <UserTable users={m.per_user} />
           </Section>
-          <Section title="By model">
+          <Section title={intl.formatMessage({ id: 'admin.usage.byModel.title' })}>
             <ModelTable models={m.per_model} />
           </Section>
         </>
@@ -68,22 +84,25 @@ function UsageFor({ days, picker }: { days: number; picker: ReactNode }) {
 }
 
 function Totals({ totals }: { totals: Metrics['totals'] }) {
+  const intl = useIntl();
   const stats = [
-    ['Active users', totals.active_users],
-    ['Chats', totals.chats],
-    ['Messages', totals.messages],
-    ['Input tokens', totals.input_tokens],
-    ['Output tokens', totals.output_tokens],
-    ['Model calls', totals.model_calls],
-    ['Uploads', totals.uploads],
+    ['admin.usage.stat.activeUsers', totals.active_users],
+    ['admin.usage.stat.chats', totals.chats],
+    ['admin.usage.stat.messages', totals.messages],
+    ['admin.usage.stat.inputTokens', totals.input_tokens],
+    ['admin.usage.stat.outputTokens', totals.output_tokens],
+    ['admin.usage.stat.modelCalls', totals.model_calls],
+    ['admin.usage.stat.uploads', totals.uploads],
   ] as const;
   return (
-    <dl className="stat-grid" aria-label="Totals for the period">
+    <dl className="stat-grid" aria-label={intl.formatMessage({ id: 'admin.usage.stat.label' })}>
       {stats.map(([label, value]) => (
         <div className="stat" key={label}>
-          <dt className="stat-label">{label}</dt>
-          <dd className="stat-value" title={n(value)}>
-            {value >= 100_000 ? compact.format(value) : n(value)}
+          <dt className="stat-label">
+            <FormattedMessage id={label} />
+          </dt>
+          <dd className="stat-value" title={n(intl, value)}>
+            {value >= 100_000 ? compact(intl, value) : n(intl, value)}
           </dd>
         </div>
       ))}
@@ -93,26 +112,39 @@ function Totals({ totals }: { totals: Metrics['totals'] }) {
 
 /** CSS bars, each input under output; the figure is described in words and the figures are in a table below it. */
 function DayChart({ days }: { days: Metrics['per_day'] }) {
+  const intl = useIntl();
   const captionId = useId();
   const max = Math.max(1, ...days.map((d) => d.input_tokens + d.output_tokens));
   const total = days.reduce((sum, d) => sum + d.input_tokens + d.output_tokens, 0);
   const peak = days.reduce((best, d) => (d.input_tokens + d.output_tokens > best.input_tokens + best.output_tokens ? d : best), days[0] ?? { day: '', input_tokens: 0, output_tokens: 0, messages: 0 });
-  const span = days.length > 0 ? `from ${dayLabel(days[0]?.day ?? '')} to ${dayLabel(days.at(-1)?.day ?? '')}` : '';
+  const range = { from: dayLabel(intl, days[0]?.day ?? ''), to: dayLabel(intl, days.at(-1)?.day ?? '') };
   const summary =
-    total === 0
-      ? `No tokens were used ${span}.`
-      : `${n(total)} tokens ${span}; the busiest day was ${dayLabel(peak.day)} with ${n(peak.input_tokens + peak.output_tokens)}.`;
+    days.length === 0
+      ? intl.formatMessage({ id: 'admin.usage.chart.noDays' })
+      : total === 0
+        ? intl.formatMessage({ id: 'admin.usage.chart.noTokens' }, range)
+        : intl.formatMessage(
+            { id: 'admin.usage.chart.summary' },
+            { ...range, total: n(intl, total), peak: dayLabel(intl, peak.day), peakTotal: n(intl, peak.input_tokens + peak.output_tokens) },
+          );
   return (
     <figure className="chart" aria-labelledby={captionId}>
       <div className="chart-legend" aria-hidden="true">
-        <span className="chart-key chart-key-input" /> Input
-        <span className="chart-key chart-key-output" /> Output
+        <span className="chart-key chart-key-input" /> <FormattedMessage id="admin.usage.chart.input" />
+        <span className="chart-key chart-key-output" /> <FormattedMessage id="admin.usage.chart.output" />
       </div>
       <div className="chart-bars" role="img" aria-label={summary}>
         {days.map((d) => {
           const sum = d.input_tokens + d.output_tokens;
           return (
-            <div className="chart-col" key={d.day} title={`${dayLabel(d.day)}: ${n(d.input_tokens)} in, ${n(d.output_tokens)} out, ${n(d.messages)} messages`}>
+            <div
+              className="chart-col"
+              key={d.day}
+              title={intl.formatMessage(
+                { id: 'admin.usage.chart.bar' },
+                { day: dayLabel(intl, d.day), input: n(intl, d.input_tokens), output: n(intl, d.output_tokens), messages: n(intl, d.messages) },
+              )}
+            >
               <div className="chart-bar" style={{ height: `${(sum / max) * 100}%` }}>
                 <div className="chart-bar-output" style={{ flexGrow: d.output_tokens }} />
                 <div className="chart-bar-input" style={{ flexGrow: d.input_tokens }} />
@@ -122,17 +154,26 @@ function DayChart({ days }: { days: Metrics['per_day'] }) {
         })}
       </div>
       <div className="chart-axis" aria-hidden="true">
-        <span>{days[0] ? dayLabel(days[0].day) : ''}</span>
-        <span>{days.at(-1) ? dayLabel(days.at(-1)?.day ?? '') : ''}</span>
+        <span>{days[0] ? dayLabel(intl, days[0].day) : ''}</span>
+        <span>{days.at(-1) ? dayLabel(intl, days.at(-1)?.day ?? '') : ''}</span>
       </div>
       <figcaption id={captionId} className="chart-caption">
         {summary}
       </figcaption>
       <details className="chart-table">
-        <summary>Daily figures as a table</summary>
+        <summary>
+          <FormattedMessage id="admin.usage.chart.asTable" />
+        </summary>
         <FigureTable
-          caption="Usage per day"
-          columns={{ header: 'Day (UTC)', figures: ['Messages', 'Input tokens', 'Output tokens'] }}
+          caption={intl.formatMessage({ id: 'admin.usage.perDay.caption' })}
+          columns={{
+            header: intl.formatMessage({ id: 'admin.usage.column.day' }),
+            figures: [
+              intl.formatMessage({ id: 'admin.usage.column.messages' }),
+              intl.formatMessage({ id: 'admin.usage.column.inputTokens' }),
+              intl.formatMessage({ id: 'admin.usage.column.outputTokens' }),
+            ],
+          }}
           rows={days.map((d) => ({ key: d.day, header: d.day, figures: [d.messages, d.input_tokens, d.output_tokens] }))}
         />
       </details>
@@ -152,12 +193,17 @@ interface FigureRow {
 
 /** A table of figures: a header column, optional text columns, then right-aligned figures. */
 function FigureTable({ caption, columns, rows }: { caption: string; columns: { header: string; text?: string[]; figures: string[] }; rows: FigureRow[] }) {
+  const intl = useIntl();
   return (
     <DataTable
       caption={caption}
       rows={rows}
       rowKey={(row) => row.key}
-      empty={<TableEmpty>Nothing in this period.</TableEmpty>}
+      empty={
+        <TableEmpty>
+          <FormattedMessage id="admin.usage.empty" />
+        </TableEmpty>
+      }
       name={{ header: columns.header, cell: (row) => row.header }}
       columns={[
         ...(columns.text ?? []).map((header, i) => ({ id: `text-${header}`, header, narrow: 'under' as const, cell: (row: FigureRow) => row.text?.[i] })),
@@ -167,7 +213,7 @@ function FigureTable({ caption, columns, rows }: { caption: string; columns: { h
           numeric: true,
           cell: (row: FigureRow) => {
             const value = row.figures[i];
-            return typeof value === 'number' ? n(value) : value;
+            return typeof value === 'number' ? n(intl, value) : value;
           },
         })),
       ]}
@@ -176,10 +222,21 @@ function FigureTable({ caption, columns, rows }: { caption: string; columns: { h
 }
 
 function UserTable({ users }: { users: Metrics['per_user'] }) {
+  const intl = useIntl();
   return (
     <FigureTable
-      caption="Usage by user"
-      columns={{ header: 'User', text: ['Role'], figures: ['Chats', 'Messages', 'Input tokens', 'Output tokens', 'Uploads'] }}
+      caption={intl.formatMessage({ id: 'admin.usage.byUser.caption' })}
+      columns={{
+        header: intl.formatMessage({ id: 'admin.usage.column.user' }),
+        text: [intl.formatMessage({ id: 'admin.usage.column.role' })],
+        figures: [
+          intl.formatMessage({ id: 'admin.usage.column.chats' }),
+          intl.formatMessage({ id: 'admin.usage.column.messages' }),
+          intl.formatMessage({ id: 'admin.usage.column.inputTokens' }),
+          intl.formatMessage({ id: 'admin.usage.column.outputTokens' }),
+          intl.formatMessage({ id: 'admin.usage.column.uploads' }),
+        ],
+      }}
       rows={users.map((u) => ({
         key: u.user.id,
         header: (
@@ -188,7 +245,7 @@ function UserTable({ users }: { users: Metrics['per_user'] }) {
             <span className="cell-secondary">{u.user.email}</span>
           </>
         ),
-        text: [ROLE_LABELS[u.user.role]],
+        text: [roleLabel(u.user.role, intl)],
         figures: [u.chats, u.messages, u.input_tokens, u.output_tokens, u.uploads],
       }))}
     />
@@ -196,16 +253,36 @@ function UserTable({ users }: { users: Metrics['per_user'] }) {
 }
 
 function ModelTable({ models }: { models: Metrics['per_model'] }) {
-  if (models.length === 0) return <p className="muted">No model was called in this period.</p>;
+  const intl = useIntl();
+  if (models.length === 0)
+    return (
+      <p className="muted">
+        <FormattedMessage id="admin.usage.byModel.none" />
+      </p>
+    );
   const total = models.reduce((sum, m) => sum + m.input_tokens + m.output_tokens, 0) || 1;
   return (
     <FigureTable
-      caption="Usage by model"
-      columns={{ header: 'Model', figures: ['Calls', 'Input tokens', 'Output tokens', 'Share of tokens'] }}
+      caption={intl.formatMessage({ id: 'admin.usage.byModel.caption' })}
+      columns={{
+        header: intl.formatMessage({ id: 'admin.usage.column.model' }),
+        figures: [
+          intl.formatMessage({ id: 'admin.usage.column.calls' }),
+          intl.formatMessage({ id: 'admin.usage.column.inputTokens' }),
+          intl.formatMessage({ id: 'admin.usage.column.outputTokens' }),
+          intl.formatMessage({ id: 'admin.usage.column.share' }),
+        ],
+      }}
       rows={models.map((m) => ({
         key: m.model_id,
         header: m.name,
-        figures: [m.calls, m.input_tokens, m.output_tokens, `${Math.round(((m.input_tokens + m.output_tokens) / total) * 100)}%`],
+        // Whole percents, written the reader's way ("42%", "42 %").
+        figures: [
+          m.calls,
+          m.input_tokens,
+          m.output_tokens,
+          intl.formatNumber(Math.round(((m.input_tokens + m.output_tokens) / total) * 100) / 100, { style: 'percent', maximumFractionDigits: 0 }),
+        ],
       }))}
     />
   );

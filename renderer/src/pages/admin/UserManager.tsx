@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { Role } from '../../../../shared/operations/common.js';
 import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
 import { client } from '../../api/index.js';
-import { ROLE_LABELS } from '../../app/roles.js';
+import { roleLabel } from '../../app/roles.js';
 import { Alert } from '../../ui/Alert.js';
 import { Button } from '../../ui/Button.js';
 import { DataTable, TableEmpty } from '../../ui/DataTable.js';
@@ -20,6 +21,9 @@ type AdminUser = OutputOf<Operations['admin.users.list']>['data'][number];
 type ApiKey = OutputOf<Operations['admin.users.apiKeys.list']>['data'][number];
 type IssuedKey = OutputOf<Operations['admin.users.apiKeys.create']>;
 
+/** A key is shown by its first characters, an ellipsis marking the rest. */
+const shownPrefix = (prefix: string): string => `${prefix}…`;
+
 /** A trial stays a trial (its token bounds it); anyone else may become any role but trial. */
 const rolesFor = (user: AdminUser): Role[] => (user.role === 'trial' ? ['trial', 'member', 'admin', 'super_admin'] : ['member', 'admin', 'super_admin']);
 
@@ -28,6 +32,7 @@ const rolesFor = (user: AdminUser): Role[] => (user.role === 'trial' ? ['trial',
  * keys and revoke them, issue a new key; a trial user's token expiry and remaining quota.
  */
 export function UserManager({ user, isMe, onChanged, onClose }: { user: AdminUser; isMe: boolean; onChanged: () => void; onClose: () => void }) {
+  const intl = useIntl();
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const [role, setRole] = useState<Role>(user.role);
@@ -56,65 +61,86 @@ export function UserManager({ user, isMe, onChanged, onClose }: { user: AdminUse
       <div className="user-manager-header">
         <div>
           <h3 id={headingId} ref={heading} tabIndex={-1}>
-            Manage {user.name}
+            <FormattedMessage id="admin.userManager.heading" values={{ name: user.name }} />
           </h3>
           <p className="muted">{user.email}</p>
         </div>
         <Button size="sm" variant="ghost" onClick={onClose}>
-          Close
+          <FormattedMessage id="admin.userManager.close" />
         </Button>
       </div>
 
       {user.trial ? (
         <p className="user-manager-trial">
-          <span className={`badge ${user.trial.expired ? 'badge-danger' : 'badge-warning'}`}>{user.trial.expired ? 'Trial ended' : 'Trial'}</span>{' '}
-          {user.trial.expired ? 'Token expired ' : 'Token expires '}
-          <Time iso={user.trial.expires_at} />. {quotaLeft(user.trial)}.
+          <FormattedMessage
+            id={user.trial.expired ? 'admin.userManager.tokenExpired' : 'admin.userManager.tokenExpires'}
+            values={{
+              badge: (
+                <span className={`badge ${user.trial.expired ? 'badge-danger' : 'badge-warning'}`}>
+                  <FormattedMessage id={user.trial.expired ? 'admin.userManager.trialEnded' : 'admin.userManager.trial'} />
+                </span>
+              ),
+              time: <Time iso={user.trial.expires_at} />,
+              quota: quotaLeft(user.trial, intl),
+            }}
+          />
         </p>
       ) : null}
 
       <div className="user-manager-grid">
         <form
           className="user-manager-role"
-          aria-label={`Role of ${user.name}`}
+          aria-label={intl.formatMessage({ id: 'admin.userManager.roleForm' }, { name: user.name })}
           onSubmit={(event: FormEvent<HTMLFormElement>) => {
             event.preventDefault();
             void saveRole.run();
           }}
         >
           <SelectField
-            label="Role"
+            label={intl.formatMessage({ id: 'admin.userManager.role' })}
             value={role}
             disabled={isMe}
             onChange={(event) => setRole(event.target.value as Role)}
-            hint={isMe ? 'You cannot change your own role.' : role === 'trial' ? 'Trial users are bounded by their token.' : undefined}
+            hint={
+              isMe
+                ? intl.formatMessage({ id: 'admin.userManager.roleOwn' })
+                : role === 'trial'
+                  ? intl.formatMessage({ id: 'admin.userManager.roleTrial' })
+                  : undefined
+            }
           >
             {rolesFor(user).map((r) => (
               <option key={r} value={r}>
-                {ROLE_LABELS[r]}
+                {roleLabel(r, intl)}
               </option>
             ))}
           </SelectField>
           <Button type="submit" disabled={isMe || role === user.role} busy={saveRole.busy}>
-            Save role
+            <FormattedMessage id="admin.userManager.saveRole" />
           </Button>
           {saveRole.error ? <Alert tone="error">{saveRole.error}</Alert> : null}
         </form>
 
         <div className="user-manager-access">
-          <p className="field-label">Access</p>
+          <p className="field-label">
+            <FormattedMessage id="admin.userManager.access" />
+          </p>
           {user.disabled ? (
             <>
-              <p className="muted">Disabled: none of their keys or tokens work.</p>
+              <p className="muted">
+                <FormattedMessage id="admin.userManager.disabledNote" />
+              </p>
               <Button onClick={() => void setDisabled.run(false)} busy={setDisabled.busy}>
-                Enable {user.name}
+                <FormattedMessage id="admin.userManager.enable" values={{ name: user.name }} />
               </Button>
             </>
           ) : (
             <>
-              <p className="muted">{isMe ? 'You cannot disable yourself.' : 'Active: they can sign in.'}</p>
+              <p className="muted">
+                <FormattedMessage id={isMe ? 'admin.userManager.selfNote' : 'admin.userManager.activeNote'} />
+              </p>
               <Button variant="danger" disabled={isMe} onClick={() => setConfirmDisable(true)}>
-                Disable {user.name}
+                <FormattedMessage id="admin.userManager.disable" values={{ name: user.name }} />
               </Button>
             </>
           )}
@@ -122,12 +148,21 @@ export function UserManager({ user, isMe, onChanged, onClose }: { user: AdminUse
         </div>
       </div>
 
-      <h4 className="user-manager-subheading">API keys</h4>
+      <h4 className="user-manager-subheading">
+        <FormattedMessage id="admin.userManager.apiKeys" />
+      </h4>
       {user.role === 'trial' ? (
-        <p className="muted">Trial users sign in with their user token and cannot hold API keys.</p>
+        <p className="muted">
+          <FormattedMessage id="admin.userManager.trialNoKeys" />
+        </p>
       ) : (
         <>
-          <Loadable state={keys.state} reload={keys.reload} loading="Loading keys…" failed="The keys could not be loaded">
+          <Loadable
+            state={keys.state}
+            reload={keys.reload}
+            loading={intl.formatMessage({ id: 'admin.userManager.keysLoading' })}
+            failed={intl.formatMessage({ id: 'admin.userManager.keysLoadFailed' })}
+          >
             {(list) => <KeyTable keys={list.data} user={user} onRevoked={keys.reload} />}
           </Loadable>
           <IssueKey user={user} onIssued={keys.reload} />
@@ -136,8 +171,8 @@ export function UserManager({ user, isMe, onChanged, onClose }: { user: AdminUse
 
       <ConfirmDialog
         open={confirmDisable}
-        title={`Disable ${user.name}?`}
-        confirmLabel="Disable"
+        title={intl.formatMessage({ id: 'admin.userManager.disableTitle' }, { name: user.name })}
+        confirmLabel={intl.formatMessage({ id: 'admin.userManager.disableConfirm' })}
         tone="danger"
         busy={setDisabled.busy}
         error={setDisabled.error}
@@ -148,8 +183,7 @@ export function UserManager({ user, isMe, onChanged, onClose }: { user: AdminUse
         }}
       >
         <p>
-          {user.name} will be signed out everywhere: every API key and token of theirs stops working at once. Their threads and datasets are kept, and you can
-          enable them again.
+          <FormattedMessage id="admin.userManager.disableBody" values={{ name: user.name }} />
         </p>
       </ConfirmDialog>
     </section>
@@ -157,6 +191,7 @@ export function UserManager({ user, isMe, onChanged, onClose }: { user: AdminUse
 }
 
 function KeyTable({ keys, user, onRevoked }: { keys: ApiKey[]; user: AdminUser; onRevoked: () => void }) {
+  const intl = useIntl();
   const [target, setTarget] = useState<ApiKey | null>(null);
   const revoke = useAction(async (key: ApiKey) => {
     await client.call('admin.users.apiKeys.delete', { id: user.id, key_id: key.id });
@@ -166,26 +201,48 @@ function KeyTable({ keys, user, onRevoked }: { keys: ApiKey[]; user: AdminUser; 
   return (
     <>
       <DataTable
-        caption={`API keys of ${user.name}`}
+        caption={intl.formatMessage({ id: 'admin.userManager.keys.caption' }, { name: user.name })}
         rows={keys}
         rowKey={(key) => key.id}
-        empty={<TableEmpty icon={<KeyIcon size={18} />}>No API keys: {user.name} cannot sign in until you issue one.</TableEmpty>}
-        name={{ header: 'Name', cell: (key) => key.name }}
+        empty={
+          <TableEmpty icon={<KeyIcon size={18} />}>
+            <FormattedMessage id="admin.userManager.keys.empty" values={{ name: user.name }} />
+          </TableEmpty>
+        }
+        name={{ header: intl.formatMessage({ id: 'admin.userManager.keys.name' }), cell: (key) => key.name }}
         columns={[
-          { id: 'key', header: 'Key', narrow: 'under', cell: (key) => <code className="key-prefix">{key.prefix}…</code> },
-          { id: 'created', header: 'Created', narrow: 'hide', cell: (key) => <Time iso={key.created_at} /> },
-          { id: 'used', header: 'Last used', narrow: 'hide', cell: (key) => (key.last_used_at ? <Time iso={key.last_used_at} /> : <span className="muted">Never</span>) },
+          { id: 'key', header: intl.formatMessage({ id: 'admin.userManager.keys.key' }), narrow: 'under', cell: (key) => <code className="key-prefix">{shownPrefix(key.prefix)}</code> },
+          { id: 'created', header: intl.formatMessage({ id: 'admin.userManager.keys.created' }), narrow: 'hide', cell: (key) => <Time iso={key.created_at} /> },
+          {
+            id: 'used',
+            header: intl.formatMessage({ id: 'admin.userManager.keys.lastUsed' }),
+            narrow: 'hide',
+            cell: (key) =>
+              key.last_used_at ? (
+                <Time iso={key.last_used_at} />
+              ) : (
+                <span className="muted">
+                  <FormattedMessage id="admin.userManager.keys.never" />
+                </span>
+              ),
+          },
         ]}
         actions={(key) => (
-          <Button size="sm" variant="ghost" className="btn-danger-ghost" onClick={() => setTarget(key)} aria-label={`Revoke the key ${key.name} (${key.prefix}…)`}>
-            Revoke
+          <Button
+            size="sm"
+            variant="ghost"
+            className="btn-danger-ghost"
+            onClick={() => setTarget(key)}
+            aria-label={intl.formatMessage({ id: 'admin.userManager.keys.revokeLabel' }, { name: key.name, prefix: key.prefix })}
+          >
+            <FormattedMessage id="admin.userManager.keys.revoke" />
           </Button>
         )}
       />
       <ConfirmDialog
         open={target !== null}
-        title={`Revoke “${target?.name ?? ''}”?`}
-        confirmLabel="Revoke key"
+        title={intl.formatMessage({ id: 'admin.userManager.keys.revokeTitle' }, { name: target?.name ?? '' })}
+        confirmLabel={intl.formatMessage({ id: 'admin.userManager.keys.revokeConfirm' })}
         tone="danger"
         busy={revoke.busy}
         error={revoke.error}
@@ -196,7 +253,7 @@ function KeyTable({ keys, user, onRevoked }: { keys: ApiKey[]; user: AdminUser; 
         }}
       >
         <p>
-          The key {target?.prefix}… stops working at once; whatever uses it is signed out. {user.name}’s other keys keep working.
+          <FormattedMessage id="admin.userManager.keys.revokeBody" values={{ prefix: target?.prefix ?? '', name: user.name }} />
         </p>
       </ConfirmDialog>
     </>
@@ -204,6 +261,7 @@ function KeyTable({ keys, user, onRevoked }: { keys: ApiKey[]; user: AdminUser; 
 }
 
 function IssueKey({ user, onIssued }: { user: AdminUser; onIssued: () => void }) {
+  const intl = useIntl();
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
   const [issued, setIssued] = useState<IssuedKey | null>(null);
@@ -216,24 +274,32 @@ function IssueKey({ user, onIssued }: { user: AdminUser; onIssued: () => void })
     <>
       <form
         className="user-manager-issue"
-        aria-label={`Issue a key for ${user.name}`}
+        aria-label={intl.formatMessage({ id: 'admin.userManager.issue.form' }, { name: user.name })}
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          const missing = name.trim() ? null : 'Name the key, e.g. “Laptop” or “Replacement”.';
+          const missing = name.trim() ? null : intl.formatMessage({ id: 'admin.userManager.issue.nameRequired' });
           setNameError(missing);
           if (!missing) void issue.run();
         }}
       >
-        <TextField label="New key name" autoComplete="off" value={name} onChange={(event) => setName(event.target.value)} error={nameError} />
+        <TextField
+          label={intl.formatMessage({ id: 'admin.userManager.issue.name' })}
+          autoComplete="off"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={nameError}
+        />
         <Button type="submit" icon={<KeyIcon />} busy={issue.busy}>
-          Issue key
+          <FormattedMessage id="admin.userManager.issue.submit" />
         </Button>
       </form>
       {issue.error ? <Alert tone="error">{issue.error}</Alert> : null}
       {issued ? (
-        <SecretReveal title={`New API key for ${user.name}`} secret={issued.key} onDone={() => setIssued(null)}>
-          <p>Give this key to {user.name} in a private channel. It is shown only now.</p>
+        <SecretReveal title={intl.formatMessage({ id: 'admin.userManager.issue.revealTitle' }, { name: user.name })} secret={issued.key} onDone={() => setIssued(null)}>
+          <p>
+            <FormattedMessage id="admin.userManager.issue.revealBody" values={{ name: user.name }} />
+          </p>
         </SecretReveal>
       ) : null}
     </>

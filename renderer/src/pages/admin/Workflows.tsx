@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { ServiceError } from '../../../../shared/errors.js';
 import { DatasetPicker } from '../chat/DatasetPicker.js';
 import type { Workflow } from '../../../../shared/operations/index.js';
@@ -17,6 +18,7 @@ import { useLoader } from '../../ui/useLoader.js';
 
 /** Workflows of the organization: prepared chat setups (a system prompt, a model, datasets) everyone can pick; admins create and edit them. */
 export function Workflows() {
+  const intl = useIntl();
   const workflows = useLoader(() => client.call('workflows.list', { include_inactive: true }));
   const models = useLoader(() => client.call('models.list', {}));
   const datasets = useLoader(() => client.call('datasets.list', { limit: 200 }));
@@ -25,11 +27,16 @@ export function Workflows() {
   const modelNames = new Map(modelList.map((m) => [m.id, m.name]));
   return (
     <>
-      <Section title="New workflow" description="A name people pick in chat, with the instructions the model gets before their messages.">
+      <Section title={intl.formatMessage({ id: 'admin.workflows.new.title' })} description={intl.formatMessage({ id: 'admin.workflows.new.description' })}>
         <WorkflowForm models={modelList} datasets={datasetList} onSaved={workflows.reload} />
       </Section>
-      <Section title="Workflows" description="Active workflows are offered to everyone in the organization; inactive ones are kept for later.">
-        <Loadable state={workflows.state} reload={workflows.reload} loading="Loading workflows…" failed="The workflows could not be loaded">
+      <Section title={intl.formatMessage({ id: 'admin.workflows.list.title' })} description={intl.formatMessage({ id: 'admin.workflows.list.description' })}>
+        <Loadable
+          state={workflows.state}
+          reload={workflows.reload}
+          loading={intl.formatMessage({ id: 'admin.workflows.list.loading' })}
+          failed={intl.formatMessage({ id: 'admin.workflows.list.loadFailed' })}
+        >
           {(list) => <WorkflowTable workflows={list.data} models={modelList} datasets={datasetList} modelNames={modelNames} onChanged={workflows.reload} />}
         </Loadable>
       </Section>
@@ -39,13 +46,19 @@ export function Workflows() {
 
 type Named = { id: string; name: string };
 
+/** The configuration table that sets the built-in workflow: a name in the file, the same in every language. */
+const SIMPLE_CHAT_KEY = 'simple_chat';
+
 /** Field errors the service names (`errors[].path`) that this form can show under a field. */
-function placeErrors(error: unknown): { name?: string; prompt?: string } | null {
+function placeErrors(error: unknown, intl: IntlShape): { name?: string; prompt?: string } | null {
   if (!(error instanceof ServiceError) || !error.errors) return null;
   const name = error.errors.find((e) => e.path === 'name');
   const prompt = error.errors.find((e) => e.path === 'system_prompt');
   if (!name && !prompt) return null;
-  return { ...(name ? { name: `The name ${name.message}.` } : {}), ...(prompt ? { prompt: `The prompt ${prompt.message}.` } : {}) };
+  return {
+    ...(name ? { name: intl.formatMessage({ id: 'admin.workflows.error.name' }, { problem: name.message }) } : {}),
+    ...(prompt ? { prompt: intl.formatMessage({ id: 'admin.workflows.error.prompt' }, { problem: prompt.message }) } : {}),
+  };
 }
 
 /**
@@ -65,6 +78,7 @@ function WorkflowForm({
   onSaved: () => void;
   onCancel?: (() => void) | undefined;
 }) {
+  const intl = useIntl();
   const promptId = useId();
   const agentId = useId();
   const editing = workflow !== undefined;
@@ -93,7 +107,10 @@ function WorkflowForm({
     try {
       if (editing) {
         const updated = await client.call('workflows.update', { id: workflow.id, ...fields });
-        toast.success(`Workflow “${updated.name}” saved`, updated.active ? 'Chats that pick it from now on use these settings.' : 'It is inactive: activate it to offer it in chat.');
+        toast.success(
+          intl.formatMessage({ id: 'admin.workflows.saved.title' }, { name: updated.name }),
+          intl.formatMessage({ id: updated.active ? 'admin.workflows.saved.active' : 'admin.workflows.saved.inactive' }),
+        );
       } else {
         const created = await client.call('workflows.create', fields);
         setDatasetIds([]);
@@ -102,10 +119,10 @@ function WorkflowForm({
         setDescription('');
         setPrompt('');
         setModel('');
-        toast.success(`Workflow “${created.name}” created`, 'It is active: everyone can pick it in chat.');
+        toast.success(intl.formatMessage({ id: 'admin.workflows.created.title' }, { name: created.name }), intl.formatMessage({ id: 'admin.workflows.created.body' }));
       }
     } catch (error) {
-      const placed = placeErrors(error);
+      const placed = placeErrors(error, intl);
       if (placed) {
         setMissing(placed);
         return;
@@ -117,7 +134,10 @@ function WorkflowForm({
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const problems = { ...(name.trim() ? {} : { name: 'Give the workflow a name.' }), ...(prompt.trim() ? {} : { prompt: 'Write the instructions the model gets.' }) };
+    const problems = {
+      ...(name.trim() ? {} : { name: intl.formatMessage({ id: 'admin.workflows.nameRequired' }) }),
+      ...(prompt.trim() ? {} : { prompt: intl.formatMessage({ id: 'admin.workflows.promptRequired' }) }),
+    };
     setMissing(problems);
     if (problems.name || problems.prompt) return;
     void save.run();
@@ -127,18 +147,38 @@ function WorkflowForm({
   const modelOptions = model && !models.some((m) => m.id === model) ? [...models, { id: model, name: model }] : models;
 
   return (
-    <form className={editing ? 'stack-form model-form workflow-edit' : 'stack-form'} aria-label={editing ? `Edit ${workflow.name}` : 'New workflow'} onSubmit={submit} noValidate>
-      {editing ? <h3 className="model-form-title">Edit “{workflow.name}”</h3> : null}
+    <form
+      className={editing ? 'stack-form model-form workflow-edit' : 'stack-form'}
+      aria-label={editing ? intl.formatMessage({ id: 'admin.workflows.form.edit' }, { name: workflow.name }) : intl.formatMessage({ id: 'admin.workflows.form.new' })}
+      onSubmit={submit}
+      noValidate
+    >
+      {editing ? (
+        <h3 className="model-form-title">
+          <FormattedMessage id="admin.workflows.form.editTitle" values={{ name: workflow.name }} />
+        </h3>
+      ) : null}
       <div className="form-grid">
-        <TextField ref={nameRef} label="Name" autoComplete="off" value={name} maxLength={120} onChange={(event) => {
+        <TextField ref={nameRef} label={intl.formatMessage({ id: 'admin.workflows.form.name' })} autoComplete="off" value={name} maxLength={120} onChange={(event) => {
             setName(event.target.value);
             setMissing(({ name: _fixed, ...rest }) => rest);
           }}
           error={missing.name}
         />
-        <TextField label="Description" autoComplete="off" value={description} onChange={(event) => setDescription(event.target.value)} hint="Optional; shown next to the name." />
-        <SelectField label="Answered by" value={model} onChange={(event) => setModel(event.target.value)} hint="Dynamic routing picks a model per message.">
-          <option value="">Dynamic routing</option>
+        <TextField
+          label={intl.formatMessage({ id: 'admin.workflows.form.description' })}
+          autoComplete="off"
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          hint={intl.formatMessage({ id: 'admin.workflows.form.descriptionHint' })}
+        />
+        <SelectField
+          label={intl.formatMessage({ id: 'admin.workflows.form.model' })}
+          value={model}
+          onChange={(event) => setModel(event.target.value)}
+          hint={intl.formatMessage({ id: 'admin.workflows.form.modelHint' })}
+        >
+          <option value="">{intl.formatMessage({ id: 'admin.workflows.form.dynamic' })}</option>
           {modelOptions.map((m) => (
             <option key={m.id} value={m.id}>
               {m.name}
@@ -148,14 +188,14 @@ function WorkflowForm({
       </div>
       <div className="field">
         <label className="field-label" htmlFor={promptId}>
-          System prompt
+          <FormattedMessage id="admin.workflows.form.prompt" />
         </label>
         <textarea
           id={promptId}
           className="input workflow-prompt"
           rows={editing ? 6 : 4}
           value={prompt}
-          placeholder="For example: You are a careful reviewer of contracts. Quote the clause you rely on."
+          placeholder={intl.formatMessage({ id: 'admin.workflows.form.promptPlaceholder' })}
           aria-invalid={missing.prompt ? true : undefined}
           aria-describedby={missing.prompt ? `${promptId}-error` : undefined}
           onChange={(event) => {
@@ -170,11 +210,11 @@ function WorkflowForm({
         ) : null}
       </div>
       <div className="workflow-options">
-        <DatasetPicker datasets={datasets} value={datasetIds} onChange={setDatasetIds} disabled={false} legend="Datasets a chat with this workflow draws on" />
+        <DatasetPicker datasets={datasets} value={datasetIds} onChange={setDatasetIds} disabled={false} legend={intl.formatMessage({ id: 'admin.workflows.form.datasets' })} />
         <label className="checkbox-row" htmlFor={agentId}>
           <input id={agentId} type="checkbox" checked={agentic} onChange={(event) => setAgentic(event.target.checked)} />
           <span>
-            Agent mode <span className="muted">— answers plan, search and read the datasets first</span>
+            <FormattedMessage id="admin.workflows.form.agent" values={{ muted: (chunks) => <span className="muted">{chunks}</span> }} />
           </span>
         </label>
       </div>
@@ -182,11 +222,11 @@ function WorkflowForm({
       <div className="model-form-actions workflow-form-actions">
         {onCancel ? (
           <Button onClick={onCancel} disabled={save.busy}>
-            Cancel
+            <FormattedMessage id="admin.workflows.form.cancel" />
           </Button>
         ) : null}
         <Button type="submit" variant="primary" icon={editing ? <CheckIcon /> : <PlusIcon />} busy={save.busy}>
-          {editing ? 'Save changes' : 'Create workflow'}
+          <FormattedMessage id={editing ? 'admin.workflows.form.save' : 'admin.workflows.form.create'} />
         </Button>
       </div>
     </form>
@@ -206,17 +246,18 @@ function WorkflowTable({
   modelNames: Map<string, string>;
   onChanged: () => void;
 }) {
+  const intl = useIntl();
   const [deleting, setDeleting] = useState<Workflow | null>(null);
   const [editing, setEditing] = useState<Workflow | null>(null);
   const toggle = useAction(async (w: Workflow) => {
     const updated = await client.call('workflows.update', { id: w.id, active: !w.active });
-    toast.success(`“${updated.name}” ${updated.active ? 'activated' : 'deactivated'}`);
+    toast.success(intl.formatMessage({ id: updated.active ? 'admin.workflows.toast.activated' : 'admin.workflows.toast.deactivated' }, { name: updated.name }));
     onChanged();
   });
   const remove = useAction(async (w: Workflow) => {
     await client.call('workflows.delete', { id: w.id });
     setDeleting(null);
-    toast.success(`Workflow “${w.name}” deleted`);
+    toast.success(intl.formatMessage({ id: 'admin.workflows.toast.deleted' }, { name: w.name }));
     onChanged();
   });
 
@@ -237,17 +278,25 @@ function WorkflowTable({
         />
       ) : null}
       <DataTable
-        caption="Workflows"
+        caption={intl.formatMessage({ id: 'admin.workflows.table.caption' })}
         rows={workflows}
         rowKey={(w) => w.id}
-        empty={<TableEmpty>No workflows yet. Create one above.</TableEmpty>}
+        empty={
+          <TableEmpty>
+            <FormattedMessage id="admin.workflows.table.empty" />
+          </TableEmpty>
+        }
         name={{
-          header: 'Name',
+          header: intl.formatMessage({ id: 'admin.workflows.table.name' }),
           wrap: true,
           cell: (w) => (
             <>
               {w.name}
-              {w.builtin ? <span className="badge">Built in</span> : null}
+              {w.builtin ? (
+                <span className="badge">
+                  <FormattedMessage id="admin.workflows.table.builtin" />
+                </span>
+              ) : null}
               {w.description ? <span className="cell-secondary">{w.description}</span> : null}
             </>
           ),
@@ -255,27 +304,58 @@ function WorkflowTable({
         columns={[
           {
             id: 'model',
-            header: 'Answered by',
+            header: intl.formatMessage({ id: 'admin.workflows.table.model' }),
             narrow: 'under',
-            cell: (w) => (w.model_endpoint_override ? (modelNames.get(w.model_endpoint_override) ?? w.model_endpoint_override) : <span className="muted">Dynamic routing</span>),
+            cell: (w) =>
+              w.model_endpoint_override ? (
+                (modelNames.get(w.model_endpoint_override) ?? w.model_endpoint_override)
+              ) : (
+                <span className="muted">
+                  <FormattedMessage id="admin.workflows.table.dynamic" />
+                </span>
+              ),
           },
-          { id: 'status', header: 'Status', cell: (w) => (w.active ? <span className="badge badge-success">Active</span> : <span className="badge">Inactive</span>) },
+          {
+            id: 'status',
+            header: intl.formatMessage({ id: 'admin.workflows.table.status' }),
+            cell: (w) =>
+              w.active ? (
+                <span className="badge badge-success">
+                  <FormattedMessage id="admin.workflows.table.active" />
+                </span>
+              ) : (
+                <span className="badge">
+                  <FormattedMessage id="admin.workflows.table.inactive" />
+                </span>
+              ),
+          },
         ]}
         actions={(w) =>
           w.builtin ? (
             <span className="muted nowrap">
-              Set by <a href="#/admin/config">simple_chat</a>
+              <FormattedMessage id="admin.workflows.table.setBy" values={{ key: <a href="#/admin/config">{SIMPLE_CHAT_KEY}</a> }} />
             </span>
           ) : (
             <>
-              <Button size="sm" variant="ghost" onClick={() => setEditing(w)} aria-label={`Edit ${w.name}`}>
-                Edit
+              <Button size="sm" variant="ghost" onClick={() => setEditing(w)} aria-label={intl.formatMessage({ id: 'admin.workflows.table.editLabel' }, { name: w.name })}>
+                <FormattedMessage id="admin.workflows.table.edit" />
               </Button>
-              <Button size="sm" onClick={() => void toggle.run(w)} disabled={toggle.busy} aria-label={`${w.active ? 'Deactivate' : 'Activate'} ${w.name}`}>
-                {w.active ? 'Deactivate' : 'Activate'}
+              <Button
+                size="sm"
+                onClick={() => void toggle.run(w)}
+                disabled={toggle.busy}
+                aria-label={intl.formatMessage({ id: w.active ? 'admin.workflows.table.deactivateLabel' : 'admin.workflows.table.activateLabel' }, { name: w.name })}
+              >
+                <FormattedMessage id={w.active ? 'admin.workflows.table.deactivate' : 'admin.workflows.table.activate'} />
               </Button>
-              <Button size="sm" variant="ghost" className="btn-danger-ghost" onClick={() => setDeleting(w)} aria-label={`Delete ${w.name}`}>
-                Delete
+              <Button
+                size="sm"
+                variant="ghost"
+                className="btn-danger-ghost"
+                onClick={() => setDeleting(w)}
+                aria-label={intl.formatMessage({ id: 'admin.workflows.table.deleteLabel' }, { name: w.name })}
+              >
+                <FormattedMessage id="admin.workflows.table.delete" />
               </Button>
             </>
           )
@@ -283,8 +363,8 @@ function WorkflowTable({
       />
       <ConfirmDialog
         open={deleting !== null}
-        title={`Delete “${deleting?.name ?? ''}”?`}
-        confirmLabel="Delete workflow"
+        title={intl.formatMessage({ id: 'admin.workflows.delete.title' }, { name: deleting?.name ?? '' })}
+        confirmLabel={intl.formatMessage({ id: 'admin.workflows.delete.confirm' })}
         tone="danger"
         busy={remove.busy}
         error={remove.error}
@@ -294,7 +374,9 @@ function WorkflowTable({
           setDeleting(null);
         }}
       >
-        <p>People can no longer pick it. Chats that used it keep their messages and go on without its instructions. To keep it for later, deactivate it instead.</p>
+        <p>
+          <FormattedMessage id="admin.workflows.delete.body" />
+        </p>
       </ConfirmDialog>
     </>
   );

@@ -1,3 +1,5 @@
+import { FormattedMessage, useIntl } from 'react-intl';
+
 export interface AgentToggleProps {
   value: boolean;
   onChange: (value: boolean) => void;
@@ -10,12 +12,15 @@ export interface AgentToggleProps {
  * switch role, so Space toggles it and screen readers say on or off.
  */
 export function AgentToggle({ value, onChange, disabled }: AgentToggleProps) {
+  const intl = useIntl();
   return (
-    <label className="picker agent-toggle" title="An agent searches and reads your datasets before it answers, and shows its steps">
+    <label className="picker agent-toggle" title={intl.formatMessage({ id: 'chat.agent.title' })}>
       <input type="checkbox" role="switch" className="switch" checked={value} disabled={disabled} onChange={(event) => onChange(event.target.checked)} aria-describedby="agent-toggle-hint" />
-      <span className="picker-label">Agent</span>
+      <span className="picker-label">
+        <FormattedMessage id="chat.agent.label" />
+      </span>
       <span id="agent-toggle-hint" className="visually-hidden">
-        An agent searches and reads your datasets before it answers, and shows its steps.
+        <FormattedMessage id="chat.agent.description" />
       </span>
     </label>
   );

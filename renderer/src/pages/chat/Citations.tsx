@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ToggleEvent } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { humanLocation } from '../../ui/passage-location.js';
 import { SourceViewer } from './SourceViewer.js';
 import type { Message } from './types.js';
@@ -34,7 +35,9 @@ export function Citations({
   if (citations.length === 0) return null;
   return (
     <div className="citations">
-      <p className="citations-title">Sources</p>
+      <p className="citations-title">
+        <FormattedMessage id="chat.citations.title" />
+      </p>
       <ol className="citations-list" ref={list}>
         {citations.map((c) => {
           const where = humanLocation(c.location);
@@ -63,8 +66,14 @@ export function Citations({
                     })}
               >
                 <summary>
-                  <span className="citation-index">[{c.index}]</span> <span className="citation-key">{c.artifact_key}</span>
-                  {where ? <span className="citation-location"> · {where}</span> : null}
+                  <span className="citation-index">
+                    <FormattedMessage id="chat.citations.index" values={{ index: c.index }} />
+                  </span> <span className="citation-key">{c.artifact_key}</span>
+                  {where ? (
+                    <span className="citation-location">
+                      <FormattedMessage id="chat.citations.location" values={{ where }} />
+                    </span>
+                  ) : null}
                 </summary>
                 {/* Only an open source asks for its file. */}
                 {(onToggle ? open === c.index : opened.has(c.index)) ? <SourceViewer citation={c} /> : null}

@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { Button } from '../../ui/Button.js';
 
 export interface ComposerProps {
@@ -14,6 +15,7 @@ export interface ComposerProps {
  * written the text area is disabled and Stop (or Esc) ends the answer.
  */
 export function Composer({ generating, onSend, onStop, tools }: ComposerProps) {
+  const intl = useIntl();
   const [text, setText] = useState('');
   const area = useRef<HTMLTextAreaElement>(null);
 
@@ -53,14 +55,14 @@ export function Composer({ generating, onSend, onStop, tools }: ComposerProps) {
       }}
     >
       <label htmlFor="composer-input" className="visually-hidden">
-        Message
+        <FormattedMessage id="chat.composer.label" />
       </label>
       <textarea
         id="composer-input"
         ref={area}
         className="composer-input"
         rows={2}
-        placeholder="Ask anything… (Enter to send, Shift+Enter for a new line)"
+        placeholder={intl.formatMessage({ id: 'chat.composer.placeholder' })}
         value={text}
         disabled={generating}
         onChange={(event) => setText(event.target.value)}
@@ -75,11 +77,11 @@ export function Composer({ generating, onSend, onStop, tools }: ComposerProps) {
         <div className="composer-tools">{tools}</div>
         {generating ? (
           <Button variant="secondary" onClick={onStop} aria-keyshortcuts="Escape">
-            Stop
+            <FormattedMessage id="chat.composer.stop" />
           </Button>
         ) : (
           <Button variant="primary" type="submit" disabled={text.trim() === ''}>
-            Send
+            <FormattedMessage id="chat.composer.send" />
           </Button>
         )}
       </div>

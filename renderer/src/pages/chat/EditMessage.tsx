@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { Button } from '../../ui/Button.js';
 import { useChatActions } from './actions.js';
 import type { Message } from './types.js';
@@ -29,7 +30,7 @@ export function EditMessage({ message, onDone }: { message: Message; onDone: () 
       }}
     >
       <label className="visually-hidden" htmlFor={`edit-${message.id}`}>
-        Edit your message
+        <FormattedMessage id="chat.edit.label" />
       </label>
       <textarea
         id={`edit-${message.id}`}
@@ -48,13 +49,15 @@ export function EditMessage({ message, onDone }: { message: Message; onDone: () 
           }
         }}
       />
-      <p className="edit-message-note">The new version and its answer are added below; the old ones are kept.</p>
+      <p className="edit-message-note">
+        <FormattedMessage id="chat.edit.note" />
+      </p>
       <div className="edit-message-bar">
         <Button size="sm" variant="ghost" onClick={onDone}>
-          Cancel
+          <FormattedMessage id="chat.edit.cancel" />
         </Button>
         <Button size="sm" variant="primary" type="submit" disabled={busy || text.trim() === '' || text === message.content}>
-          Send
+          <FormattedMessage id="chat.edit.send" />
         </Button>
       </div>
     </form>

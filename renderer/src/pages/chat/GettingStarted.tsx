@@ -1,3 +1,4 @@
+import { FormattedMessage } from 'react-intl';
 import { LOCAL_MODELS_HASH } from '../settings/ModelCatalog.js';
 import { HomeSetup } from './HomeSetup.js';
 
@@ -11,28 +12,40 @@ export function GettingStarted({ canManageModels, hasDatasets, onModelAdded }: {
   return (
     // Not a labelled region: its name would hold "model", and the composer's "Model" picker is found by that label.
     <div className="getting-started">
-      <h3>Get a model that can chat</h3>
-      <p>Only Parley’s built-in model is set up. It answers by quoting your datasets, with citations, and cannot write, explain or converse.</p>
+      <h3>
+        <FormattedMessage id="chat.gettingStarted.title" />
+      </h3>
+      <p>
+        <FormattedMessage id="chat.gettingStarted.onlyBuiltIn" />
+      </p>
       {canManageModels ? (
         <HomeSetup onAdded={onModelAdded} />
       ) : (
         <p className="getting-started-ask">
-          <strong>Ask an admin of Parley to add a model.</strong> Until then, ask questions about your datasets: the built-in model answers with the passages that hold the answer.
+          <FormattedMessage id="chat.gettingStarted.askAdmin" values={{ b: (chunks) => <strong>{chunks}</strong> }} />
         </p>
       )}
       <ul className="getting-started-actions">
         {canManageModels ? (
           <li>
             <a href={LOCAL_MODELS_HASH}>
-              <strong>More models and endpoints</strong>
-              <span>Settings: every recommended model, an OpenAI-compatible or Anthropic endpoint.</span>
+              <strong>
+                <FormattedMessage id="chat.gettingStarted.moreModels" />
+              </strong>
+              <span>
+                <FormattedMessage id="chat.gettingStarted.moreModelsText" />
+              </span>
             </a>
           </li>
         ) : null}
         <li>
           <a href="#/datasets">
-            <strong>{hasDatasets ? 'Add files to a dataset' : 'Create a dataset'}</strong>
-            <span>Upload documents; the built-in model answers from them and cites the passages.</span>
+            <strong>
+              <FormattedMessage id={hasDatasets ? 'chat.gettingStarted.addFiles' : 'chat.gettingStarted.createDataset'} />
+            </strong>
+            <span>
+              <FormattedMessage id="chat.gettingStarted.uploadText" />
+            </span>
           </a>
         </li>
       </ul>

@@ -1,3 +1,4 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import { client } from '../../api/index.js';
 import { Skeleton } from '../../ui/Skeleton.js';
 import { useLoader } from '../../ui/useLoader.js';
@@ -31,6 +32,7 @@ export function hasGenerativeModel(models: Model[]): boolean {
  * aimed at a dataset could land on the section that pushed it down.
  */
 export function Home({ onPrompt, onDataset, selectedDatasets, models, modelsSettled, canManageModels, onModelAdded }: HomeProps) {
+  const intl = useIntl();
   const prompts = useLoader(() => client.call('suggestions.prompts', {}));
   const datasets = useLoader(() => client.call('suggestions.datasets', {}));
   const settled = modelsSettled && prompts.state.status !== 'loading' && datasets.state.status !== 'loading';
@@ -39,19 +41,19 @@ export function Home({ onPrompt, onDataset, selectedDatasets, models, modelsSett
   return (
     <div className="chat-home">
       <div className="chat-home-intro">
-        <h2>What would you like to know?</h2>
+        <h2>
+          <FormattedMessage id="chat.home.title" />
+        </h2>
         {settled ? (
           <p className="muted">
-            {onlyExtractive
-              ? 'Ask about your datasets: answers quote the passages that hold what you asked, with citations.'
-              : 'Each message is answered by the model best suited to it, or by one you choose. Answers from your datasets cite their sources.'}
+            <FormattedMessage id={onlyExtractive ? 'chat.home.introExtractive' : 'chat.home.intro'} />
           </p>
         ) : null}
       </div>
-      {!settled ? <Skeleton shape="cards" label="Loading suggestions…" /> : null}
+      {!settled ? <Skeleton shape="cards" label={intl.formatMessage({ id: 'chat.home.loadingSuggestions' })} /> : null}
       {settled && onlyExtractive ? <GettingStarted canManageModels={canManageModels} hasDatasets={hasDatasets} onModelAdded={onModelAdded} /> : null}
       {settled && prompts.state.status === 'ready' && prompts.state.data.data.length > 0 ? (
-        <Carousel label="Suggested prompts" orientation={prompts.state.data.orientation} items={prompts.state.data.data} keyOf={(p) => p.id}>
+        <Carousel label={intl.formatMessage({ id: 'chat.home.suggestedPrompts' })} orientation={prompts.state.data.orientation} items={prompts.state.data.data} keyOf={(p) => p.id}>
           {(p, tabIndex) => (
             <button type="button" className="card-button" tabIndex={tabIndex} onClick={() => onPrompt(p.prompt, p.dataset_id)}>
               <span className="card-title">{p.title}</span>
@@ -61,11 +63,11 @@ export function Home({ onPrompt, onDataset, selectedDatasets, models, modelsSett
         </Carousel>
       ) : null}
       {settled && datasets.state.status === 'ready' && datasets.state.data.data.length > 0 ? (
-        <Carousel label="Suggested datasets" orientation={datasets.state.data.orientation} items={datasets.state.data.data} keyOf={(d) => d.id}>
+        <Carousel label={intl.formatMessage({ id: 'chat.home.suggestedDatasets' })} orientation={datasets.state.data.orientation} items={datasets.state.data.data} keyOf={(d) => d.id}>
           {(d, tabIndex) => (
             <button type="button" className="card-button" tabIndex={tabIndex} aria-pressed={selectedDatasets.includes(d.id)} onClick={() => onDataset(d.id)}>
               <span className="card-title">{d.name}</span>
-              <span className="card-text">{d.description ?? `${d.ready_count} files ready`}</span>
+              <span className="card-text">{d.description ?? intl.formatMessage({ id: 'chat.home.filesReady' }, { count: d.ready_count })}</span>
             </button>
           )}
         </Carousel>

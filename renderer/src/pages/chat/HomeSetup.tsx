@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { ModelDownload } from '../../../../shared/operations/model-downloads.js';
 import { client } from '../../api/index.js';
 import { Button } from '../../ui/Button.js';
@@ -16,25 +17,39 @@ const POLL_MS = 1000;
 /** Recommended chat models offered on the home screen; Settings lists them all. */
 const OFFERED = 3;
 const ACTIVE = new Set<ModelDownload['status']>(['queued', 'downloading', 'verifying']);
+/** The part of a button's name only screen readers hear (which model, from where). */
+const HIDDEN = { hidden: (chunks: ReactNode[]) => <span className="visually-hidden">{chunks}</span> };
 
 /** A running Ollama or LM Studio: one of its models registered in one click. */
 function ServerOffer({ server, onAdded }: { server: Server; onAdded: () => void }) {
+  const intl = useIntl();
   const { models, model, setModel, register } = useServerRegistration(server, onAdded);
   const selectId = `home-server-${server.source}`;
   return (
     <li className="setup-offer">
       <div className="setup-offer-text">
-        <strong>{server.name} is running on this machine</strong>
-        <span>{models.length === 1 ? `It offers ${models[0]}.` : `It offers ${models.length} models.`} Answers stay on this machine.</span>
+        <strong>
+          <FormattedMessage id="chat.setup.serverRunning" values={{ server: server.name }} />
+        </strong>
+        <span>
+          {models.length === 1 ? (
+            <FormattedMessage id="chat.setup.offersOne" values={{ model: models[0] }} />
+          ) : (
+            <FormattedMessage id="chat.setup.offersMany" values={{ count: models.length }} />
+          )}
+        </span>
         <FormError message={register.error} />
       </div>
       <div className="setup-offer-action">
         {models.length > 1 ? (
-          <ServerModelSelect id={selectId} label={`Pick one of what ${server.name} offers`} models={models} model={model} onChange={setModel} />
+          <ServerModelSelect id={selectId} label={intl.formatMessage({ id: 'chat.setup.pickModel' }, { server: server.name })} models={models} model={model} onChange={setModel} />
         ) : null}
         <Button size="sm" variant="primary" busy={register.busy} onClick={() => void register.run()}>
-          Use {models.length > 1 ? 'this model' : model}
-          <span className="visually-hidden"> from {server.name}</span>
+          {models.length > 1 ? (
+            <FormattedMessage id="chat.setup.useThisModel" values={{ ...HIDDEN, server: server.name }} />
+          ) : (
+            <FormattedMessage id="chat.setup.useModel" values={{ ...HIDDEN, model, server: server.name }} />
+          )}
         </Button>
       </div>
     </li>
@@ -47,6 +62,7 @@ function ServerOffer({ server, onAdded }: { server: Server; onAdded: () => void 
  * their progress, right on the home screen. `onAdded`: a model can now chat (the pickers reload).
  */
 export function HomeSetup({ onAdded }: { onAdded: () => void }) {
+  const intl = useIntl();
   const discovered = useLoader(() => client.call('models.discovered', {}));
   const catalog = useLoader(() => client.call('models.catalog', {}));
   const downloads = useLoader(() => client.call('models.downloads.list', {}));
@@ -77,20 +93,26 @@ export function HomeSetup({ onAdded }: { onAdded: () => void }) {
   return (
     <div className="home-setup">
       {servers.length > 0 ? (
-        <ul className="setup-offers" aria-label="Found on this machine">
+        <ul className="setup-offers" aria-label={intl.formatMessage({ id: 'chat.setup.found' })}>
           {servers.map((s) => (
             <ServerOffer key={`${s.source}-${s.endpoint_url ?? s.name}`} server={s} onAdded={onAdded} />
           ))}
         </ul>
       ) : null}
       {running.length > 0 ? (
-        <ul className="setup-downloads" aria-label="Downloading">
+        <ul className="setup-downloads" aria-label={intl.formatMessage({ id: 'chat.setup.downloading' })}>
           {running.map((d) => (
             <li key={d.id}>
               <ProgressBar
                 value={d.bytes_total ? d.bytes_done / d.bytes_total : 0}
-                label={`Downloading ${d.file_name}`}
-                text={d.status === 'verifying' ? `${d.file_name}: checking it…` : `Downloading ${d.file_name}: ${formatBytes(d.bytes_done)}${d.bytes_total ? ` of ${formatBytes(d.bytes_total)}` : ''}`}
+                label={intl.formatMessage({ id: 'chat.setup.downloadingFile' }, { file: d.file_name })}
+                text={
+                  d.status === 'verifying'
+                    ? intl.formatMessage({ id: 'chat.setup.verifying' }, { file: d.file_name })
+                    : d.bytes_total
+                      ? intl.formatMessage({ id: 'chat.setup.progress' }, { file: d.file_name, done: formatBytes(d.bytes_done, intl.locale), total: formatBytes(d.bytes_total, intl.locale) })
+                      : intl.formatMessage({ id: 'chat.setup.progressUnknown' }, { file: d.file_name, done: formatBytes(d.bytes_done, intl.locale) })
+                }
               />
             </li>
           ))}
@@ -98,24 +120,26 @@ export function HomeSetup({ onAdded }: { onAdded: () => void }) {
       ) : null}
       {failed.map((d) => (
         <p key={d.id} className="setup-failed" role="status">
-          The download of {d.file_name} failed: {d.error ?? 'no reason was given'}.
+          <FormattedMessage id="chat.setup.failed" values={{ file: d.file_name, reason: d.error ?? intl.formatMessage({ id: 'chat.setup.noReason' }) }} />
         </p>
       ))}
       {offered.length > 0 ? (
         <>
-          <p className="setup-heading">{servers.length > 0 ? 'Or download one' : 'Download one'} that runs here, offline and private:</p>
-          <ul className="setup-offers" aria-label="Recommended downloads">
+          <p className="setup-heading">
+            <FormattedMessage id={servers.length > 0 ? 'chat.setup.orDownloadHeading' : 'chat.setup.downloadHeading'} />
+          </p>
+          <ul className="setup-offers" aria-label={intl.formatMessage({ id: 'chat.setup.recommended' })}>
             {offered.map((m) => (
               <li key={m.id} className="setup-offer">
                 <div className="setup-offer-text">
                   <strong>{m.name}</strong>
                   <span>
-                    {formatBytes(m.size_bytes)} download · needs about {formatBytes(m.ram_bytes)} of memory · {m.license}
+                    <FormattedMessage id="chat.setup.offerFacts" values={{ size: formatBytes(m.size_bytes, intl.locale), ram: formatBytes(m.ram_bytes, intl.locale), license: m.license }} />
                   </span>
                 </div>
                 <div className="setup-offer-action">
                   <Button size="sm" variant="secondary" disabled={anyRunning} busy={start.busy} onClick={() => void start.run(m.url)}>
-                    Download<span className="visually-hidden"> {m.name}</span>
+                    <FormattedMessage id="chat.setup.download" values={{ ...HIDDEN, name: m.name }} />
                   </Button>
                 </div>
               </li>

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type ComponentProps, type ReactNode } from 'react';
+import { useIntl } from 'react-intl';
 import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
@@ -30,10 +31,11 @@ const PLAIN: Plugins = [rehypeSanitize];
 
 /** A code block with its own Copy button (the code's text, as shown). */
 function CodeBlock({ children, node: _node, ...rest }: ComponentProps<'pre'> & { node?: unknown }) {
+  const intl = useIntl();
   const pre = useRef<HTMLPreElement>(null);
   return (
     <div className="md-code">
-      <CopyButton className="code-copy" text={() => pre.current?.textContent ?? ''} label="Copy code" />
+      <CopyButton className="code-copy" text={() => pre.current?.textContent ?? ''} label={intl.formatMessage({ id: 'chat.markdown.copyCode' })} />
       <pre ref={pre} {...rest}>
         {children}
       </pre>
@@ -43,8 +45,9 @@ function CodeBlock({ children, node: _node, ...rest }: ComponentProps<'pre'> & {
 
 /** A wide table scrolls on its own, not the whole answer. */
 function Table({ children, node: _node, ...rest }: ComponentProps<'table'> & { node?: unknown }) {
+  const intl = useIntl();
   return (
-    <div className="table-scroll" tabIndex={0} role="region" aria-label="Table">
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={intl.formatMessage({ id: 'chat.markdown.table' })}>
       <table {...rest}>{children}</table>
     </div>
   );
@@ -66,6 +69,7 @@ export interface MarkdownRendererProps {
  * as well as it parses.
  */
 export function MarkdownRenderer({ text, cited, onCite, sourceName }: MarkdownRendererProps) {
+  const intl = useIntl();
   const needsHighlighter = NAMED_FENCE.test(text);
   const [plugins, setPlugins] = useState<Plugins>(highlighted ?? PLAIN);
   useEffect(() => {
@@ -84,7 +88,7 @@ export function MarkdownRenderer({ text, cited, onCite, sourceName }: MarkdownRe
           const n = Number(cite[1]);
           const name = sourceName?.(n);
           return (
-            <button type="button" className="cite-link" aria-label={`Source ${n}${name ? `: ${name}` : ''}`} onClick={() => onCite(n)}>
+            <button type="button" className="cite-link" aria-label={name ? intl.formatMessage({ id: 'chat.markdown.sourceNamed' }, { n, name }) : intl.formatMessage({ id: 'chat.markdown.source' }, { n })} onClick={() => onCite(n)}>
               {children}
             </button>
           );
@@ -96,7 +100,7 @@ export function MarkdownRenderer({ text, cited, onCite, sourceName }: MarkdownRe
         );
       },
     }),
-    [onCite, sourceName],
+    [onCite, sourceName, intl],
   );
   return (
     <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={plugins} components={components}>

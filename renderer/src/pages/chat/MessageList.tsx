@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
+import { useIntl } from 'react-intl';
 import { MessageView } from './MessageView.js';
 import type { ShownMessage } from './branches.js';
 import type { Model } from './types.js';
@@ -10,6 +11,7 @@ import type { Model } from './types.js';
  * the end while the reader is at the end, and stays put when they scrolled up to read.
  */
 export function MessageList({ shown, models }: { shown: ShownMessage[]; models: Map<string, Model> }) {
+  const intl = useIntl();
   const messages = shown.map((s) => s.message);
   const scroller = useRef<HTMLDivElement>(null);
   const atEnd = useRef(true);
@@ -45,7 +47,7 @@ export function MessageList({ shown, models }: { shown: ShownMessage[]; models: 
       ref={scroller}
       className="message-scroller"
       role="log"
-      aria-label="Messages"
+      aria-label={intl.formatMessage({ id: 'chat.messages.label' })}
       tabIndex={0}
       onWheel={intent}
       onTouchMove={intent}

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { z } from 'zod';
 import type { PassageSource } from '../../../../shared/operations/passage-source.js';
 import { client } from '../../api/index.js';
@@ -15,19 +16,22 @@ const offset = (value: string | number | undefined): number | null => {
 };
 
 /** "page 2 of 12", "rows 14–16 of 30", "§ Allowances": where the shown part is, as a reader says it. */
-export function shownWhere(source: Source): string {
+export function shownWhere(source: Source, intl: IntlShape): string {
   const where = humanLocation(source.location);
-  if (source.kind === 'pages' && source.total_pages !== undefined) return `${where} of ${source.total_pages}`;
-  if (source.kind === 'rows' && source.total_rows !== undefined) return `${where} of ${source.total_rows}`;
+  if (source.kind === 'pages' && source.total_pages !== undefined) return intl.formatMessage({ id: 'chat.source.whereOfTotal' }, { where, total: source.total_pages });
+  if (source.kind === 'rows' && source.total_rows !== undefined) return intl.formatMessage({ id: 'chat.source.whereOfTotal' }, { where, total: source.total_rows });
   return where;
 }
+
+/** Marks text left out before or after the part shown: a glyph, not words. */
+const CUT = '…';
 
 function SourceText({ source }: { source: Source }) {
   return (
     <div className="source-text">
-      {source.truncated ? <p className="source-cut">…</p> : null}
+      {source.truncated ? <p className="source-cut">{CUT}</p> : null}
       {source.segments.map((s, i) => (s.highlight ? <mark key={i}>{s.text}</mark> : <span key={i}>{s.text}</span>))}
-      {source.truncated ? <p className="source-cut">…</p> : null}
+      {source.truncated ? <p className="source-cut">{CUT}</p> : null}
     </div>
   );
 }
@@ -37,7 +41,9 @@ function SourceRows({ table }: { table: NonNullable<Source['table']> }) {
     <table className="source-table">
       <thead>
         <tr>
-          <th scope="col">Row</th>
+          <th scope="col">
+            <FormattedMessage id="chat.source.row" />
+          </th>
           {table.columns.map((c, i) => (
             <th scope="col" key={i}>
               {c}
@@ -65,6 +71,7 @@ function SourceRows({ table }: { table: NonNullable<Source['table']> }) {
  * Until it arrives, or if the file cannot be read, the passage's own snippet stands in.
  */
 export function SourceViewer({ citation }: { citation: Citation }) {
+  const intl = useIntl();
   const start = offset(citation.location.start);
   const end = offset(citation.location.end);
   const loader = useLoader(async () => {
@@ -90,17 +97,21 @@ export function SourceViewer({ citation }: { citation: Citation }) {
     </>
   );
 
-  if (state.status === 'loading') return <div className="citation-viewer" aria-busy="true">{fallback('Opening the file at the passage…')}</div>;
+  if (state.status === 'loading') return <div className="citation-viewer" aria-busy="true">{fallback(intl.formatMessage({ id: 'chat.source.opening' }))}</div>;
   if (state.status === 'error' || state.data === null) {
-    const why = state.status === 'error' ? state.error : 'This passage has no place in its file to show.';
-    return <div className="citation-viewer">{fallback(`The file could not be opened here (${why}). The passage:`)}</div>;
+    const reason = state.status === 'error' ? state.error : intl.formatMessage({ id: 'chat.source.noPlace' });
+    return <div className="citation-viewer">{fallback(intl.formatMessage({ id: 'chat.source.openFailed' }, { reason }))}</div>;
   }
   const source = state.data;
-  const where = shownWhere(source);
+  const where = shownWhere(source, intl);
+  const file = source.artifact_key;
+  const note = !where
+    ? intl.formatMessage({ id: 'chat.source.passageMarked' }, { file })
+    : intl.formatMessage({ id: source.kind === 'rows' ? 'chat.source.rowsMarked' : 'chat.source.passageMarkedAt' }, { file, where });
   return (
     <div className="citation-viewer">
-      <p className="citation-where">{where ? `${source.artifact_key}, ${where}${source.kind === 'rows' ? ' — the cited rows are marked' : ' — the passage is marked'}` : `${source.artifact_key} — the passage is marked`}</p>
-      <div ref={box} className={`source-view source-view-${source.kind}`} tabIndex={0} role="region" aria-label={`${source.artifact_key}${where ? `, ${where}` : ''}`}>
+      <p className="citation-where">{note}</p>
+      <div ref={box} className={`source-view source-view-${source.kind}`} tabIndex={0} role="region" aria-label={where ? intl.formatMessage({ id: 'chat.source.regionLabel' }, { file, where }) : file}>
         {source.kind === 'rows' && source.table ? <SourceRows table={source.table} /> : <SourceText source={source} />}
       </div>
     </div>

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { Button } from '../../ui/Button.js';
 import { ChatIcon, CloseIcon, PlusIcon } from '../../ui/icons.js';
 import { useMediaQuery } from '../../ui/useMediaQuery.js';
@@ -19,6 +20,7 @@ function focusables(root: HTMLElement | null): HTMLElement[] {
  * choosing a thread (or a new chat) closes it too; focus then returns to where it belongs.
  */
 export function ThreadDrawer({ children, title, onNewChat, locked = false }: { children: ReactNode; title?: string; onNewChat?: () => void; locked?: boolean }) {
+  const intl = useIntl();
   const narrow = useMediaQuery(NARROW);
   const [open, setOpen] = useState(false);
   const panel = useRef<HTMLDivElement>(null);
@@ -79,7 +81,7 @@ export function ThreadDrawer({ children, title, onNewChat, locked = false }: { c
       <div className="thread-drawer-bar">
         <button ref={toggle} type="button" className="btn btn-secondary btn-sm" aria-expanded={drawerOpen} aria-controls={id} onClick={() => setOpen((o) => !o)}>
           <ChatIcon size={16} />
-          Threads
+          <FormattedMessage id="chat.drawer.threads" />
         </button>
         {/* Which conversation this is, and a new one, without opening the drawer. */}
         {title ? (
@@ -88,7 +90,7 @@ export function ThreadDrawer({ children, title, onNewChat, locked = false }: { c
           </p>
         ) : null}
         {onNewChat ? (
-          <Button size="sm" variant="ghost" className="thread-drawer-new" icon={<PlusIcon size={16} />} disabled={locked} onClick={onNewChat} aria-label="Start a new chat" />
+          <Button size="sm" variant="ghost" className="thread-drawer-new" icon={<PlusIcon size={16} />} disabled={locked} onClick={onNewChat} aria-label={intl.formatMessage({ id: 'chat.drawer.newChat' })} />
         ) : null}
       </div>
       {drawerOpen ? <div className="thread-drawer-backdrop" aria-hidden="true" onClick={() => close('toggle')} /> : null}
@@ -98,13 +100,13 @@ export function ThreadDrawer({ children, title, onNewChat, locked = false }: { c
         className={`thread-drawer${drawerOpen ? ' is-open' : ''}`}
         role={narrow ? 'dialog' : undefined}
         aria-modal={drawerOpen ? true : undefined}
-        aria-label={narrow ? 'Threads' : undefined}
+        aria-label={narrow ? intl.formatMessage({ id: 'chat.drawer.threads' }) : undefined}
         inert={narrow && !open}
         onKeyDown={trapTab}
         onClick={closeOnChoice}
       >
         {drawerOpen ? (
-          <Button variant="ghost" size="sm" className="thread-drawer-close" icon={<CloseIcon size={16} />} onClick={() => close('toggle')} aria-label="Close threads" />
+          <Button variant="ghost" size="sm" className="thread-drawer-close" icon={<CloseIcon size={16} />} onClick={() => close('toggle')} aria-label={intl.formatMessage({ id: 'chat.drawer.close' })} />
         ) : null}
         {children}
       </div>

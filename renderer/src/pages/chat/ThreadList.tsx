@@ -1,11 +1,12 @@
 import { useId, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { Button } from '../../ui/Button.js';
 import { Skeleton } from '../../ui/Skeleton.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
 import { PlusIcon } from '../../ui/icons.js';
 import { useAction } from '../../ui/useAction.js';
 import { threadHref } from './chat-hash.js';
-import { groupThreads } from './thread-groups.js';
+import { GROUP_TITLE, groupThreads } from './thread-groups.js';
 import type { Thread } from './types.js';
 
 export interface ThreadListProps {
@@ -21,6 +22,7 @@ export interface ThreadListProps {
 }
 
 function ThreadRow({ thread, selected, locked, onRename, onAskDelete }: { thread: Thread; selected: boolean; locked: boolean; onRename: (title: string) => Promise<void>; onAskDelete: () => void }) {
+  const intl = useIntl();
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(thread.title);
   if (editing) {
@@ -37,7 +39,7 @@ function ThreadRow({ thread, selected, locked, onRename, onAskDelete }: { thread
         >
           <input
             className="input input-sm"
-            aria-label="Thread title"
+            aria-label={intl.formatMessage({ id: 'chat.threads.titleInput' })}
             value={title}
             autoFocus
             maxLength={200}
@@ -64,16 +66,16 @@ function ThreadRow({ thread, selected, locked, onRename, onAskDelete }: { thread
           size="sm"
           variant="ghost"
           disabled={locked}
-          aria-label={`Rename ${thread.title}`}
+          aria-label={intl.formatMessage({ id: 'chat.threads.renameNamed' }, { title: thread.title })}
           onClick={() => {
             setTitle(thread.title);
             setEditing(true);
           }}
         >
-          Rename
+          <FormattedMessage id="chat.threads.rename" />
         </Button>
-        <Button size="sm" variant="ghost" className="btn-danger-ghost" disabled={locked} aria-label={`Delete ${thread.title}`} onClick={onAskDelete}>
-          Delete
+        <Button size="sm" variant="ghost" className="btn-danger-ghost" disabled={locked} aria-label={intl.formatMessage({ id: 'chat.threads.deleteNamed' }, { title: thread.title })} onClick={onAskDelete}>
+          <FormattedMessage id="chat.threads.delete" />
         </Button>
       </span>
     </li>
@@ -82,6 +84,7 @@ function ThreadRow({ thread, selected, locked, onRename, onAskDelete }: { thread
 
 /** The user's threads, newest first in date groups (Today, Yesterday, …), with search, rename and delete. */
 export function ThreadList({ threads, error, selected, query, onQuery, onRename, onDelete, locked }: ThreadListProps) {
+  const intl = useIntl();
   const [deleting, setDeleting] = useState<Thread | null>(null);
   const groupId = useId();
   const remove = useAction(async (thread: Thread) => {
@@ -89,22 +92,24 @@ export function ThreadList({ threads, error, selected, query, onQuery, onRename,
     setDeleting(null);
   });
   return (
-    <nav className="thread-panel" aria-label="Threads">
+    <nav className="thread-panel" aria-label={intl.formatMessage({ id: 'chat.threads.label' })}>
       <Button className="thread-new" icon={<PlusIcon size={16} />} disabled={locked} onClick={() => (window.location.hash = threadHref(null))}>
-        New chat
+        <FormattedMessage id="chat.threads.newChat" />
       </Button>
-      <input className="input input-sm" type="search" aria-label="Search threads" placeholder="Search threads" value={query} onChange={(event) => onQuery(event.target.value)} />
+      <input className="input input-sm" type="search" aria-label={intl.formatMessage({ id: 'chat.threads.search' })} placeholder={intl.formatMessage({ id: 'chat.threads.search' })} value={query} onChange={(event) => onQuery(event.target.value)} />
       {error ? <p className="field-error">{error}</p> : null}
       {threads === null ? (
-        <Skeleton shape="list" label="Loading threads…" />
+        <Skeleton shape="list" label={intl.formatMessage({ id: 'chat.threads.loading' })} />
       ) : threads.length === 0 ? (
-        <p className="muted thread-empty">{query ? 'No thread has this in its title.' : 'No conversations yet. Ask something to start one.'}</p>
+        <p className="muted thread-empty">
+          <FormattedMessage id={query ? 'chat.threads.noMatch' : 'chat.threads.empty'} />
+        </p>
       ) : (
         <div className="thread-groups">
           {groupThreads(threads, new Date()).map(({ group, threads: inGroup }) => (
-            <section key={group} className="thread-group" aria-labelledby={`${groupId}-${group.replace(/\W/g, '')}`}>
-              <h2 className="thread-group-title" id={`${groupId}-${group.replace(/\W/g, '')}`}>
-                {group}
+            <section key={group} className="thread-group" aria-labelledby={`${groupId}-${group}`}>
+              <h2 className="thread-group-title" id={`${groupId}-${group}`}>
+                <FormattedMessage id={GROUP_TITLE[group]} />
               </h2>
               <ul className="thread-list">
                 {inGroup.map((t) => (
@@ -117,8 +122,8 @@ export function ThreadList({ threads, error, selected, query, onQuery, onRename,
       )}
       <ConfirmDialog
         open={deleting !== null}
-        title="Delete this thread?"
-        confirmLabel="Delete thread"
+        title={intl.formatMessage({ id: 'chat.threads.deleteTitle' })}
+        confirmLabel={intl.formatMessage({ id: 'chat.threads.deleteConfirm' })}
         tone="danger"
         busy={remove.busy}
         error={remove.error}
@@ -129,7 +134,7 @@ export function ThreadList({ threads, error, selected, query, onQuery, onRename,
         onConfirm={() => deleting && void remove.run(deleting)}
       >
         <p>
-          <strong>{deleting?.title}</strong> and all its messages will be deleted. This cannot be undone.
+          <FormattedMessage id="chat.threads.deleteText" values={{ title: deleting?.title ?? '', b: (chunks) => <strong>{chunks}</strong> }} />
         </p>
       </ConfirmDialog>
     </nav>

@@ -1,4 +1,16 @@
+import type { ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { useChatActions } from './actions.js';
+
+/** The steps' arrows: glyphs, not words (each button is named by its aria-label). */
+const PREVIOUS = '‹';
+const NEXT = '›';
+
+/** "2 / 3" on screen, "Version 2 of 3" to a screen reader: the catalogue marks which part is which. */
+const COUNT_PARTS = {
+  hidden: (chunks: ReactNode[]) => <span className="visually-hidden">{chunks}</span>,
+  shown: (chunks: ReactNode[]) => <span aria-hidden="true">{chunks}</span>,
+};
 
 /** Where a message sits among its versions (see branches.ts). */
 export interface VersionInfo {
@@ -13,28 +25,25 @@ export interface VersionInfo {
  * other action, while an answer is written.
  */
 export function VersionSwitcher({ info, kind }: { info: VersionInfo | undefined; kind: 'question' | 'answer' }) {
+  const intl = useIntl();
   const { busy, switchVersion } = useChatActions();
   if (!info || info.versions.length < 2) return null;
   const { version, versions, fork } = info;
-  const noun = kind === 'question' ? 'version' : 'answer';
+  const question = kind === 'question';
   const go = (to: number) => {
     const id = versions[to];
     if (id) switchVersion(fork, id);
   };
   return (
-    <span className="version-switcher" role="group" aria-label={`${kind === 'question' ? 'Versions of this message' : 'Answers to this message'}`}>
-      <button type="button" className="msg-action version-step" aria-label={`Previous ${noun}`} disabled={busy || version === 0} onClick={() => go(version - 1)}>
-        ‹
+    <span className="version-switcher" role="group" aria-label={intl.formatMessage({ id: question ? 'chat.version.questionGroup' : 'chat.version.answerGroup' })}>
+      <button type="button" className="msg-action version-step" aria-label={intl.formatMessage({ id: question ? 'chat.version.previousQuestion' : 'chat.version.previousAnswer' })} disabled={busy || version === 0} onClick={() => go(version - 1)}>
+        {PREVIOUS}
       </button>
       <span className="version-count" aria-live="polite">
-        <span className="visually-hidden">{kind === 'question' ? 'Version' : 'Answer'} </span>
-        {version + 1}
-        <span aria-hidden="true"> / </span>
-        <span className="visually-hidden"> of </span>
-        {versions.length}
+        <FormattedMessage id={question ? 'chat.version.countQuestion' : 'chat.version.countAnswer'} values={{ ...COUNT_PARTS, current: version + 1, total: versions.length }} />
       </span>
-      <button type="button" className="msg-action version-step" aria-label={`Next ${noun}`} disabled={busy || version === versions.length - 1} onClick={() => go(version + 1)}>
-        ›
+      <button type="button" className="msg-action version-step" aria-label={intl.formatMessage({ id: question ? 'chat.version.nextQuestion' : 'chat.version.nextAnswer' })} disabled={busy || version === versions.length - 1} onClick={() => go(version + 1)}>
+        {NEXT}
       </button>
     </span>
   );

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ServiceError } from '../../../../shared/errors.js';
+import { ServiceError } from '../../../../shared/errors.js';
 import { client } from '../../api/index.js';
+import { getIntl } from '../../i18n/intl.js';
 import type { ChatStreamSignal } from '../../api/client.js';
 import { errorText } from '../../ui/error-text.js';
 import { toast } from '../../ui/toast.js';
@@ -32,9 +33,10 @@ type Open = (onSignal: (signal: ChatStreamSignal) => void) => () => void;
  * service, and if it ends in an error while its thread is still not on screen, a toast says so.
  */
 function endInBackground(signal: ChatStreamSignal, threadId: string | null): boolean {
-  const failure = signal.type === 'error' ? signal.error.message : signal.type === 'event' && signal.event.event === 'error' ? signal.event.data.detail : null;
+  const failure = signal.type === 'error' ? signal.error : signal.type === 'event' && signal.event.event === 'error' ? new ServiceError(signal.event.data.code, signal.event.data.detail) : null;
   if (failure !== null && threadId !== null && threadFromHash(window.location.hash) !== threadId) {
-    toast.error('An answer in another thread stopped with an error', failure, { label: 'Open the thread', href: threadHref(threadId) });
+    const intl = getIntl();
+    toast.error(intl.formatMessage({ id: 'chat.background.failed' }), errorText(failure, intl), { label: intl.formatMessage({ id: 'chat.background.open' }), href: threadHref(threadId) });
   }
   return signal.type !== 'event' || signal.event.event === 'message.completed' || signal.event.event === 'error';
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { client } from '../../api/index.js';
+import { getIntl } from '../../i18n/intl.js';
 import { errorText } from '../../ui/error-text.js';
 import { reportFailure } from '../../ui/report-failure.js';
 import type { Thread } from './types.js';
@@ -29,7 +30,7 @@ export function useThreads() {
         },
         (e: unknown) => {
           if (cancelled) return;
-          if (shownQuery.current === query) reportFailure('The thread list could not be refreshed', e);
+          if (shownQuery.current === query) reportFailure(getIntl().formatMessage({ id: 'chat.threads.refreshFailed' }), e);
           else setError(errorText(e));
         },
       );

@@ -1,5 +1,7 @@
 import { useEffect, useId, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { COMPARISON_MAX_MODELS, COMPARISON_MIN_MODELS, COMPARISON_PROMPT_MAX } from '../../../../shared/operations/comparisons.js';
+import type { MessageId } from '../../i18n/catalogues/index.js';
 import { Button } from '../../ui/Button.js';
 import { DatasetPicker } from '../chat/DatasetPicker.js';
 import type { Model } from '../chat/types.js';
@@ -19,7 +21,14 @@ export interface CompareFormProps {
  * The prompt, the models to ask (2–8) and how: with datasets, blind. While answers stream the
  * form is locked and Stop (or Esc) ends them.
  */
+/** A model's status beside its name, when it is not simply available. */
+const MODEL_STATUS: Record<Exclude<Model['status'], 'available'>, MessageId> = {
+  degraded: 'compare.form.modelStatus.degraded',
+  unavailable: 'compare.form.modelStatus.unavailable',
+};
+
 export function CompareForm({ models, datasets, streaming, onCompare, onStop, refill = null }: CompareFormProps) {
+  const intl = useIntl();
   const id = useId();
   const [prompt, setPrompt] = useState('');
   // Two models to start with, registered ones before the built-in one: that is what people compare.
@@ -67,21 +76,21 @@ export function CompareForm({ models, datasets, streaming, onCompare, onStop, re
   return (
     <form
       className="compare-form"
-      aria-label="New comparison"
+      aria-label={intl.formatMessage({ id: 'compare.form.label' })}
       onSubmit={(event) => {
         event.preventDefault();
         submit();
       }}
     >
       <label htmlFor={`${id}-prompt`} className="field-label">
-        Prompt
+        {intl.formatMessage({ id: 'compare.form.prompt' })}
       </label>
       <textarea
         id={`${id}-prompt`}
         className="compare-prompt"
         rows={3}
         maxLength={COMPARISON_PROMPT_MAX}
-        placeholder="Ask every model the same thing… (Ctrl+Enter to compare)"
+        placeholder={intl.formatMessage({ id: 'compare.form.placeholder' })}
         value={prompt}
         disabled={streaming}
         onChange={(event) => setPrompt(event.target.value)}
@@ -94,7 +103,15 @@ export function CompareForm({ models, datasets, streaming, onCompare, onStop, re
       />
       <fieldset className="compare-models" disabled={streaming}>
         <legend className="field-label">
-          Models <span className="compare-count">{chosen.length} of 2–8 chosen</span>
+          <FormattedMessage
+            id="compare.form.modelsChosen"
+            values={{
+              count: chosen.length,
+              min: COMPARISON_MIN_MODELS,
+              max: COMPARISON_MAX_MODELS,
+              chosen: (chunks) => <span className="compare-count">{chunks}</span>,
+            }}
+          />
         </legend>
         <div className="model-chips">
           {models.map((m) => {
@@ -109,7 +126,7 @@ export function CompareForm({ models, datasets, streaming, onCompare, onStop, re
                   onChange={(event) => toggle(m.id, event.target.checked)}
                 />
                 <span>{m.name}</span>
-                {m.status !== 'available' ? <span className="model-chip-status">{m.status}</span> : null}
+                {m.status !== 'available' ? <span className="model-chip-status">{intl.formatMessage({ id: MODEL_STATUS[m.status] })}</span> : null}
               </label>
             );
           })}
@@ -117,23 +134,23 @@ export function CompareForm({ models, datasets, streaming, onCompare, onStop, re
       </fieldset>
       <div className="compare-bar">
         <div className="compare-options">
-          <DatasetPicker datasets={datasets} value={datasetIds} onChange={setDatasetIds} disabled={streaming} legend="Datasets every model draws on" />
+          <DatasetPicker datasets={datasets} value={datasetIds} onChange={setDatasetIds} disabled={streaming} legend={intl.formatMessage({ id: 'compare.form.datasetsLegend' })} />
           <label className="checkbox-row compare-blind" htmlFor={`${id}-blind`}>
             <input id={`${id}-blind`} type="checkbox" checked={blind} disabled={streaming} onChange={(event) => setBlind(event.target.checked)} />
-            Blind <span className="muted">— hide the names until you vote</span>
+            <FormattedMessage id="compare.form.blind" values={{ muted: (chunks) => <span className="muted">{chunks}</span> }} />
           </label>
         </div>
         {streaming ? (
           <Button variant="secondary" onClick={onStop} aria-keyshortcuts="Escape">
-            Stop
+            {intl.formatMessage({ id: 'compare.form.stop' })}
           </Button>
         ) : (
           <Button variant="primary" type="submit" disabled={!canSubmit}>
-            Compare
+            {intl.formatMessage({ id: 'compare.form.submit' })}
           </Button>
         )}
       </div>
-      {tooFew && !streaming ? <p className="field-hint">Choose at least two models.</p> : null}
+      {tooFew && !streaming ? <p className="field-hint">{intl.formatMessage({ id: 'compare.form.tooFew' })}</p> : null}
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useIntl, type IntlShape } from 'react-intl';
 import { client } from '../../api/index.js';
 import { Button } from '../../ui/Button.js';
 import { EmptyState } from '../../ui/EmptyState.js';
@@ -12,22 +13,23 @@ import type { ComparisonSummary } from './types.js';
 
 const PAGE = 20;
 
-function models(c: ComparisonSummary): string {
-  if (c.responses.every((r) => r.model_name === null)) return `Blind · ${c.responses.length} models`;
-  return c.responses.map((r) => r.model_name ?? r.label).join(' vs ');
+function models(intl: IntlShape, c: ComparisonSummary): string {
+  if (c.responses.every((r) => r.model_name === null)) return intl.formatMessage({ id: 'compare.history.blindModels' }, { count: c.responses.length });
+  return c.responses.map((r) => r.model_name ?? r.label).join(` ${intl.formatMessage({ id: 'compare.history.vs' })} `);
 }
 
-function verdict(c: ComparisonSummary): string {
-  if (c.status === 'streaming') return 'Answering…';
-  if (!c.vote) return 'Not voted';
-  if (c.vote.outcome === 'tie') return 'Tie';
-  if (c.vote.outcome === 'both_bad') return 'All bad';
+function verdict(intl: IntlShape, c: ComparisonSummary): string {
+  if (c.status === 'streaming') return intl.formatMessage({ id: 'compare.history.answering' });
+  if (!c.vote) return intl.formatMessage({ id: 'compare.history.notVoted' });
+  if (c.vote.outcome === 'tie') return intl.formatMessage({ id: 'compare.history.tie' });
+  if (c.vote.outcome === 'both_bad') return intl.formatMessage({ id: 'compare.history.allBad' });
   const winner = c.responses.find((r) => r.id === c.vote?.winner_response_id);
-  return winner ? `${winner.model_name ?? winner.label} won` : 'Voted';
+  return winner ? intl.formatMessage({ id: 'compare.history.won' }, { model: winner.model_name ?? winner.label }) : intl.formatMessage({ id: 'compare.history.voted' });
 }
 
 /** The caller's comparisons, newest first, each opening where it was left. */
 export function History() {
+  const intl = useIntl();
   const { state, reload } = useLoader(() => client.call('comparisons.list', { limit: PAGE }));
   const [more, setMore] = useState<ComparisonSummary[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -45,13 +47,22 @@ export function History() {
   });
 
   return (
-    <Loadable state={state} reload={reload} loading="Loading your comparisons…" failed="Your comparisons could not be loaded">
+    <Loadable state={state} reload={reload} loading={intl.formatMessage({ id: 'compare.history.loading' })} failed={intl.formatMessage({ id: 'compare.history.failed' })}>
       {(first) => {
         const all = [...first.data, ...more];
         if (all.length === 0) {
           return (
-            <EmptyState icon={<CompareIcon size={22} />} title="No comparisons yet" level={3} actions={<a className="btn btn-primary btn-md" href={compareHref({ tab: 'compare', comparisonId: null })}>Start a comparison</a>}>
-              <p>Your comparisons are kept here, with their answers and your vote, to open again later.</p>
+            <EmptyState
+              icon={<CompareIcon size={22} />}
+              title={intl.formatMessage({ id: 'compare.history.emptyTitle' })}
+              level={3}
+              actions={
+                <a className="btn btn-primary btn-md" href={compareHref({ tab: 'compare', comparisonId: null })}>
+                  {intl.formatMessage({ id: 'compare.history.start' })}
+                </a>
+              }
+            >
+              <p>{intl.formatMessage({ id: 'compare.history.emptyBody' })}</p>
             </EmptyState>
           );
         }
@@ -63,10 +74,10 @@ export function History() {
                   <a className="history-item" href={compareHref({ tab: 'compare', comparisonId: c.id })}>
                     <span className="history-prompt">{c.prompt}</span>
                     <span className="history-meta">
-                      <span>{models(c)}</span>
-                      <span aria-hidden="true">·</span>
-                      <span>{verdict(c)}</span>
-                      <span aria-hidden="true">·</span>
+                      <span>{models(intl, c)}</span>
+                      <span aria-hidden="true">{intl.formatMessage({ id: 'compare.history.dot' })}</span>
+                      <span>{verdict(intl, c)}</span>
+                      <span aria-hidden="true">{intl.formatMessage({ id: 'compare.history.dot' })}</span>
                       <Time iso={c.created_at} />
                     </span>
                   </a>
@@ -76,7 +87,7 @@ export function History() {
             {loadMore.error ? <p className="field-error">{loadMore.error}</p> : null}
             {cursor ? (
               <Button variant="secondary" busy={loadMore.busy} onClick={() => void loadMore.run()}>
-                Show older comparisons
+                {intl.formatMessage({ id: 'compare.history.older' })}
               </Button>
             ) : null}
           </div>

@@ -1,3 +1,4 @@
+import { useIntl } from 'react-intl';
 import { client } from '../../api/index.js';
 import { hrefOf } from '../../app/routes.js';
 import { EmptyState } from '../../ui/EmptyState.js';
@@ -15,24 +16,25 @@ function scale(data: LeaderboardData['data']) {
 }
 
 function Table({ board }: { board: LeaderboardData }) {
+  const intl = useIntl();
   const at = scale(board.data);
   return (
     <div className="table-wrap">
       <table className="table leaderboard">
-        <caption className="visually-hidden">Models ranked by rating, with 95% intervals</caption>
+        <caption className="visually-hidden">{intl.formatMessage({ id: 'compare.leaderboard.caption' })}</caption>
         <thead>
           <tr>
-            <th scope="col">#</th>
-            <th scope="col">Model</th>
+            <th scope="col">{intl.formatMessage({ id: 'compare.leaderboard.rank' })}</th>
+            <th scope="col">{intl.formatMessage({ id: 'compare.leaderboard.model' })}</th>
             <th scope="col" className="num">
-              Rating
+              {intl.formatMessage({ id: 'compare.leaderboard.rating' })}
             </th>
-            <th scope="col">95% interval</th>
+            <th scope="col">{intl.formatMessage({ id: 'compare.leaderboard.interval' })}</th>
             <th scope="col" className="num">
-              Votes
+              {intl.formatMessage({ id: 'compare.leaderboard.votes' })}
             </th>
             <th scope="col" className="num">
-              Won · lost · tied
+              {intl.formatMessage({ id: 'compare.leaderboard.record' })}
             </th>
           </tr>
         </thead>
@@ -45,7 +47,7 @@ function Table({ board }: { board: LeaderboardData }) {
               <td>
                 <div className="interval">
                   <span className="interval-text">
-                    {Math.round(e.ci_low)}–{Math.round(e.ci_high)}
+                    {intl.formatMessage({ id: 'compare.leaderboard.range' }, { low: Math.round(e.ci_low), high: Math.round(e.ci_high) })}
                   </span>
                   <span className="interval-track" aria-hidden="true">
                     <span className="interval-range" style={{ left: at(e.ci_low), right: `calc(100% - ${at(e.ci_high)})` }} />
@@ -55,8 +57,8 @@ function Table({ board }: { board: LeaderboardData }) {
               </td>
               <td className="num">{e.votes}</td>
               <td className="num">
-                {e.wins} · {e.losses} · {e.ties}
-                {e.both_bad > 0 ? <span className="muted"> ({e.both_bad} all bad)</span> : null}
+                {intl.formatMessage({ id: 'compare.leaderboard.recordValue' }, { wins: e.wins, losses: e.losses, ties: e.ties })}
+                {e.both_bad > 0 ? <span className="muted"> {intl.formatMessage({ id: 'compare.leaderboard.allBad' }, { count: e.both_bad })}</span> : null}
               </td>
             </tr>
           ))}
@@ -68,21 +70,29 @@ function Table({ board }: { board: LeaderboardData }) {
 
 /** Ratings from every vote in the organization (Bradley–Terry), with their 95% intervals. */
 export function Leaderboard() {
+  const intl = useIntl();
   const { state, reload } = useLoader(() => client.call('comparisons.leaderboard', {}));
   return (
-    <Loadable state={state} reload={reload} loading="Loading the leaderboard…" failed="The leaderboard could not be loaded">
+    <Loadable state={state} reload={reload} loading={intl.formatMessage({ id: 'compare.leaderboard.loading' })} failed={intl.formatMessage({ id: 'compare.leaderboard.failed' })}>
       {(board) =>
         board.data.length === 0 ? (
-          <EmptyState icon={<CompareIcon size={22} />} title="No votes yet" level={3} actions={<a className="btn btn-primary btn-md" href={hrefOf('compare')}>Compare models</a>}>
-            <p>Compare two or more models and vote for the better answer: every vote moves the ratings here.</p>
+          <EmptyState
+            icon={<CompareIcon size={22} />}
+            title={intl.formatMessage({ id: 'compare.leaderboard.emptyTitle' })}
+            level={3}
+            actions={
+              <a className="btn btn-primary btn-md" href={hrefOf('compare')}>
+                {intl.formatMessage({ id: 'compare.leaderboard.compareModels' })}
+              </a>
+            }
+          >
+            <p>{intl.formatMessage({ id: 'compare.leaderboard.emptyBody' })}</p>
           </EmptyState>
         ) : (
           <div className="leaderboard-view">
             <Table board={board} />
             <p className="leaderboard-note muted">
-              {board.total_votes} {board.total_votes === 1 ? 'vote' : 'votes'}. Bradley–Terry ratings on an Elo-like scale: 1000 is average, and 400
-              points is 10:1 odds. The bars show 95% intervals (a bootstrap over the votes): overlapping bars mean the votes do not yet tell those
-              models apart. A tie counts half a win each way; “all bad” votes are counted but do not move the ratings.
+              {intl.formatMessage({ id: 'compare.leaderboard.note' }, { count: board.total_votes })}
             </p>
           </div>
         )

@@ -1,15 +1,18 @@
 import { memo, useEffect, useRef, useState, type CSSProperties } from 'react';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
+import type { MessageId } from '../../i18n/catalogues/index.js';
 import { Button } from '../../ui/Button.js';
 import { Citations } from '../chat/Citations.js';
 import { Markdown } from '../chat/Markdown.js';
 import { responseTitle, type Comparison, type ComparisonResponse } from './types.js';
+import { wordCount } from './word-count.js';
 
-const STATUS_LABEL: Record<ComparisonResponse['status'], string> = {
-  streaming: 'Writing…',
-  complete: 'Done',
-  error: 'Error',
-  cancelled: 'Stopped',
-  interrupted: 'Interrupted',
+const STATUS_LABEL: Record<ComparisonResponse['status'], MessageId> = {
+  streaming: 'compare.response.status.streaming',
+  complete: 'compare.response.status.complete',
+  error: 'compare.response.status.error',
+  cancelled: 'compare.response.status.cancelled',
+  interrupted: 'compare.response.status.interrupted',
 };
 
 const STATUS_TONE: Record<ComparisonResponse['status'], string> = {
@@ -20,53 +23,52 @@ const STATUS_TONE: Record<ComparisonResponse['status'], string> = {
   interrupted: 'badge-danger',
 };
 
-function wordsOf(text: string): number {
-  return text.split(/\s+/).filter(Boolean).length;
-}
-
-function seconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+function seconds(intl: IntlShape, ms: number): string {
+  return ms < 1000
+    ? intl.formatMessage({ id: 'compare.response.ms' }, { ms: intl.formatNumber(ms) })
+    : intl.formatMessage({ id: 'compare.response.seconds' }, { s: intl.formatNumber(ms / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
 }
 
 const ResponseColumn = memo(function ResponseColumn({ response, winner }: { response: ComparisonResponse; winner: boolean }) {
+  const intl = useIntl();
   const streaming = response.status === 'streaming';
-  const title = responseTitle(response);
+  const title = responseTitle(intl, response);
   return (
-    <article className={`compare-column${winner ? ' is-winner' : ''}`} aria-label={`Answer ${response.label}: ${title}`} aria-busy={streaming || undefined}>
+    <article className={`compare-column${winner ? ' is-winner' : ''}`} aria-label={intl.formatMessage({ id: 'compare.response.label' }, { label: response.label, title })} aria-busy={streaming || undefined}>
       <header className="compare-column-header">
         <span className="compare-label" aria-hidden="true">
           {response.label}
         </span>
         <h3 className="compare-column-title">{title}</h3>
-        <span className={`badge ${STATUS_TONE[response.status]}`}>{STATUS_LABEL[response.status]}</span>
+        <span className={`badge ${STATUS_TONE[response.status]}`}>{intl.formatMessage({ id: STATUS_LABEL[response.status] })}</span>
       </header>
       <div className="compare-column-body">
         {response.content === '' && streaming ? (
-          <p className="typing" aria-label="Writing">
+          <p className="typing" aria-label={intl.formatMessage({ id: 'compare.response.writing' })}>
             <span />
             <span />
             <span />
           </p>
         ) : response.content === '' ? (
-          <p className="muted">No text.</p>
+          <p className="muted">{intl.formatMessage({ id: 'compare.response.noText' })}</p>
         ) : (
           <Markdown text={response.content} />
         )}
         {response.error ? (
           <div className="answer-error">
-            <strong>This model stopped with an error.</strong> {response.error.detail}
+            <strong>{intl.formatMessage({ id: 'compare.response.errorTitle' })}</strong> {response.error.detail}
           </div>
         ) : null}
       </div>
       <footer className="compare-column-stats">
-        {response.latency_ms !== null ? <span title="Time to the end of the answer">{seconds(response.latency_ms)}</span> : null}
+        {response.latency_ms !== null ? <span title={intl.formatMessage({ id: 'compare.response.latencyTitle' })}>{seconds(intl, response.latency_ms)}</span> : null}
         {response.usage ? (
-          <span title="Tokens: prompt in, answer out">
-            {response.usage.input_tokens} in · {response.usage.output_tokens} out
+          <span title={intl.formatMessage({ id: 'compare.response.tokensTitle' })}>
+            {intl.formatMessage({ id: 'compare.response.tokens' }, { input: response.usage.input_tokens, output: response.usage.output_tokens })}
           </span>
         ) : null}
-        {streaming ? <span>{wordsOf(response.content)} words so far</span> : null}
-        {winner ? <span className="compare-winner-note">Your pick</span> : null}
+        {streaming ? <span>{intl.formatMessage({ id: 'compare.response.wordsSoFar' }, { count: wordCount(response.content) })}</span> : null}
+        {winner ? <span className="compare-winner-note">{intl.formatMessage({ id: 'compare.response.yourPick' })}</span> : null}
       </footer>
     </article>
   );
@@ -74,6 +76,7 @@ const ResponseColumn = memo(function ResponseColumn({ response, winner }: { resp
 
 /** Every answer in its own column, side by side; on narrow screens they scroll sideways. */
 export function ResponseColumns({ comparison }: { comparison: Comparison }) {
+  const intl = useIntl();
   const winner = comparison.vote?.winner_response_id ?? null;
   const grid = useRef<HTMLDivElement>(null);
   const [hidden, setHidden] = useState(false);
@@ -95,10 +98,10 @@ export function ResponseColumns({ comparison }: { comparison: Comparison }) {
     <div className="compare-grid-wrap">
       {hidden ? (
         <p className="compare-scroll-hint" role="note">
-          {comparison.responses.length} answers — scroll sideways (or Shift + wheel) to see them all →
+          {intl.formatMessage({ id: 'compare.response.scrollHint' }, { count: comparison.responses.length })}
         </p>
       ) : null}
-      <div ref={grid} className={`compare-grid${hidden ? ' has-more' : ''}`} style={{ '--columns': comparison.responses.length } as CSSProperties} tabIndex={0} role="region" aria-label="Columns">
+      <div ref={grid} className={`compare-grid${hidden ? ' has-more' : ''}`} style={{ '--columns': comparison.responses.length } as CSSProperties} tabIndex={0} role="region" aria-label={intl.formatMessage({ id: 'compare.response.columns' })}>
         {comparison.responses.map((r) => (
           <ResponseColumn key={r.id} response={r} winner={r.id === winner} />
         ))}
@@ -116,10 +119,11 @@ export function SharedCitations({ comparison }: { comparison: Comparison }) {
   );
 }
 
-const OUTCOME_TEXT = { winner: 'a winner', tie: 'a tie', both_bad: 'all answers bad' } as const;
+const OUTCOME_TEXT = { winner: 'compare.vote.outcome.winner', tie: 'compare.vote.outcome.tie', both_bad: 'compare.vote.outcome.bothBad' } as const satisfies Record<string, MessageId>;
 
 /** The one vote: which answer is better, a tie, or both bad. Then what was voted, names revealed. */
 export function VoteBar({ comparison, onVote }: { comparison: Comparison; onVote: (choice: { winner_response_id: string } | { outcome: 'tie' | 'both_bad' }) => Promise<void> }) {
+  const intl = useIntl();
   const [busy, setBusy] = useState<string | null>(null);
   const vote = comparison.vote;
   if (vote) {
@@ -127,9 +131,16 @@ export function VoteBar({ comparison, onVote }: { comparison: Comparison; onVote
     return (
       <div className="vote-bar is-done" role="status">
         <p>
-          <strong>You voted:</strong>{' '}
-          {winner ? `${winner.label} is better (${responseTitle(winner)})` : OUTCOME_TEXT[vote.outcome]}.
-          {comparison.blind ? ' The models are revealed above.' : ''}
+          <FormattedMessage
+            id="compare.vote.done"
+            values={{
+              b: (chunks) => <strong>{chunks}</strong>,
+              verdict: winner
+                ? intl.formatMessage({ id: 'compare.vote.winner' }, { label: winner.label, title: responseTitle(intl, winner) })
+                : intl.formatMessage({ id: OUTCOME_TEXT[vote.outcome] }),
+              blind: comparison.blind ? 'yes' : 'no',
+            }}
+          />
         </p>
       </div>
     );
@@ -145,10 +156,9 @@ export function VoteBar({ comparison, onVote }: { comparison: Comparison; onVote
   };
   const left = comparison.responses.filter((r) => r.status !== 'complete').length;
   return (
-    <div className="vote-bar" role="group" aria-label="Vote">
+    <div className="vote-bar" role="group" aria-label={intl.formatMessage({ id: 'compare.vote.label' })}>
       <p className="vote-question">
-        Which answer is better?{comparison.blind ? ' Voting reveals the models.' : ''}
-        {left > 0 ? ` ${left === 1 ? 'One answer' : `${left} answers`} did not complete and ${left === 1 ? 'is' : 'are'} left out of the vote.` : ''}
+        {intl.formatMessage({ id: 'compare.vote.question' }, { blind: comparison.blind ? 'yes' : 'no', left })}
       </p>
       <div className="vote-buttons">
         {/* An answer that failed or was stopped is no answer: it cannot win (nor is it ranked). */}
@@ -156,14 +166,14 @@ export function VoteBar({ comparison, onVote }: { comparison: Comparison; onVote
           .filter((r) => r.status === 'complete')
           .map((r) => (
             <Button key={r.id} variant="secondary" busy={busy === r.id} disabled={busy !== null} onClick={() => void cast(r.id, { winner_response_id: r.id })}>
-              {r.label} is better
+              {intl.formatMessage({ id: 'compare.vote.isBetter' }, { label: r.label })}
             </Button>
           ))}
         <Button variant="ghost" busy={busy === 'tie'} disabled={busy !== null} onClick={() => void cast('tie', { outcome: 'tie' })}>
-          Tie
+          {intl.formatMessage({ id: 'compare.vote.tie' })}
         </Button>
         <Button variant="ghost" busy={busy === 'both_bad'} disabled={busy !== null} onClick={() => void cast('both_bad', { outcome: 'both_bad' })}>
-          {comparison.responses.length === 2 ? 'Both bad' : 'All bad'}
+          {intl.formatMessage({ id: comparison.responses.length === 2 ? 'compare.vote.bothBad' : 'compare.vote.allBad' })}
         </Button>
       </div>
     </div>

@@ -1,3 +1,4 @@
+import type { IntlShape } from 'react-intl';
 import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
 import type { StreamEventOf } from '../../api/client.js';
 
@@ -25,6 +26,6 @@ function withResponse(comparison: Comparison, id: string, change: (r: Comparison
 }
 
 /** What a column is called: the model's name once known, else its letter. */
-export function responseTitle(response: ComparisonResponse): string {
-  return response.model_name ?? `Model ${response.label}`;
+export function responseTitle(intl: IntlShape, response: ComparisonResponse): string {
+  return response.model_name ?? intl.formatMessage({ id: 'compare.response.model' }, { label: response.label });
 }

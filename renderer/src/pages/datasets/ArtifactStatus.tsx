@@ -1,57 +1,69 @@
+import { useIntl, type IntlShape } from 'react-intl';
 import type { Artifact } from '../../../../shared/operations/datasets.js';
+import type { MessageId } from '../../i18n/catalogues/index.js';
 import { ProgressBar } from '../../ui/ProgressBar.js';
 
-const LABELS: Record<Artifact['status'], string> = {
-  pending: 'Waiting',
-  uploading: 'Uploading',
-  processing: 'Processing',
-  ready: 'Ready',
-  failed: 'Failed',
+const LABELS: Record<Artifact['status'], MessageId> = {
+  pending: 'datasets.status.pending',
+  uploading: 'datasets.status.uploading',
+  processing: 'datasets.status.processing',
+  ready: 'datasets.status.ready',
+  failed: 'datasets.status.failed',
 };
 
 /** Failure codes in words; the service's detail follows, since it names the specific cause. */
-const REASONS: Record<string, string> = {
-  too_large: 'Too large',
-  incomplete: 'Upload incomplete',
-  mime_mismatch: 'Content does not match its type',
-  unsupported_media_type: 'Unsupported file type',
-  parse_error: 'Could not be read',
-  empty: 'No text found',
+const REASONS: Partial<Record<string, MessageId>> = {
+  too_large: 'datasets.failure.tooLarge',
+  incomplete: 'datasets.failure.incomplete',
+  mime_mismatch: 'datasets.failure.mimeMismatch',
+  unsupported_media_type: 'datasets.failure.unsupportedMediaType',
+  parse_error: 'datasets.failure.parseError',
+  empty: 'datasets.failure.empty',
 };
 
-/** Why an artifact failed, in a sentence: the service's detail names the cause, the code's words stand in without it. */
-export function failureText(artifact: Artifact): string {
-  const code = artifact.error?.code ?? 'failed';
-  return artifact.error?.detail || (REASONS[code] ?? code);
+/** A failure code in words, or the code itself when it has none. */
+function reasonText(intl: IntlShape, code: string): string {
+  const reason = REASONS[code];
+  return reason ? intl.formatMessage({ id: reason }) : code;
 }
 
-export function statusLabel(status: Artifact['status']): string {
-  return LABELS[status];
+/** Why an artifact failed, in a sentence: the service's detail names the cause, the code's words stand in without it. */
+export function failureText(intl: IntlShape, artifact: Artifact): string {
+  return artifact.error?.detail || reasonText(intl, artifact.error?.code ?? 'failed');
+}
+
+export function statusLabel(intl: IntlShape, status: Artifact['status']): string {
+  return intl.formatMessage({ id: LABELS[status] });
 }
 
 /** Where an artifact is: a bar while its bytes arrive, a spinner while it is read, the reason when it failed. */
 export function ArtifactStatus({ artifact }: { artifact: Artifact }) {
+  const intl = useIntl();
   switch (artifact.status) {
     case 'uploading':
       return (
         <span className="status status-uploading">
-          <ProgressBar value={artifact.progress} label={`${artifact.key} uploading`} text={`Uploading ${Math.round(artifact.progress * 100)}%`} />
+          <ProgressBar
+            value={artifact.progress}
+            label={intl.formatMessage({ id: 'datasets.status.uploadingLabel' }, { key: artifact.key })}
+            text={intl.formatMessage({ id: 'datasets.status.uploadingProgress' }, { progress: artifact.progress })}
+          />
         </span>
       );
     case 'processing':
       return (
         <span className="status status-processing">
           <span className="spinner" aria-hidden="true" />
-          Processing
+          {statusLabel(intl, 'processing')}
         </span>
       );
     case 'failed': {
       const code = artifact.error?.code ?? 'failed';
       return (
         <span className="status status-failed">
-          <span className="badge badge-danger">Failed</span>
+          <span className="badge badge-danger">{statusLabel(intl, 'failed')}</span>
           <span className="status-reason">
-            {REASONS[code] ?? code}
+            {reasonText(intl, code)}
             {artifact.error?.detail ? <span className="status-detail">{artifact.error.detail}</span> : null}
           </span>
         </span>
@@ -60,12 +72,12 @@ export function ArtifactStatus({ artifact }: { artifact: Artifact }) {
     case 'ready':
       return (
         <span className="status status-ready">
-          <span className="badge badge-success">Ready</span>
+          <span className="badge badge-success">{statusLabel(intl, 'ready')}</span>
           <EmbeddingProgress artifact={artifact} />
         </span>
       );
     case 'pending':
-      return <span className="badge">Waiting</span>;
+      return <span className="badge">{statusLabel(intl, 'pending')}</span>;
   }
 }
 
@@ -74,19 +86,26 @@ export function ArtifactStatus({ artifact }: { artifact: Artifact }) {
  * they failed (keyword search finds the file either way), nothing once they are all there.
  */
 function EmbeddingProgress({ artifact }: { artifact: Artifact }) {
+  const intl = useIntl();
   const embedding = artifact.embedding;
   if (!embedding || embedding.state === 'ready') return null;
   if (embedding.state === 'failed') {
     return (
       <span className="status-embedding status-embedding-failed" title={embedding.error ?? undefined}>
-        Keyword search only: embedding failed{embedding.error ? ` (${embedding.error})` : ''}
+        {embedding.error
+          ? intl.formatMessage({ id: 'datasets.status.keywordOnlyWithError' }, { error: embedding.error })
+          : intl.formatMessage({ id: 'datasets.status.keywordOnly' })}
       </span>
     );
   }
   const share = embedding.total === 0 ? 0 : embedding.done / embedding.total;
   return (
     <span className="status-embedding">
-      <ProgressBar value={share} label={`${artifact.key} embedding`} text={`Embedding ${embedding.done} of ${embedding.total}`} />
+      <ProgressBar
+        value={share}
+        label={intl.formatMessage({ id: 'datasets.status.embeddingLabel' }, { key: artifact.key })}
+        text={intl.formatMessage({ id: 'datasets.status.embeddingProgress' }, { done: embedding.done, total: embedding.total })}
+      />
     </span>
   );
 }

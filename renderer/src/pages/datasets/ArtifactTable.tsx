@@ -1,3 +1,4 @@
+import { useIntl } from 'react-intl';
 import type { Artifact } from '../../../../shared/operations/datasets.js';
 import { Button } from '../../ui/Button.js';
 import { DataTable, TableEmpty } from '../../ui/DataTable.js';
@@ -34,36 +35,43 @@ export const canRetry = (a: Artifact) => a.status === 'failed' && !FINAL_FAILURE
 
 /** A file from a followed folder: its key is its path there; the mark says which folder, the name of the link stays the path. */
 function FolderMark({ artifact, folderPaths }: { artifact: Artifact; folderPaths: ReadonlyMap<string, string> | undefined }) {
+  const intl = useIntl();
   if (!artifact.source) return null;
   const path = folderPaths?.get(artifact.source.folder_id);
   return (
-    <span className="badge folder-mark" title={path ? `From the followed folder ${path}` : 'From a followed folder'}>
+    <span
+      className="badge folder-mark"
+      title={path ? intl.formatMessage({ id: 'datasets.files.fromFolderTitle' }, { path }) : intl.formatMessage({ id: 'datasets.files.fromAFolderTitle' })}
+    >
       <FolderIcon size={12} />
-      <span className="visually-hidden">From folder </span>
-      <span className="folder-mark-name">{path ? folderName(path) : 'folder'}</span>
+      <span className="visually-hidden">{intl.formatMessage({ id: 'datasets.files.fromFolder' })} </span>
+      <span className="folder-mark-name">{path ? folderName(path) : intl.formatMessage({ id: 'datasets.files.folderFallback' })}</span>
     </span>
   );
 }
 
 export function ArtifactTable({ items, filtered, busyKey, canWrite, openingKey, onOpen, onRetry, onRemove, folderPaths, filteredEmpty }: ArtifactTableProps) {
+  const intl = useIntl();
   return (
     <DataTable
-      caption="Files in this dataset"
+      caption={intl.formatMessage({ id: 'datasets.files.caption' })}
       className="artifact-table"
       rows={items}
       rowKey={(a) => a.id}
       empty={
         <TableEmpty icon={<DatasetIcon size={18} />}>
-          {filtered ? (filteredEmpty ?? 'No file has this status.') : canWrite ? 'No files yet. Drop some above, or choose them.' : 'No files yet.'}
+          {filtered
+            ? (filteredEmpty ?? intl.formatMessage({ id: 'datasets.files.emptyFiltered' }))
+            : intl.formatMessage({ id: canWrite ? 'datasets.files.emptyWritable' : 'datasets.files.empty' })}
         </TableEmpty>
       }
       name={{
-        header: 'File',
+        header: intl.formatMessage({ id: 'datasets.files.column.file' }),
         className: 'artifact-key',
         cell: (a) => (
           <>
             {canOpen(a) ? (
-              <button type="button" className="artifact-open" aria-busy={openingKey === a.key || undefined} title={`Open ${a.key} in a new tab`} onClick={() => onOpen(a)}>
+              <button type="button" className="artifact-open" aria-busy={openingKey === a.key || undefined} title={intl.formatMessage({ id: 'datasets.files.openTitle' }, { key: a.key })} onClick={() => onOpen(a)}>
                 {a.key}
               </button>
             ) : (
@@ -74,11 +82,22 @@ export function ArtifactTable({ items, filtered, busyKey, canWrite, openingKey, 
         ),
       }}
       columns={[
-        { id: 'type', header: 'Type', narrow: 'hide', cell: (a) => <span title={a.mime_type ?? undefined}>{shortType(a.mime_type, a.filename)}</span> },
-        { id: 'size', header: 'Size', narrow: 'hide', numeric: true, cell: (a) => formatBytes(a.size) },
-        { id: 'status', header: 'Status', cell: (a) => <ArtifactStatus artifact={a} /> },
-        { id: 'chunks', header: 'Chunks', narrow: 'hide', numeric: true, cell: (a) => (a.status === 'ready' ? a.chunk_count : <span className="muted">—</span>) },
-        { id: 'updated', header: 'Updated', narrow: 'hide', cell: (a) => <Time iso={a.updated_at} /> },
+        {
+          id: 'type',
+          header: intl.formatMessage({ id: 'datasets.files.column.type' }),
+          narrow: 'hide',
+          cell: (a) => <span title={a.mime_type ?? undefined}>{shortType(intl, a.mime_type, a.filename)}</span>,
+        },
+        { id: 'size', header: intl.formatMessage({ id: 'datasets.files.column.size' }), narrow: 'hide', numeric: true, cell: (a) => formatBytes(a.size, intl.locale) },
+        { id: 'status', header: intl.formatMessage({ id: 'datasets.files.column.status' }), cell: (a) => <ArtifactStatus artifact={a} /> },
+        {
+          id: 'chunks',
+          header: intl.formatMessage({ id: 'datasets.files.column.chunks' }),
+          narrow: 'hide',
+          numeric: true,
+          cell: (a) => (a.status === 'ready' ? intl.formatNumber(a.chunk_count) : <span className="muted">{intl.formatMessage({ id: 'datasets.files.noChunks' })}</span>),
+        },
+        { id: 'updated', header: intl.formatMessage({ id: 'datasets.files.column.updated' }), narrow: 'hide', cell: (a) => <Time iso={a.updated_at} /> },
       ]}
       actions={
         canWrite
@@ -86,13 +105,15 @@ export function ArtifactTable({ items, filtered, busyKey, canWrite, openingKey, 
               <>
                 {canRetry(a) ? (
                   <Button size="sm" variant="ghost" busy={busyKey === a.key} onClick={() => onRetry(a)}>
-                    Retry<span className="visually-hidden"> {a.key}</span>
+                    {intl.formatMessage({ id: 'datasets.files.retry' })}
+                    <span className="visually-hidden"> {a.key}</span>
                   </Button>
                 ) : null}
                 {/* A followed file comes back with the next change on disk: it leaves by the folder's globs, or with the folder. */}
                 {(a.status === 'ready' || a.status === 'failed') && !a.source ? (
                   <Button size="sm" variant="ghost" className="btn-danger-ghost" disabled={busyKey === a.key} onClick={() => onRemove(a)}>
-                    Remove<span className="visually-hidden"> {a.key}</span>
+                    {intl.formatMessage({ id: 'datasets.files.remove' })}
+                    <span className="visually-hidden"> {a.key}</span>
                   </Button>
                 ) : null}
               </>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
 import type { Artifact } from '../../../../shared/operations/datasets.js';
 import { client } from '../../api/index.js';
@@ -31,6 +32,7 @@ const FILTERS: StatusFilter[] = ['all', 'pending', 'uploading', 'processing', 'r
 
 /** One dataset: add files, follow them to ready, retry or remove failures, delete it all. */
 export function DatasetDetail({ dataset, onChanged, canManageFolders }: { dataset: Dataset; onChanged: () => void; canManageFolders: boolean }) {
+  const intl = useIntl();
   const [filter, setFilter] = useState<StatusFilter>('all');
   const [source, setSource] = useState<SourceFilter>('all');
   /** The file whose removal waits for confirmation. */
@@ -72,10 +74,15 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
     setUploadError(null);
     let last: FileUpload[] = [];
     try {
-      await uploadFiles(dataset.kb_id, files, (uploads) => {
-        last = uploads;
-        setUploads(uploads);
-      });
+      await uploadFiles(
+        dataset.kb_id,
+        files,
+        (uploads) => {
+          last = uploads;
+          setUploads(uploads);
+        },
+        intl,
+      );
     } catch (error) {
       setUploadError(errorText(error));
       reportUploadError(dataset, error);
@@ -103,20 +110,20 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
   return (
     <Page
       title={dataset.name}
-      description={dataset.description ?? 'A dataset: the files below are indexed for chat to cite.'}
+      description={dataset.description ?? intl.formatMessage({ id: 'datasets.detail.description' })}
       actions={
         <div className="header-actions">
           <a className="btn btn-secondary btn-md" href={datasetHref(null)}>
-            All datasets
+            {intl.formatMessage({ id: 'datasets.common.allDatasets' })}
           </a>
           <Button variant="primary" onClick={() => chatWithDataset(dataset.id)}>
-            Chat with this dataset
+            {intl.formatMessage({ id: 'datasets.detail.chat' })}
           </Button>
           {writable ? (
             <>
-              <Button onClick={() => setRenaming(true)}>Rename</Button>
+              <Button onClick={() => setRenaming(true)}>{intl.formatMessage({ id: 'datasets.detail.rename' })}</Button>
               <Button variant="danger" onClick={() => setDeleting(true)}>
-                Delete dataset
+                {intl.formatMessage({ id: 'datasets.common.deleteDataset' })}
               </Button>
             </>
           ) : null}
@@ -124,13 +131,13 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
       }
     >
       {writable ? (
-        <Section title="Add files">
+        <Section title={intl.formatMessage({ id: 'datasets.detail.addFiles' })}>
           <DropZone onFiles={(files) => void upload(files)} busy={uploading} />
-          {uploadError ? <Alert tone="error" title="The upload did not finish">{uploadError}</Alert> : null}
+          {uploadError ? <Alert tone="error" title={intl.formatMessage({ id: 'datasets.detail.uploadFailed' })}>{uploadError}</Alert> : null}
           <UploadList uploads={uploads} done={!uploading} onClear={() => setUploads([])} />
         </Section>
       ) : (
-        <Alert tone="info">You can read this dataset and chat with it. Only its owner or an admin can add, rename or remove files.</Alert>
+        <Alert tone="info">{intl.formatMessage({ id: 'datasets.detail.readOnly' })}</Alert>
       )}
 
       <FolderSection
@@ -142,14 +149,14 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
       />
 
       <Section
-        title="Files"
-        description="Statuses update live while files are processed, whoever uploaded them."
+        title={intl.formatMessage({ id: 'datasets.detail.files' })}
+        description={intl.formatMessage({ id: 'datasets.detail.filesDescription' })}
         actions={
           <div className="file-filters">
             {folders.folders.length > 0 ? (
-              <SelectField label="From" fieldClassName="inline-field" value={sourceFilter} onChange={(e) => setSource(e.target.value)}>
-                <option value="all">Everywhere</option>
-                <option value="uploads">Uploads</option>
+              <SelectField label={intl.formatMessage({ id: 'datasets.detail.from' })} fieldClassName="inline-field" value={sourceFilter} onChange={(e) => setSource(e.target.value)}>
+                <option value="all">{intl.formatMessage({ id: 'datasets.detail.everywhere' })}</option>
+                <option value="uploads">{intl.formatMessage({ id: 'datasets.detail.uploads' })}</option>
                 {folders.folders.map((f) => (
                   <option key={f.id} value={f.id}>
                     {folderName(f.path)}
@@ -157,10 +164,10 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
                 ))}
               </SelectField>
             ) : null}
-            <SelectField label="Status" fieldClassName="inline-field" value={filter} onChange={(e) => setFilter(e.target.value as StatusFilter)}>
+            <SelectField label={intl.formatMessage({ id: 'datasets.detail.statusFilter' })} fieldClassName="inline-field" value={filter} onChange={(e) => setFilter(e.target.value as StatusFilter)}>
               {FILTERS.map((f) => (
                 <option key={f} value={f}>
-                  {f === 'all' ? 'All' : statusLabel(f)}
+                  {f === 'all' ? intl.formatMessage({ id: 'datasets.detail.all' }) : statusLabel(intl, f)}
                 </option>
               ))}
             </SelectField>
@@ -168,14 +175,14 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
         }
       >
         {actionError ? <Alert tone="error">{actionError}</Alert> : null}
-        {artifacts.error ? <Alert tone="error" title="The files could not be loaded">{artifacts.error}</Alert> : null}
+        {artifacts.error ? <Alert tone="error" title={intl.formatMessage({ id: 'datasets.detail.filesFailed' })}>{artifacts.error}</Alert> : null}
         {artifacts.loading ? (
-          <Skeleton shape="table" label="Loading files…" />
+          <Skeleton shape="table" label={intl.formatMessage({ id: 'datasets.detail.loadingFiles' })} />
         ) : (
           <ArtifactTable
             items={artifacts.items}
             filtered={filter !== 'all' || sourceFilter !== 'all'}
-            filteredEmpty={sourceFilter === 'all' ? undefined : 'No file matches these filters.'}
+            filteredEmpty={sourceFilter === 'all' ? undefined : intl.formatMessage({ id: 'datasets.detail.noMatch' })}
             folderPaths={folderPaths}
             busyKey={busyKey}
             canWrite={writable}
@@ -188,7 +195,7 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
         {artifacts.nextCursor ? (
           <div className="load-more">
             <Button busy={artifacts.loadingMore} onClick={artifacts.loadMore}>
-              Load more
+              {intl.formatMessage({ id: 'datasets.detail.loadMore' })}
             </Button>
           </div>
         ) : null}
@@ -204,8 +211,8 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
       ) : null}
       <ConfirmDialog
         open={removing !== null}
-        title="Remove this file?"
-        confirmLabel="Remove file"
+        title={intl.formatMessage({ id: 'datasets.detail.removeTitle' })}
+        confirmLabel={intl.formatMessage({ id: 'datasets.detail.removeConfirm' })}
         tone="danger"
         busy={removing !== null && busyKey === removing.key}
         error={null}
@@ -216,7 +223,7 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
         }}
       >
         <p>
-          <strong>{removing?.key}</strong> and its passages leave this dataset; answers stop citing it. This cannot be undone.
+          <FormattedMessage id="datasets.detail.removeBody" values={{ key: removing?.key ?? '', b: (chunks) => <strong>{chunks}</strong> }} />
         </p>
       </ConfirmDialog>
     </Page>

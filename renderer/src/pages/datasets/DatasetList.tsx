@@ -1,3 +1,4 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
 import { client } from '../../api/index.js';
 import { EmptyState } from '../../ui/EmptyState.js';
@@ -17,29 +18,36 @@ function open(id: string) {
 
 /** Every dataset of the organization as cards, and the form that starts a new one. */
 export function DatasetList() {
+  const intl = useIntl();
   const datasets = useLoader(() => client.call('datasets.list', { limit: 200 }));
   return (
-    <Page title="Datasets" description="The documents your answers draw on: Parley indexes them on this machine so that chat can quote and cite them.">
-      <Loadable state={datasets.state} reload={datasets.reload} loading="Loading your datasets…" shape="cards" failed="Your datasets could not be loaded">
+    <Page title={intl.formatMessage({ id: 'datasets.list.title' })} description={intl.formatMessage({ id: 'datasets.list.description' })}>
+      <Loadable
+        state={datasets.state}
+        reload={datasets.reload}
+        loading={intl.formatMessage({ id: 'datasets.list.loading' })}
+        shape="cards"
+        failed={intl.formatMessage({ id: 'datasets.list.failed' })}
+      >
         {(list) =>
           list.data.length === 0 ? (
-            <EmptyState icon={<DatasetIcon size={22} />} title="Create your first dataset">
-              <p>
-                A dataset is a collection of documents (PDF, Word, HTML, Markdown, plain text, CSV or JSON). Name it, then drop files in
-                it: each is read, split into passages and indexed, and chat answers can cite them.
-              </p>
+            <EmptyState icon={<DatasetIcon size={22} />} title={intl.formatMessage({ id: 'datasets.list.emptyTitle' })}>
+              <p>{intl.formatMessage({ id: 'datasets.list.emptyBody' })}</p>
               <CreateDatasetForm onCreated={(d) => open(d.id)} />
             </EmptyState>
           ) : (
             <>
-              <Section title="Your datasets" description={`${list.data.length} ${list.data.length === 1 ? 'dataset' : 'datasets'}, newest first.`}>
+              <Section
+                title={intl.formatMessage({ id: 'datasets.list.yours' })}
+                description={intl.formatMessage({ id: 'datasets.list.yoursDescription' }, { count: list.data.length })}
+              >
                 <ul className="dataset-grid">
                   {list.data.map((d) => (
                     <DatasetCard key={d.id} dataset={d} />
                   ))}
                 </ul>
               </Section>
-              <Section title="New dataset" description="Name it now; add files once it is open.">
+              <Section title={intl.formatMessage({ id: 'datasets.list.new' })} description={intl.formatMessage({ id: 'datasets.list.newDescription' })}>
                 <CreateDatasetForm onCreated={(d) => open(d.id)} />
               </Section>
             </>
@@ -51,6 +59,7 @@ export function DatasetList() {
 }
 
 function DatasetCard({ dataset }: { dataset: Dataset }) {
+  const intl = useIntl();
   return (
     <li className="dataset-card">
       <a className="dataset-card-link" href={datasetHref(dataset.id)}>
@@ -59,14 +68,16 @@ function DatasetCard({ dataset }: { dataset: Dataset }) {
         </span>
         <span className="dataset-card-name">{dataset.name}</span>
       </a>
-      {dataset.description ? <p className="dataset-card-description">{dataset.description}</p> : <p className="dataset-card-description muted">No description</p>}
+      {dataset.description ? (
+        <p className="dataset-card-description">{dataset.description}</p>
+      ) : (
+        <p className="dataset-card-description muted">{intl.formatMessage({ id: 'datasets.list.noDescription' })}</p>
+      )}
       <p className="dataset-card-meta">
+        <span>{intl.formatMessage({ id: 'datasets.list.fileCount' }, { count: dataset.artifact_count })}</span>
+        <span aria-hidden="true">{intl.formatMessage({ id: 'datasets.list.dot' })}</span>
         <span>
-          {dataset.artifact_count} {dataset.artifact_count === 1 ? 'file' : 'files'}
-        </span>
-        <span aria-hidden="true"> · </span>
-        <span>
-          Updated <Time iso={dataset.updated_at} />
+          <FormattedMessage id="datasets.list.updated" values={{ time: <Time iso={dataset.updated_at} /> }} />
         </span>
       </p>
     </li>

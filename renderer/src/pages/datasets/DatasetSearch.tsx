@@ -1,4 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { useIntl } from 'react-intl';
 import type { OutputOf, Operations } from '../../../../shared/operations/index.js';
 import { client } from '../../api/index.js';
 import { Alert } from '../../ui/Alert.js';
@@ -7,19 +8,13 @@ import { TextField } from '../../ui/Field.js';
 import { Section } from '../../ui/Page.js';
 import { humanLocation } from '../../ui/passage-location.js';
 import { useAction } from '../../ui/useAction.js';
+import { markedRuns, markWords, type MarkWords } from './search-marks.js';
 
 type Answer = OutputOf<Operations['search.query']>;
 
-/** The question's words worth marking in a passage (three letters or more). */
-function wordsOf(query: string): string[] {
-  return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])];
-}
-
 /** `text` with the question's words marked, for the eye to find them. */
-function marked(text: string, words: string[]): ReactNode[] {
-  if (words.length === 0) return [text];
-  const pattern = new RegExp(`(${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'giu');
-  return text.split(pattern).map((part, i) => (i % 2 === 1 ? <mark key={i}>{part}</mark> : part));
+function marked(text: string, words: MarkWords): ReactNode[] {
+  return markedRuns(text, words).map((run, i) => (run.marked ? <mark key={i}>{run.text}</mark> : run.text));
 }
 
 /** A passage's text without the section path it starts with (the location already says it). */
@@ -29,6 +24,7 @@ function withoutPath(text: string, section: string | undefined): string {
 
 /** Search inside one dataset: the passages that answer a question best, each openable whole. */
 export function DatasetSearch({ datasetId }: { datasetId: string }) {
+  const intl = useIntl();
   const [query, setQuery] = useState('');
   const [answer, setAnswer] = useState<{ query: string; result: Answer } | null>(null);
   const search = useAction(async (q: string) => {
@@ -41,25 +37,28 @@ export function DatasetSearch({ datasetId }: { datasetId: string }) {
     if (query.trim()) void search.run(query.trim());
   }
 
-  const words = answer ? wordsOf(answer.query) : [];
+  const words = markWords(answer?.query ?? '');
   return (
-    <Section title="Search this dataset" description="Find the passages that answer a question, as chat would cite them.">
+    <Section title={intl.formatMessage({ id: 'datasets.search.title' })} description={intl.formatMessage({ id: 'datasets.search.description' })}>
       <form className="dataset-search" role="search" onSubmit={submit}>
-        <TextField label="Question or keywords" fieldClassName="dataset-search-field" type="search" value={query} maxLength={4000} onChange={(e) => setQuery(e.target.value)} />
+        <TextField label={intl.formatMessage({ id: 'datasets.search.field' })} fieldClassName="dataset-search-field" type="search" value={query} maxLength={4000} onChange={(e) => setQuery(e.target.value)} />
         <Button type="submit" busy={search.busy} disabled={!query.trim()}>
-          Search
+          {intl.formatMessage({ id: 'datasets.search.submit' })}
         </Button>
       </form>
-      {search.error ? <Alert tone="error" title="The search did not run">{search.error}</Alert> : null}
+      {search.error ? <Alert tone="error" title={intl.formatMessage({ id: 'datasets.search.failed' })}>{search.error}</Alert> : null}
       {answer ? (
         answer.result.data.length === 0 ? (
           <p className="dataset-search-empty" role="status">
-            No passage matches “{answer.query}”. Try other words, or check that the files are ready.
+            {intl.formatMessage({ id: 'datasets.search.empty' }, { query: answer.query })}
           </p>
         ) : (
           <>
             <p className="dataset-search-summary" role="status">
-              {answer.result.data.length} passage{answer.result.data.length === 1 ? '' : 's'} · {answer.result.mode === 'hybrid' ? 'keyword and meaning' : 'keyword'} search · {Math.round(answer.result.took_ms)} ms
+              {intl.formatMessage(
+                { id: 'datasets.search.summary' },
+                { count: answer.result.data.length, mode: answer.result.mode, ms: intl.formatNumber(Math.round(answer.result.took_ms)) },
+              )}
             </p>
             <ol className="dataset-search-results">
               {answer.result.data.map((hit) => {
@@ -69,7 +68,7 @@ export function DatasetSearch({ datasetId }: { datasetId: string }) {
                     <details className="search-hit">
                       <summary>
                         <span className="search-hit-key">{hit.artifact_key}</span>
-                        {where ? <span className="search-hit-location"> · {where}</span> : null}
+                        {where ? <span className="search-hit-location">{intl.formatMessage({ id: 'datasets.search.location' }, { where })}</span> : null}
                         <span className="search-hit-snippet">{marked(withoutPath(hit.snippet, hit.location.section), words)}</span>
                       </summary>
                       <blockquote className="search-hit-text">{marked(withoutPath(hit.text, hit.location.section), words)}</blockquote>

@@ -1,3 +1,4 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
 import { client } from '../../api/index.js';
 import { ConfirmDialog } from '../../ui/Dialog.js';
@@ -8,6 +9,7 @@ type Dataset = OutputOf<Operations['datasets.get']>;
 
 /** Deleting cascades well beyond the files, so the question lists everything that goes. */
 export function DeleteDatasetDialog({ dataset, open, onClose }: { dataset: Dataset; open: boolean; onClose: () => void }) {
+  const intl = useIntl();
   const remove = useAction(async () => {
     await client.call('datasets.delete', { id: dataset.id });
     window.location.hash = datasetHref(null);
@@ -16,8 +18,8 @@ export function DeleteDatasetDialog({ dataset, open, onClose }: { dataset: Datas
   return (
     <ConfirmDialog
       open={open}
-      title={`Delete “${dataset.name}”?`}
-      confirmLabel="Delete dataset"
+      title={intl.formatMessage({ id: 'datasets.delete.title' }, { name: dataset.name })}
+      confirmLabel={intl.formatMessage({ id: 'datasets.common.deleteDataset' })}
       tone="danger"
       busy={remove.busy}
       error={remove.error}
@@ -27,15 +29,15 @@ export function DeleteDatasetDialog({ dataset, open, onClose }: { dataset: Datas
         onClose();
       }}
     >
-      <p>This deletes, for good:</p>
+      <p>{intl.formatMessage({ id: 'datasets.delete.intro' })}</p>
       <ul className="dialog-list">
         <li>
-          <strong>all its files</strong> and every passage (chunk) indexed from them;
+          <FormattedMessage id="datasets.delete.files" values={{ b: (chunks) => <strong>{chunks}</strong> }} />
         </li>
-        <li>the chat threads’ configurations that use this dataset (the threads stay, without it);</li>
-        <li>the agent thoughts recorded while answering from it.</li>
+        <li>{intl.formatMessage({ id: 'datasets.delete.threads' })}</li>
+        <li>{intl.formatMessage({ id: 'datasets.delete.thoughts' })}</li>
       </ul>
-      <p>Messages already written keep their text. This cannot be undone.</p>
+      <p>{intl.formatMessage({ id: 'datasets.delete.outro' })}</p>
     </ConfirmDialog>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
+import { useIntl } from 'react-intl';
 import { Button } from '../../ui/Button.js';
 import { PlusIcon } from '../../ui/icons.js';
 
@@ -7,6 +8,7 @@ import { PlusIcon } from '../../ui/icons.js';
  * path; dropping is a shortcut for the mouse). Many files at once.
  */
 export function DropZone({ onFiles, busy }: { onFiles: (files: File[]) => void; busy: boolean }) {
+  const intl = useIntl();
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const hintId = useId();
@@ -42,19 +44,19 @@ export function DropZone({ onFiles, busy }: { onFiles: (files: File[]) => void; 
       onDragLeave={() => setOver(false)}
       onDrop={drop}
     >
-      <p className="dropzone-title">Drop files here</p>
+      <p className="dropzone-title">{intl.formatMessage({ id: 'datasets.drop.title' })}</p>
       <p className="dropzone-hint" id={hintId}>
-        PDF, Word, HTML, Markdown, plain text, CSV or JSON. Each file is uploaded, read and indexed; its status shows below.
+        {intl.formatMessage({ id: 'datasets.drop.hint' })}
       </p>
       <Button variant="primary" icon={<PlusIcon />} busy={busy} aria-describedby={hintId} onClick={() => input.current?.click()}>
-        Choose files
+        {intl.formatMessage({ id: 'datasets.drop.choose' })}
       </Button>
       <input
         ref={input}
         type="file"
         multiple
         hidden
-        aria-label="Files to upload"
+        aria-label={intl.formatMessage({ id: 'datasets.drop.inputLabel' })}
         onChange={(event) => {
           const files = [...(event.target.files ?? [])];
           event.target.value = '';

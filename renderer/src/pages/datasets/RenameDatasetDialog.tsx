@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useIntl } from 'react-intl';
 import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
 import { ServiceError } from '../../../../shared/errors.js';
 import { client } from '../../api/index.js';
@@ -10,6 +11,7 @@ type Dataset = OutputOf<Operations['datasets.get']>;
 
 /** Renames a dataset or changes its description; a refused field says so under that field. */
 export function RenameDatasetDialog({ dataset, open, onClose, onSaved }: { dataset: Dataset; open: boolean; onClose: () => void; onSaved: () => void }) {
+  const intl = useIntl();
   const [name, setName] = useState(dataset.name);
   const [description, setDescription] = useState(dataset.description ?? '');
   const [nameError, setNameError] = useState<string | null>(null);
@@ -22,7 +24,7 @@ export function RenameDatasetDialog({ dataset, open, onClose, onSaved }: { datas
 
   const save = useAction(async () => {
     if (!name.trim()) {
-      setNameError('Give the dataset a name.');
+      setNameError(intl.formatMessage({ id: 'datasets.rename.nameRequired' }));
       return;
     }
     try {
@@ -30,7 +32,7 @@ export function RenameDatasetDialog({ dataset, open, onClose, onSaved }: { datas
     } catch (error) {
       const field = error instanceof ServiceError ? error.errors?.find((e) => e.path === 'name') : undefined;
       if (field) {
-        setNameError(`The name ${field.message}.`);
+        setNameError(intl.formatMessage({ id: 'datasets.rename.nameRefused' }, { problem: field.message }));
         return;
       }
       throw error;
@@ -42,8 +44,8 @@ export function RenameDatasetDialog({ dataset, open, onClose, onSaved }: { datas
   return (
     <ConfirmDialog
       open={open}
-      title="Rename dataset"
-      confirmLabel="Save"
+      title={intl.formatMessage({ id: 'datasets.rename.title' })}
+      confirmLabel={intl.formatMessage({ id: 'datasets.rename.save' })}
       busy={save.busy}
       error={save.error}
       onConfirm={() => {
@@ -56,8 +58,15 @@ export function RenameDatasetDialog({ dataset, open, onClose, onSaved }: { datas
       }}
     >
       <div className="stack-form">
-        <TextField label="Name" value={name} maxLength={200} autoComplete="off" error={nameError} onChange={(e) => setName(e.target.value)} />
-        <TextField label="Description" value={description} maxLength={2000} autoComplete="off" hint="Optional; shown under the name." onChange={(e) => setDescription(e.target.value)} />
+        <TextField label={intl.formatMessage({ id: 'datasets.common.name' })} value={name} maxLength={200} autoComplete="off" error={nameError} onChange={(e) => setName(e.target.value)} />
+        <TextField
+          label={intl.formatMessage({ id: 'datasets.common.description' })}
+          value={description}
+          maxLength={2000}
+          autoComplete="off"
+          hint={intl.formatMessage({ id: 'datasets.rename.descriptionHint' })}
+          onChange={(e) => setDescription(e.target.value)}
+        />
       </div>
     </ConfirmDialog>
   );

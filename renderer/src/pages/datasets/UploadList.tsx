@@ -1,3 +1,4 @@
+import { useIntl } from 'react-intl';
 import { Button } from '../../ui/Button.js';
 import { ProgressBar } from '../../ui/ProgressBar.js';
 import { formatBytes } from './format.js';
@@ -12,23 +13,22 @@ export interface UploadListProps {
 
 /** The files of the current upload, each with its bytes sent. */
 export function UploadList({ uploads, done, onClear }: UploadListProps) {
+  const intl = useIntl();
   if (uploads.length === 0) return null;
   const sent = uploads.filter((u) => u.state === 'sent').length;
   return (
     <div className="upload">
       <div className="upload-header">
         <p className="upload-summary" role="status">
-          {done
-            ? `${sent} of ${uploads.length} ${uploads.length === 1 ? 'file' : 'files'} sent; their processing shows in the table below.`
-            : `Sending ${uploads.length} ${uploads.length === 1 ? 'file' : 'files'}…`}
+          {intl.formatMessage({ id: done ? 'datasets.uploads.done' : 'datasets.uploads.sending' }, { sent, count: uploads.length })}
         </p>
         {done ? (
           <Button size="sm" variant="ghost" onClick={onClear}>
-            Clear
+            {intl.formatMessage({ id: 'datasets.uploads.clear' })}
           </Button>
         ) : null}
       </div>
-      <ul className="upload-list" aria-label="Uploading">
+      <ul className="upload-list" aria-label={intl.formatMessage({ id: 'datasets.uploads.listLabel' })}>
         {uploads.map((u) => (
           <li key={u.key} className="upload-item">
             <span className="upload-name">{u.key}</span>
@@ -37,8 +37,12 @@ export function UploadList({ uploads, done, onClear }: UploadListProps) {
             ) : (
               <ProgressBar
                 value={u.size === 0 ? 1 : u.sent / u.size}
-                label={`Uploading ${u.key}`}
-                text={u.state === 'sent' ? `${formatBytes(u.size)} sent` : `${formatBytes(u.sent)} of ${formatBytes(u.size)}`}
+                label={intl.formatMessage({ id: 'datasets.uploads.itemLabel' }, { key: u.key })}
+                text={
+                  u.state === 'sent'
+                    ? intl.formatMessage({ id: 'datasets.uploads.sent' }, { size: formatBytes(u.size, intl.locale) })
+                    : intl.formatMessage({ id: 'datasets.uploads.progress' }, { sent: formatBytes(u.sent, intl.locale), size: formatBytes(u.size, intl.locale) })
+                }
               />
             )}
           </li>

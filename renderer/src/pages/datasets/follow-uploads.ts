@@ -1,6 +1,8 @@
+import type { IntlShape } from 'react-intl';
 import { ServiceError } from '../../../../shared/errors.js';
 import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
 import { client } from '../../api/index.js';
+import { getIntl } from '../../i18n/intl.js';
 import { reportFailure } from '../../ui/report-failure.js';
 import { toast, type ToastLink } from '../../ui/toast.js';
 import { failureText } from './ArtifactStatus.js';
@@ -43,21 +45,26 @@ export function followUpload(dataset: Dataset, uploads: readonly FileUpload[]): 
   );
   const failed = uploads.filter((u) => u.state === 'failed');
   if (failed.length === 0 || isOpen(dataset)) return;
-  const files = failed.length === 1 ? `“${failed[0]?.key}” was` : `${failed.length} files were`;
-  toast.error(`${files} not uploaded to ${dataset.name}`, failed.map((u) => `${u.key}: ${u.error}`).join(' '), linkTo(dataset));
+  const intl = getIntl();
+  toast.error(
+    intl.formatMessage({ id: 'datasets.toast.notUploaded' }, { count: failed.length, key: failed[0]?.key ?? '', dataset: dataset.name }),
+    failed.map((u) => `${u.key}: ${u.error}`).join(' '),
+    linkTo(intl, dataset),
+  );
 }
 
 /** Says that an upload to `dataset` broke off, unless its page (which shows it) is open. */
 export function reportUploadError(dataset: Dataset, error: unknown): void {
-  if (!isOpen(dataset)) reportFailure(`The upload to ${dataset.name} did not finish`, error, linkTo(dataset));
+  const intl = getIntl();
+  if (!isOpen(dataset)) reportFailure(intl.formatMessage({ id: 'datasets.toast.uploadBroke' }, { dataset: dataset.name }), error, linkTo(intl, dataset));
 }
 
 function isOpen(dataset: Dataset): boolean {
   return openDatasetId() === dataset.id;
 }
 
-function linkTo(dataset: Dataset): ToastLink {
-  return { label: `Open ${dataset.name}`, href: datasetHref(dataset.id) };
+function linkTo(intl: IntlShape, dataset: Dataset): ToastLink {
+  return { label: intl.formatMessage({ id: 'datasets.toast.open' }, { dataset: dataset.name }), href: datasetHref(dataset.id) };
 }
 
 async function checkAll(): Promise<void> {
@@ -79,6 +86,7 @@ async function checkAll(): Promise<void> {
 
 async function check(entry: Followed, key: string): Promise<void> {
   const { dataset } = entry;
+  const intl = getIntl();
   let artifact;
   try {
     artifact = await client.call('artifacts.get', { kb_id: dataset.kb_id, key });
@@ -88,10 +96,12 @@ async function check(entry: Followed, key: string): Promise<void> {
     if (error instanceof ServiceError && error.code === 'not_found') return void entry.keys.delete(key);
     const first = !entry.failing;
     entry.failing = true;
-    if (first && !isOpen(dataset)) reportFailure(`The files of ${dataset.name} could not be checked`, error, linkTo(dataset));
+    if (first && !isOpen(dataset)) reportFailure(intl.formatMessage({ id: 'datasets.toast.checkFailed' }, { dataset: dataset.name }), error, linkTo(intl, dataset));
     return;
   }
   if (isInFlight(artifact)) return;
   entry.keys.delete(key);
-  if (artifact.status === 'failed' && !isOpen(dataset)) toast.error(`“${key}” could not be added to ${dataset.name}`, failureText(artifact), linkTo(dataset));
+  if (artifact.status === 'failed' && !isOpen(dataset)) {
+    toast.error(intl.formatMessage({ id: 'datasets.toast.notAdded' }, { key, dataset: dataset.name }), failureText(intl, artifact), linkTo(intl, dataset));
+  }
 }

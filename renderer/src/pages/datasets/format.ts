@@ -1,7 +1,9 @@
+import type { IntlShape } from 'react-intl';
+
 export { formatBytes } from '../../../../shared/bytes.js';
 
 /** `application/pdf` → `PDF`; the column is for recognising a file, the full type is in the tooltip. */
-export function shortType(mime: string | null, filename: string): string {
+export function shortType(intl: IntlShape, mime: string | null, filename: string): string {
   const ext = /\.([a-z0-9]{1,8})$/i.exec(filename)?.[1];
   if (mime === null) return ext ? ext.toUpperCase() : '—';
   const known: Record<string, string> = {
@@ -9,7 +11,7 @@ export function shortType(mime: string | null, filename: string): string {
     'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'Word',
     'text/html': 'HTML',
     'text/markdown': 'Markdown',
-    'text/plain': 'Text',
+    'text/plain': intl.formatMessage({ id: 'datasets.files.typeText' }),
     'text/csv': 'CSV',
     'application/json': 'JSON',
   };

@@ -1,3 +1,4 @@
+import type { IntlShape } from 'react-intl';
 import { client } from '../../api/index.js';
 import { errorText } from '../../ui/error-text.js';
 
@@ -31,14 +32,14 @@ export function uniqueKeys(files: readonly File[]): string[] {
  * `uploads.complete` starts processing. `onProgress` hears every change, for the progress bars.
  * Empty files are refused up front: the service would reject the whole upload for one of them.
  */
-export async function uploadFiles(kbId: string, files: readonly File[], onProgress: (uploads: FileUpload[]) => void): Promise<void> {
+export async function uploadFiles(kbId: string, files: readonly File[], onProgress: (uploads: FileUpload[]) => void, intl: IntlShape): Promise<void> {
   const keys = uniqueKeys(files);
   const uploads: FileUpload[] = files.map((file, i) => ({
     key: keys[i] ?? file.name,
     size: file.size,
     sent: 0,
     state: file.size === 0 ? 'failed' : 'sending',
-    error: file.size === 0 ? 'The file is empty: there is nothing to upload.' : null,
+    error: file.size === 0 ? intl.formatMessage({ id: 'datasets.uploads.emptyFile' }) : null,
   }));
   const report = () => onProgress(uploads.map((u) => ({ ...u })));
   report();
@@ -66,7 +67,7 @@ export async function uploadFiles(kbId: string, files: readonly File[], onProgre
         for (const part of signed.urls) {
           const start = (part.part - 1) * signed.part_size;
           await client.uploadPart(part.url, file.slice(start, start + part.size)).catch((error: unknown) => {
-            throw new Error(`Part ${part.part} could not be sent: ${errorText(error)}`);
+            throw new Error(intl.formatMessage({ id: 'datasets.uploads.partFailed' }, { part: part.part, error: errorText(error) }));
           });
           upload.sent += part.size;
           report();

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
 import { client, connection } from '../../api/index.js';
 import { useSession } from '../../app/store.js';
@@ -14,6 +15,7 @@ import { SecretReveal } from '../../ui/SecretReveal.js';
 import { Time } from '../../ui/Time.js';
 import { useAction } from '../../ui/useAction.js';
 import { useLoader } from '../../ui/useLoader.js';
+import { hidden, strong } from './rich.js';
 
 type ApiKey = OutputOf<Operations['apiKeys.list']>['data'][number];
 type NewKey = OutputOf<Operations['apiKeys.create']>;
@@ -25,6 +27,7 @@ function isThisBrowsersKey(key: ApiKey): boolean {
 }
 
 export function ApiKeys() {
+  const intl = useIntl();
   const keys = useLoader(() => client.call('apiKeys.list', {}));
   const signOut = useSession((s) => s.signOut);
 
@@ -35,7 +38,7 @@ export function ApiKeys() {
   const [revoked, setRevoked] = useState<string | null>(null);
 
   const create = useAction(async () => {
-    if (!name.trim()) throw new Error('Give the key a name, so that you can recognise it later.');
+    if (!name.trim()) throw new Error(intl.formatMessage({ id: 'settings.apiKeys.nameMissing' }));
     setRevoked(null);
     setCreated(await client.call('apiKeys.create', { name: name.trim() }));
     setName('');
@@ -46,11 +49,11 @@ export function ApiKeys() {
     const wasThisBrowsers = isThisBrowsersKey(key);
     await client.call('apiKeys.delete', { id: key.id });
     if (wasThisBrowsers) {
-      signOut('You revoked the key this browser was signed in with. Sign in with another key.');
+      signOut(intl.formatMessage({ id: 'settings.apiKeys.signedOut' }));
       return;
     }
     setRevoking(null);
-    setRevoked(`The key “${key.name}” was revoked. Anything still using it is now refused.`);
+    setRevoked(intl.formatMessage({ id: 'settings.apiKeys.revoked' }, { name: key.name }));
     if (created?.id === key.id) setCreated(null);
     keys.reload();
   });
@@ -62,32 +65,32 @@ export function ApiKeys() {
 
   return (
     <Section
-      title="API keys"
-      description="Scripts and tools use an API key to call Parley’s HTTP API as you. Anyone holding a key can act as you: keep keys secret, and revoke any you no longer use."
+      title={intl.formatMessage({ id: 'settings.apiKeys.title' })}
+      description={intl.formatMessage({ id: 'settings.apiKeys.description' })}
     >
       <form className="inline-form" onSubmit={submit} noValidate>
         <TextField
-          label="New key name"
+          label={intl.formatMessage({ id: 'settings.apiKeys.newName' })}
           fieldClassName="inline-form-field"
-          placeholder="e.g. Laptop scripts"
+          placeholder={intl.formatMessage({ id: 'settings.apiKeys.newNamePlaceholder' })}
           maxLength={100}
           value={name}
           onChange={(event) => setName(event.target.value)}
           error={create.error}
-          hint="A name to recognise the key by, such as where it will be used."
+          hint={intl.formatMessage({ id: 'settings.apiKeys.newNameHint' })}
         />
         <Button type="submit" variant="primary" icon={<PlusIcon />} busy={create.busy}>
-          Create key
+          <FormattedMessage id="settings.apiKeys.create" />
         </Button>
       </form>
 
       {created ? (
-        <SecretReveal title={`New key “${created.name}”`} secret={created.key} onDone={() => setCreated(null)} />
+        <SecretReveal title={intl.formatMessage({ id: 'settings.apiKeys.newKeyTitle' }, { name: created.name })} secret={created.key} onDone={() => setCreated(null)} />
       ) : null}
 
       {revoked ? <Alert tone="success">{revoked}</Alert> : null}
 
-      <Loadable state={keys.state} reload={keys.reload} loading="Loading your API keys…" failed="Your API keys could not be loaded">
+      <Loadable state={keys.state} reload={keys.reload} loading={intl.formatMessage({ id: 'settings.apiKeys.loading' })} failed={intl.formatMessage({ id: 'settings.apiKeys.loadFailed' })}>
         {(list) => (
           <KeyList
             keys={list.data}
@@ -101,18 +104,20 @@ export function ApiKeys() {
 
       <ConfirmDialog
         open={revoking !== null}
-        title={revoking ? `Revoke “${revoking.name}”?` : 'Revoke key?'}
-        confirmLabel="Revoke key"
+        title={revoking ? intl.formatMessage({ id: 'settings.apiKeys.revokeTitle' }, { name: revoking.name }) : intl.formatMessage({ id: 'settings.apiKeys.revokeTitleUnnamed' })}
+        confirmLabel={intl.formatMessage({ id: 'settings.apiKeys.revokeConfirm' })}
         tone="danger"
         busy={revoke.busy}
         error={revoke.error}
         onConfirm={() => revoking && void revoke.run(revoking)}
         onCancel={() => setRevoking(null)}
       >
-        <p>Anything using this key is refused from now on. This cannot be undone.</p>
+        <p>
+          <FormattedMessage id="settings.apiKeys.revokeBody" />
+        </p>
         {revoking && isThisBrowsersKey(revoking) ? (
           <p>
-            <strong>This browser is signed in with this key,</strong> so revoking it also signs you out here.
+            <FormattedMessage id="settings.apiKeys.revokeThisBrowser" values={{ b: strong }} />
           </p>
         ) : null}
       </ConfirmDialog>
@@ -121,29 +126,55 @@ export function ApiKeys() {
 }
 
 function KeyList({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
+  const intl = useIntl();
   return (
     <DataTable
-      caption="Your API keys"
+      caption={intl.formatMessage({ id: 'settings.apiKeys.caption' })}
       rows={keys}
       rowKey={(key) => key.id}
-      empty={<TableEmpty icon={<KeyIcon size={18} />}>You have no API keys. Create one above to call Parley from a script.</TableEmpty>}
+      empty={
+        <TableEmpty icon={<KeyIcon size={18} />}>
+          <FormattedMessage id="settings.apiKeys.empty" />
+        </TableEmpty>
+      }
       name={{
-        header: 'Name',
+        header: intl.formatMessage({ id: 'settings.apiKeys.column.name' }),
         cell: (key) => (
           <>
             {key.name}
-            {isThisBrowsersKey(key) ? <span className="badge badge-accent">This browser</span> : null}
+            {isThisBrowsersKey(key) ? (
+              <span className="badge badge-accent">
+                <FormattedMessage id="settings.apiKeys.thisBrowser" />
+              </span>
+            ) : null}
           </>
         ),
       }}
       columns={[
-        { id: 'key', header: 'Key', narrow: 'under', cell: (key) => <code className="key-prefix">{key.prefix}…</code> },
-        { id: 'created', header: 'Created', narrow: 'hide', cell: (key) => <Time iso={key.created_at} /> },
-        { id: 'used', header: 'Last used', narrow: 'hide', cell: (key) => (key.last_used_at ? <Time iso={key.last_used_at} /> : <span className="muted">Never</span>) },
+        {
+          id: 'key',
+          header: intl.formatMessage({ id: 'settings.apiKeys.column.key' }),
+          narrow: 'under',
+          cell: (key) => <code className="key-prefix">{intl.formatMessage({ id: 'settings.apiKeys.prefix' }, { prefix: key.prefix })}</code>,
+        },
+        { id: 'created', header: intl.formatMessage({ id: 'settings.apiKeys.column.created' }), narrow: 'hide', cell: (key) => <Time iso={key.created_at} /> },
+        {
+          id: 'used',
+          header: intl.formatMessage({ id: 'settings.apiKeys.column.lastUsed' }),
+          narrow: 'hide',
+          cell: (key) =>
+            key.last_used_at ? (
+              <Time iso={key.last_used_at} />
+            ) : (
+              <span className="muted">
+                <FormattedMessage id="settings.apiKeys.never" />
+              </span>
+            ),
+        },
       ]}
       actions={(key) => (
         <Button size="sm" variant="ghost" className="btn-danger-ghost" onClick={() => onRevoke(key)}>
-          Revoke<span className="visually-hidden"> {key.name}</span>
+          <FormattedMessage id="settings.apiKeys.revoke" values={{ name: key.name, hidden }} />
         </Button>
       )}
     />

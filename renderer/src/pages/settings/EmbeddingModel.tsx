@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { client } from '../../api/index.js';
 import { Alert } from '../../ui/Alert.js';
 import { Button } from '../../ui/Button.js';
@@ -8,15 +9,17 @@ import { Loadable } from '../../ui/Loadable.js';
 import { Section } from '../../ui/Page.js';
 import { useAction } from '../../ui/useAction.js';
 import { useLoader } from '../../ui/useLoader.js';
+import type { MessageId } from '../../i18n/catalogues/index.js';
+import { muted, strong } from './rich.js';
 
 const AUTOMATIC = 'auto';
 const KEYWORD_ONLY = 'none';
 
-const SOURCE: Record<'configured' | 'bundled' | 'data_dir', string> = {
-  configured: 'chosen here',
-  bundled: 'shipped with Parley',
-  data_dir: 'found in Parley’s models folder',
-};
+const SOURCE = {
+  configured: 'settings.embedding.source.configured',
+  bundled: 'settings.embedding.source.bundled',
+  data_dir: 'settings.embedding.source.dataDir',
+} as const satisfies Record<'configured' | 'bundled' | 'data_dir', MessageId>;
 
 const load = async () => {
   const [status, models] = await Promise.all([client.call('search.embedding', {}), client.call('models.list', {})]);
@@ -32,6 +35,7 @@ const load = async () => {
  * background; the files' lists show each one's progress.
  */
 export function EmbeddingModel({ version }: { version: number }) {
+  const intl = useIntl();
   const state = useLoader(load);
   const { reload } = state;
   // A finished download may be the model Automatic picks: read again.
@@ -39,8 +43,14 @@ export function EmbeddingModel({ version }: { version: number }) {
     if (version > 0) reload();
   }, [version, reload]);
   return (
-    <Section title="Search embeddings" description="The model that embeds your files for hybrid search (meaning as well as words). Everything stays on this machine.">
-      <Loadable state={state.state} reload={reload} loading="Loading the embedding model…" shape="list" failed="The embedding model could not be loaded">
+    <Section title={intl.formatMessage({ id: 'settings.embedding.title' })} description={intl.formatMessage({ id: 'settings.embedding.description' })}>
+      <Loadable
+        state={state.state}
+        reload={reload}
+        loading={intl.formatMessage({ id: 'settings.embedding.loading' })}
+        shape="list"
+        failed={intl.formatMessage({ id: 'settings.embedding.loadFailed' })}
+      >
         {(data) => <EmbeddingForm key={data.status.setting} data={data} onSaved={reload} />}
       </Loadable>
     </Section>
@@ -48,6 +58,7 @@ export function EmbeddingModel({ version }: { version: number }) {
 }
 
 function EmbeddingForm({ data, onSaved }: { data: Awaited<ReturnType<typeof load>>; onSaved: () => void }) {
+  const intl = useIntl();
   const { status, choices } = data;
   const current = status.setting === '' ? AUTOMATIC : status.setting;
   const [choice, setChoice] = useState(current);
@@ -69,28 +80,29 @@ function EmbeddingForm({ data, onSaved }: { data: Awaited<ReturnType<typeof load
     <form className="stack-form" onSubmit={(event) => void save.run(event)}>
       <p>
         {status.model ? (
-          <>
-            In use: <strong>{status.model.name}</strong> <span className="muted">({SOURCE[status.model.source]})</span>
-          </>
+          <FormattedMessage
+            id="settings.embedding.inUse"
+            values={{ name: status.model.name, source: intl.formatMessage({ id: SOURCE[status.model.source] }), b: strong, muted }}
+          />
         ) : (
-          <>Search is by keyword only{current === AUTOMATIC ? ': no embedding model is here yet. Download one from the recommended models above (the first is small).' : '.'}</>
+          <FormattedMessage id={current === AUTOMATIC ? 'settings.embedding.keywordOnlyAutomatic' : 'settings.embedding.keywordOnly'} />
         )}
       </p>
       {vectors && vectors.total > 0 ? (
         <p className="muted" role="status">
           {embedding
-            ? `Embedding the files: ${vectors.embedded.toLocaleString('en')} of ${vectors.total.toLocaleString('en')} passages. Search ranks by keyword until it is done.`
-            : `All ${vectors.total.toLocaleString('en')} passages are embedded.`}
+            ? intl.formatMessage({ id: 'settings.embedding.progress' }, { embedded: intl.formatNumber(vectors.embedded), total: intl.formatNumber(vectors.total) })
+            : intl.formatMessage({ id: 'settings.embedding.done' }, { total: intl.formatNumber(vectors.total) })}
         </p>
       ) : null}
       <SelectField
-        label="Embedding model"
+        label={intl.formatMessage({ id: 'settings.embedding.model' })}
         value={choice}
         onChange={(event) => setChoice(event.target.value)}
-        hint="Another model embeds every file again in the background; each file shows its progress."
+        hint={intl.formatMessage({ id: 'settings.embedding.modelHint' })}
       >
-        <option value={AUTOMATIC}>Automatic</option>
-        <option value={KEYWORD_ONLY}>Keyword only</option>
+        <option value={AUTOMATIC}>{intl.formatMessage({ id: 'settings.embedding.automatic' })}</option>
+        <option value={KEYWORD_ONLY}>{intl.formatMessage({ id: 'settings.embedding.keywordOnlyOption' })}</option>
         {choices.map((m) => (
           <option key={m.id} value={m.id}>
             {m.name}
@@ -100,10 +112,14 @@ function EmbeddingForm({ data, onSaved }: { data: Awaited<ReturnType<typeof load
       <FormError message={save.error} />
       <div>
         <Button type="submit" busy={save.busy} disabled={choice === current}>
-          Save embedding model
+          <FormattedMessage id="settings.embedding.save" />
         </Button>
       </div>
-      {choice !== current && choice === KEYWORD_ONLY ? <Alert tone="info">The vectors already made are kept: choosing the same model again needs no new embedding.</Alert> : null}
+      {choice !== current && choice === KEYWORD_ONLY ? (
+        <Alert tone="info">
+          <FormattedMessage id="settings.embedding.vectorsKept" />
+        </Alert>
+      ) : null}
     </form>
   );
 }

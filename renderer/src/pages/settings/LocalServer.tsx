@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { ServiceError } from '../../../../shared/errors.js';
 import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
 import { client } from '../../api/index.js';
@@ -10,38 +11,52 @@ import { Section } from '../../ui/Page.js';
 import { errorText } from '../../ui/error-text.js';
 import { useLoader } from '../../ui/useLoader.js';
 import { useBusy } from '../../ui/useBusy.js';
+import type { MessageId } from '../../i18n/catalogues/index.js';
+import { muted } from './rich.js';
 
 type ServerState = OutputOf<Operations['service.server']>;
 
 type Outcome = { kind: 'saved'; restart: string[] } | { kind: 'failed'; detail: string; port?: string };
 
-const DESCRIPTION = 'Scripts, browsers and OpenAI-compatible tools reach Parley through it, on this machine only.';
 
 function portOf(url: string): number | null {
   const port = new URL(url).port;
   return port ? Number(port) : null;
 }
 
+/** Where OpenAI-compatible tools point: the server's `/v1` routes. */
+function openAiBaseUrl(url: string): string {
+  return `${url}/v1`;
+}
+
 /** What the server does now, in words. */
-function statusOf(server: ServerState): { label: string; tone: 'success' | 'danger' | 'neutral' } {
-  if (server.url) return { label: 'On', tone: 'success' };
-  if (server.enabled) return { label: 'Not listening', tone: 'danger' };
-  return { label: 'Off', tone: 'neutral' };
+function statusOf(server: ServerState): { labelId: MessageId; tone: 'success' | 'danger' | 'neutral' } {
+  if (server.url) return { labelId: 'settings.server.status.on', tone: 'success' };
+  if (server.enabled) return { labelId: 'settings.server.status.notListening', tone: 'danger' };
+  return { labelId: 'settings.server.status.off', tone: 'neutral' };
 }
 
 /** The loopback HTTP server: its address for everyone; on/off and port for super admins. */
 export function LocalServer({ canEdit }: { canEdit: boolean }) {
+  const intl = useIntl();
   const server = useLoader(() => client.call('service.server', {}));
   return (
-    <Section title="Local HTTP server" description={DESCRIPTION}>
-      <Loadable state={server.state} reload={server.reload} loading="Loading the server’s state…" failed="The server’s state could not be loaded">
+    <Section title={intl.formatMessage({ id: 'settings.server.title' })} description={intl.formatMessage({ id: 'settings.server.description' })}>
+      <Loadable
+        state={server.state}
+        reload={server.reload}
+        loading={intl.formatMessage({ id: 'settings.server.loading' })}
+        failed={intl.formatMessage({ id: 'settings.server.loadFailed' })}
+      >
         {(state) => (
           <>
             <ServerDetails server={state} />
             {canEdit ? (
               <ServerForm server={state} onSaved={server.reload} />
             ) : (
-              <p className="muted">Only super admins can turn the server on or off or change its port.</p>
+              <p className="muted">
+                <FormattedMessage id="settings.server.superAdminsOnly" />
+              </p>
             )}
           </>
         )}
@@ -51,39 +66,56 @@ export function LocalServer({ canEdit }: { canEdit: boolean }) {
 }
 
 function ServerDetails({ server }: { server: ServerState }) {
+  const intl = useIntl();
   const status = statusOf(server);
   const runningPort = server.url ? portOf(server.url) : null;
   return (
     <>
       {server.problem ? (
-        <Alert tone="warning" title="The server is not listening">
+        <Alert tone="warning" title={intl.formatMessage({ id: 'settings.server.problemTitle' })}>
           {server.problem}
         </Alert>
       ) : null}
       <dl className="details server-details">
         <div>
-          <dt>Status</dt>
+          <dt>
+            <FormattedMessage id="settings.server.statusLabel" />
+          </dt>
           <dd>
-            <span className={`badge badge-${status.tone}`}>{status.label}</span>
+            <span className={`badge badge-${status.tone}`}>{intl.formatMessage({ id: status.labelId })}</span>
           </dd>
         </div>
         <div>
-          <dt>Address</dt>
-          <dd>{server.url ? <code className="key-prefix">{server.url}</code> : <span className="muted">None while it is off</span>}</dd>
+          <dt>
+            <FormattedMessage id="settings.server.address" />
+          </dt>
+          <dd>
+            {server.url ? (
+              <code className="key-prefix">{server.url}</code>
+            ) : (
+              <span className="muted">
+                <FormattedMessage id="settings.server.noAddress" />
+              </span>
+            )}
+          </dd>
         </div>
         {server.url ? (
           <div>
-            <dt>OpenAI-compatible base URL</dt>
+            <dt>
+              <FormattedMessage id="settings.server.baseUrl" />
+            </dt>
             <dd>
-              <code className="key-prefix">{server.url}/v1</code>
+              <code className="key-prefix">{openAiBaseUrl(server.url)}</code>
             </dd>
           </div>
         ) : null}
         {server.mode === 'served' && runningPort !== null && server.port !== 0 && runningPort !== server.port ? (
           <div>
-            <dt>Saved port</dt>
+            <dt>
+              <FormattedMessage id="settings.server.savedPort" />
+            </dt>
             <dd>
-              {server.port} <span className="muted">(this run was started with another port; the saved one applies at the next start without one)</span>
+              <FormattedMessage id="settings.server.savedPortNote" values={{ port: server.port, muted }} />
             </dd>
           </div>
         ) : null}
@@ -93,6 +125,7 @@ function ServerDetails({ server }: { server: ServerState }) {
 }
 
 function ServerForm({ server, onSaved }: { server: ServerState; onSaved: () => void }) {
+  const intl = useIntl();
   const [enabled, setEnabled] = useState(server.enabled);
   const [port, setPort] = useState(String(server.port));
   const { busy, during } = useBusy();
@@ -100,7 +133,7 @@ function ServerForm({ server, onSaved }: { server: ServerState; onSaved: () => v
   const checkboxId = useId();
   const served = server.mode === 'served';
   const parsedPort = /^\d{1,5}$/.test(port.trim()) ? Number(port.trim()) : NaN;
-  const portError = Number.isInteger(parsedPort) && parsedPort <= 65535 ? null : 'Enter a port from 0 to 65535 (0 picks a free one).';
+  const portError = Number.isInteger(parsedPort) && parsedPort <= 65535 ? null : intl.formatMessage({ id: 'settings.server.portInvalid' });
   const changed = enabled !== server.enabled || parsedPort !== server.port;
 
   async function save(event: FormEvent<HTMLFormElement>) {
@@ -131,37 +164,41 @@ function ServerForm({ server, onSaved }: { server: ServerState; onSaved: () => v
           onChange={(event) => setEnabled(event.target.checked)}
           aria-describedby={served ? `${checkboxId}-hint` : undefined}
         />
-        Serve the HTTP API on this machine
+        <FormattedMessage id="settings.server.serve" />
       </label>
       {served ? (
         <p className="field-hint" id={`${checkboxId}-hint`}>
-          Served mode always serves it: this page comes through it. The switch applies to the desktop app.
+          <FormattedMessage id="settings.server.servedHint" />
         </p>
       ) : null}
       <TextField
-        label="Port"
+        label={intl.formatMessage({ id: 'settings.server.port' })}
         inputMode="numeric"
         value={port}
         onChange={(event) => setPort(event.target.value)}
         error={outcome?.kind === 'failed' && outcome.port ? outcome.port : port.trim() === '' ? null : portError}
-        hint="On 127.0.0.1 only. 0 picks a free port at each start."
+        hint={intl.formatMessage({ id: 'settings.server.portHint' })}
         className="port-input"
       />
       {outcome?.kind === 'saved' ? (
         outcome.restart.length ? (
-          <Alert tone="warning" title="Saved">
-            Restart Parley to apply it: this server keeps its address until then.
+          <Alert tone="warning" title={intl.formatMessage({ id: 'settings.server.saved' })}>
+            <FormattedMessage id="settings.server.restartNeeded" />
           </Alert>
         ) : (
-          <Alert tone="success" title="Saved">
-            The server follows the new settings now.
+          <Alert tone="success" title={intl.formatMessage({ id: 'settings.server.saved' })}>
+            <FormattedMessage id="settings.server.applied" />
           </Alert>
         )
       ) : null}
-      {outcome?.kind === 'failed' && !outcome.port ? <Alert tone="error" title="Not saved">{outcome.detail}</Alert> : null}
+      {outcome?.kind === 'failed' && !outcome.port ? (
+        <Alert tone="error" title={intl.formatMessage({ id: 'settings.server.notSaved' })}>
+          {outcome.detail}
+        </Alert>
+      ) : null}
       <div>
         <Button type="submit" variant="primary" busy={busy} disabled={!changed || Boolean(portError)}>
-          Save server settings
+          <FormattedMessage id="settings.server.save" />
         </Button>
       </div>
     </form>

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { CatalogModel, ModelDownload } from '../../../../shared/operations/model-downloads.js';
 import { client } from '../../api/index.js';
 import { Alert } from '../../ui/Alert.js';
@@ -11,6 +12,8 @@ import { errorText } from '../../ui/error-text.js';
 import { useAction } from '../../ui/useAction.js';
 import { useLoader } from '../../ui/useLoader.js';
 import { formatBytes } from '../datasets/format.js';
+import type { MessageId } from '../../i18n/catalogues/index.js';
+import { hidden } from './rich.js';
 
 /** Where Home's "Download a model" leads: Settings, scrolled to this section. */
 export const LOCAL_MODELS_HASH = '#/settings/local-models';
@@ -18,14 +21,16 @@ export const LOCAL_MODELS_HASH = '#/settings/local-models';
 const POLL_MS = 1000;
 
 const ACTIVE = new Set<ModelDownload['status']>(['queued', 'downloading', 'verifying']);
-const STATUS_LABEL: Record<ModelDownload['status'], string> = {
-  queued: 'Queued',
-  downloading: 'Downloading',
-  verifying: 'Verifying',
-  complete: 'Downloaded',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-};
+const STATUS_LABEL = {
+  queued: 'settings.catalog.status.queued',
+  downloading: 'settings.catalog.status.downloading',
+  verifying: 'settings.catalog.status.verifying',
+  complete: 'settings.catalog.status.complete',
+  failed: 'settings.catalog.status.failed',
+  cancelled: 'settings.catalog.status.cancelled',
+} as const satisfies Record<ModelDownload['status'], MessageId>;
+/** An example of what goes in the field: a URL, the same in every language. */
+const FILE_URL_EXAMPLE = 'https://huggingface.co/…/resolve/main/model.gguf';
 const STATUS_BADGE: Record<ModelDownload['status'], string> = {
   queued: 'badge',
   downloading: 'badge badge-accent',
@@ -41,6 +46,7 @@ const STATUS_BADGE: Record<ModelDownload['status'], string> = {
  * progress. Admins download; everyone sees what is there.
  */
 export function ModelCatalog({ isAdmin, onDownloaded }: { isAdmin: boolean; onDownloaded?: () => void }) {
+  const intl = useIntl();
   const catalog = useLoader(() => client.call('models.catalog', {}));
   const downloads = useLoader(() => (isAdmin ? client.call('models.downloads.list', {}) : Promise.resolve({ data: [] as ModelDownload[] })));
   const list = downloads.state.status === 'ready' ? downloads.state.data.data : [];
@@ -93,18 +99,26 @@ export function ModelCatalog({ isAdmin, onDownloaded }: { isAdmin: boolean; onDo
     <section ref={section} id="model-catalog" className="section" aria-labelledby="model-catalog-title">
       <div className="section-header">
         <div>
-          <h2 id="model-catalog-title">Download local models</h2>
+          <h2 id="model-catalog-title">
+            <FormattedMessage id="settings.catalog.title" />
+          </h2>
           <p className="section-description">
-            Models that run on this machine, offline and private. A download is checked (SHA-256, GGUF format) and then placed in the models folder of the data directory.
+            <FormattedMessage id="settings.catalog.description" />
           </p>
         </div>
       </div>
-      {!isAdmin ? <Alert tone="info">Only admins can download models.</Alert> : null}
-      <Loadable state={catalog.state} reload={catalog.reload} loading="Loading the catalogue…" failed="The catalogue could not be loaded">
+      {!isAdmin ? (
+        <Alert tone="info">
+          <FormattedMessage id="settings.catalog.adminsOnly" />
+        </Alert>
+      ) : null}
+      <Loadable state={catalog.state} reload={catalog.reload} loading={intl.formatMessage({ id: 'settings.catalog.loading' })} failed={intl.formatMessage({ id: 'settings.catalog.loadFailed' })}>
         {(c) => (
           <>
-            <p className="muted catalog-memory">This machine has {formatBytes(c.memory_total_bytes)} of memory. Models that need more are marked.</p>
-            <ul className="catalog-list" aria-label="Recommended models">
+            <p className="muted catalog-memory">
+              <FormattedMessage id="settings.catalog.memory" values={{ memory: formatBytes(c.memory_total_bytes) }} />
+            </p>
+            <ul className="catalog-list" aria-label={intl.formatMessage({ id: 'settings.catalog.listLabel' })}>
               {c.data.map((m) => (
                 <CatalogItem key={m.id} model={m} isAdmin={isAdmin} downloading={activeUrls.has(m.url)} busy={start.busy} onDownload={() => void start.run({ url: m.url })} />
               ))}
@@ -116,9 +130,11 @@ export function ModelCatalog({ isAdmin, onDownloaded }: { isAdmin: boolean; onDo
       {isAdmin ? <DownloadByUrl busy={start.busy} onSubmit={(input) => start.run(input)} /> : null}
       {isAdmin && list.length > 0 ? (
         <>
-          <h3 className="subsection-title">Downloads</h3>
+          <h3 className="subsection-title">
+            <FormattedMessage id="settings.catalog.downloadsTitle" />
+          </h3>
           <FormError message={cancelError} />
-          <ul className="download-list" aria-label="Downloads">
+          <ul className="download-list" aria-label={intl.formatMessage({ id: 'settings.catalog.downloadsLabel' })}>
             {list.map((d) => (
               <DownloadItem key={d.id} download={d} onCancel={() => void cancel(d)} />
             ))}
@@ -130,27 +146,42 @@ export function ModelCatalog({ isAdmin, onDownloaded }: { isAdmin: boolean; onDo
 }
 
 function CatalogItem({ model: m, isAdmin, downloading, busy, onDownload }: { model: CatalogModel; isAdmin: boolean; downloading: boolean; busy: boolean; onDownload: () => void }) {
+  const licenseLink = (chunks: ReactNode[]) => (
+    <a href={m.license_url} target="_blank" rel="noreferrer">
+      {chunks}
+    </a>
+  );
   return (
     <li className="catalog-item">
       <div className="catalog-main">
         <div className="catalog-name">
           <strong>{m.name}</strong>
-          <span className="badge">{m.kind === 'chat' ? 'Chat' : 'Embedding'}</span>
-          {m.downloaded ? <span className="badge badge-success catalog-badge">Downloaded</span> : null}
-          {!m.fits ? <span className="badge badge-danger catalog-badge">Too large for this machine’s memory</span> : null}
+          <span className="badge">
+            <FormattedMessage id={m.kind === 'chat' ? 'settings.catalog.kindChat' : 'settings.catalog.kindEmbedding'} />
+          </span>
+          {m.downloaded ? (
+            <span className="badge badge-success catalog-badge">
+              <FormattedMessage id="settings.catalog.downloaded" />
+            </span>
+          ) : null}
+          {!m.fits ? (
+            <span className="badge badge-danger catalog-badge">
+              <FormattedMessage id="settings.catalog.tooLarge" />
+            </span>
+          ) : null}
         </div>
         <p className="catalog-description">{m.description}</p>
         <p className="muted catalog-meta">
-          {m.parameters} parameters · {m.quantization} · {formatBytes(m.size_bytes)} download · needs about {formatBytes(m.ram_bytes)} of memory ·{' '}
-          <a href={m.license_url} target="_blank" rel="noreferrer">
-            {m.license}
-          </a>
+          <FormattedMessage
+            id="settings.catalog.meta"
+            values={{ parameters: m.parameters, quantization: m.quantization, size: formatBytes(m.size_bytes), ram: formatBytes(m.ram_bytes), license: m.license, link: licenseLink }}
+          />
         </p>
       </div>
       {isAdmin && !m.downloaded ? (
         <div className="catalog-action">
           <Button size="sm" variant={m.fits ? 'primary' : 'secondary'} disabled={downloading} busy={busy} onClick={onDownload}>
-            {downloading ? 'Downloading…' : m.fits ? 'Download' : 'Download anyway'}
+            <FormattedMessage id={downloading ? 'settings.catalog.downloading' : m.fits ? 'settings.catalog.download' : 'settings.catalog.downloadAnyway'} />
             <span className="visually-hidden"> {m.name}</span>
           </Button>
         </div>
@@ -160,20 +191,27 @@ function CatalogItem({ model: m, isAdmin, downloading, busy, onDownload }: { mod
 }
 
 function DownloadItem({ download: d, onCancel }: { download: ModelDownload; onCancel: () => void }) {
+  const intl = useIntl();
   const active = ACTIVE.has(d.status);
   const total = d.bytes_total;
-  const amount = total ? `${formatBytes(d.bytes_done)} of ${formatBytes(total)}` : formatBytes(d.bytes_done);
+  const amount = total ? intl.formatMessage({ id: 'settings.catalog.amount' }, { done: formatBytes(d.bytes_done), total: formatBytes(total) }) : formatBytes(d.bytes_done);
+  const size = formatBytes(d.bytes_done);
+  const sha = d.sha256?.slice(0, 12);
   return (
     <li className="download-item">
       <div className="download-head">
         <span className="download-name">{d.file_name}</span>
-        <span className={STATUS_BADGE[d.status]}>{STATUS_LABEL[d.status]}</span>
+        <span className={STATUS_BADGE[d.status]}>{intl.formatMessage({ id: STATUS_LABEL[d.status] })}</span>
       </div>
       {active ? (
         <div className="download-progress">
-          <ProgressBar value={total ? d.bytes_done / total : 0} label={`${d.file_name}: ${STATUS_LABEL[d.status].toLowerCase()}`} text={d.status === 'verifying' ? 'Checking the SHA-256…' : amount} />
+          <ProgressBar
+            value={total ? d.bytes_done / total : 0}
+            label={intl.formatMessage({ id: 'settings.catalog.progressLabel' }, { file: d.file_name, status: d.status })}
+            text={d.status === 'verifying' ? intl.formatMessage({ id: 'settings.catalog.checkingSha' }) : amount}
+          />
           <Button size="sm" variant="ghost" className="btn-danger-ghost" onClick={onCancel}>
-            Cancel<span className="visually-hidden"> the download of {d.file_name}</span>
+            <FormattedMessage id="settings.catalog.cancel" values={{ file: d.file_name, hidden }} />
           </Button>
         </div>
       ) : null}
@@ -181,7 +219,11 @@ function DownloadItem({ download: d, onCancel }: { download: ModelDownload; onCa
       {d.status === 'failed' && d.error ? <p className="download-error">{d.error}</p> : null}
       {d.status === 'complete' ? (
         <p className="muted download-note">
-          {formatBytes(d.bytes_done)} in the models folder{d.sha256 ? `, SHA-256 ${d.sha256.slice(0, 12)}…${d.sha256_source ? ' verified' : ''}` : ''}.
+          {sha === undefined ? (
+            <FormattedMessage id="settings.catalog.complete" values={{ size }} />
+          ) : (
+            <FormattedMessage id={d.sha256_source ? 'settings.catalog.completeShaVerified' : 'settings.catalog.completeSha'} values={{ size, sha }} />
+          )}
         </p>
       ) : null}
     </li>
@@ -189,6 +231,7 @@ function DownloadItem({ download: d, onCancel }: { download: ModelDownload; onCa
 }
 
 function DownloadByUrl({ busy, onSubmit }: { busy: boolean; onSubmit: (input: { url: string; sha256?: string }) => Promise<unknown> }) {
+  const intl = useIntl();
   const [url, setUrl] = useState('');
   const [sha, setSha] = useState('');
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -200,21 +243,23 @@ function DownloadByUrl({ busy, onSubmit }: { busy: boolean; onSubmit: (input: { 
   }
   return (
     <details className="download-by-url">
-      <summary>Download another GGUF file by its URL</summary>
-      <form className="model-form" aria-label="Download a model by URL" onSubmit={(e) => void submit(e)} noValidate>
+      <summary>
+        <FormattedMessage id="settings.catalog.byUrlSummary" />
+      </summary>
+      <form className="model-form" aria-label={intl.formatMessage({ id: 'settings.catalog.byUrlLabel' })} onSubmit={(e) => void submit(e)} noValidate>
         <div className="form-grid">
-          <TextField label="File URL" type="url" placeholder="https://huggingface.co/…/resolve/main/model.gguf" value={url} onChange={(e) => setUrl(e.target.value)} />
+          <TextField label={intl.formatMessage({ id: 'settings.catalog.fileUrl' })} type="url" placeholder={FILE_URL_EXAMPLE} value={url} onChange={(e) => setUrl(e.target.value)} />
           <TextField
-            label="SHA-256"
-            placeholder="Optional"
+            label={intl.formatMessage({ id: 'settings.catalog.sha256' })}
+            placeholder={intl.formatMessage({ id: 'settings.catalog.shaPlaceholder' })}
             value={sha}
             onChange={(e) => setSha(e.target.value)}
-            hint="Hugging Face states it for its files; give it for other servers to have the file checked."
+            hint={intl.formatMessage({ id: 'settings.catalog.shaHint' })}
           />
         </div>
         <div className="model-form-actions">
           <Button type="submit" variant="primary" busy={busy} disabled={!url.trim()}>
-            Download
+            <FormattedMessage id="settings.catalog.download" />
           </Button>
         </div>
       </form>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { Model } from '../../../../shared/operations/models.js';
 import { client } from '../../api/index.js';
 import { Button } from '../../ui/Button.js';
@@ -7,12 +8,13 @@ import { FormError } from '../../ui/FormError.js';
 import { CheckIcon, PlusIcon } from '../../ui/icons.js';
 import { useAction } from '../../ui/useAction.js';
 import { splitFieldErrors, type ModelFieldErrors } from './model-form-errors.js';
+import type { MessageId } from '../../i18n/catalogues/index.js';
 
 type RemoteProvider = 'openai_compatible' | 'anthropic';
 
-const PROVIDER_HINTS: Record<RemoteProvider, { url: string; urlHint: string; model: string }> = {
-  openai_compatible: { url: 'https://api.example.com/v1', urlHint: 'The base URL, ending before /chat/completions.', model: 'e.g. gpt-4o-mini' },
-  anthropic: { url: 'https://api.anthropic.com', urlHint: 'Optional: leave empty for Anthropic’s own API.', model: 'e.g. claude-sonnet-4-5' },
+const PROVIDER_HINTS: Record<RemoteProvider, { url: string; urlHint: MessageId; model: MessageId }> = {
+  openai_compatible: { url: 'https://api.example.com/v1', urlHint: 'settings.modelForm.openai.urlHint', model: 'settings.modelForm.openai.modelPlaceholder' },
+  anthropic: { url: 'https://api.anthropic.com', urlHint: 'settings.modelForm.anthropic.urlHint', model: 'settings.modelForm.anthropic.modelPlaceholder' },
 };
 
 export interface ModelFormProps {
@@ -28,6 +30,7 @@ export interface ModelFormProps {
  * is shown under the field it names.
  */
 export function ModelForm({ model, onSaved, onCancel }: ModelFormProps) {
+  const intl = useIntl();
   const editing = model !== undefined;
   const [provider, setProvider] = useState<RemoteProvider>(model?.provider === 'anthropic' ? 'anthropic' : 'openai_compatible');
   const [name, setName] = useState(model?.name ?? '');
@@ -45,9 +48,9 @@ export function ModelForm({ model, onSaved, onCancel }: ModelFormProps) {
   /** Checks what the service would refuse for sure, so the person sees it at once, under the field. */
   function missing(): ModelFieldErrors {
     return {
-      ...(name.trim() ? {} : { name: 'Give the model a name people will recognise.' }),
-      ...(provider === 'openai_compatible' && !endpoint.trim() ? { endpoint_url: 'The endpoint URL is needed for an OpenAI-compatible model.' } : {}),
-      ...(modelId.trim() ? {} : { model: 'Type the provider’s model id, or list the endpoint’s models and pick one.' }),
+      ...(name.trim() ? {} : { name: intl.formatMessage({ id: 'settings.modelForm.missing.name' }) }),
+      ...(provider === 'openai_compatible' && !endpoint.trim() ? { endpoint_url: intl.formatMessage({ id: 'settings.modelForm.missing.endpointUrl' }) } : {}),
+      ...(modelId.trim() ? {} : { model: intl.formatMessage({ id: 'settings.modelForm.missing.model' }) }),
     };
   }
 
@@ -71,7 +74,7 @@ export function ModelForm({ model, onSaved, onCancel }: ModelFormProps) {
         });
       }
     } catch (error) {
-      const split = splitFieldErrors(error);
+      const split = splitFieldErrors(error, intl);
       setErrors(split.fields);
       if (split.rest) throw new Error(split.rest);
       return;
@@ -82,7 +85,7 @@ export function ModelForm({ model, onSaved, onCancel }: ModelFormProps) {
   const probe = useAction(async () => {
     setOffered(null);
     if (provider === 'openai_compatible' && !endpoint.trim()) {
-      setErrors({ endpoint_url: 'Give the endpoint URL first: its models are listed from there.' });
+      setErrors({ endpoint_url: intl.formatMessage({ id: 'settings.modelForm.probeNeedsUrl' }) });
       return;
     }
     try {
@@ -96,7 +99,7 @@ export function ModelForm({ model, onSaved, onCancel }: ModelFormProps) {
       setOffered(found.data.map((m) => m.id));
       if (!modelId.trim() && found.data[0]) setModelId(found.data[0].id);
     } catch (error) {
-      const split = splitFieldErrors(error);
+      const split = splitFieldErrors(error, intl);
       setErrors(split.fields);
       if (split.rest) throw new Error(split.rest);
     }
@@ -110,14 +113,19 @@ export function ModelForm({ model, onSaved, onCancel }: ModelFormProps) {
     void save.run();
   }
 
-  const label = editing ? `Edit ${model.name}` : 'Add a model endpoint';
+  const label = editing ? intl.formatMessage({ id: 'settings.modelForm.labelEdit' }, { name: model.name }) : intl.formatMessage({ id: 'settings.modelForm.labelAdd' });
+  const urlHint = intl.formatMessage({ id: hints.urlHint });
   return (
     <form className="model-form" aria-label={label} onSubmit={submit} noValidate>
-      {editing ? <h3 className="model-form-title">Edit “{model.name}”</h3> : null}
+      {editing ? (
+        <h3 className="model-form-title">
+          <FormattedMessage id="settings.modelForm.heading" values={{ name: model.name }} />
+        </h3>
+      ) : null}
       <div className="form-grid">
         {editing ? null : (
           <SelectField
-            label="Provider"
+            label={intl.formatMessage({ id: 'settings.modelForm.provider' })}
             value={provider}
             onChange={(e) => {
               setProvider(e.target.value as RemoteProvider);
@@ -125,44 +133,59 @@ export function ModelForm({ model, onSaved, onCancel }: ModelFormProps) {
               setErrors({});
             }}
           >
-            <option value="openai_compatible">OpenAI-compatible (OpenAI, vLLM, Ollama, LM Studio…)</option>
-            <option value="anthropic">Anthropic</option>
+            <option value="openai_compatible">{intl.formatMessage({ id: 'settings.modelForm.providerOpenai' })}</option>
+            <option value="anthropic">{intl.formatMessage({ id: 'settings.modelForm.providerAnthropic' })}</option>
           </SelectField>
         )}
-        <TextField ref={nameRef} label="Name" placeholder="e.g. Team GPU server" maxLength={100} value={name} error={errors.name} onChange={(e) => setName(e.target.value)} />
         <TextField
-          label="Endpoint URL"
+          ref={nameRef}
+          label={intl.formatMessage({ id: 'settings.modelForm.name' })}
+          placeholder={intl.formatMessage({ id: 'settings.modelForm.namePlaceholder' })}
+          maxLength={100}
+          value={name}
+          error={errors.name}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <TextField
+          label={intl.formatMessage({ id: 'settings.modelForm.endpointUrl' })}
           type="url"
           placeholder={hints.url}
           value={endpoint}
           error={errors.endpoint_url}
           onChange={(e) => setEndpoint(e.target.value)}
-          hint={editing && model.has_api_key ? `${hints.urlHint} Moving it to another server forgets the stored key.` : hints.urlHint}
+          hint={editing && model.has_api_key ? intl.formatMessage({ id: 'settings.modelForm.urlHintKeyForgotten' }, { hint: urlHint }) : urlHint}
         />
         <TextField
-          label="API key"
+          label={intl.formatMessage({ id: 'settings.modelForm.apiKey' })}
           type="password"
           autoComplete="off"
           value={apiKey}
           error={errors.api_key}
-          placeholder={editing && model.has_api_key && !forgetKey ? 'Stored: leave empty to keep it' : undefined}
+          placeholder={editing && model.has_api_key && !forgetKey ? intl.formatMessage({ id: 'settings.modelForm.apiKeyStored' }) : undefined}
           onChange={(e) => setApiKey(e.target.value)}
-          hint={provider === 'anthropic' ? 'Needed by Anthropic. Stored encrypted and never shown again.' : 'Optional. Stored encrypted and never shown again.'}
+          hint={intl.formatMessage({ id: provider === 'anthropic' ? 'settings.modelForm.apiKeyHintAnthropic' : 'settings.modelForm.apiKeyHint' })}
         />
         <div className="model-id-field">
-          <TextField label="Model" placeholder={hints.model} value={modelId} error={errors.model} onChange={(e) => setModelId(e.target.value)} hint="The provider’s name for the model." />
+          <TextField
+            label={intl.formatMessage({ id: 'settings.modelForm.model' })}
+            placeholder={intl.formatMessage({ id: hints.model })}
+            value={modelId}
+            error={errors.model}
+            onChange={(e) => setModelId(e.target.value)}
+            hint={intl.formatMessage({ id: 'settings.modelForm.modelHint' })}
+          />
           <Button className="model-probe" busy={probe.busy} onClick={() => void probe.run()}>
-            List models
+            <FormattedMessage id="settings.modelForm.listModels" />
           </Button>
           {offered !== null && offered.length > 0 ? (
             <SelectField
-              label="Models at this endpoint"
+              label={intl.formatMessage({ id: 'settings.modelForm.offered' })}
               fieldClassName="model-offered"
               value={offered.includes(modelId) ? modelId : ''}
               onChange={(e) => e.target.value && setModelId(e.target.value)}
-              hint={`${offered.length} found; picking one fills in Model.`}
+              hint={intl.formatMessage({ id: 'settings.modelForm.offeredHint' }, { count: offered.length })}
             >
-              <option value="">Pick a model…</option>
+              <option value="">{intl.formatMessage({ id: 'settings.modelForm.pickModel' })}</option>
               {offered.map((id) => (
                 <option key={id} value={id}>
                   {id}
@@ -170,22 +193,26 @@ export function ModelForm({ model, onSaved, onCancel }: ModelFormProps) {
               ))}
             </SelectField>
           ) : null}
-          {offered !== null && offered.length === 0 ? <p className="field-hint model-offered">The endpoint lists no models; type the model’s id.</p> : null}
+          {offered !== null && offered.length === 0 ? (
+            <p className="field-hint model-offered">
+              <FormattedMessage id="settings.modelForm.noneOffered" />
+            </p>
+          ) : null}
         </div>
       </div>
       {editing && model.has_api_key ? (
         <label className="checkbox-row">
           <input type="checkbox" checked={forgetKey} onChange={(e) => setForgetKey(e.target.checked)} disabled={apiKey.length > 0} />
-          Remove the stored API key
+          <FormattedMessage id="settings.modelForm.forgetKey" />
         </label>
       ) : null}
       <FormError message={probe.error ?? save.error} />
       <div className="model-form-actions">
         <Button onClick={onCancel} disabled={save.busy}>
-          Cancel
+          <FormattedMessage id="settings.modelForm.cancel" />
         </Button>
         <Button type="submit" variant="primary" icon={editing ? <CheckIcon /> : <PlusIcon />} busy={save.busy}>
-          {editing ? 'Save changes' : 'Add model'}
+          <FormattedMessage id={editing ? 'settings.modelForm.save' : 'settings.modelForm.add'} />
         </Button>
       </div>
     </form>

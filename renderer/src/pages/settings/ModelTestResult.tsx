@@ -1,3 +1,4 @@
+import { FormattedMessage } from 'react-intl';
 import type { Operations, OutputOf } from '../../../../shared/operations/index.js';
 import { AlertIcon, CheckIcon } from '../../ui/icons.js';
 
@@ -8,7 +9,7 @@ export function ModelTestResult({ outcome }: { outcome: TestOutcome }) {
   return outcome.ok ? (
     <span className="test-result test-result-ok" role="status">
       <CheckIcon size={14} />
-      Connected · {outcome.latency_ms} ms
+      <FormattedMessage id="settings.models.testConnected" values={{ latency: outcome.latency_ms }} />
     </span>
   ) : (
     <span className="test-result test-result-failed" role="status">

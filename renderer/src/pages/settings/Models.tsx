@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { Model } from '../../../../shared/operations/models.js';
 import { client } from '../../api/index.js';
 import { Alert } from '../../ui/Alert.js';
@@ -13,21 +14,28 @@ import { ModelForm } from './ModelForm.js';
 import { errorText } from '../../ui/error-text.js';
 import { useAction } from '../../ui/useAction.js';
 import { ModelTestResult, type TestOutcome } from './ModelTestResult.js';
+import type { MessageId } from '../../i18n/catalogues/index.js';
+import { hidden } from './rich.js';
 
-const PROVIDERS: Record<Model['provider'], string> = {
-  extractive: 'Built-in (extractive)',
-  openai_compatible: 'OpenAI-compatible',
-  anthropic: 'Anthropic',
-  llama_cpp: 'llama.cpp',
-};
+const PROVIDERS = {
+  extractive: 'settings.models.provider.extractive',
+  openai_compatible: 'settings.models.provider.openaiCompatible',
+  anthropic: 'settings.models.provider.anthropic',
+  llama_cpp: 'settings.models.provider.llamaCpp',
+} as const satisfies Record<Model['provider'], MessageId>;
 
-const KINDS: Record<Model['kind'], string> = { builtin: 'Built-in', third_party: 'Third-party', fine_tuned: 'Fine-tuned' };
+const KINDS = { builtin: 'settings.models.kind.builtin', third_party: 'settings.models.kind.thirdParty', fine_tuned: 'settings.models.kind.fineTuned' } as const satisfies Record<Model['kind'], MessageId>;
 
 const STATUS_BADGE: Record<Model['status'], string> = { available: 'badge badge-success', degraded: 'badge', unavailable: 'badge badge-danger' };
-const STATUS_LABEL: Record<Model['status'], string> = { available: 'Available', degraded: 'Degraded', unavailable: 'Unavailable' };
+const STATUS_LABEL = {
+  available: 'settings.models.status.available',
+  degraded: 'settings.models.status.degraded',
+  unavailable: 'settings.models.status.unavailable',
+} as const satisfies Record<Model['status'], MessageId>;
 
 /** Every model that can answer; admins add OpenAI-compatible and Anthropic endpoints, edit, test and remove them. */
 export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: () => void }) {
+  const intl = useIntl();
   const models = useLoader(() => client.call('models.list', {}));
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Model | null>(null);
@@ -55,8 +63,8 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
 
   return (
     <Section
-      title="Models and providers"
-      description="The models chat can route to. Built-in models work offline; endpoints you add are called over the network."
+      title={intl.formatMessage({ id: 'settings.models.title' })}
+      description={intl.formatMessage({ id: 'settings.models.description' })}
       actions={
         isAdmin && !adding && !editing ? (
           <Button
@@ -66,12 +74,16 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
               setAdding(true);
             }}
           >
-            Add endpoint
+            <FormattedMessage id="settings.models.addButton" />
           </Button>
         ) : null
       }
     >
-      {!isAdmin ? <Alert tone="info">Only admins can add, test or remove models.</Alert> : null}
+      {!isAdmin ? (
+        <Alert tone="info">
+          <FormattedMessage id="settings.models.adminsOnly" />
+        </Alert>
+      ) : null}
       {adding || editing ? (
         <ModelForm
           key={editing?.id ?? 'new'}
@@ -90,36 +102,40 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
           }}
         />
       ) : null}
-      <Loadable state={models.state} reload={models.reload} loading="Loading models…" failed="The models could not be loaded">
+      <Loadable state={models.state} reload={models.reload} loading={intl.formatMessage({ id: 'settings.models.loading' })} failed={intl.formatMessage({ id: 'settings.models.loadFailed' })}>
         {(list) => (
           <DataTable
-            caption="Endpoints chat can route to"
+            caption={intl.formatMessage({ id: 'settings.models.caption' })}
             /* Local GGUF files have their own section (LocalModels): state, size, load/unload. */
             rows={list.data.filter((m) => m.provider !== 'llama_cpp')}
             rowKey={(m) => m.id}
-            empty={<TableEmpty>Nothing can answer yet: add an endpoint above.</TableEmpty>}
+            empty={
+              <TableEmpty>
+                <FormattedMessage id="settings.models.empty" />
+              </TableEmpty>
+            }
             name={{
-              header: 'Name',
+              header: intl.formatMessage({ id: 'settings.models.column.name' }),
               wrap: true,
               cell: (m) => (
                 <>
                   {m.name}
-                  <span className="cell-secondary model-id">{m.endpoint_url ? `${m.model} at ${m.endpoint_url}` : m.model}</span>
+                  <span className="cell-secondary model-id">{m.endpoint_url ? intl.formatMessage({ id: 'settings.models.modelAt' }, { model: m.model, url: m.endpoint_url }) : m.model}</span>
                 </>
               ),
             }}
             columns={[
-              { id: 'provider', header: 'Provider', narrow: 'under', cell: (m) => PROVIDERS[m.provider] },
-              { id: 'kind', header: 'Kind', narrow: 'hide', cell: (m) => KINDS[m.kind] },
+              { id: 'provider', header: intl.formatMessage({ id: 'settings.models.column.provider' }), narrow: 'under', cell: (m) => intl.formatMessage({ id: PROVIDERS[m.provider] }) },
+              { id: 'kind', header: intl.formatMessage({ id: 'settings.models.column.kind' }), narrow: 'hide', cell: (m) => intl.formatMessage({ id: KINDS[m.kind] }) },
               {
                 id: 'status',
-                header: 'Status',
+                header: intl.formatMessage({ id: 'settings.models.column.status' }),
                 wrap: true,
                 cell: (m) => {
                   const outcome = tests[m.id];
                   return (
                     <>
-                      <span className={STATUS_BADGE[m.status]}>{STATUS_LABEL[m.status]}</span>
+                      <span className={STATUS_BADGE[m.status]}>{intl.formatMessage({ id: STATUS_LABEL[m.status] })}</span>
                       {outcome && outcome !== 'running' ? (
                         <div>
                           <ModelTestResult outcome={outcome} />
@@ -135,7 +151,7 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
                 ? (m) => (
                     <>
                       <Button size="sm" variant="ghost" busy={tests[m.id] === 'running'} onClick={() => void test(m)}>
-                        Test<span className="visually-hidden"> {m.name}</span>
+                        <FormattedMessage id="settings.models.test" values={{ name: m.name, hidden }} />
                       </Button>
                       {m.kind !== 'builtin' ? (
                         <Button
@@ -146,7 +162,7 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
                             setEditing(m);
                           }}
                         >
-                          Edit<span className="visually-hidden"> {m.name}</span>
+                          <FormattedMessage id="settings.models.edit" values={{ name: m.name, hidden }} />
                         </Button>
                       ) : null}
                       {m.kind !== 'builtin' ? (
@@ -159,7 +175,7 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
                             setRemoving(m);
                           }}
                         >
-                          Remove<span className="visually-hidden"> {m.name}</span>
+                          <FormattedMessage id="settings.models.remove" values={{ name: m.name, hidden }} />
                         </Button>
                       ) : null}
                     </>
@@ -171,15 +187,17 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
       </Loadable>
       <ConfirmDialog
         open={removing !== null}
-        title={removing ? `Remove “${removing.name}”?` : 'Remove model?'}
-        confirmLabel="Remove model"
+        title={removing ? intl.formatMessage({ id: 'settings.models.removeTitle' }, { name: removing.name }) : intl.formatMessage({ id: 'settings.models.removeTitleUnnamed' })}
+        confirmLabel={intl.formatMessage({ id: 'settings.models.removeConfirm' })}
         tone="danger"
         busy={remove.busy}
         error={remove.error}
         onConfirm={() => removing && void remove.run(removing)}
         onCancel={() => setRemoving(null)}
       >
-        <p>Chat stops routing to it and its stored API key is deleted. Messages it already wrote stay as they are.</p>
+        <p>
+          <FormattedMessage id="settings.models.removeBody" />
+        </p>
       </ConfirmDialog>
     </Section>
   );

@@ -1,10 +1,12 @@
 import { useState } from 'react';
+import { useIntl } from 'react-intl';
 import { ROLE_LABELS } from '../../app/roles.js';
 import type { Me } from '../../app/session.js';
 import { Page, Section } from '../../ui/Page.js';
 import { ApiKeys } from './ApiKeys.js';
 import { Appearance } from './Appearance.js';
 import { EmbeddingModel } from './EmbeddingModel.js';
+import { Language } from './Language.js';
 import { Shortcuts } from './Shortcuts.js';
 import { LocalModels } from './LocalModels.js';
 import { LocalServer } from './LocalServer.js';
@@ -18,33 +20,35 @@ export function SettingsPage({ me }: { me: Me }) {
   const [modelsVersion, setModelsVersion] = useState(0);
   // A finished download adds a local model: the models table reads the list again.
   const [localVersion, setLocalVersion] = useState(0);
+  const intl = useIntl();
   return (
-    <Page title="Settings" description="Your account, how Parley looks, the models chat can use, the local server, and the keys that let tools act as you.">
-      <Section title="Profile" description="Ask a super admin to change your name or role.">
+    <Page title={intl.formatMessage({ id: 'settings.page.title' })} description={intl.formatMessage({ id: 'settings.page.description' })}>
+      <Section title={intl.formatMessage({ id: 'settings.profile.title' })} description={intl.formatMessage({ id: 'settings.profile.description' })}>
         <dl className="details">
           <div>
-            <dt>Name</dt>
+            <dt>{intl.formatMessage({ id: 'settings.profile.name' })}</dt>
             <dd>{user.name}</dd>
           </div>
           <div>
-            <dt>Email</dt>
+            <dt>{intl.formatMessage({ id: 'settings.profile.email' })}</dt>
             <dd>{user.email}</dd>
           </div>
           <div>
-            <dt>Role</dt>
+            <dt>{intl.formatMessage({ id: 'settings.profile.role' })}</dt>
             <dd>{ROLE_LABELS[user.role]}</dd>
           </div>
           <div>
-            <dt>Organization</dt>
+            <dt>{intl.formatMessage({ id: 'settings.profile.organization' })}</dt>
             <dd>{user.organization.name}</dd>
           </div>
           <div>
-            <dt>Workspace</dt>
+            <dt>{intl.formatMessage({ id: 'settings.profile.workspace' })}</dt>
             <dd>{workspace.name}</dd>
           </div>
         </dl>
       </Section>
       <Appearance />
+      <Language />
       <Shortcuts />
       <Models key={`models-${localVersion}`} isAdmin={isAdmin} onChanged={() => setModelsVersion((v) => v + 1)} />
       <LocalModels key={`local-${localVersion}`} isAdmin={isAdmin} onChanged={() => setModelsVersion((v) => v + 1)} />

@@ -1,16 +1,18 @@
+import { useIntl } from 'react-intl';
 import { SHORTCUTS } from '../../app/shortcuts.js';
 import { Section } from '../../ui/Page.js';
 
 /** The app-wide keyboard shortcuts (app/shortcuts.ts), so that they can be found. */
 export function Shortcuts() {
+  const intl = useIntl();
   return (
-    <Section title="Keyboard shortcuts" description="They work on every page. After a page opens, Tab first reaches “Skip to message box” and “Skip to content”.">
+    <Section title={intl.formatMessage({ id: 'settings.shortcuts.title' })} description={intl.formatMessage({ id: 'settings.shortcuts.description' })}>
       <dl className="details">
         {Object.values(SHORTCUTS).map((shortcut) => (
           <div key={shortcut.what}>
-            <dt>{shortcut.what}</dt>
+            <dt>{intl.formatMessage({ id: shortcut.what })}</dt>
             <dd>
-              <kbd>{shortcut.label}</kbd>
+              <kbd>{intl.formatMessage({ id: shortcut.keys })}</kbd>
             </dd>
           </div>
         ))}

@@ -1,5 +1,7 @@
 import { useId } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { Folder } from '../../../../../shared/operations/folders.js';
+import type { MessageId } from '../../../i18n/catalogues/index.js';
 import { Button } from '../../../ui/Button.js';
 import { FolderIcon } from '../../../ui/icons.js';
 import { ProgressBar } from '../../../ui/ProgressBar.js';
@@ -19,16 +21,17 @@ export interface FolderCardProps {
   onShowFiles: () => void;
 }
 
-const COUNTS: Array<{ key: keyof Folder['files']; label: string }> = [
-  { key: 'seen', label: 'Found' },
-  { key: 'ready', label: 'Ready' },
-  { key: 'pending', label: 'In progress' },
-  { key: 'failed', label: 'Failed' },
-  { key: 'skipped', label: 'Skipped' },
+const COUNTS: Array<{ key: keyof Folder['files']; id: MessageId }> = [
+  { key: 'seen', id: 'datasets.folders.count.seen' },
+  { key: 'ready', id: 'datasets.folders.count.ready' },
+  { key: 'pending', id: 'datasets.folders.count.pending' },
+  { key: 'failed', id: 'datasets.folders.count.failed' },
+  { key: 'skipped', id: 'datasets.folders.count.skipped' },
 ];
 
 /** One followed folder: where it is, whether it is in sync, its files by state, and what can be done. */
 export function FolderCard({ folder, canManage, busy, showingFiles, onPause, onResume, onRemove, onShowFiles }: FolderCardProps) {
+  const intl = useIntl();
   const titleId = useId();
   const name = folderName(folder.path);
   const { files } = folder;
@@ -47,22 +50,26 @@ export function FolderCard({ folder, canManage, busy, showingFiles, onPause, onR
             {folder.path}
           </p>
         </div>
-        <span className={`badge ${STATUS_TONES[folder.status]}`.trim()}>{STATUS_LABELS[folder.status]}</span>
+        <span className={`badge ${STATUS_TONES[folder.status]}`.trim()}>{intl.formatMessage({ id: STATUS_LABELS[folder.status] })}</span>
       </div>
 
       <p className={folder.status === 'error' ? 'folder-follow-text folder-error' : 'folder-follow-text'} role={folder.status === 'error' ? 'alert' : undefined}>
-        {folder.status === 'watching' && folder.watch === 'polling' && folder.error?.detail ? `${followText(folder)} ${folder.error.detail}` : followText(folder)}
+        {folder.status === 'watching' && folder.watch === 'polling' && folder.error?.detail ? intl.formatMessage({ id: 'datasets.folders.withDetail' }, { text: followText(intl, folder), detail: folder.error.detail }) : followText(intl, folder)}
       </p>
 
       {reading && files.seen > 0 ? (
-        <ProgressBar value={scanShare(folder)} label={`${name}: files read`} text={`${files.ready + files.failed} of ${files.seen} files read`} />
+        <ProgressBar
+          value={scanShare(folder)}
+          label={intl.formatMessage({ id: 'datasets.folders.readLabel' }, { name })}
+          text={intl.formatMessage({ id: 'datasets.folders.readProgress' }, { read: files.ready + files.failed, seen: files.seen })}
+        />
       ) : null}
 
-      <dl className="folder-counts" aria-label={`${name}: files`}>
-        {COUNTS.map(({ key, label }) => (
+      <dl className="folder-counts" aria-label={intl.formatMessage({ id: 'datasets.folders.countsLabel' }, { name })}>
+        {COUNTS.map(({ key, id }) => (
           <div key={key} className={`folder-count folder-count-${key}`}>
-            <dt>{label}</dt>
-            <dd>{files[key].toLocaleString()}</dd>
+            <dt>{intl.formatMessage({ id })}</dt>
+            <dd>{intl.formatNumber(files[key])}</dd>
           </div>
         ))}
       </dl>
@@ -70,12 +77,12 @@ export function FolderCard({ folder, canManage, busy, showingFiles, onPause, onR
       {folder.skipped.length > 0 ? (
         <details className="folder-skipped">
           <summary>
-            Why {folder.skipped.length === 1 ? 'a file was' : 'files were'} skipped
+            <FormattedMessage id="datasets.folders.whySkipped" values={{ count: folder.skipped.length }} />
           </summary>
           <ul>
             {folder.skipped.map((s) => (
               <li key={s.path}>
-                <code>{s.path}</code>: {s.reason}
+                <FormattedMessage id="datasets.folders.skippedReason" values={{ path: s.path, reason: s.reason, code: (chunks) => <code>{chunks}</code> }} />
               </li>
             ))}
           </ul>
@@ -84,36 +91,40 @@ export function FolderCard({ folder, canManage, busy, showingFiles, onPause, onR
 
       <div className="folder-foot">
         <p className="folder-meta">
-          {folder.include.length > 0 ? <span>Only {folder.include.join(', ')}. </span> : null}
-          {folder.exclude.length > 0 ? <span>Skipping {folder.exclude.join(', ')}. </span> : null}
+          {folder.include.length > 0 ? <span>{intl.formatMessage({ id: 'datasets.folders.only' }, { globs: folder.include.join(', ') })} </span> : null}
+          {folder.exclude.length > 0 ? <span>{intl.formatMessage({ id: 'datasets.folders.skipping' }, { globs: folder.exclude.join(', ') })} </span> : null}
           {folder.last_scan_at ? (
             <span>
-              Last checked <Time iso={folder.last_scan_at} />
+              <FormattedMessage id="datasets.folders.lastChecked" values={{ time: <Time iso={folder.last_scan_at} /> }} />
             </span>
           ) : null}
         </p>
         <div className="folder-actions">
           <Button size="sm" variant="ghost" aria-pressed={showingFiles} onClick={onShowFiles}>
-            {showingFiles ? 'Showing its files' : 'Show its files'}
-            <span className="visually-hidden"> ({name})</span>
+            {intl.formatMessage({ id: showingFiles ? 'datasets.folders.showingFiles' : 'datasets.folders.showFiles' })}
+            <span className="visually-hidden">{intl.formatMessage({ id: 'datasets.folders.hiddenName' }, { name })}</span>
           </Button>
           {canManage ? (
             <>
               {folder.status === 'paused' ? (
                 <Button size="sm" busy={busy} onClick={onResume}>
-                  Resume<span className="visually-hidden"> {name}</span>
+                  {intl.formatMessage({ id: 'datasets.folders.resume' })}
+                  <span className="visually-hidden"> {name}</span>
                 </Button>
               ) : folder.status === 'error' ? (
                 <Button size="sm" busy={busy} onClick={onResume}>
-                  Check again<span className="visually-hidden"> {name}</span>
+                  {intl.formatMessage({ id: 'datasets.folders.checkAgain' })}
+                  <span className="visually-hidden"> {name}</span>
                 </Button>
               ) : (
                 <Button size="sm" busy={busy} onClick={onPause}>
-                  Pause<span className="visually-hidden"> {name}</span>
+                  {intl.formatMessage({ id: 'datasets.folders.pause' })}
+                  <span className="visually-hidden"> {name}</span>
                 </Button>
               )}
               <Button size="sm" variant="ghost" className="btn-danger-ghost" disabled={busy} onClick={onRemove}>
-                Stop following<span className="visually-hidden"> {name}</span>
+                {intl.formatMessage({ id: 'datasets.folders.stopFollowing' })}
+                <span className="visually-hidden"> {name}</span>
               </Button>
             </>
           ) : null}

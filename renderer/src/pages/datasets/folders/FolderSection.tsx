@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { Folder } from '../../../../../shared/operations/folders.js';
 import { client } from '../../../api/index.js';
 import { Alert } from '../../../ui/Alert.js';
@@ -24,6 +25,7 @@ export interface FolderSectionProps {
 
 /** The folders a dataset follows, and following one more: a section of the dataset's page. */
 export function FolderSection({ datasetId, folders, canManage, shownFolder, onShowFiles }: FolderSectionProps) {
+  const intl = useIntl();
   const [adding, setAdding] = useState(false);
   const [busyId, setBusyId] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -69,12 +71,12 @@ export function FolderSection({ datasetId, folders, canManage, shownFolder, onSh
 
   return (
     <Section
-      title="Followed folders"
-      description="Files in these folders join the dataset and stay in sync as they are added, edited, renamed or deleted."
+      title={intl.formatMessage({ id: 'datasets.folders.title' })}
+      description={intl.formatMessage({ id: 'datasets.folders.description' })}
       actions={
         canManage && !adding ? (
           <Button ref={followButton} className="folder-follow-open" icon={<FolderIcon />} onClick={() => setAdding(true)}>
-            Follow a folder
+            {intl.formatMessage({ id: 'datasets.folders.follow' })}
           </Button>
         ) : null
       }
@@ -90,10 +92,10 @@ export function FolderSection({ datasetId, folders, canManage, shownFolder, onSh
           }}
         />
       ) : null}
-      {folders.error ? <Alert tone="error" title="The folders could not be loaded">{folders.error}</Alert> : null}
+      {folders.error ? <Alert tone="error" title={intl.formatMessage({ id: 'datasets.folders.loadFailed' })}>{folders.error}</Alert> : null}
       {actionError ? <Alert tone="error">{actionError}</Alert> : null}
       {folders.folders.length > 0 ? (
-        <ul className="folder-list" aria-label="Followed folders">
+        <ul className="folder-list" aria-label={intl.formatMessage({ id: 'datasets.folders.title' })}>
           {folders.folders.map((folder) => (
             <FolderCard
               key={folder.id}
@@ -112,13 +114,17 @@ export function FolderSection({ datasetId, folders, canManage, shownFolder, onSh
           ))}
         </ul>
       ) : !adding && !folders.loading ? (
-        <p className="folder-none">No folder yet. Follow one to keep this dataset in sync with files on disk, instead of uploading each change.</p>
+        <p className="folder-none">{intl.formatMessage({ id: 'datasets.folders.none' })}</p>
       ) : null}
 
       <ConfirmDialog
         open={removing !== null}
-        title={`Stop following ${removing ? folderName(removing.path) : 'this folder'}?`}
-        confirmLabel="Stop following"
+        title={
+          removing
+            ? intl.formatMessage({ id: 'datasets.folders.removeTitle' }, { name: folderName(removing.path) })
+            : intl.formatMessage({ id: 'datasets.folders.removeTitleAny' })
+        }
+        confirmLabel={intl.formatMessage({ id: 'datasets.folders.stopFollowing' })}
         tone="danger"
         busy={removing !== null && busyId === removing.id}
         error={removeError}
@@ -128,10 +134,10 @@ export function FolderSection({ datasetId, folders, canManage, shownFolder, onSh
         }}
       >
         <p>
-          {removing?.files.seen === 1 ? 'The file it brought leaves' : `The ${removing?.files.seen.toLocaleString() ?? ''} files it brought leave`} this dataset, and answers stop citing them.
+          <FormattedMessage id="datasets.folders.removeFiles" values={{ count: removing?.files.seen ?? 0 }} />
         </p>
         <p>
-          Nothing on disk is touched: <code>{removing?.path}</code> and its files stay exactly as they are.
+          <FormattedMessage id="datasets.folders.removeDisk" values={{ path: removing?.path ?? '', code: (chunks) => <code>{chunks}</code> }} />
         </p>
       </ConfirmDialog>
     </Section>

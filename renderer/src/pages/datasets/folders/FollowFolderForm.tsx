@@ -1,4 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
+import { useIntl } from 'react-intl';
 import { ServiceError } from '../../../../../shared/errors.js';
 import type { Folder } from '../../../../../shared/operations/folders.js';
 import { client } from '../../../api/index.js';
@@ -37,18 +38,19 @@ const pickFolder = folderPicker();
  * roots set in the TOML (a click starts the path with one), or a line saying any readable folder will do.
  */
 function AllowedRoots({ roots, onPick }: { roots: string[] | null; onPick: (root: string) => void }) {
+  const intl = useIntl();
   if (roots === null) return null;
   if (roots.length === 0) {
-    return <p className="folder-roots">Any folder Parley can read may be followed ([folders] allowed_roots is not set).</p>;
+    return <p className="folder-roots">{intl.formatMessage({ id: 'datasets.folders.form.anyRoot' })}</p>;
   }
   return (
     <div className="folder-roots">
-      <p>This server follows folders only under ([folders] allowed_roots):</p>
+      <p>{intl.formatMessage({ id: 'datasets.folders.form.rootsIntro' })}</p>
       {/* Named without "folder": the form's fields are found by their labels. */}
-      <ul aria-label="Allowed roots">
+      <ul aria-label={intl.formatMessage({ id: 'datasets.folders.form.rootsLabel' })}>
         {roots.map((root) => (
           <li key={root}>
-            <button type="button" className="folder-root" title={`Start the path with ${root}`} onClick={() => onPick(root)}>
+            <button type="button" className="folder-root" title={intl.formatMessage({ id: 'datasets.folders.form.rootTitle' }, { root })} onClick={() => onPick(root)}>
               <code>{root}</code>
             </button>
           </li>
@@ -81,11 +83,12 @@ export function FollowFolderForm({
   const [errors, setErrors] = useState<Errors>({});
   const { busy, during } = useBusy();
   const pathInput = useRef<HTMLInputElement>(null);
+  const intl = useIntl();
 
   async function choose() {
     if (!pickFolder) return;
     try {
-      const chosen = await pickFolder('Choose a folder for this dataset to follow');
+      const chosen = await pickFolder(intl.formatMessage({ id: 'datasets.folders.form.pickerTitle' }));
       if (chosen) {
         setPath(chosen);
         setErrors({});
@@ -99,7 +102,7 @@ export function FollowFolderForm({
     event.preventDefault();
     const chosen = path.trim();
     if (!chosen) {
-      setErrors({ path: pickFolder ? 'Choose a folder first.' : 'Type the folder’s absolute path, such as /srv/shared/handbook.' });
+      setErrors({ path: intl.formatMessage({ id: pickFolder ? 'datasets.folders.form.chooseFirst' : 'datasets.folders.form.typePath' }) });
       pathInput.current?.focus();
       return;
     }
@@ -123,12 +126,12 @@ export function FollowFolderForm({
   }
 
   return (
-    <form className="folder-follow" onSubmit={(e) => void submit(e)} noValidate aria-label="Follow a folder">
+    <form className="folder-follow" onSubmit={(e) => void submit(e)} noValidate aria-label={intl.formatMessage({ id: 'datasets.folders.follow' })}>
       <div className="folder-follow-path">
         <TextField
           ref={pathInput}
-          label="Folder"
-          placeholder={pickFolder ? 'Choose a folder…' : '/absolute/path/to/folder'}
+          label={intl.formatMessage({ id: 'datasets.folders.form.folder' })}
+          placeholder={intl.formatMessage({ id: pickFolder ? 'datasets.folders.form.placeholderPick' : 'datasets.folders.form.placeholderPath' })}
           autoComplete="off"
           spellCheck={false}
           className="input-mono"
@@ -139,15 +142,11 @@ export function FollowFolderForm({
             if (errors.path) setErrors(({ path: _old, ...rest }) => rest);
           }}
           error={errors.path}
-          hint={
-            pickFolder
-              ? 'Every file in it and its subfolders joins this dataset and stays in sync. Parley only reads the folder; it never changes anything in it.'
-              : 'The absolute path of a folder on the computer running Parley. Every file in it and its subfolders joins this dataset and stays in sync; Parley only reads it.'
-          }
+          hint={intl.formatMessage({ id: pickFolder ? 'datasets.folders.form.hintPick' : 'datasets.folders.form.hintPath' })}
         />
         {pickFolder ? (
           <Button icon={<FolderIcon />} onClick={() => void choose()} disabled={busy}>
-            Choose…
+            {intl.formatMessage({ id: 'datasets.folders.form.choose' })}
           </Button>
         ) : null}
       </div>
@@ -161,37 +160,37 @@ export function FollowFolderForm({
         />
       )}
       <details className="folder-follow-advanced">
-        <summary>Advanced: which files join</summary>
+        <summary>{intl.formatMessage({ id: 'datasets.folders.form.advanced' })}</summary>
         <div className="folder-follow-globs">
           <TextField
-            label="Only files matching"
-            placeholder="**/*.md, docs/**"
+            label={intl.formatMessage({ id: 'datasets.folders.form.include' })}
+            placeholder={intl.formatMessage({ id: 'datasets.folders.form.includePlaceholder' })}
             spellCheck={false}
             className="input-mono"
             value={include}
             onChange={(e) => setInclude(e.target.value)}
             error={errors.include}
-            hint="Globs relative to the folder, separated by commas. Empty: every file."
+            hint={intl.formatMessage({ id: 'datasets.folders.form.includeHint' })}
           />
           <TextField
-            label="Skip files matching"
-            placeholder="drafts/**, *.log"
+            label={intl.formatMessage({ id: 'datasets.folders.form.exclude' })}
+            placeholder={intl.formatMessage({ id: 'datasets.folders.form.excludePlaceholder' })}
             spellCheck={false}
             className="input-mono"
             value={exclude}
             onChange={(e) => setExclude(e.target.value)}
             error={errors.exclude}
-            hint="Hidden files and folders (.git, .DS_Store) are always skipped."
+            hint={intl.formatMessage({ id: 'datasets.folders.form.excludeHint' })}
           />
         </div>
       </details>
       <FormError message={errors.form ?? null} />
       <div className="folder-follow-actions">
         <Button onClick={onCancel} disabled={busy}>
-          Cancel
+          {intl.formatMessage({ id: 'datasets.folders.form.cancel' })}
         </Button>
         <Button type="submit" variant="primary" busy={busy}>
-          Follow folder
+          {intl.formatMessage({ id: 'datasets.folders.form.submit' })}
         </Button>
       </div>
     </form>

@@ -1,4 +1,6 @@
+import type { IntlShape } from 'react-intl';
 import type { Folder } from '../../../../../shared/operations/folders.js';
+import type { MessageId } from '../../../i18n/catalogues/index.js';
 
 /** The folder's last path segment, as a person names it ("Notes" for /home/ann/Notes). */
 export function folderName(path: string): string {
@@ -7,11 +9,11 @@ export function folderName(path: string): string {
   return last || path;
 }
 
-export const STATUS_LABELS: Record<Folder['status'], string> = {
-  scanning: 'Scanning',
-  watching: 'In sync',
-  paused: 'Paused',
-  error: 'Needs attention',
+export const STATUS_LABELS: Record<Folder['status'], MessageId> = {
+  scanning: 'datasets.folders.status.scanning',
+  watching: 'datasets.folders.status.watching',
+  paused: 'datasets.folders.status.paused',
+  error: 'datasets.folders.status.error',
 };
 
 export const STATUS_TONES: Record<Folder['status'], string> = {
@@ -33,21 +35,25 @@ export function isBusy(folder: Folder): boolean {
 }
 
 /** An interval as a person reads it: `60 s`, `2.5 s`. */
-export const seconds = (n: number): string => `${n >= 10 ? Math.round(n) : n >= 1 ? Number(n.toFixed(1)) : Number(n.toPrecision(1))} s`;
+export function seconds(intl: IntlShape, n: number): string {
+  const rounded = n >= 10 ? Math.round(n) : n >= 1 ? Number(n.toFixed(1)) : Number(n.toPrecision(1));
+  return intl.formatMessage({ id: 'datasets.folders.seconds' }, { n: intl.formatNumber(rounded, { maximumFractionDigits: 20 }) });
+}
 
 /** One line on how changes reach the dataset, so that "polling" is not a surprise. */
-export function followText(folder: Folder): string {
+export function followText(intl: IntlShape, folder: Folder): string {
   switch (folder.status) {
     case 'scanning':
-      return 'Reading the folder for the first time…';
+      return intl.formatMessage({ id: 'datasets.folders.follow.scanning' });
     case 'paused':
-      return 'Paused: changes on disk wait until you resume.';
+      return intl.formatMessage({ id: 'datasets.folders.follow.paused' });
     case 'error':
-      return folder.error?.detail ?? 'The folder cannot be read.';
+      return folder.error?.detail ?? intl.formatMessage({ id: 'datasets.folders.follow.error' });
     case 'watching':
-      return folder.watch === 'events'
-        ? 'Watching for changes: edits, new files, renames and deletions show up within seconds.'
-        : `Checking for changes ${folder.poll_seconds === null ? 'periodically' : `every ${seconds(folder.poll_seconds)}`}: this folder cannot be watched live.`;
+      if (folder.watch === 'events') return intl.formatMessage({ id: 'datasets.folders.follow.events' });
+      return folder.poll_seconds === null
+        ? intl.formatMessage({ id: 'datasets.folders.follow.polling' })
+        : intl.formatMessage({ id: 'datasets.folders.follow.pollingEvery' }, { interval: seconds(intl, folder.poll_seconds) });
   }
 }
 
