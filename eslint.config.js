@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import formatjs from 'eslint-plugin-formatjs';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -14,6 +15,21 @@ const HANDLERS_PATTERN = { group: ['../*/handlers.js', '../../*/handlers.js'], m
 
 /** The core's wings, bottom to top (docs/architecture.md). */
 const WINGS = ['platform', 'models', 'knowledge', 'answering', 'conversation', 'service'];
+
+/**
+ * The interface speaks the user's language (renderer/src/i18n): no literal text in JSX, nor in the
+ * props and object keys that carry text people read. Besides the HTML attributes the plugin checks
+ * by default (aria-label, title/placeholder of DOM elements, alt of img), these are the text props
+ * of our own components in renderer/src/ui (Alert title, Field label/hint, Loadable loading/failed,
+ * ConfirmDialog confirmLabel, DataTable caption, …). test/unit/i18n/catalogue.test.ts runs the same
+ * rules, so `npm test` fails on a literal as `npm run lint` does.
+ */
+export const I18N_TEXT_PROPS = '{label,title,placeholder,alt,caption,description,hint,confirmLabel,loading,failed,text,detail,message,summary,legend,heading,emptyText}';
+export const I18N_OBJECT_KEYS = ['label', 'header', 'description', 'title', 'hint', 'placeholder', 'detail'];
+export const I18N_RULES = {
+  'formatjs/no-literal-string-in-jsx': ['error', { props: { include: [['*', I18N_TEXT_PROPS]] } }],
+  'formatjs/no-literal-string-in-object': ['error', { include: I18N_OBJECT_KEYS }],
+};
 
 /** Import boundaries: each runtime's files may only reach what runs there. */
 const restrict = (patterns, message) => ({
@@ -41,6 +57,11 @@ export default tseslint.config(
     ignores: ['renderer/vite.config.ts'],
     languageOptions: { globals: { ...globals.browser } },
     rules: restrict([...NODE_BUILTINS, 'electron', '**/main/**', '**/preload/**'], 'The renderer talks to main only through the API client.'),
+  },
+  {
+    files: ['renderer/src/**/*.{ts,tsx}'],
+    plugins: { formatjs },
+    rules: I18N_RULES,
   },
   // Later blocks replace the rule for their files, so the narrower core block comes last.
   {

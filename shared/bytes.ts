@@ -1,7 +1,13 @@
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+/** The same steps as Intl names them (sanctioned units of ECMA-402). */
+const INTL_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
 
-/** `1536` → `1.5 KB`, `4_700_000_000` → `4.4 GB`: sizes people read, not bytes they count. */
-export function formatBytes(bytes: number): string {
+/**
+ * `1536` → `1.5 KB`, `4_700_000_000` → `4.4 GB`: sizes people read, not bytes they count. With a
+ * locale other than English, number and unit as that language writes them (`1,5 kB` in German);
+ * without one, or in English, the text above (the service's messages and the e2e tests use it).
+ */
+export function formatBytes(bytes: number, locale?: string): string {
   let value = bytes;
   let unit = 0;
   while (value >= 1024 && unit < UNITS.length - 1) {
@@ -9,7 +15,8 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   const digits = unit === 0 || value >= 10 ? 0 : 1;
-  return `${value.toFixed(digits)} ${UNITS[unit]}`;
+  if (locale === undefined || /^en\b/i.test(locale)) return `${value.toFixed(digits)} ${UNITS[unit]}`;
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: INTL_UNITS[unit], unitDisplay: 'short', minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
 }
 
 /** The longest start of `text` that fits `bytes` of UTF-8, never splitting a character. */

@@ -70,8 +70,8 @@ const CONTEXT_OPTIONS: BrowserContextOptions = { viewport: { width: 1280, height
 export interface E2eSuite {
   /** The served-mode server of this file (its owner's key is `served.apiKey`). */
   readonly served: Served;
-  /** A fresh profile (empty localStorage), closed when the file's tests are done. */
-  newContext(): Promise<BrowserContext>;
+  /** A fresh profile (empty localStorage), closed when the file's tests are done; `options` add to the usual ones (a `locale`, say). */
+  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
   /**
    * A page at `hash` of the served app, in a fresh profile unless `context` is given, its errors
    * recorded for `pageProblems`; `prepare` runs before the app loads (init scripts, bindings).
@@ -117,8 +117,8 @@ export function e2eSuite(servedOptions: () => ServedOptions = () => ({})): E2eSu
     get served() {
       return started().served;
     },
-    async newContext() {
-      const context = await started().browser.newContext(CONTEXT_OPTIONS);
+    async newContext(options = {}) {
+      const context = await started().browser.newContext({ ...CONTEXT_OPTIONS, ...options });
       contexts.push(context);
       // Every page's problems, pages a test opens itself too: for pageProblems and for what a failed test leaves.
       context.on('page', recordProblems);
