@@ -14,14 +14,6 @@ export function roleLabel(role: Role, intl: IntlShape): string {
   return intl.formatMessage({ id: ROLE_NAMES[role] });
 }
 
-/** @deprecated English only: use `roleLabel(role, intl)`. Kept until every page calls that. */
-export const ROLE_LABELS: Record<Role, string> = {
-  super_admin: 'Super admin',
-  admin: 'Admin',
-  member: 'Member',
-  trial: 'Trial',
-};
-
 export function initialsOf(name: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);
   const letters = words.length > 1 ? [words[0], words[words.length - 1]] : [name.trim()];

@@ -1,3 +1,5 @@
+import type { IntlShape } from 'react-intl';
+
 /** A passage's location as the service sends it (a citation's, a search result's, a source view's); offsets are ignored. */
 export type PassageLocation = Readonly<Record<string, string | number | undefined>>;
 
@@ -7,11 +9,23 @@ export type PassageLocation = Readonly<Record<string, string | number | undefine
  * index finds a passage, not something a reader can use: never shown. The one wording for
  * citations, the source viewer and dataset search.
  */
-export function humanLocation(location: PassageLocation): string {
+export function humanLocation(location: PassageLocation, intl: IntlShape): string {
   const parts: string[] = [];
   const { page, page_end: pageEnd, row_start: rowStart, row_end: rowEnd, section } = location;
-  if (page !== undefined) parts.push(pageEnd !== undefined && pageEnd !== page ? `pages ${page}–${pageEnd}` : `page ${page}`);
-  if (rowStart !== undefined) parts.push(rowEnd !== undefined && rowEnd !== rowStart ? `rows ${rowStart}–${rowEnd}` : `row ${rowStart}`);
-  if (section !== undefined && String(section).trim() !== '') parts.push(`§ ${String(section).trim()}`);
-  return parts.join(', ');
+  if (page !== undefined) {
+    parts.push(
+      pageEnd !== undefined && pageEnd !== page
+        ? intl.formatMessage({ id: 'ui.location.pages' }, { from: page, to: pageEnd })
+        : intl.formatMessage({ id: 'ui.location.page' }, { page }),
+    );
+  }
+  if (rowStart !== undefined) {
+    parts.push(
+      rowEnd !== undefined && rowEnd !== rowStart
+        ? intl.formatMessage({ id: 'ui.location.rows' }, { from: rowStart, to: rowEnd })
+        : intl.formatMessage({ id: 'ui.location.row' }, { row: rowStart }),
+    );
+  }
+  if (section !== undefined && String(section).trim() !== '') parts.push(intl.formatMessage({ id: 'ui.location.section' }, { section: String(section).trim() }));
+  return parts.join(intl.formatMessage({ id: 'ui.location.separator' }));
 }

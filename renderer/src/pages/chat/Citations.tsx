@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ToggleEvent } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { humanLocation } from '../../ui/passage-location.js';
 import { SourceViewer } from './SourceViewer.js';
 import type { Message } from './types.js';
@@ -23,6 +23,7 @@ export function Citations({
   open?: number | null;
   onToggle?: (index: number | null) => void;
 }) {
+  const intl = useIntl();
   const list = useRef<HTMLOListElement>(null);
   /** Sources opened where no one controls which is open (the comparison page). */
   const [opened, setOpened] = useState<ReadonlySet<number>>(new Set());
@@ -40,7 +41,7 @@ export function Citations({
       </p>
       <ol className="citations-list" ref={list}>
         {citations.map((c) => {
-          const where = humanLocation(c.location);
+          const where = humanLocation(c.location, intl);
           return (
             <li key={`${c.index}-${c.artifact_id}`} id={citationAnchor(messageId, c.index)}>
               <details

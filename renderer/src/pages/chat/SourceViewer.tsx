@@ -17,7 +17,7 @@ const offset = (value: string | number | undefined): number | null => {
 
 /** "page 2 of 12", "rows 14–16 of 30", "§ Allowances": where the shown part is, as a reader says it. */
 export function shownWhere(source: Source, intl: IntlShape): string {
-  const where = humanLocation(source.location);
+  const where = humanLocation(source.location, intl);
   if (source.kind === 'pages' && source.total_pages !== undefined) return intl.formatMessage({ id: 'chat.source.whereOfTotal' }, { where, total: source.total_pages });
   if (source.kind === 'rows' && source.total_rows !== undefined) return intl.formatMessage({ id: 'chat.source.whereOfTotal' }, { where, total: source.total_rows });
   return where;

@@ -62,7 +62,7 @@ export function DatasetSearch({ datasetId }: { datasetId: string }) {
             </p>
             <ol className="dataset-search-results">
               {answer.result.data.map((hit) => {
-                const where = humanLocation(hit.location);
+                const where = humanLocation(hit.location, intl);
                 return (
                   <li key={hit.chunk_id}>
                     <details className="search-hit">

@@ -51,7 +51,7 @@ function details(local: LocalInfo, intl: IntlShape): string {
     local.quantization,
     local.context_length ? intl.formatMessage({ id: 'settings.local.tokens' }, { count: intl.formatNumber(local.context_length) }) : null,
     local.purpose === 'embedding' ? intl.formatMessage({ id: 'settings.local.embeddings' }) : null,
-    formatBytes(local.size_bytes),
+    formatBytes(local.size_bytes, intl.locale),
   ]
     .filter(Boolean)
     .join(' · ');

@@ -116,7 +116,7 @@ export function ModelCatalog({ isAdmin, onDownloaded }: { isAdmin: boolean; onDo
         {(c) => (
           <>
             <p className="muted catalog-memory">
-              <FormattedMessage id="settings.catalog.memory" values={{ memory: formatBytes(c.memory_total_bytes) }} />
+              <FormattedMessage id="settings.catalog.memory" values={{ memory: formatBytes(c.memory_total_bytes, intl.locale) }} />
             </p>
             <ul className="catalog-list" aria-label={intl.formatMessage({ id: 'settings.catalog.listLabel' })}>
               {c.data.map((m) => (
@@ -146,6 +146,7 @@ export function ModelCatalog({ isAdmin, onDownloaded }: { isAdmin: boolean; onDo
 }
 
 function CatalogItem({ model: m, isAdmin, downloading, busy, onDownload }: { model: CatalogModel; isAdmin: boolean; downloading: boolean; busy: boolean; onDownload: () => void }) {
+  const intl = useIntl();
   const licenseLink = (chunks: ReactNode[]) => (
     <a href={m.license_url} target="_blank" rel="noreferrer">
       {chunks}
@@ -174,7 +175,7 @@ function CatalogItem({ model: m, isAdmin, downloading, busy, onDownload }: { mod
         <p className="muted catalog-meta">
           <FormattedMessage
             id="settings.catalog.meta"
-            values={{ parameters: m.parameters, quantization: m.quantization, size: formatBytes(m.size_bytes), ram: formatBytes(m.ram_bytes), license: m.license, link: licenseLink }}
+            values={{ parameters: m.parameters, quantization: m.quantization, size: formatBytes(m.size_bytes, intl.locale), ram: formatBytes(m.ram_bytes, intl.locale), license: m.license, link: licenseLink }}
           />
         </p>
       </div>
@@ -194,8 +195,8 @@ function DownloadItem({ download: d, onCancel }: { download: ModelDownload; onCa
   const intl = useIntl();
   const active = ACTIVE.has(d.status);
   const total = d.bytes_total;
-  const amount = total ? intl.formatMessage({ id: 'settings.catalog.amount' }, { done: formatBytes(d.bytes_done), total: formatBytes(total) }) : formatBytes(d.bytes_done);
-  const size = formatBytes(d.bytes_done);
+  const amount = total ? intl.formatMessage({ id: 'settings.catalog.amount' }, { done: formatBytes(d.bytes_done, intl.locale), total: formatBytes(total, intl.locale) }) : formatBytes(d.bytes_done, intl.locale);
+  const size = formatBytes(d.bytes_done, intl.locale);
   const sha = d.sha256?.slice(0, 12);
   return (
     <li className="download-item">

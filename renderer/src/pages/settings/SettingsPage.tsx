@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
-import { ROLE_LABELS } from '../../app/roles.js';
+import { roleLabel } from '../../app/roles.js';
 import type { Me } from '../../app/session.js';
 import { Page, Section } from '../../ui/Page.js';
 import { ApiKeys } from './ApiKeys.js';
@@ -35,7 +35,7 @@ export function SettingsPage({ me }: { me: Me }) {
           </div>
           <div>
             <dt>{intl.formatMessage({ id: 'settings.profile.role' })}</dt>
-            <dd>{ROLE_LABELS[user.role]}</dd>
+            <dd>{roleLabel(user.role, intl)}</dd>
           </div>
           <div>
             <dt>{intl.formatMessage({ id: 'settings.profile.organization' })}</dt>
