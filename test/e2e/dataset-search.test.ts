@@ -11,6 +11,8 @@ const FILES: Record<string, string> = {
   'handbook.md':
     `# Handbook\n\n## Allowances\n\nEvery employee receives a one-time home-office allowance of EUR 1,200 for a desk, a chair and a screen.\n\n## Parking\n\n${'Park behind the building; the front is for visitors and deliveries. '.repeat(30)}`,
   'notes.txt': 'Quarterly notes: revenue grew, the team shipped the new importer, and support tickets went down.',
+  // Chinese and Japanese put no spaces between words: a word from inside a sentence must still be found.
+  'offices.txt': '公司允许每周两天远程办公。设备补贴是一千二百欧元。\n\n会議室は総務部が管理します。予約は不要です。',
 };
 
 beforeAll(async () => {
@@ -49,6 +51,21 @@ describe('search inside a dataset', () => {
     await visible(page.getByRole('status').filter({ hasText: /passage.* · keyword search/ }));
     expect(await inspectPage(page, 'dataset-search')).toEqual([]);
     expect(pageProblems(page)).toEqual([]);
+  });
+
+  it('finds a Japanese word and a Chinese question’s words inside sentences and marks them', async () => {
+    const search = page.getByRole('search');
+    await search.getByLabel('Question or keywords').fill('会議室');
+    await search.getByRole('button', { name: 'Search' }).click();
+    const first = page.locator('.dataset-search-results > li').first();
+    await eventually(() => first.locator('summary').textContent()).toMatch(/offices\.txt/);
+    // Marked whole, though the index splits it into 会議 and 室; the particle は after it is not marked.
+    await eventually(() => first.locator('.search-hit-snippet mark').allTextContents()).toEqual(['会議室']);
+
+    // A Chinese question: its words (设备|补贴|是|多少) are marked where the passage has them.
+    await search.getByLabel('Question or keywords').fill('设备补贴是多少？');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await eventually(() => first.locator('.search-hit-snippet mark').allTextContents()).toEqual(['设备补贴是']);
   });
 
   it('says so when nothing matches', async () => {

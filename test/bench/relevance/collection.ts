@@ -12,8 +12,10 @@
  *   judged queries that are paragraphs (median 21 words that are not stop words), binary judgements (gain 1).
  * - Any BEIR-format collection (`corpus.jsonl`, `queries.jsonl`, `qrels/test.tsv`), e.g.
  *   NFCorpus or TREC-COVID, whose qrels are graded (0/1/2).
+ * - A SQuAD-format reading-comprehension file in Chinese or Japanese (CMRC 2018, JSQuAD): each
+ *   question's relevant document is the paragraph it was asked about.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Judgements } from './metrics.js';
 
@@ -163,12 +165,51 @@ export function parseBeir(name: string, corpus: string, queries: string, qrels: 
   return { name, documents, queries: queryTexts, qrels: judged };
 }
 
-/** The collection in `dir`, whichever of the four layouts it has; undefined when it has neither. */
+/**
+ * A SQuAD-format reading-comprehension file read as a retrieval collection (the shape of JMTEB’s JSQuAD retrieval task):
+ * the documents are the distinct paragraphs (`context`), the queries the questions, and a
+ * question's one relevant document the paragraph it was asked about (gain 1). JSQuAD writes its
+ * paragraphs `title [SEP] text` (for its models): read as title and text.
+ */
+export function parseSquad(name: string, json: string): IrCollection {
+  const file = JSON.parse(json) as { data?: Array<{ paragraphs?: Array<{ context?: unknown; qas?: Array<{ id?: unknown; question?: unknown }> }> }> };
+  if (!Array.isArray(file.data)) throw new Error(`${name}: not a SQuAD-format file (no "data" list)`);
+  const idOfContext = new Map<string, string>();
+  const documents: IrDocument[] = [];
+  const queries = new Map<string, string>();
+  const qrels = new Map<string, Map<string, number>>();
+  for (const article of file.data) {
+    for (const paragraph of article.paragraphs ?? []) {
+      const context = str(paragraph.context);
+      if (context.trim() === '') continue;
+      let id = idOfContext.get(context);
+      if (id === undefined) {
+        id = String(documents.length);
+        idOfContext.set(context, id);
+        const sep = context.indexOf(' [SEP] ');
+        documents.push(sep >= 0 ? { id, title: tidy(context.slice(0, sep)), text: tidy(context.slice(sep + 7)) } : { id, title: '', text: tidy(context) });
+      }
+      for (const qa of paragraph.qas ?? []) {
+        const q = str(qa.id);
+        const question = tidy(str(qa.question));
+        if (q === '' || question === '') continue;
+        queries.set(q, question);
+        qrels.set(q, new Map([[id, 1]]));
+      }
+    }
+  }
+  return { name, documents, queries, qrels };
+}
+
+/** The collection in `dir`, whichever of the five layouts it has; undefined when it has neither. */
 export function loadCollection(dir: string): IrCollection | undefined {
   const read = (file: string) => readFileSync(join(dir, file), 'utf8');
   if (existsSync(join(dir, 'cran.all.1400'))) return parseCranfield(read('cran.all.1400'), read('cran.qry'), read('cranqrel'));
   if (existsSync(join(dir, 'MED.ALL'))) return parseMedline(read('MED.ALL'), read('MED.QRY'), read('MED.REL'));
   if (existsSync(join(dir, 'CISI.ALL'))) return parseCisi(read('CISI.ALL'), read('CISI.QRY'), read('CISI.REL'));
+  // A SQuAD-format file (JSQuAD's `valid-v1.3.json`, CMRC 2018's `cmrc2018_dev.json`): the folder's one JSON file.
+  const squad = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  if (squad.length === 1 && !existsSync(join(dir, 'corpus.jsonl'))) return parseSquad(`${squad[0]!.replace(/\.json$/, '')} (questions → their paragraphs)`, read(squad[0]!));
   if (existsSync(join(dir, 'corpus.jsonl'))) {
     const name = dir.split(/[\\/]/).filter(Boolean).pop() ?? 'BEIR';
     return parseBeir(`${name} (BEIR test split)`, read('corpus.jsonl'), read('queries.jsonl'), read(join('qrels', 'test.tsv')));

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadCollection, parseBeir, parseCisi, parseCranfield, parseMedline } from '../../bench/relevance/collection.js';
+import { loadCollection, parseBeir, parseCisi, parseCranfield, parseMedline, parseSquad } from '../../bench/relevance/collection.js';
+import { trigramQuery } from '../../bench/relevance/trigram.js';
 import { tempDir } from '../../support/core.js';
 
 const CRAN_DOCS = `.I 1
@@ -185,6 +186,42 @@ describe('BEIR format', () => {
   });
 });
 
+// Two questions on one paragraph (JSQuAD writes `title [SEP] text`), one on another.
+const SQUAD = JSON.stringify({
+  data: [
+    {
+      title: '梅雨',
+      paragraphs: [
+        { context: '梅雨 [SEP] 梅雨は東アジアの気象現象である。', qas: [{ id: 'q1', question: '梅雨はどこの気象か？' }, { id: 'q2', question: '梅雨とは何か' }] },
+        { context: '设备补贴是一千二百欧元。', qas: [{ id: 'q3', question: '设备补贴是多少？' }] },
+      ],
+    },
+    { title: 'again', paragraphs: [{ context: '梅雨 [SEP] 梅雨は東アジアの気象現象である。', qas: [{ id: 'q4', question: '梅雨は何月？' }] }] },
+  ],
+});
+
+describe('SQuAD format (JSQuAD, CMRC 2018)', () => {
+  it('makes each distinct paragraph a document and each question a query whose one relevant document is its paragraph', () => {
+    const c = parseSquad('JSQuAD', SQUAD);
+    expect(c.documents).toEqual([
+      { id: '0', title: '梅雨', text: '梅雨は東アジアの気象現象である。' },
+      { id: '1', title: '', text: '设备补贴是一千二百欧元。' },
+    ]);
+    expect([...c.queries.keys()]).toEqual(['q1', 'q2', 'q3', 'q4']);
+    expect(c.qrels.get('q3')).toEqual(new Map([['1', 1]]));
+    expect(c.qrels.get('q4')).toEqual(new Map([['0', 1]]));
+  });
+
+  it('says when a file is not SQuAD-format', () => {
+    expect(() => parseSquad('x', '{"version": 1}')).toThrow(/not a SQuAD-format file/);
+  });
+
+  it('turns a question into its trigrams for the baseline, each a phrase, OR-ed', () => {
+    expect(trigramQuery('设备补贴是多少？')).toBe('"设备补" OR "备补贴" OR "补贴是" OR "贴是多" OR "是多少"');
+    expect(trigramQuery('梅雨 は')).toBe('');
+  });
+});
+
 describe('loading a folder', () => {
   let remove = () => {};
   afterEach(() => remove());
@@ -212,6 +249,11 @@ describe('loading a folder', () => {
     writeFileSync(join(med, 'MED.QRY'), MED_QUERIES);
     writeFileSync(join(med, 'MED.REL'), '1 0 2 1\n');
     expect(loadCollection(med)?.documents).toHaveLength(2);
+
+    const squad = join(t.dir, 'jsquad');
+    mkdirSync(squad);
+    writeFileSync(join(squad, 'valid-v1.3.json'), SQUAD);
+    expect(loadCollection(squad)?.name).toBe('valid-v1.3 (questions → their paragraphs)');
 
     const empty = join(t.dir, 'empty');
     mkdirSync(empty);
