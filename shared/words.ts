@@ -50,6 +50,28 @@ export function* wordsOf(text: string): Generator<Word> {
   }
 }
 
+/**
+ * `wordsOf(text)`, read from the text's `indexedText` (the keyword index stores it) instead of
+ * running ICU again: the indexed text is the text with a space inserted between the words of each
+ * spaceless run and nothing else changed, so its runs are the words and each inserted space shifts
+ * the offsets by one. Without an indexed text (none was needed), the text's own runs are its words.
+ */
+export function* wordsAlong(text: string, indexed: string | null): Generator<Word> {
+  if (indexed === null) {
+    yield* wordsOf(text);
+    return;
+  }
+  let inserted = 0;
+  let last = 0;
+  for (const run of indexed.matchAll(RUNS)) {
+    // Spaces between `last` and this run that the text does not have were inserted (only ever
+    // between two word characters, where the text has none).
+    for (let j = last; j < run.index; j++) if (indexed[j] === ' ' && text[j - inserted] !== ' ') inserted++;
+    yield { text: run[0], index: run.index - inserted };
+    last = run.index + run[0].length;
+  }
+}
+
 /** The words of a text, lowercased, in order (duplicates kept). */
 export function wordList(text: string): string[] {
   const out: string[] = [];

@@ -30,7 +30,7 @@ function hydrate(chunks: ChunksRepo, ranked: readonly Scored[], terms: readonly 
       artifact_id: row.artifact_id,
       artifact_key: row.artifact_key,
       text: row.text,
-      snippet: snippetOf(row.text, terms, tokens),
+      snippet: snippetOf(row.text, terms, tokens, row.words),
       location: row.location,
       score,
     });

@@ -1,4 +1,4 @@
-import { wordsOf } from '../../shared/words.js';
+import { wordsAlong } from '../../shared/words.js';
 import { fold } from './keyword/fold.js';
 import type { PlannedTerm } from './keyword/plan.js';
 
@@ -16,12 +16,13 @@ function lead(text: string): string {
  * when it is the question's word or starts with the term's stem: close enough to what FTS5
  * matched, and far cheaper than asking FTS5 (which would seek every term's postings again).
  */
-export function snippetOf(text: string, terms: ReadonlyArray<Pick<PlannedTerm, 'word' | 'stems'>>, maxTokens: number): string {
+export function snippetOf(text: string, terms: ReadonlyArray<Pick<PlannedTerm, 'word' | 'stems'>>, maxTokens: number, indexed: string | null = null): string {
   const spans: Array<{ start: number; end: number; term: number }> = [];
   // Diacritics aside, as the index matched them: `parkgebuhren` finds (and shows) `Parkgebühren`.
   const folded = terms.map((t) => fold(t.word));
   // The text's words as the index reads them (ICU's words in Chinese, Japanese, Thai…), so a word inside a sentence counts.
-  for (const w of wordsOf(text)) {
+  // With the chunk's stored words (`indexed`), ICU is not run again: ~1 ms a passage, 50 ms for 50 hits.
+  for (const w of wordsAlong(text, indexed)) {
     const lower = w.text.toLowerCase();
     const bare = fold(lower);
     const term = terms.findIndex((t, i) => t.word === lower || t.stems.some((stem) => (stem.length >= 3 ? lower.startsWith(stem) : lower === stem)) || bare === folded[i]);

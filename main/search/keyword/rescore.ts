@@ -15,7 +15,7 @@
 import type { ChunkReader, ScoredId } from '../../db/repositories/chunks.js';
 import type { Scored } from '../hits.js';
 import type { KeywordPiece, KeywordWork } from './layout.js';
-import { hasSpacelessScript, WORD_CHAR, wordsOf } from '../../../shared/words.js';
+import { hasSpacelessScript, WORD_CHAR } from '../../../shared/words.js';
 import { fold } from './fold.js';
 import { bm25Idf, type KeywordPlan, type PlannedTerm } from './plan.js';
 
@@ -27,6 +27,7 @@ const MAX_BATCH = 64;
 
 const ENDS_IN_WORD_CHAR = new RegExp(`${WORD_CHAR}$`, 'u');
 const WORD_AT = new RegExp(`${WORD_CHAR}+`, 'uy');
+const RUNS = new RegExp(`${WORD_CHAR}+`, 'gu');
 
 /** One term's part of bm25 in a chunk of `tokens` tokens holding it `tf` times. */
 function bm25Part(idf: number, tf: number, tokens: number, averageTokens: number): number {
@@ -45,16 +46,17 @@ const mostOf = (idf: number) => idf * (K1 + 1);
 const prefixOf = (stem: string) => stem.slice(0, Math.max(1, stem.length - (stem.length >= 6 ? 2 : 1)));
 
 /**
- * The words of `text` that may stem to each term (start with its prefix), per term. Text in a
- * script written without spaces is split into its words (shared/words.ts, as the index read it:
- * a word-start test cannot see where a Chinese word starts) and its words go to the stemmer as
- * written, lowercased, since the index's tokenizer folds them itself (folding first would take
- * Thai's vowel marks out, which the tokenizer splits at). Other text is searched for the prefixes
- * directly: no per-word work on the candidates of an English question.
+ * The words of `text` (as the index read it) that may stem to each term (start with its prefix),
+ * per term. Text in a script written without spaces comes with its words already apart (the
+ * chunk's stored words, migration 220: ICU is not run again here, which cost ~2 ms a passage), so
+ * its runs are its words; they go to the stemmer as written, lowercased, since the index's
+ * tokenizer folds them itself (folding first would take Thai's vowel marks out, which the
+ * tokenizer splits at). Other text is searched for the prefixes directly: no per-word work on the
+ * candidates of an English question.
  */
 function candidateWords(text: string, prefixes: readonly string[]): string[][] {
   if (!hasSpacelessScript(text)) return prefixedWords(fold(text), prefixes);
-  const words = [...wordsOf(text)].map((w) => ({ word: w.text.toLowerCase(), folded: fold(w.text) }));
+  const words = (text.match(RUNS) ?? []).map((w) => ({ word: w.toLowerCase(), folded: fold(w) }));
   return prefixes.map((prefix) => words.filter((w) => w.folded.startsWith(prefix)).map((w) => w.word));
 }
 

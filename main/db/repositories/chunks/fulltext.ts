@@ -63,7 +63,8 @@ export function createFullText(db: Db, unready: Pick<Unready, 'hasUnready'>) {
   const matchReadyIds = db.prepare<[string, bigint, bigint, number], { id: number }>(matchSql(onlyReady));
 
   const tokensOf = db.prepare<[string], { id: number; text: string; sz: Uint8Array | null }>(
-    `SELECT c.id, c.text, d.sz FROM chunks c LEFT JOIN chunks_fts_docsize d ON d.id = c.id WHERE c.id IN (SELECT value FROM json_each(?))`,
+    // The text the index read: a chunk's stored words (migration 220) where its script is written without spaces.
+    `SELECT c.id, coalesce(w.words, c.text) AS text, d.sz FROM chunks c LEFT JOIN chunk_words w ON w.id = c.id LEFT JOIN chunks_fts_docsize d ON d.id = c.id WHERE c.id IN (SELECT value FROM json_each(?))`,
   );
   // FTS5's "averages" record (rowid 1 of its data table): rows, then tokens per column.
   const averages = db.prepare<[], { block: Uint8Array }>('SELECT block FROM chunks_fts_data WHERE id = 1');
@@ -90,7 +91,7 @@ export function createFullText(db: Db, unready: Pick<Unready, 'hasUnready'>) {
     matchIds: (match: string, lo: number, hi: number, limit: number): number[] =>
       (unready.hasUnready(lo, hi) ? matchReadyIds : matchIds).all(match, BigInt(lo), BigInt(hi), limit).map((r) => r.id),
 
-    /** The text and token count of each of `ids` that exists (any order): what bm25 needs of a chunk besides its terms. */
+    /** The text as the index read it and the token count of each of `ids` that exists (any order): what bm25 needs of a chunk besides its terms. */
     chunkTokens: (ids: readonly number[]): ChunkTokens[] =>
       tokensOf.all(JSON.stringify(ids)).map((r) => ({ id: r.id, text: r.text, tokens: r.sz ? varint(r.sz, 0)[0] : 0 })),
 

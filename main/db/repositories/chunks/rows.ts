@@ -27,6 +27,8 @@ export interface ChunkHitRecord {
   artifact_id: string;
   artifact_key: string;
   text: string;
+  /** The text as the keyword index read it where its script is written without spaces (migration 220), else null. */
+  words: string | null;
   location: ChunkLocation;
 }
 
@@ -69,8 +71,8 @@ export function createChunkRows(db: Db, slots: Slots, unready: Unready) {
   );
   const opening = db.prepare<[string, number], ChunkRow>('SELECT id, ord, text, location FROM chunks WHERE artifact_id = ? ORDER BY ord LIMIT ?');
   const hit = db.prepare<[number], ChunkHitRow>(
-    `SELECT c.id, c.kb_id, c.artifact_id, a.key AS artifact_key, c.text, c.location
-     FROM chunks c JOIN artifacts a ON a.id = c.artifact_id WHERE c.id = ?`,
+    `SELECT c.id, c.kb_id, c.artifact_id, a.key AS artifact_key, c.text, w.words, c.location
+     FROM chunks c JOIN artifacts a ON a.id = c.artifact_id LEFT JOIN chunk_words w ON w.id = c.id WHERE c.id = ?`,
   );
 
   // A ready file parsed again (artifacts.replacing, migration 200): its new chunks are the ones in its unready runs.
