@@ -71,6 +71,16 @@ export const createUserToken = defineOperation({
   output: z.object({ token: z.string(), expires_at: Timestamp, quota: z.number().nullable(), user: AdminUser }),
 });
 
+export const endTrial = defineOperation({
+  name: 'admin.users.trial.end',
+  summary: 'Ends a trial user’s trial at once: their user tokens expire now, and every credential they hold stops working (401). Answers the user, trial ended.',
+  tag: 'Administration',
+  access: 'super_admin',
+  http: { method: 'DELETE', path: '/admin/users/{id}/trial', status: 200 },
+  input: z.object({ id: prefixedId('usr') }),
+  output: AdminUser,
+});
+
 const UserKeyPath = z.object({ id: prefixedId('usr') });
 
 export const listUserApiKeys = defineOperation({

@@ -96,7 +96,8 @@ export const continueChat = defineOperation({
   name: 'chat.continue',
   summary:
     'Goes on with an answer that stopped early (`error`, `cancelled` or `interrupted`): the same message streams again, its kept text first, ' +
-    'and the model (the router\'s choice, or `model_endpoint_override`) continues from it. `409 conflict` for an answer that is complete or still being written.',
+    'and the model that wrote it continues from it (another only when `model_endpoint_override` names one, or routed when that model was removed: its routing then names both). ' +
+    '`409 conflict` for an answer that is complete or still being written.',
   tag: 'Chat',
   access: 'user',
   http: { method: 'POST', path: '/chat/{message_id}/continue', status: 200 },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NoContent, PageQuery, Timestamp, displayText, page, prefixedId } from './common.js';
+import { Empty, NoContent, PageQuery, Timestamp, displayText, page, prefixedId } from './common.js';
 import { defineOperation } from './define.js';
 
 export const Dataset = z.object({
@@ -239,6 +239,26 @@ export const getUpload = defineOperation({
   http: { method: 'GET', path: '/uploads/{upload_id}', status: 200 },
   input: z.object({ upload_id: prefixedId('upl') }),
   output: Upload,
+});
+
+/** What an upload may hold, so a client can say so before sending (the service checks again). */
+export const UploadLimits = z.object({
+  /** The largest file, in bytes (`[uploads] max_file_mb`). */
+  max_file_bytes: z.number().int(),
+  /** The types accepted after detection (`[uploads] allowed_types`). */
+  allowed_types: z.array(z.string()),
+  /** The file name extensions of those types (`.md`, `.pdf`), for a file picker's filter. */
+  extensions: z.array(z.string()),
+});
+
+export const uploadLimits = defineOperation({
+  name: 'uploads.limits',
+  summary: 'The largest file and the types an upload may hold, from the configuration in force.',
+  tag: 'Datasets',
+  access: 'user',
+  http: { method: 'GET', path: '/upload-limits', status: 200 },
+  input: Empty,
+  output: UploadLimits,
 });
 
 export const completeUpload = defineOperation({

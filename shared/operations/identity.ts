@@ -13,14 +13,26 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
+/** What bounds a trial caller: when their token ends and how many model calls it has left. */
+export const MyTrial = z.object({
+  expires_at: Timestamp,
+  quota: z.number().int().nullable().describe('Model calls the token may make; null: no quota.'),
+  used: z.number().int(),
+  remaining: z.number().int().nullable().describe('Model calls left; null: no quota.'),
+});
+
 export const me = defineOperation({
   name: 'identity.me',
-  summary: 'The caller: user, organization and current workspace.',
+  summary: 'The caller: user, organization and current workspace; for a trial user, their trial (expiry, model calls left).',
   tag: 'Identity',
   access: 'user',
   http: { method: 'GET', path: '/me', status: 200 },
   input: Empty,
-  output: z.object({ user: User, workspace: z.object({ id: z.string(), name: z.string() }) }),
+  output: z.object({
+    user: User,
+    workspace: z.object({ id: z.string(), name: z.string() }),
+    trial: MyTrial.nullable().describe('Set for a trial caller (the user token that bounds them); null for everyone else.'),
+  }),
 });
 
 export const ApiKey = z.object({

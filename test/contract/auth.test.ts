@@ -92,7 +92,16 @@ describe('authentication', () => {
     expect(token).toMatch(/^ut_/);
     expect(user).toMatchObject({ role: 'trial', email: 'trial@example.com' });
     for (let i = 0; i < 5; i++) expect((await h.api('/me', { token })).status).toBe(200);
-    for (let i = 0; i < 2; i++) expect((await h.api('/chat', { method: 'POST', token, body: JSON.stringify({ message: 'hello' }) })).status).toBe(200);
+    // A trial user sees what is left of their quota; nobody else has a trial.
+    const trialOf = async (t?: string) => ((await (await h.api('/me', t === undefined ? {} : { token: t })).json()) as { trial: unknown }).trial;
+    expect(await trialOf(token)).toMatchObject({ quota: 2, used: 0, remaining: 2 });
+    expect(await trialOf()).toBeNull();
+    for (let i = 0; i < 2; i++) {
+      const answered = await h.api('/chat', { method: 'POST', token, body: JSON.stringify({ message: 'hello' }) });
+      expect(answered.status).toBe(200);
+      await answered.text();
+    }
+    expect(await trialOf(token)).toMatchObject({ quota: 2, used: 2, remaining: 0 });
     const spent = await h.api('/chat', { method: 'POST', token, body: JSON.stringify({ message: 'hello' }) });
     expect(spent.status).toBe(429);
     expect(await problem(spent)).toMatchObject({ code: 'rate_limited' });
@@ -101,6 +110,20 @@ describe('authentication', () => {
     // A trial user is not an admin.
     const admin = await h.api('/admin/users', { token });
     expect(admin.status).toBe(403);
+  });
+
+  it('a super admin ends a trial at once: its token stops working, and the user shows the trial ended', async () => {
+    const issued = (await (await h.api('/admin/user-tokens', { method: 'POST', body: JSON.stringify({ expires_in: 86_400, quota: 10 }) })).json()) as { token: string; user: { id: string } };
+    expect((await h.api('/me', { token: issued.token })).status).toBe(200);
+    const ended = await h.api(`/admin/users/${issued.user.id}/trial`, { method: 'DELETE' });
+    expect(ended.status).toBe(200);
+    expect(((await ended.json()) as { trial: unknown }).trial).toMatchObject({ expired: true });
+    expect((await h.api('/me', { token: issued.token })).status).toBe(401);
+    // Only a trial can end, and only a super admin ends one.
+    const owner = h.core.desktopCaller().user.id;
+    expect(await problem(await h.api(`/admin/users/${owner}/trial`, { method: 'DELETE' }))).toMatchObject({ code: 'conflict' });
+    const other = (await (await h.api('/admin/user-tokens', { method: 'POST', body: JSON.stringify({ expires_in: 86_400 }) })).json()) as { token: string; user: { id: string } };
+    expect((await h.api(`/admin/users/${other.user.id}/trial`, { method: 'DELETE', token: other.token })).status).toBe(403);
   });
 
   it('an expired user token → 401', async () => {

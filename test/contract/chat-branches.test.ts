@@ -3,7 +3,7 @@ import { CONTINUE_PROMPT } from '../../main/core/conversation/chat/send.js';
 import { startChatHarness, type Harness } from '../support/chat.js';
 import { collectChat } from '../support/sse.js';
 
-type Msg = { id: string; parent_id: string | null; role: string; content: string; status: string; model_id: string | null; error: { code: string } | null };
+type Msg = { id: string; parent_id: string | null; role: string; content: string; status: string; model_id: string | null; routing?: unknown; error: { code: string } | null };
 interface ChatAnswer {
   thread_id: string;
   user_message_id: string;
@@ -117,6 +117,25 @@ describe('continue: POST /chat/{answer}/continue', () => {
     const messages = await messagesOf(cut.body.thread_id);
     expect(messages).toHaveLength(2);
     expect(messages[1]).toMatchObject({ id: cut.body.message.id, content: done.data.message.content, status: 'complete' });
+  });
+
+  it('without a model named, the model that wrote the answer goes on, its routing kept; once it is removed, a routed one goes on and both are named', async () => {
+    const failing = await h.addModel('Cutting', 'fail-mid:2');
+    const cut = await chat({ message: 'count on', model_endpoint_override: failing });
+    expect(cut.body.message).toMatchObject({ status: 'error', content: 'w1 w2', model_id: failing });
+
+    // The router would rank the model that just failed last; the writer goes on all the same.
+    const going = await h.json<ChatAnswer>(`/chat/${cut.body.message.id}/continue`, 'POST', {});
+    expect(going.status).toBe(200);
+    expect(going.body.message).toMatchObject({ model_id: failing, content: 'w1 w2w1 w2', status: 'error', routing: cut.body.message.routing });
+
+    expect((await h.api(`/models/${failing}`, { method: 'DELETE' })).status).toBeLessThan(300);
+    const after = await h.json<ChatAnswer & { message: { routing: { mode: string; reason: string; skipped: { model_id: string }[] } } }>(`/chat/${cut.body.message.id}/continue`, 'POST', {});
+    expect(after.status).toBe(200);
+    expect(after.body.message.content.startsWith('w1 w2w1 w2')).toBe(true);
+    expect(after.body.message.model_id).not.toBe(failing);
+    expect(after.body.message.routing).toMatchObject({ mode: 'dynamic', skipped: [{ model_id: failing }] });
+    expect(after.body.message.routing.reason).toContain(`The model that wrote the start of this answer (${failing}) is no longer available`);
   });
 
   it('a stopped answer can be continued without streaming; a complete one cannot (409)', async () => {

@@ -174,6 +174,27 @@ describe('artifacts', () => {
     expect(await settled(ds.kb_id, 'report.pdf')).toMatchObject({ status: 'failed', error: { code: 'mime_mismatch' } });
   });
 
+  it('refuses a photo or a type the admin did not allow in plain words, naming no config key', async () => {
+    const ds = await newDataset();
+    // An iPhone photo: HEIF container, declared by the browser under the other HEIF name.
+    const heic = Buffer.concat([Buffer.from('0000001c6674797068656963', 'hex'), Buffer.from('mif1heicmiaf'), Buffer.alloc(64)]);
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    await upload(ds.kb_id, [
+      { key: 'IMG_0042.HEIC', bytes: heic, mime_type: 'image/heif' },
+      { key: 'chart.png', bytes: png },
+      { key: 'tides.tsv', bytes: Buffer.from('harbour\tdepth\nnorth\t12\nsouth\t9\n') },
+    ]);
+    for (const key of ['IMG_0042.HEIC', 'chart.png']) {
+      const photo = await settled(ds.kb_id, key);
+      expect(photo).toMatchObject({ status: 'failed', error: { code: 'unsupported_media_type' } });
+      expect(photo.error?.detail).toMatch(/^Images are not supported yet/);
+    }
+    const tsv = await settled(ds.kb_id, 'tides.tsv');
+    expect(tsv).toMatchObject({ status: 'failed', mime_type: 'text/tab-separated-values', error: { code: 'unsupported_media_type' } });
+    expect(tsv.error?.detail).toMatch(/not accepted here; ask an admin/);
+    expect(tsv.error?.detail).not.toMatch(/allowed_types/);
+  });
+
   it('a file that cannot be parsed fails alone; the others in its upload are ready', async () => {
     const ds = await newDataset();
     await upload(ds.kb_id, [

@@ -99,6 +99,7 @@ export const FIXTURES: Record<ParityName, Fixture> = {
   'admin.users.create': { input: () => ({ email: `parity-${++counter}@example.com`, name: 'Parity', role: 'member' }) },
   'admin.users.update': { input: (w) => ({ id: w.ids.member, name: unique('Renamed') }) },
   'admin.userTokens.create': { input: () => ({ expires_in: 3600, quota: 5 }) },
+  'admin.users.trial.end': { input: async (w) => ({ id: (await w.invoke<{ user: { id: string } }>('admin.userTokens.create', { expires_in: 3600 })).user.id }) },
   'admin.users.apiKeys.list': { input: (w) => ({ id: w.ids.member }) },
   'admin.users.apiKeys.create': { input: (w) => ({ id: w.ids.member, name: unique('their key') }) },
   'admin.users.apiKeys.delete': {
@@ -200,6 +201,7 @@ export const FIXTURES: Record<ParityName, Fixture> = {
   'folders.delete': { input: followedFolder },
   'uploads.create': { input: (w) => ({ kb_id: w.ids.kb, files: [{ key: `upload-${++counter}.txt`, filename: 'u.txt', size: 3 }] }) },
   'uploads.get': { input: (w) => ({ upload_id: w.ids.upload }) },
+  'uploads.limits': { input: none },
   // The body kinds: a form's files (multipart over HTTP) and a part's raw bytes, as each transport carries them.
   'artifacts.upload': { input: (w) => ({ kb_id: w.ids.kb, files: [{ filename: `form-${++counter}.txt`, mime_type: 'text/plain', bytes: Buffer.from('form words') }] }) },
   'uploads.part': {

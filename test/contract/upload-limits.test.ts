@@ -1,6 +1,7 @@
 /**
  * Issue 10, item 6: a multipart upload over `[uploads] max_file_mb` is answered 413 problem at
- * once, and the server stops reading — with a real streaming request that keeps sending.
+ * once, and the server stops reading — with a real streaming request that keeps sending. Issue 31
+ * item 5: the limits are told to clients, so the upload page can refuse a file before sending it.
  */
 import { writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
@@ -100,4 +101,16 @@ describe('an oversized multipart upload', () => {
     expect(result.response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(result.sent).toBeLessThan(64 * MB);
   }, 60_000);
+});
+
+describe('GET /upload-limits', () => {
+  it('tells a signed-in client the size limit and the allowed types with their extensions, for its picker', async () => {
+    const res = await h.api('/upload-limits');
+    expect(res.status).toBe(200);
+    const limits = (await res.json()) as { max_file_bytes: number; allowed_types: string[]; extensions: string[] };
+    expect(limits.max_file_bytes).toBe(1 * MB);
+    expect(limits.allowed_types).toContain('text/markdown');
+    expect(limits.extensions).toEqual(expect.arrayContaining(['.md', '.pdf', '.docx', '.txt', '.csv', '.json', '.html']));
+    expect((await h.api('/upload-limits', { token: null })).status).toBe(401);
+  });
 });

@@ -94,4 +94,34 @@ describe('Admin → Users: roles, access and keys of each user', () => {
     expect(await inspectAtWidthsThenResize(page, 'admin-user-trial', { width: 1440, height: 900 })).toEqual([]);
     expect(pageProblems(page)).toEqual([]);
   });
+
+  it('a trial user sees their model calls left by the composer; a spent quota says so, with no Retry', async () => {
+    const tess = await suite.open('#/chat');
+    await signIn(tess, trialToken);
+    await visible(tess.getByText('4 of 5 model calls left'));
+    // Three more calls elsewhere (another tab, a script) leave one.
+    for (let i = 0; i < 3; i++) await (await suite.served.api('/chat', { token: trialToken, body: { message: 'hello' } })).text();
+    const composer = tess.getByLabel('Message', { exact: true });
+    await composer.fill('Count slowly for me please');
+    await composer.press('Enter');
+    // The last call answers; the count is read again once it ends.
+    await visible(tess.getByText('0 of 5 model calls left'), 20_000);
+    await tess.getByRole('button', { name: 'Regenerate', exact: true }).click();
+    const refusal = await visible(tess.getByRole('alert').filter({ hasText: "Your trial's model calls are used up. Ask an admin for more." }));
+    expect(await refusal.getByRole('button', { name: /Retry|Continue/ }).count()).toBe(0);
+    expect(await tess.getByText("The model's service is busy right now.").count()).toBe(0);
+    expect(await inspectAtWidthsThenResize(tess, 'chat-trial-spent', { width: 1440, height: 900 })).toEqual([]);
+    expect(pageProblems(tess)).toEqual([]);
+  });
+
+  it('ends a trial from its user’s panel after a confirmation; the token stops at once', async () => {
+    const panel = await visible(page.getByRole('region', { name: /Manage tess/ }));
+    await panel.getByRole('button', { name: 'End trial of tess' }).click();
+    const dialog = await visible(page.getByRole('dialog', { name: 'End the trial of tess?' }));
+    await dialog.getByRole('button', { name: 'End trial', exact: true }).click();
+    await visible(panel.getByText('Trial ended'));
+    expect((await suite.served.api('/me', { token: trialToken })).status).toBe(401);
+    expect(await panel.getByRole('button', { name: /End trial/ }).count()).toBe(0);
+    expect(pageProblems(page)).toEqual([]);
+  });
 });

@@ -14,6 +14,8 @@ const models: Record<string, string> = {};
 
 const TABLE_ANSWER = 'Here:\n\n| Fruit | Season |\n| --- | --- |\n| Apple | Autumn |\n| Cherry | Summer |\n\n```sh\nnpm run build\n```';
 
+const MATH_ANSWER = 'It costs $5 and $10.\n\n$$E=mc^2$$\n\nAnd $a^2+b^2=c^2$ inline.\n\n```python\nprint(1)\n```';
+
 const { composer, answers, lastAnswer, newChat, ask } = chatPage(() => page, suite, models);
 const idle = () => eventually(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
 
@@ -24,6 +26,7 @@ beforeAll(async () => {
   models['Slow'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Slow', 'slow:150');
   models['Failing'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Failing', 'fail-mid:3');
   models['Table'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Table', `fixed:${TABLE_ANSWER}`);
+  models['Maths'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Maths', `fixed:${MATH_ANSWER}`);
   models['Citing'] = await addModel(suite.served, upstream.openaiBaseUrl, 'Citing', 'fixed:The keeper lights the lamp at dusk [1].');
   // Two files: an answer that cites one of them lists only that one.
   await addDataset(suite.served, { name: 'Village' }, {
@@ -57,6 +60,23 @@ describe('message actions', () => {
     await page.getByRole('article', { name: 'You said' }).getByRole('button', { name: 'Copy message' }).click();
     await eventually(() => page.evaluate(() => navigator.clipboard.readText())).toBe('Fruit by season');
     expect(await inspectAtWidthsThenResize(page, 'chat-table', { width: 1280, height: 800 })).toEqual([]);
+  });
+
+  it('draws LaTeX with KaTeX, leaves prices as text and labels code with its language', async () => {
+    await newChat();
+    await ask('Maths please', 'Maths');
+    await idle();
+    const answer = lastAnswer().locator('.markdown');
+    // One display formula and one inline; "$5 and $10" stays the sentence it is.
+    await eventually(() => answer.locator('.katex-display').count()).toBe(1);
+    await eventually(() => answer.locator('.katex').count()).toBe(2);
+    await eventually(() => answer.locator('p').first().textContent()).toBe('It costs $5 and $10.');
+    await visible(answer.locator('.katex-display .katex-mathml math'));
+    // KaTeX's own font, bundled with the app (no CDN), is what draws it.
+    await eventually(() => page.evaluate(() => document.fonts.check('1em KaTeX_Main') && [...document.fonts].some((f) => f.family.replace(/"/g, '') === 'KaTeX_Main' && f.status === 'loaded'))).toBe(true);
+    await visible(lastAnswer().locator('.md-code').getByText('python', { exact: true }));
+    expect(await inspectAtWidthsThenResize(page, 'chat-maths', { width: 1280, height: 800 })).toEqual([]);
+    expect(pageProblems(page)).toEqual([]);
   });
 
   it('regenerates an answer with another model; the old answer stays, and actions wait while it is written', async () => {
@@ -99,7 +119,7 @@ describe('message actions', () => {
     await eventually(said).toEqual(['one', 'two, with a typo']);
   });
 
-  it('an error is a plain sentence with Retry; Continue goes on from the kept text', async () => {
+  it('an error is a plain sentence with Retry; Continue goes on from the kept text with the model that wrote it, not the picker\'s', async () => {
     await newChat();
     await ask('Count for me', 'Failing');
     const problem = await visible(lastAnswer().getByRole('alert'));
@@ -109,9 +129,42 @@ describe('message actions', () => {
     await page.getByLabel('Model').selectOption(models.Echo ?? '');
     await problem.getByRole('button', { name: 'Continue' }).click();
     await idle();
-    await eventually(() => lastAnswer().locator('.markdown').textContent()).toMatch(/^w1 w2 w3You said: Your answer above was cut off/);
+    // Failing went on (and broke off again), in place: Echo, in the picker, wrote nothing.
+    await eventually(() => lastAnswer().locator('.markdown').textContent()).toBe('w1 w2 w3w1 w2 w3');
     await eventually(() => answers().count()).toBe(1);
-    await eventually(() => lastAnswer().getByRole('alert').count()).toBe(0);
+    await visible(lastAnswer().getByText('Failing (chosen)'));
+  });
+
+  it('Continue after a reload (the picker back on Auto) goes on with the model that wrote the answer', async () => {
+    await newChat();
+    await ask('Count for me after a reload', 'Failing');
+    await visible(lastAnswer().getByRole('alert'));
+    await page.reload();
+    await lastAnswer().getByRole('alert').getByRole('button', { name: 'Continue' }).click();
+    await idle();
+    await eventually(() => lastAnswer().locator('.markdown').textContent()).toBe('w1 w2 w3w1 w2 w3');
+    await visible(lastAnswer().getByText('Failing (chosen)'));
+  });
+
+  it('a Continue that cannot reach the service keeps the partial answer on screen and says why', async () => {
+    await newChat();
+    await ask('Count for me offline', 'Failing');
+    const problem = await visible(lastAnswer().getByRole('alert'));
+    await page.context().setOffline(true);
+    try {
+      await problem.getByRole('button', { name: 'Continue' }).click();
+      const notice = await visible(page.getByRole('region', { name: 'Notifications' }).getByRole('listitem').filter({ hasText: 'The answer could not be continued' }));
+      await eventually(() => notice.textContent()).toMatch(/Could not reach the Parley service/);
+      await idle();
+      await eventually(() => lastAnswer().locator('.markdown').textContent()).toBe('w1 w2 w3');
+      await eventually(() => problem.locator('.answer-problem-text').textContent()).toBe('The model stopped answering before it was done. What it wrote so far is kept.');
+      await notice.getByRole('button', { name: /^Dismiss/ }).click();
+    } finally {
+      await page.context().setOffline(false);
+    }
+    // The browser logs the request it refused offline: provoked here, so taken off the page's problems.
+    const problems = pageProblems(page);
+    for (let i = problems.length - 1; i >= 0; i--) if (problems[i]?.includes('net::ERR_INTERNET_DISCONNECTED')) problems.splice(i, 1);
   });
 
   it('Retry answers again after an error', async () => {

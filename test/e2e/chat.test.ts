@@ -87,7 +87,7 @@ describe('chat in the browser', () => {
     expect(await answerText()).not.toContain('ten');
     // The other message actions wait too: the new thread's rename and delete, and starting another chat.
     const threadsNav = page.getByRole('navigation', { name: 'Threads' });
-    await eventually(() => threadsNav.getByRole('button', { name: 'Delete Count to ten', includeHidden: true }).isDisabled({ timeout: 5_000 })).toBe(true);
+    await eventually(() => threadsNav.getByRole('button', { name: 'Actions for Count to ten', includeHidden: true }).isDisabled({ timeout: 5_000 })).toBe(true);
     await eventually(() => threadsNav.getByRole('button', { name: 'New chat' }).isDisabled()).toBe(true);
     await eventually(answerText, { timeout: 10_000 }).toBe(ALL_WORDS);
     await eventually(() => composer().isDisabled()).toBe(false);
@@ -229,25 +229,154 @@ describe('chat in the browser', () => {
     await page.unroute(/\/api\/threads\/thr_big/);
   });
 
+  it('the thread list is one Tab stop: arrows move, Enter opens, its menu renames', async () => {
+    for (const title of ['Keys alpha', 'Keys beta', 'Keys gamma']) expect((await suite.served.api('/threads', { body: { title } })).status).toBe(201);
+    await newChat();
+    const threads = page.getByRole('navigation', { name: 'Threads' });
+    const search = threads.getByRole('searchbox', { name: 'Search threads' });
+    await search.fill('Keys');
+    await eventually(() => threads.getByRole('link').allTextContents()).toEqual(['Keys gamma', 'Keys beta', 'Keys alpha']);
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '');
+    const inList = () => threads.locator('.thread-groups').evaluate((list) => list.contains(document.activeElement));
+    // One Tab stop: Tab enters the list on a thread, the next Tab leaves it.
+    await search.press('Tab');
+    await eventually(focused).toBe('Keys gamma');
+    await page.keyboard.press('Tab');
+    await eventually(inList).toBe(false);
+    await page.keyboard.press('Shift+Tab');
+    await eventually(focused).toBe('Keys gamma');
+    await page.keyboard.press('ArrowDown');
+    await eventually(focused).toBe('Keys beta');
+    await page.keyboard.press('End');
+    await eventually(focused).toBe('Keys alpha');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowDown');
+    await eventually(focused).toBe('Keys beta');
+    // The list remembers where it was: back into it lands on the same thread.
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await eventually(focused).toBe('Keys beta');
+    await page.keyboard.press('Enter');
+    await eventually(() => threads.getByRole('link', { name: 'Keys beta' }).getAttribute('aria-current')).toBe('page');
+    // → reaches the thread's menu; Esc closes it with focus back on its button; the menu renames.
+    await threads.getByRole('link', { name: 'Keys beta' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await eventually(focused).toBe('Actions for Keys beta');
+    await page.keyboard.press('Enter');
+    const menu = await visible(page.getByRole('menu', { name: 'Actions for Keys beta' }));
+    await eventually(focused).toBe('Rename');
+    expect(await inspectPage(page, 'chat-thread-menu')).toEqual([]);
+    await page.keyboard.press('Escape');
+    await eventually(() => menu.count()).toBe(0);
+    await eventually(focused).toBe('Actions for Keys beta');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
+    await eventually(focused).toBe('Delete');
+    await page.keyboard.press('ArrowDown');
+    await eventually(focused).toBe('Rename');
+    await page.keyboard.press('Enter');
+    const field = threads.getByRole('textbox', { name: 'Thread title' });
+    await eventually(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+    await field.fill('Keys beta, edited');
+    await field.press('Enter');
+    await eventually(focused).toBe('Keys beta, edited');
+    await visible(threads.getByRole('link', { name: 'Keys beta, edited' }));
+    await search.fill('');
+  });
+
   it('threads are searched, renamed and deleted behind a confirmation', async () => {
     await newChat();
     const threads = page.getByRole('navigation', { name: 'Threads' });
     await threads.getByRole('searchbox', { name: 'Search threads' }).fill('slowly');
     await eventually(() => threads.getByRole('link').allTextContents()).toEqual(['Count slowly']);
     await threads.getByRole('link', { name: 'Count slowly' }).hover();
-    await threads.getByRole('button', { name: 'Rename Count slowly' }).click();
+    await threads.getByRole('button', { name: 'Actions for Count slowly' }).click();
+    await threads.getByRole('menuitem', { name: 'Rename' }).click();
     await threads.getByRole('textbox', { name: 'Thread title' }).fill('Counting, renamed');
     await threads.getByRole('textbox', { name: 'Thread title' }).press('Enter');
     await threads.getByRole('searchbox', { name: 'Search threads' }).fill('renamed');
     await visible(threads.getByRole('link', { name: 'Counting, renamed' }));
     await threads.getByRole('link', { name: 'Counting, renamed' }).hover();
-    await threads.getByRole('button', { name: 'Delete Counting, renamed' }).click();
+    await threads.getByRole('button', { name: 'Actions for Counting, renamed' }).click();
+    await threads.getByRole('menuitem', { name: 'Delete' }).click();
     const dialog = await visible(page.getByRole('dialog', { name: 'Delete this thread?' }));
     await eventually(() => dialog.textContent()).toMatch(/Counting, renamed.*all its messages/);
     await dialog.getByRole('button', { name: 'Delete thread' }).click();
     await visible(threads.getByText('No thread has this in its title.'));
     await threads.getByRole('searchbox', { name: 'Search threads' }).fill('');
     await visible(threads.getByRole('link', { name: 'Count to ten' }));
+  });
+
+  it('an answer renderer that cannot be fetched, or a message sent while the service is down, leaves the page and the text', async () => {
+    // A fresh window that cannot fetch the answer renderer: nothing of it is loaded yet.
+    const renderer = /\/assets\/MarkdownRenderer-[^/]+\.js$/;
+    const api = /\/api\//;
+    const offline = await suite.open('#/chat', {
+      prepare: async (p) => {
+        await p.route(renderer, (route) => route.abort('connectionrefused'));
+      },
+    });
+    try {
+      await signIn(offline, suite.served.apiKey);
+      const box = offline.getByLabel('Message', { exact: true });
+      const answers = offline.getByRole('article', { name: 'Answer' });
+      await offline.getByLabel('Model').selectOption(models.Markdown ?? 'Markdown');
+      await box.fill('Show me code');
+      await box.press('Enter');
+      // The answer reads as plain text while the renderer cannot be fetched (the page stays: below).
+      await eventually(() => answers.last().textContent(), { timeout: 15_000 }).toContain('const total = items.length;');
+      await eventually(() => box.isDisabled()).toBe(false);
+
+      // The service is gone: the message is not sent, the page says why and the text stays in the box.
+      await offline.route(api, (route) => route.abort('connectionrefused'));
+      await box.fill('And in Python?');
+      await box.press('Enter');
+      const notice = await visible(offline.getByRole('alert').filter({ hasText: 'Your message was not sent' }));
+      await eventually(() => notice.textContent()).toContain('Parley cannot reach its service');
+      await eventually(() => box.inputValue()).toBe('And in Python?');
+      expect(await answers.count()).toBe(1);
+      expect(await offline.getByText(/restarted or updated/).count()).toBe(0);
+      expect(await inspectPage(offline, 'chat-not-sent')).toEqual([]);
+      await offline.setViewportSize({ width: 420, height: 800 });
+      expect(await inspectPage(offline, 'chat-not-sent-narrow')).toEqual([]);
+      await offline.setViewportSize({ width: 1280, height: 800 });
+
+      // Back: the same text is sent, and its answer is rendered (the renderer is fetched now).
+      await offline.unroute(api);
+      await offline.unroute(renderer);
+      await box.press('Enter');
+      await visible(answers.nth(1).locator('strong', { hasText: 'const' }));
+      await eventually(() => notice.count()).toBe(0);
+    } finally {
+      await offline.close();
+    }
+  });
+
+  it('New chat starts on Auto, and a workflow picked after a model hands the answer to the workflow', async () => {
+    const created = (await (await suite.served.api('/workflows', { body: { name: 'Counting', system_prompt: 'Count.', model_endpoint_override: models.Slow } })).json()) as { id: string };
+    try {
+      await newChat();
+      await page.reload();
+      await ask('Show me code once more', 'Markdown');
+      await eventually(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
+      await visible(lastAnswer().getByText('Markdown (chosen)'));
+
+      // New chat in the app, not a reload: the model of the last chat is not kept.
+      await page.getByRole('navigation', { name: 'Threads' }).getByRole('button', { name: 'New chat' }).click();
+      await visible(page.getByRole('heading', { name: 'What would you like to know?' }));
+      await eventually(() => page.getByLabel('Model').locator('option:checked').textContent()).toBe('Auto (dynamic routing)');
+
+      // A model, then a workflow: the workflow's model answers, and the model picker says so.
+      await page.getByLabel('Model').selectOption(models.Markdown ?? 'Markdown');
+      await page.getByLabel('Workflow').selectOption(created.id);
+      await eventually(() => page.getByLabel('Model').locator('option:checked').textContent()).toBe('From Counting: Slow');
+      await composer().fill('Count for me');
+      await composer().press('Enter');
+      await eventually(answerText, { timeout: 15_000 }).toBe(ALL_WORDS);
+      await visible(lastAnswer().getByText('Slow (chosen)'));
+    } finally {
+      await suite.served.api(`/workflows/${created.id}`, { method: 'DELETE' });
+    }
   });
 
   it('Shift+Enter starts a new line; Enter sends the whole message', async () => {

@@ -1,7 +1,8 @@
 /**
  * Datasets, issue 11 item 10 and its brief: the newest upload first, file names that open the file
  * (a signed link: a tab cannot send the Bearer token), renaming, and members who see no Rename,
- * Upload, Retry or Remove on a dataset they cannot change.
+ * Upload, Retry or Remove on a dataset they cannot change. Issue 31 item 5: files over the size limit
+ * are refused, before sending or by the service, and never counted as sent.
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -93,5 +94,68 @@ describe('the files of a dataset', () => {
 
     expect(await inspectAtWidths(member, 'dataset-files-member')).toEqual([]);
     expect(pageProblems(member)).toEqual([]);
+  });
+
+  it('says why a file was refused in words for whoever reads it; only the admin is shown the config key', async () => {
+    const created = await suite.served.api('/datasets', { method: 'POST', body: { name: 'Refused files' } });
+    const refused = (await created.json()) as { id: string; kb_id: string };
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    for (const [name, bytes, type] of [['photo.png', png, 'image/png'], ['tides.tsv', Buffer.from('harbour\tdepth\nnorth\t12\n'), 'text/tab-separated-values']] as const) {
+      const form = new FormData();
+      form.append('file', new Blob([Uint8Array.from(bytes)], { type }), name);
+      const res = await fetch(`${suite.served.url}/api/knowledge-bases/${refused.kb_id}/artifacts`, { method: 'POST', headers: { authorization: `Bearer ${suite.served.apiKey}` }, body: form });
+      expect(res.status).toBe(201);
+    }
+    const user = await suite.served.api('/admin/users', { method: 'POST', body: { email: 'mo@example.com', name: 'Mo Member' } });
+    const member = await suite.open();
+    await signIn(member, ((await user.json()) as { api_key: { key: string } }).api_key.key);
+    await member.goto(`${suite.served.url}/#/datasets/${refused.id}`);
+    const tsv = member.getByRole('row', { name: /tides\.tsv/ });
+    await visible(tsv.getByText('This file type (text/tab-separated-values) is not accepted here; ask an admin.'), 20_000);
+    await visible(member.getByRole('row', { name: /photo\.png/ }).getByText(/^Images are not supported yet/));
+    expect(await member.getByText(/allowed_types/).count()).toBe(0);
+
+    await page.goto(`${suite.served.url}/#/datasets/${refused.id}`);
+    await visible(page.getByRole('row', { name: /tides\.tsv/ }).getByText('Admins choose the accepted types in Settings, under [uploads] allowed_types.'));
+    expect(await page.getByRole('row', { name: /photo\.png/ }).getByText(/allowed_types/).count()).toBe(0);
+    expect(pageProblems(member)).toEqual([]);
+  });
+
+  it('refuses a file over the size limit before sending it, and one the service refuses, never counting them as sent', async () => {
+    const setMaxFileMb = async (mb: number) => {
+      const state = (await (await suite.served.api('/admin/config')).json()) as { version: number };
+      const res = await suite.served.api('/admin/config', { method: 'PATCH', body: { values: { 'uploads.max_file_mb': mb }, base_version: state.version } });
+      expect(res.status).toBe(200);
+    };
+    const created = await suite.served.api('/datasets', { method: 'POST', body: { name: 'Large scans' } });
+    const large = (await created.json()) as { id: string };
+    await setMaxFileMb(0.01);
+    const text = (name: string, bytes: number) => ({ name, mimeType: 'text/plain', buffer: Buffer.alloc(bytes, 'site log line. ') });
+    try {
+      await page.goto(`${suite.served.url}/#/datasets/${large.id}`);
+      await visible(page.getByText('up to 10 KB each'));
+      const input = page.getByLabel('Files to upload');
+      // The picker offers only the allowed types.
+      expect((await input.getAttribute('accept'))?.split(',')).toEqual(expect.arrayContaining(['application/pdf', 'text/markdown', '.md', '.txt']));
+
+      await input.setInputFiles([text('small.txt', 2000), text('scan.txt', 20_000), text('notes.txt', 3000)]);
+      await visible(page.getByText('2 of 3 files sent · 1 refused: too large (20 KB, the limit is 10 KB)'));
+      await visible(page.getByRole('list', { name: 'Uploading' }).getByText('Not sent: too large (20 KB, the limit is 10 KB)'));
+      await visible(page.getByRole('row', { name: /notes\.txt/ }).getByText('Ready'), 20_000);
+      // Never sent, so never in the dataset.
+      expect(await page.getByRole('row', { name: /scan\.txt/ }).count()).toBe(0);
+      expect(await inspectAtWidths(page, 'dataset-upload-refused')).toEqual([]);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.getByRole('button', { name: 'Clear' }).click();
+
+      // The limit lowered after the page read it: the service refuses the file, which is not reported sent.
+      await setMaxFileMb(0.001);
+      await input.setInputFiles([text('later.txt', 5000)]);
+      await visible(page.getByText(/^0 of 1 file sent · 1 refused: /));
+      await visible(page.getByRole('list', { name: 'Uploading' }).getByText(/^Not sent: .*the limit is 0\.001 MB/));
+      expect(pageProblems(page)).toEqual([]);
+    } finally {
+      await setMaxFileMb(100);
+    }
   });
 });

@@ -50,6 +50,8 @@ export function createCredentialsRepo(db: Db) {
   const latestUserToken = db.prepare<[string], UserTokenRecord>(
     'SELECT id, user_id, expires_at, quota, used FROM user_tokens WHERE user_id = ? ORDER BY expires_at DESC, created_at DESC LIMIT 1',
   );
+  // Ends a trial: its tokens expire now (a token that ended earlier keeps its own end).
+  const expireUserTokens = db.prepare('UPDATE user_tokens SET expires_at = @now WHERE user_id = @user_id AND expires_at > @now');
   // One statement checks and spends a unit of quota, so two concurrent calls cannot both pass.
   const spendUserToken = db.prepare('UPDATE user_tokens SET used = used + 1 WHERE id = ? AND (quota IS NULL OR used < quota)');
 
@@ -91,6 +93,7 @@ export function createCredentialsRepo(db: Db) {
       created_at: string;
     }) => insertUserToken.run(row),
     spendUserToken: (id: string) => spendUserToken.run(id).changes > 0,
+    expireUserTokens: (userId: string, now: string) => expireUserTokens.run({ user_id: userId, now }).changes,
 
     insertAccessToken: (row: { id: string; user_id: string; secret_hash: string; hash_kind: HashKind; created_at: string }) => insertAccessToken.run(row),
 

@@ -55,6 +55,11 @@ export function watchReachability(inner: Client, options: ReachabilityOptions = 
     }
   };
 
+  const heard = <S extends { type: string; error?: unknown }>(signal: S): S => {
+    if (signal.type === 'error' && unreachable(signal.error)) void probe();
+    return signal;
+  };
+
   const client: Client = {
     async call(name, input) {
       try {
@@ -66,8 +71,9 @@ export function watchReachability(inner: Client, options: ReachabilityOptions = 
         throw error;
       }
     },
-    streamChat: (name, input, streamOptions, onSignal) => inner.streamChat(name, input, streamOptions, onSignal),
-    stream: (name, input, streamOptions, onSignal) => inner.stream(name, input, streamOptions, onSignal),
+    // A stream that cannot reach the service (a message sent while it is down) is heard too.
+    streamChat: (name, input, streamOptions, onSignal) => inner.streamChat(name, input, streamOptions, (signal) => onSignal(heard(signal))),
+    stream: (name, input, streamOptions, onSignal) => inner.stream(name, input, streamOptions, (signal) => onSignal(heard(signal))),
     async uploadPart(url, bytes) {
       try {
         await inner.uploadPart(url, bytes);

@@ -23,6 +23,8 @@ export interface SessionStore {
   /** Checks a key with `identity.me` and keeps it when it works; answers an error message otherwise. */
   signIn(token: string): Promise<string | null>;
   signOut(notice?: string): void;
+  /** Reads `identity.me` again (a trial's calls left change with every answer); keeps what it had when that fails. */
+  refresh(): Promise<void>;
 }
 
 // The store's texts are worded in the language in use when they are raised (it lives outside React).
@@ -106,6 +108,16 @@ export function createSessionStore(connection: Connection) {
       } catch (error) {
         if (error instanceof ServiceError && error.code === 'unauthenticated') return say('app.signIn.keyRejected');
         return errorText(error);
+      }
+    },
+
+    async refresh() {
+      if (store.getState().session.status !== 'signed-in') return;
+      try {
+        const me = await connection.client.call('identity.me', {});
+        if (store.getState().session.status === 'signed-in') set({ session: { status: 'signed-in', me } });
+      } catch {
+        // Unreachable for a moment, or signed out meanwhile (handled by onUnauthenticated): nothing to update.
       }
     },
 

@@ -3,14 +3,18 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { client } from '../api/index.js';
 import { useHashRoute } from '../app/routes.js';
 import type { Me } from '../app/session.js';
+import type { ServiceError } from '../../../shared/errors.js';
 import { Alert } from '../ui/Alert.js';
+import { errorText } from '../ui/error-text.js';
 import { Skeleton } from '../ui/Skeleton.js';
 import { useLoader } from '../ui/useLoader.js';
 import { threadFromHash, threadHref } from './chat/chat-hash.js';
 import { AgentToggle } from './chat/AgentToggle.js';
 import { Composer } from './chat/Composer.js';
+import { TrialCallsLeft } from './chat/TrialCallsLeft.js';
 import { DatasetPicker } from './chat/DatasetPicker.js';
 import { Home } from './chat/Home.js';
+import { loadMarkdownRenderer } from './chat/Markdown.js';
 import { MessageList } from './chat/MessageList.js';
 import { ModelPicker } from './chat/ModelPicker.js';
 import { ThreadDrawer } from './chat/ThreadDrawer.js';
@@ -53,6 +57,8 @@ export function ChatPage({ me }: { me: Me }) {
   const [threadDatasets, setThreadDatasets] = useState<string[]>([]);
   /** The workflow the next message goes with; a thread remembers its own. */
   const [workflow, setWorkflow] = useState<string | null>(null);
+  /** The last message the service never took, and why: its text is back in the box. */
+  const [notSent, setNotSent] = useState<{ text: string; error: ServiceError } | null>(null);
   /** Counts the messages sent, so that open popovers close on send. */
   const [sent, setSent] = useState(0);
 
@@ -105,6 +111,25 @@ export function ChatPage({ me }: { me: Me }) {
     heading.current?.focus({ preventScroll: true });
   }, []);
 
+  // A failed send belongs to the chat it was written in.
+  useEffect(() => setNotSent(null), [threadId]);
+
+  // The answer's renderer is fetched now, while the service is surely there, not with the first answer.
+  useEffect(() => void loadMarkdownRenderer().catch(() => undefined), []);
+
+  // A new chat starts as the first one did: Auto and no workflow, whatever the last chat used.
+  useEffect(() => {
+    if (threadId !== null) return;
+    setModel(null);
+    setWorkflow(null);
+  }, [threadId]);
+
+  /** Picking a workflow hands the model to it; a model picked after it answers instead. */
+  const pickWorkflow = (id: string | null) => {
+    setWorkflow(id);
+    setModel(null);
+  };
+
   useEffect(() => {
     if (!threadId) {
       setThreadDatasets([]);
@@ -135,7 +160,19 @@ export function ChatPage({ me }: { me: Me }) {
 
   const send = (text: string, datasets: string[] = datasetIds) => {
     if (!threadId) startedWith.current = datasets;
-    conversation.send({ message: text, modelOverride: model, agentic, datasetIds: threadId ? undefined : datasets, workflowId: workflow, parentId: shown.at(-1)?.message.id ?? null });
+    setNotSent(null);
+    conversation.send({
+      message: text,
+      modelOverride: model,
+      agentic,
+      datasetIds: threadId ? undefined : datasets,
+      workflowId: workflow,
+      parentId: shown.at(-1)?.message.id ?? null,
+      onNotSent: (error) => {
+        if (!threadId) setNewChatDatasets(datasets);
+        setNotSent({ text, error });
+      },
+    });
     setSent((n) => n + 1);
     if (!threadId) setNewChatDatasets([]);
   };
@@ -150,7 +187,8 @@ export function ChatPage({ me }: { me: Me }) {
         regenerate(answerId, chosen ?? model);
         setSent((n) => n + 1);
       },
-      continueAnswer: (answerId) => continueAnswer(answerId, model),
+      // The model that wrote the answer finishes it, whatever the picker shows now.
+      continueAnswer: (answerId) => continueAnswer(answerId),
       edit: (messageId, text) => {
         edit(messageId, text, model, agentic);
         setSent((n) => n + 1);
@@ -209,16 +247,25 @@ export function ChatPage({ me }: { me: Me }) {
             <MessageList shown={shown} models={models} />
           </ChatActionsContext.Provider>
         ) : null}
+        {notSent ? (
+          <div className="chat-not-sent">
+            <Alert tone="error" title={intl.formatMessage({ id: 'chat.notSent.title' })}>
+              {notSent.error.code === 'unavailable' ? intl.formatMessage({ id: 'chat.notSent.unreachable' }) : errorText(notSent.error, intl)}
+            </Alert>
+          </div>
+        ) : null}
         <Composer
+          restore={notSent}
           generating={generating}
           onSend={(text) => send(text)}
           onStop={() => void conversation.stop()}
           tools={
             <>
-              <ModelPicker models={data.models} overrides={data.overrides} value={model} onChange={setModel} disabled={generating} />
+              <ModelPicker models={data.models} overrides={data.overrides} value={model} onChange={setModel} disabled={generating} workflow={data.workflows.find((w) => w.id === workflow) ?? null} />
               <AgentToggle value={agentic} onChange={setAgentic} disabled={generating} />
               <DatasetPicker datasets={data.datasets} value={datasetIds} onChange={setDatasets} disabled={generating} closeWhen={sent} />
-              <WorkflowPicker workflows={data.workflows} value={workflow} onChange={setWorkflow} disabled={generating} />
+              <WorkflowPicker workflows={data.workflows} value={workflow} onChange={pickWorkflow} disabled={generating} />
+              <TrialCallsLeft generating={generating} />
             </>
           }
         />

@@ -52,6 +52,7 @@ export const SignOutIcon = icon(path('M14.5 4H18a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h
 export const AlertIcon = icon(circle(12, 12, 9), path('M12 7.5V13M12 16.5v.01'));
 export const LockIcon = icon(rect(4.5, 10.5, 15, 10, 2), path('M8 10.5V7.5a4 4 0 0 1 8 0v3'));
 export const PlusIcon = icon(path('M12 5v14M5 12h14'));
+export const MoreIcon = icon(circle(5.5, 12, 0.75), circle(12, 12, 0.75), circle(18.5, 12, 0.75));
 export const CloseIcon = icon(path('M6 6l12 12M18 6 6 18'));
 export const FolderIcon = icon(path('M3.5 7A1.5 1.5 0 0 1 5 5.5h4.2l2 2H19A1.5 1.5 0 0 1 20.5 9v8.5A1.5 1.5 0 0 1 19 19H5a1.5 1.5 0 0 1-1.5-1.5Z'));
 

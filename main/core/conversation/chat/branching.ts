@@ -1,8 +1,10 @@
 import { ServiceError } from '../../../../shared/errors.js';
+import type { Routing } from '../../../../shared/events.js';
 import type { MessageRecord } from '../../../db/repositories/messages.js';
 import type { ContextSlice } from '../../platform/context.js';
 import { ownThread, type ThreadCtx } from '../threads/access.js';
 import { readBranch } from './branch.js';
+import { findModel } from '../../models/catalog/catalog.js';
 import { ownMessage } from '../threads/owned.js';
 import { startAnswer, type ChatCtx, type StartedChat } from './send.js';
 import type { InputOf } from '../../platform/operation-handlers.js';
@@ -52,7 +54,28 @@ export function startContinue(ctx: ChatCtx, input: InputOf<'chat.continue'>): St
   if (answer.status === 'complete') throw new ServiceError('conflict', 'This answer is complete; regenerate it for another one.');
   const question = questionOf(ctx, answer);
   const thread = ownThread(ctx, answer.thread_id);
-  const branch = readBranch(ctx, thread.id, question.parent_id, input.model_endpoint_override);
-  const request = { thread_id: thread.id, message: question.content, agentic: false, model_endpoint_override: input.model_endpoint_override };
-  return startAnswer(ctx, { thread, request, workflow: null, branch, question: { kind: 'stored', row: question }, continued: answer });
+  // The model that wrote the answer finishes it, whatever a client's picker shows now (a reload
+  // resets it to Auto); another model only when one is named, or when the writer is gone.
+  const writer = input.model_endpoint_override === undefined ? answer.model_id : null;
+  const writerGone = writer !== null && !findModel(ctx, writer);
+  const target = input.model_endpoint_override ?? (writer !== null && !writerGone ? writer : undefined);
+  const branch = readBranch(ctx, thread.id, question.parent_id, target);
+  const request = { thread_id: thread.id, message: question.content, agentic: false, model_endpoint_override: target };
+  return startAnswer(ctx, { thread, request, workflow: null, branch, question: { kind: 'stored', row: question }, continued: answer, routingFor: continuedRouting(answer, writer, writerGone) });
+}
+
+/**
+ * How a continued answer's routing reads: the writer going on keeps the answer's routing (its label
+ * still says how it was chosen); a routed successor to a removed writer names both models.
+ */
+function continuedRouting(answer: MessageRecord, writer: string | null, gone: boolean): ((chosen: Routing) => Routing) | undefined {
+  if (writer === null) return undefined;
+  if (gone) {
+    return (chosen) => ({
+      ...chosen,
+      reason: `The model that wrote the start of this answer (${writer}) is no longer available, so another goes on with it. ${chosen.reason}`,
+      skipped: [{ model_id: writer, code: 'not_found', detail: 'The model that wrote the start of this answer was removed.' }, ...chosen.skipped],
+    });
+  }
+  return (chosen) => (answer.routing?.model_id === chosen.model_id ? answer.routing : chosen);
 }

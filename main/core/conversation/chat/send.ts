@@ -94,6 +94,8 @@ export interface AnswerSpec {
   question: Question;
   /** An ended, unfinished answer that the model goes on with, in place. */
   continued?: MessageRecord | undefined;
+  /** How a continued answer records the model chosen (chat/branching.ts): it may keep its own routing. */
+  routingFor?: ((chosen: Routing) => Routing) | undefined;
 }
 
 /** What the model is asked when it goes on with its own partial answer. */
@@ -142,11 +144,13 @@ function startHeld(ctx: ChatCtx, spec: AnswerSpec, release: () => void): Started
   const { input, systemPrompt } = applyWorkflow(ctx, thread, spec.request, spec.workflow);
   const datasetIds = input.dataset_ids ?? repos.threads.datasetIds(thread.id);
   const history = spec.branch.map((m) => ({ role: m.role, content: m.content }));
-  const { candidates, routing } = input.model_endpoint_override
+  const chosen = input.model_endpoint_override
     ? chooseOverride(ctx, input.model_endpoint_override)
     : chooseDynamic(ctx, input, history, datasetIds.length);
+  const { candidates } = chosen;
   const first = candidates[0];
   if (!first) throw new ServiceError('unavailable', 'No model is available to answer.');
+  const routing = spec.routingFor ? spec.routingFor(chosen.routing) : chosen.routing;
 
   const now = isoNow(ctx);
   const userMessageId = spec.question.kind === 'stored' ? spec.question.row.id : newId('msg');

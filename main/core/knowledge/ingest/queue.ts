@@ -3,6 +3,7 @@ import type { Config } from '../../../../shared/config.js';
 import type { Repositories } from '../../../db/repositories/index.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import { detectMime } from './mime.js';
+import { refusalOf } from './refusal.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { PARSE_POOL_SIZE, streamChunks } from './parse.js';
 import { IngestError } from './types.js';
@@ -50,13 +51,10 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
     // Shutdown began meanwhile: leave the file `processing`; the next start resumes it.
     if (stopped()) return;
     const detected = detectMime({ bytes: head, filename: artifact.filename, declared: artifact.declared_mime_type });
-    if (detected.mismatch) {
-      throw new IngestError('mime_mismatch', detected.detail ?? `Declared as ${artifact.declared_mime_type}, but the content is ${detected.mime}.`);
-    }
-    if (!uploads.allowed_types.includes(detected.mime)) {
-      throw new IngestError('unsupported_media_type', `${detected.mime} files are not accepted here (see [uploads] allowed_types).`);
-    }
+    // Kept on a refused file too: the app tells an admin which type `[uploads] allowed_types` lacks.
     repos.artifacts.setStored(artifact.id, artifact.sha256, detected.mime, now());
+    const refused = refusalOf(detected, artifact.declared_mime_type, uploads.allowed_types);
+    if (refused) throw refused;
     repos.artifacts.setProgress(artifact.id, 0.1, now());
     // A file processed again (retry, resumed after a crash) starts from no chunks; a ready file
     // parsed again for new bytes (a followed folder's) keeps its old chunks searchable until the end.

@@ -7,6 +7,7 @@ import { fieldErrors } from '../../platform/field-errors.js';
 import { receivePart, storeFile, type PartCtx } from './handlers.js';
 import type { Handlers, InputOf } from '../../platform/operation-handlers.js';
 import { completeUpload, createUpload, getUpload } from './handlers.js';
+import { uploadLimits } from './limits.js';
 
 function readable(bytes: ByteStream): Readable {
   return bytes instanceof Readable ? bytes : Readable.from(bytes);
@@ -38,10 +39,11 @@ export async function uploadPart(ctx: PartCtx, input: InputOf<'uploads.part'>) {
 }
 
 /** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
-export const uploadHandlers: Pick<Handlers, 'artifacts.upload' | 'uploads.create' | 'uploads.get' | 'uploads.complete' | 'uploads.part'> = {
+export const uploadHandlers: Pick<Handlers, 'artifacts.upload' | 'uploads.create' | 'uploads.get' | 'uploads.complete' | 'uploads.part' | 'uploads.limits'> = {
   'artifacts.upload': uploadArtifacts,
   'uploads.create': createUpload,
   'uploads.get': getUpload,
   'uploads.complete': completeUpload,
   'uploads.part': uploadPart,
+  'uploads.limits': uploadLimits,
 };

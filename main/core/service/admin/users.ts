@@ -70,6 +70,18 @@ export function updateUser(ctx: AuthedSlice<'repos' | 'now'>, input: InputOf<'ad
   return viewWithTrial(ctx, updated);
 }
 
+/**
+ * Ends a trial at once (a token shared too widely, a trial that should stop early): every token of
+ * the user expires now, and so does each credential a trial user's tokens bound (authenticate.ts).
+ */
+export function endTrial(ctx: AuthedSlice<'repos' | 'now'>, input: InputOf<'admin.users.trial.end'>) {
+  const target = ctx.repos.users.get(input.id);
+  if (!target || target.organization_id !== ctx.caller.user.organization_id) throw new ServiceError('not_found', `No user ${input.id}.`);
+  if (!isTrial(target)) throw new ServiceError('conflict', `${target.email} is not a trial user; disable them instead.`);
+  ctx.repos.credentials.expireUserTokens(target.id, isoNow(ctx));
+  return viewWithTrial(ctx, target);
+}
+
 export function createUserToken(ctx: UserAdminCtx, input: InputOf<'admin.userTokens.create'>) {
   const now = ctx.now();
   const nowIso = now.toISOString();

@@ -15,6 +15,7 @@ import { SecretReveal } from '../../ui/SecretReveal.js';
 import { Time } from '../../ui/Time.js';
 import { useAction } from '../../ui/useAction.js';
 import { useLoader } from '../../ui/useLoader.js';
+import { EndTrial } from './EndTrial.js';
 import { quotaLeft } from './trial-status.js';
 
 type AdminUser = OutputOf<Operations['admin.users.list']>['data'][number];
@@ -85,6 +86,11 @@ export function UserManager({ user, isMe, onChanged, onClose }: { user: AdminUse
             }}
           />
         </p>
+      ) : null}
+      {user.trial && !user.trial.expired ? (
+        <div className="user-manager-trial-actions">
+          <EndTrial user={user} onEnded={onChanged} />
+        </div>
       ) : null}
 
       <div className="user-manager-grid">

@@ -8,13 +8,15 @@ export interface ComposerProps {
   onStop: () => void;
   /** Pickers shown in the composer's toolbar. */
   tools: ReactNode;
+  /** A message the service never took: its text goes back into the box (a new object each time). */
+  restore?: { text: string } | null;
 }
 
 /**
  * Where a message is written. Enter sends, Shift+Enter starts a new line; while an answer is being
  * written the text area is disabled and Stop (or Esc) ends the answer.
  */
-export function Composer({ generating, onSend, onStop, tools }: ComposerProps) {
+export function Composer({ generating, onSend, onStop, tools, restore }: ComposerProps) {
   const intl = useIntl();
   const [text, setText] = useState('');
   const area = useRef<HTMLTextAreaElement>(null);
@@ -22,6 +24,11 @@ export function Composer({ generating, onSend, onStop, tools }: ComposerProps) {
   useEffect(() => {
     if (!generating) area.current?.focus({ preventScroll: true });
   }, [generating]);
+
+  // The box was emptied on send and stayed disabled since, so nothing typed meanwhile is lost.
+  useEffect(() => {
+    if (restore) setText(restore.text);
+  }, [restore]);
 
   useEffect(() => {
     if (!generating) return;

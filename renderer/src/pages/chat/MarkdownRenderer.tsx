@@ -4,6 +4,7 @@ import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import { CopyButton } from '../../ui/CopyButton.js';
+import { loadedMath, loadMath, MATH_MARK, withMath } from './markdown-math.js';
 import { CITE_HREF, remarkCiteLinks } from './remark-cite-links.js';
 
 type Plugins = NonNullable<Options['rehypePlugins']>;
@@ -11,6 +12,7 @@ type Plugins = NonNullable<Options['rehypePlugins']>;
 /** A fenced block that names its language: the only code the highlighter colours (`detect: false`). */
 const NAMED_FENCE = /^ {0,3}(```|~~~)[ \t]*[\w+#.-]/m;
 
+const PLAIN: Plugins = [rehypeSanitize];
 let highlighted: Plugins | null = null;
 let loading: Promise<Plugins> | null = null;
 
@@ -23,18 +25,31 @@ function loadHighlighter(): Promise<Plugins> {
     // Sanitised first (a model's output is untrusted), then highlighted, so its classes are kept.
     highlighted = [rehypeSanitize, [rehypeHighlight, { detect: false }]];
     return highlighted;
+  }, () => {
+    // Not fetched (the service went away): the code stays plain, and the next answer asks again.
+    loading = null;
+    return PLAIN;
   });
   return loading;
 }
 
-const PLAIN: Plugins = [rehypeSanitize];
+/** The language a fenced block names (```python → "python"), from its code element's class. */
+function fenceLanguage(node: unknown): string | null {
+  const code = (node as { children?: { properties?: { className?: unknown } }[] } | undefined)?.children?.[0];
+  const classes = code?.properties?.className;
+  if (!Array.isArray(classes)) return null;
+  for (const name of classes) if (typeof name === 'string' && name.startsWith('language-')) return name.slice('language-'.length);
+  return null;
+}
 
-/** A code block with its own Copy button (the code's text, as shown). */
-function CodeBlock({ children, node: _node, ...rest }: ComponentProps<'pre'> & { node?: unknown }) {
+/** A code block with the language it is written in and its own Copy button (the code's text, as shown). */
+function CodeBlock({ children, node, ...rest }: ComponentProps<'pre'> & { node?: unknown }) {
   const intl = useIntl();
   const pre = useRef<HTMLPreElement>(null);
+  const language = fenceLanguage(node);
   return (
     <div className="md-code">
+      {language ? <span className="code-language">{language}</span> : null}
       <CopyButton className="code-copy" text={() => pre.current?.textContent ?? ''} label={intl.formatMessage({ id: 'chat.markdown.copyCode' })} />
       <pre ref={pre} {...rest}>
         {children}
@@ -64,8 +79,9 @@ export interface MarkdownRendererProps {
 
 /**
  * An answer's Markdown (GitHub-flavoured: tables, task lists, strikethrough): sanitised (no raw
- * HTML, no script URLs), with code highlighted once the highlighter is here, a Copy button on each
- * code block, and every cited `[n]` a link to its source. Half-written Markdown mid-stream renders
+ * HTML, no script URLs), with code highlighted once the highlighter is here, its language and a
+ * Copy button on each code block, `$…$` and `$$…$$` maths drawn by KaTeX once it is here (prices
+ * like "$5 and $10" stay text), and every cited `[n]` a link to its source. Half-written Markdown mid-stream renders
  * as well as it parses.
  */
 export function MarkdownRenderer({ text, cited, onCite, sourceName }: MarkdownRendererProps) {
@@ -75,9 +91,15 @@ export function MarkdownRenderer({ text, cited, onCite, sourceName }: MarkdownRe
   useEffect(() => {
     if (needsHighlighter && plugins === PLAIN) void loadHighlighter().then(setPlugins);
   }, [needsHighlighter, plugins]);
+  const needsMath = MATH_MARK.test(text);
+  const [math, setMath] = useState(loadedMath);
+  // Asked again as the answer grows while it is missing: the service may be back by then.
+  useEffect(() => {
+    if (needsMath && !math) void loadMath().then(setMath);
+  }, [needsMath, math, text]);
   const citedKey = [...(cited ?? [])].join(',');
   // Keyed by the numbers, not the set's identity: a new set with the same numbers keeps the parse.
-  const remarkPlugins = useMemo<NonNullable<Options['remarkPlugins']>>(() => [remarkGfm, [remarkCiteLinks, { cited: cited ?? new Set() }]], [citedKey]);
+  const remarkPlugins = useMemo<NonNullable<Options['remarkPlugins']>>(() => [remarkGfm, ...(math?.remark ?? []), [remarkCiteLinks, { cited: cited ?? new Set() }]], [citedKey, math]);
   const components = useMemo<Components>(
     () => ({
       pre: CodeBlock,
@@ -103,7 +125,7 @@ export function MarkdownRenderer({ text, cited, onCite, sourceName }: MarkdownRe
     [onCite, sourceName, intl],
   );
   return (
-    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={plugins} components={components}>
+    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={withMath(plugins, math)} components={components}>
       {text}
     </ReactMarkdown>
   );

@@ -5,7 +5,8 @@ import type { MessageId } from '../../i18n/catalogues/index.js';
 import { Button } from '../../ui/Button.js';
 import { useChatActions } from './actions.js';
 import { EditMessage } from './EditMessage.js';
-import { errorSentence } from './error-sentence.js';
+import { errorSentence, isQuotaRefusal } from './error-sentence.js';
+import { useQuotaSpent } from './TrialCallsLeft.js';
 import { AnswerActions, QuestionActions, canContinue } from './MessageActions.js';
 import { Citations } from './Citations.js';
 import { Markdown } from './Markdown.js';
@@ -62,17 +63,20 @@ function Thoughts({ thoughts, streaming }: { thoughts: Message['thoughts']; stre
 function AnswerProblem({ message }: { message: Message }) {
   const intl = useIntl();
   const { busy, regenerate, continueAnswer } = useChatActions();
+  const quotaSpent = useQuotaSpent();
   const failed = message.status === 'error';
+  // Retry and Continue each call a model: with the trial's calls used up neither can work.
+  const canCallModel = !isQuotaRefusal(message, quotaSpent);
   return (
     <div className={failed ? 'answer-error' : 'answer-note'} role={failed ? 'alert' : undefined}>
-      <p className="answer-problem-text">{errorSentence(message, intl)}</p>
+      <p className="answer-problem-text">{errorSentence(message, intl, quotaSpent)}</p>
       <div className="answer-problem-actions">
-        {canContinue(message) ? (
+        {canCallModel && canContinue(message) ? (
           <Button size="sm" variant="secondary" disabled={busy} onClick={() => continueAnswer(message.id)}>
             <FormattedMessage id="chat.message.continue" />
           </Button>
         ) : null}
-        {failed ? (
+        {failed && canCallModel ? (
           <Button size="sm" variant={canContinue(message) ? 'ghost' : 'secondary'} disabled={busy} onClick={() => regenerate(message.id, null)}>
             <FormattedMessage id="chat.message.retry" />
           </Button>

@@ -7,7 +7,8 @@ import { useMediaQuery } from '../../ui/useMediaQuery.js';
 /** The shell's narrow breakpoint (styles/shell.css): below it the thread list is a drawer. */
 export const NARROW = '(max-width: 760px)';
 
-const FOCUSABLE = 'a[href], button:not(:disabled), input:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
+// In the Tab order only: the thread list's other threads (a roving tabindex) are not, nor their menus.
+const FOCUSABLE = ['a[href]', 'button:not(:disabled)', 'input:not(:disabled)', 'textarea:not(:disabled)', '[tabindex]'].map((s) => `${s}:not([tabindex="-1"])`).join(', ');
 
 function focusables(root: HTMLElement | null): HTMLElement[] {
   return root ? [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null) : [];

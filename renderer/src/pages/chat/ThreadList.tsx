@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Button } from '../../ui/Button.js';
 import { Skeleton } from '../../ui/Skeleton.js';
@@ -7,6 +7,7 @@ import { PlusIcon } from '../../ui/icons.js';
 import { useAction } from '../../ui/useAction.js';
 import { threadHref } from './chat-hash.js';
 import { GROUP_TITLE, groupThreads } from './thread-groups.js';
+import { ThreadMenu } from './ThreadMenu.js';
 import type { Thread } from './types.js';
 
 export interface ThreadListProps {
@@ -21,10 +22,29 @@ export interface ThreadListProps {
   locked: boolean;
 }
 
-function ThreadRow({ thread, selected, locked, onRename, onAskDelete }: { thread: Thread; selected: boolean; locked: boolean; onRename: (title: string) => Promise<void>; onAskDelete: () => void }) {
+interface ThreadRowProps {
+  thread: Thread;
+  selected: boolean;
+  /** The list's one Tab stop (roving tabindex): this row's link is in the Tab order. */
+  current: boolean;
+  locked: boolean;
+  onRename: (title: string) => Promise<void>;
+  onAskDelete: () => void;
+}
+
+function ThreadRow({ thread, selected, current, locked, onRename, onAskDelete }: ThreadRowProps) {
   const intl = useIntl();
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(thread.title);
+  // After Enter or Esc in the title field, focus goes back to the thread, not to the page's start.
+  const [refocus, setRefocus] = useState(false);
+  const link = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    if (!editing && refocus) {
+      link.current?.focus();
+      setRefocus(false);
+    }
+  }, [editing, refocus]);
   if (editing) {
     return (
       <li className="thread-item">
@@ -34,6 +54,7 @@ function ThreadRow({ thread, selected, locked, onRename, onAskDelete }: { thread
             event.preventDefault();
             const next = title.trim();
             if (next && next !== thread.title) void onRename(next);
+            setRefocus(true);
             setEditing(false);
           }}
         >
@@ -47,6 +68,7 @@ function ThreadRow({ thread, selected, locked, onRename, onAskDelete }: { thread
             onKeyDown={(event) => {
               if (event.key === 'Escape') {
                 event.stopPropagation();
+                setRefocus(true);
                 setEditing(false);
               }
             }}
@@ -57,36 +79,67 @@ function ThreadRow({ thread, selected, locked, onRename, onAskDelete }: { thread
     );
   }
   return (
-    <li className={`thread-item${selected ? ' is-selected' : ''}`}>
-      <a className="thread-link" href={threadHref(thread.id)} aria-current={selected ? 'page' : undefined} title={thread.title}>
+    <li className={`thread-item${selected ? ' is-selected' : ''}`} data-thread={thread.id}>
+      <a ref={link} className="thread-link" href={threadHref(thread.id)} tabIndex={current ? 0 : -1} aria-current={selected ? 'page' : undefined} title={thread.title}>
         {thread.title}
       </a>
       <span className="thread-actions">
-        <Button
-          size="sm"
-          variant="ghost"
+        <ThreadMenu
+          title={thread.title}
           disabled={locked}
-          aria-label={intl.formatMessage({ id: 'chat.threads.renameNamed' }, { title: thread.title })}
-          onClick={() => {
+          onRename={() => {
             setTitle(thread.title);
             setEditing(true);
           }}
-        >
-          <FormattedMessage id="chat.threads.rename" />
-        </Button>
-        <Button size="sm" variant="ghost" className="btn-danger-ghost" disabled={locked} aria-label={intl.formatMessage({ id: 'chat.threads.deleteNamed' }, { title: thread.title })} onClick={onAskDelete}>
-          <FormattedMessage id="chat.threads.delete" />
-        </Button>
+          onDelete={onAskDelete}
+        />
       </span>
     </li>
   );
 }
 
-/** The user's threads, newest first in date groups (Today, Yesterday, …), with search, rename and delete. */
+/**
+ * The list's keys, as in a WAI-ARIA composite: ↑ ↓ Home End move between threads, → to the
+ * thread's actions button and ← back, Shift+F10 or the context-menu key opens its actions.
+ */
+function onListKey(event: KeyboardEvent<HTMLDivElement>): void {
+  const target = event.target as HTMLElement;
+  // The actions menu and the title field have keys of their own.
+  if (target.closest('[role="menu"], form')) return;
+  const row = target.closest<HTMLElement>('.thread-item');
+  const links = [...event.currentTarget.querySelectorAll<HTMLElement>('.thread-link')];
+  const own = row?.querySelector<HTMLElement>('.thread-link');
+  const at = own ? links.indexOf(own) : -1;
+  if (!row || at < 0) return;
+  const menuButton = row.querySelector<HTMLButtonElement>('.thread-menu-button:not(:disabled)');
+  let next: HTMLElement | null | undefined;
+  if (event.key === 'ArrowDown') next = links[Math.min(at + 1, links.length - 1)];
+  else if (event.key === 'ArrowUp') next = links[Math.max(at - 1, 0)];
+  else if (event.key === 'Home') next = links[0];
+  else if (event.key === 'End') next = links.at(-1);
+  else if (event.key === 'ArrowRight') next = menuButton;
+  else if (event.key === 'ArrowLeft') next = own;
+  else if (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) {
+    event.preventDefault();
+    menuButton?.click();
+    return;
+  } else return;
+  event.preventDefault();
+  next?.focus();
+}
+
+/**
+ * The user's threads, newest first in date groups (Today, Yesterday, …), with search, rename and
+ * delete. The list is one Tab stop (a roving tabindex: the thread last focused, else the open one,
+ * else the first); arrows move within it, and each thread's Rename and Delete are in its menu.
+ */
 export function ThreadList({ threads, error, selected, query, onQuery, onRename, onDelete, locked }: ThreadListProps) {
   const intl = useIntl();
   const [deleting, setDeleting] = useState<Thread | null>(null);
   const groupId = useId();
+  const [focused, setFocused] = useState<string | null>(null);
+  const present = (id: string | null) => id !== null && (threads ?? []).some((t) => t.id === id);
+  const current = present(focused) ? focused : present(selected) ? selected : (threads?.[0]?.id ?? null);
   const remove = useAction(async (thread: Thread) => {
     await onDelete(thread.id);
     setDeleting(null);
@@ -105,7 +158,14 @@ export function ThreadList({ threads, error, selected, query, onQuery, onRename,
           <FormattedMessage id={query ? 'chat.threads.noMatch' : 'chat.threads.empty'} />
         </p>
       ) : (
-        <div className="thread-groups">
+        <div
+          className="thread-groups"
+          onKeyDown={onListKey}
+          onFocus={(event) => {
+            const id = event.target.closest<HTMLElement>('.thread-item')?.dataset['thread'];
+            if (id) setFocused(id);
+          }}
+        >
           {groupThreads(threads, new Date()).map(({ group, threads: inGroup }) => (
             <section key={group} className="thread-group" aria-labelledby={`${groupId}-${group}`}>
               <h2 className="thread-group-title" id={`${groupId}-${group}`}>
@@ -113,7 +173,7 @@ export function ThreadList({ threads, error, selected, query, onQuery, onRename,
               </h2>
               <ul className="thread-list">
                 {inGroup.map((t) => (
-                  <ThreadRow key={t.id} thread={t} selected={t.id === selected} locked={locked} onRename={(title) => onRename(t.id, title)} onAskDelete={() => setDeleting(t)} />
+                  <ThreadRow key={t.id} thread={t} selected={t.id === selected} current={t.id === current} locked={locked} onRename={(title) => onRename(t.id, title)} onAskDelete={() => setDeleting(t)} />
                 ))}
               </ul>
             </section>

@@ -10,9 +10,15 @@ const BY_CODE: Readonly<Partial<Record<NonNullable<Message['error']>['code'], Me
   not_found: 'chat.error.notFound',
 };
 
-function sentenceId(message: Pick<Message, 'status' | 'error'>): MessageId {
+/** A trial's spent quota is refused as `rate_limited` too; only the quota left tells it from a busy service. */
+export function isQuotaRefusal(message: Pick<Message, 'status' | 'error'>, quotaSpent: boolean): boolean {
+  return quotaSpent && message.status === 'error' && message.error?.code === 'rate_limited';
+}
+
+function sentenceId(message: Pick<Message, 'status' | 'error'>, quotaSpent: boolean): MessageId {
   if (message.status === 'interrupted') return 'chat.error.interrupted';
   if (message.status === 'cancelled') return 'chat.error.cancelled';
+  if (isQuotaRefusal(message, quotaSpent)) return 'chat.error.quotaSpent';
   return (message.error ? BY_CODE[message.error.code] : undefined) ?? 'chat.error.other';
 }
 
@@ -20,7 +26,7 @@ function sentenceId(message: Pick<Message, 'status' | 'error'>): MessageId {
  * A failed or unfinished answer in one plain sentence; the technical detail is offered apart.
  * "broke off: terminated" tells a reader nothing they can act on.
  */
-export function errorSentence(message: Pick<Message, 'status' | 'error' | 'content'>, intl: IntlShape): string {
-  const sentence = intl.formatMessage({ id: sentenceId(message) });
+export function errorSentence(message: Pick<Message, 'status' | 'error' | 'content'>, intl: IntlShape, quotaSpent = false): string {
+  const sentence = intl.formatMessage({ id: sentenceId(message, quotaSpent) });
   return message.content ? intl.formatMessage({ id: 'chat.error.kept' }, { sentence }) : sentence;
 }

@@ -24,6 +24,11 @@ export interface SendOptions {
   workflowId?: string | null;
   /** The end of the branch on screen, which the message follows (default: the thread's newest message). */
   parentId?: string | null;
+  /**
+   * The service never took the message (it could not be reached, or refused the request): it is
+   * taken off the screen again, and this hears why, so the text can go back where it was written.
+   */
+  onNotSent?: (error: ServiceError) => void;
 }
 
 type Open = (onSignal: (signal: ChatStreamSignal) => void) => () => void;
@@ -68,6 +73,9 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
   const liveAnswerId = useRef<string | null>(null);
   /** A thread this hook created by sending: its messages are already here, not to be reloaded. */
   const startedHere = useRef<string | null>(null);
+  /** The state last rendered, for what an action had on screen when it began. */
+  const latest = useRef(state);
+  latest.current = state;
 
   const updateAnswer = useCallback((answerId: string, change: (m: Message) => Message) => {
     setState((s) => {
@@ -82,8 +90,9 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
 
   /** Follows a stream into the answer whose id is `answerId` now (a draft id until message.created). */
   const follow = useCallback(
-    (answerId: string, thread: string | null, open: Open, onCreated?: (created: { thread_id: string; user_message_id: string }) => void) => {
+    (answerId: string, thread: string | null, open: Open, onCreated?: (created: { thread_id: string; user_message_id: string }) => void, onRefused?: (error: ServiceError) => void) => {
       let currentId = answerId;
+      let created = false;
       let threadOfAnswer = thread;
       let shown = true;
       liveAnswerId.current = answerId.startsWith('msg_') ? answerId : null;
@@ -104,6 +113,7 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
           const event = signal.event;
           const before = currentId;
           if (event.event === 'message.created') {
+            created = true;
             currentId = event.data.message_id;
             liveAnswerId.current = currentId;
             onCreated?.(event.data);
@@ -114,6 +124,12 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
         }
         if (signal.type === 'error') {
           const error: ServiceError = signal.error;
+          // Refused before the service stored anything: there is no answer to mark, nor to retry.
+          if (!created && onRefused) {
+            onRefused(error);
+            finish();
+            return;
+          }
           updateAnswer(currentId, (m) => ({ ...m, status: 'error', error: { code: error.code, detail: error.message } }));
         }
         finish();
@@ -171,7 +187,7 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
   }, [threadId, follow]);
 
   const send = useCallback(
-    ({ message, modelOverride, agentic, datasetIds, workflowId, parentId }: SendOptions) => {
+    ({ message, modelOverride, agentic, datasetIds, workflowId, parentId, onNotSent }: SendOptions) => {
       // Only a stored message can be followed (a draft has no id the service knows yet).
       const follows = threadId && parentId?.startsWith('msg_') ? parentId : null;
       const draftUser = `draft-user-${Date.now()}`;
@@ -202,6 +218,15 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
             startedHere.current = created.thread_id;
             onThreadStarted(created.thread_id);
           }
+        },
+        (error) => {
+          setState((s) => {
+            if (s.status !== 'ready') return s;
+            const messages = s.messages.filter((m) => m.id !== draftUser && m.id !== draftAnswerId);
+            // A new chat goes back to its empty state, as it was before the send.
+            return messages.length === 0 && !threadId ? { status: 'idle' } : { ...s, messages };
+          });
+          onNotSent?.(error);
         },
       );
     },
@@ -252,14 +277,35 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
     [threadId, follow],
   );
 
-  /** The answer that stopped early streams again in place: its kept text first, then the rest. */
+  /**
+   * The answer that stopped early streams again in place: its kept text first, then the rest. The
+   * model that wrote it goes on (the service's default), not the picker's: another only when named.
+   */
   const continueAnswer = useCallback(
-    (answerId: string, modelOverride: string | null) => {
+    (answerId: string, modelOverride: string | null = null) => {
       if (!threadId) return;
-      // The stream rebuilds the whole message (kept text first), so the view starts it empty.
-      updateAnswer(answerId, (m) => ({ ...m, status: 'streaming', content: '', citations: [], error: null }));
+      const shown = latest.current;
+      const kept = shown.status === 'ready' ? shown.messages.find((m) => m.id === answerId) : undefined;
+      updateAnswer(answerId, (m) => ({ ...m, status: 'streaming', error: null }));
       const input = { message_id: answerId, stream: true, ...(modelOverride ? { model_endpoint_override: modelOverride } : {}) };
-      follow(answerId, threadId, (onSignal) => client.streamChat('chat.continue', input, {}, onSignal));
+      follow(
+        answerId,
+        threadId,
+        (onSignal) =>
+          client.streamChat('chat.continue', input, {}, (signal) => {
+            // The stream rebuilds the whole message (kept text first), so the kept text is cleared only
+            // once the service has taken it up: a Continue that fails before that leaves it on screen.
+            if (signal.type === 'event' && signal.event.event === 'message.created') updateAnswer(answerId, (m) => ({ ...m, content: '', citations: [] }));
+            onSignal(signal);
+          }),
+        undefined,
+        (error) => {
+          // Not taken up (the service out of reach, or refusing): the answer is as the service keeps it.
+          if (kept) updateAnswer(answerId, () => kept);
+          const intl = getIntl();
+          toast.error(intl.formatMessage({ id: 'chat.continue.failed' }), errorText(error, intl));
+        },
+      );
     },
     [threadId, follow, updateAnswer],
   );

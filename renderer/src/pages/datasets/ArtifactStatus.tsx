@@ -1,7 +1,9 @@
-import { useIntl, type IntlShape } from 'react-intl';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
+import { useSession } from '../../app/store.js';
 import type { Artifact } from '../../../../shared/operations/datasets.js';
 import type { MessageId } from '../../i18n/catalogues/index.js';
 import { ProgressBar } from '../../ui/ProgressBar.js';
+import { processingText } from './format.js';
 
 const LABELS: Record<Artifact['status'], MessageId> = {
   pending: 'datasets.status.pending',
@@ -32,6 +34,14 @@ export function failureText(intl: IntlShape, artifact: Artifact): string {
   return artifact.error?.detail || reasonText(intl, artifact.error?.code ?? 'failed');
 }
 
+/**
+ * A type refused because `[uploads] allowed_types` lacks it, which the one who edits the config can
+ * change; a picture is refused whatever it says, as no parser reads one (the service's detail says so).
+ */
+function isAdminChoice(artifact: Artifact): boolean {
+  return artifact.error?.code === 'unsupported_media_type' && artifact.mime_type !== null && !artifact.mime_type.startsWith('image/');
+}
+
 export function statusLabel(intl: IntlShape, status: Artifact['status']): string {
   return intl.formatMessage({ id: LABELS[status] });
 }
@@ -39,6 +49,7 @@ export function statusLabel(intl: IntlShape, status: Artifact['status']): string
 /** Where an artifact is: a bar while its bytes arrive, a spinner while it is read, the reason when it failed. */
 export function ArtifactStatus({ artifact }: { artifact: Artifact }) {
   const intl = useIntl();
+  const role = useSession((s) => (s.session.status === 'signed-in' ? s.session.me.user.role : null));
   switch (artifact.status) {
     case 'uploading':
       return (
@@ -54,17 +65,23 @@ export function ArtifactStatus({ artifact }: { artifact: Artifact }) {
       return (
         <span className="status status-processing">
           <span className="spinner" aria-hidden="true" />
-          {statusLabel(intl, 'processing')}
+          {processingText(intl, artifact.progress)}
         </span>
       );
     case 'failed': {
       const code = artifact.error?.code ?? 'failed';
+      const admin = role === 'super_admin';
       return (
         <span className="status status-failed">
           <span className="badge badge-danger">{statusLabel(intl, 'failed')}</span>
           <span className="status-reason">
             {reasonText(intl, code)}
             {artifact.error?.detail ? <span className="status-detail">{artifact.error.detail}</span> : null}
+            {admin && isAdminChoice(artifact) ? (
+              <span className="status-detail">
+                <FormattedMessage id="datasets.failure.allowedTypesHint" />
+              </span>
+            ) : null}
           </span>
         </span>
       );

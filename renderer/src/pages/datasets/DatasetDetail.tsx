@@ -25,6 +25,7 @@ import { chatWithDataset } from '../chat/chat-with.js';
 import { FolderSection } from './folders/FolderSection.js';
 import { folderName } from './folders/folder-format.js';
 import { useFolders } from './folders/useFolders.js';
+import { acceptOf, useUploadLimits } from './useUploadLimits.js';
 
 type Dataset = OutputOf<Operations['datasets.get']>;
 
@@ -45,6 +46,7 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
   const [deleting, setDeleting] = useState(false);
   const [renaming, setRenaming] = useState(false);
   const [openingKey, setOpeningKey] = useState<string | null>(null);
+  const limits = useUploadLimits();
   // A folder's files come and go as it is scanned or changed on disk: the file list follows its counts.
   const folders = useFolders(dataset.id, () => artifacts.refresh());
   const folderPaths = new Map(folders.folders.map((f) => [f.id, f.path]));
@@ -82,6 +84,7 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
           setUploads(uploads);
         },
         intl,
+        limits,
       );
     } catch (error) {
       setUploadError(errorText(error));
@@ -132,7 +135,7 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
     >
       {writable ? (
         <Section title={intl.formatMessage({ id: 'datasets.detail.addFiles' })}>
-          <DropZone onFiles={(files) => void upload(files)} busy={uploading} />
+          <DropZone onFiles={(files) => void upload(files)} busy={uploading} accept={acceptOf(limits)} maxFileBytes={limits?.max_file_bytes ?? null} />
           {uploadError ? <Alert tone="error" title={intl.formatMessage({ id: 'datasets.detail.uploadFailed' })}>{uploadError}</Alert> : null}
           <UploadList uploads={uploads} done={!uploading} onClear={() => setUploads([])} />
         </Section>

@@ -2,12 +2,14 @@ import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { useIntl } from 'react-intl';
 import { Button } from '../../ui/Button.js';
 import { PlusIcon } from '../../ui/icons.js';
+import { formatBytes } from './format.js';
 
 /**
  * Files dropped on the zone or picked with the button (the button is the keyboard and screen reader
- * path; dropping is a shortcut for the mouse). Many files at once.
+ * path; dropping is a shortcut for the mouse). Many files at once. `accept` filters the picker by the
+ * allowed types, and the size limit is said, once the service has told them (null until then).
  */
-export function DropZone({ onFiles, busy }: { onFiles: (files: File[]) => void; busy: boolean }) {
+export function DropZone({ onFiles, busy, accept, maxFileBytes }: { onFiles: (files: File[]) => void; busy: boolean; accept?: string | undefined; maxFileBytes: number | null }) {
   const intl = useIntl();
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
@@ -46,7 +48,9 @@ export function DropZone({ onFiles, busy }: { onFiles: (files: File[]) => void; 
     >
       <p className="dropzone-title">{intl.formatMessage({ id: 'datasets.drop.title' })}</p>
       <p className="dropzone-hint" id={hintId}>
-        {intl.formatMessage({ id: 'datasets.drop.hint' })}
+        {maxFileBytes === null
+          ? intl.formatMessage({ id: 'datasets.drop.hint' })
+          : intl.formatMessage({ id: 'datasets.drop.hintWithLimit' }, { size: formatBytes(maxFileBytes, intl.locale) })}
       </p>
       <Button variant="primary" icon={<PlusIcon />} busy={busy} aria-describedby={hintId} onClick={() => input.current?.click()}>
         {intl.formatMessage({ id: 'datasets.drop.choose' })}
@@ -55,6 +59,7 @@ export function DropZone({ onFiles, busy }: { onFiles: (files: File[]) => void; 
         ref={input}
         type="file"
         multiple
+        accept={accept}
         hidden
         aria-label={intl.formatMessage({ id: 'datasets.drop.inputLabel' })}
         onChange={(event) => {

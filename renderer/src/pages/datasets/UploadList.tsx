@@ -1,4 +1,4 @@
-import { useIntl } from 'react-intl';
+import { useIntl, type IntlShape } from 'react-intl';
 import { Button } from '../../ui/Button.js';
 import { ProgressBar } from '../../ui/ProgressBar.js';
 import { formatBytes } from './format.js';
@@ -11,16 +11,26 @@ export interface UploadListProps {
   onClear: () => void;
 }
 
-/** The files of the current upload, each with its bytes sent. */
+/** The summary line: files sent and files refused are counted apart, a refused file never counts as sent. */
+function summary(intl: IntlShape, uploads: readonly FileUpload[], done: boolean): string {
+  const sent = uploads.filter((u) => u.state === 'sent').length;
+  const refused = uploads.filter((u) => u.state === 'refused');
+  if (refused.length === 0) return intl.formatMessage({ id: done ? 'datasets.uploads.done' : 'datasets.uploads.sending' }, { sent, count: uploads.length });
+  const values = { sent, refused: refused.length, reason: refused[0]?.error ?? '' };
+  return done
+    ? intl.formatMessage({ id: 'datasets.uploads.doneRefused' }, { ...values, count: uploads.length })
+    : intl.formatMessage({ id: 'datasets.uploads.sendingRefused' }, { ...values, count: uploads.length - refused.length });
+}
+
+/** The files of the current upload, each with its bytes sent, or why it was refused or not sent. */
 export function UploadList({ uploads, done, onClear }: UploadListProps) {
   const intl = useIntl();
   if (uploads.length === 0) return null;
-  const sent = uploads.filter((u) => u.state === 'sent').length;
   return (
     <div className="upload">
       <div className="upload-header">
         <p className="upload-summary" role="status">
-          {intl.formatMessage({ id: done ? 'datasets.uploads.done' : 'datasets.uploads.sending' }, { sent, count: uploads.length })}
+          {summary(intl, uploads, done)}
         </p>
         {done ? (
           <Button size="sm" variant="ghost" onClick={onClear}>
@@ -32,7 +42,9 @@ export function UploadList({ uploads, done, onClear }: UploadListProps) {
         {uploads.map((u) => (
           <li key={u.key} className="upload-item">
             <span className="upload-name">{u.key}</span>
-            {u.state === 'failed' ? (
+            {u.state === 'refused' ? (
+              <span className="status status-failed">{intl.formatMessage({ id: 'datasets.uploads.refused' }, { reason: u.error ?? '' })}</span>
+            ) : u.state === 'failed' ? (
               <span className="status status-failed">{u.error}</span>
             ) : (
               <ProgressBar

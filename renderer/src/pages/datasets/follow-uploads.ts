@@ -37,13 +37,13 @@ export function followArtifacts(dataset: Dataset, keys: readonly string[]): void
   timer ??= window.setInterval(() => void checkAll(), POLL_MS);
 }
 
-/** After an upload: its sent files are followed, and files that could not be sent are said if out of view. */
+/** After an upload: its sent files are followed, and files refused or not sent are said if out of view. */
 export function followUpload(dataset: Dataset, uploads: readonly FileUpload[]): void {
   followArtifacts(
     dataset,
     uploads.filter((u) => u.state === 'sent').map((u) => u.key),
   );
-  const failed = uploads.filter((u) => u.state === 'failed');
+  const failed = uploads.filter((u) => u.state === 'failed' || u.state === 'refused');
   if (failed.length === 0 || isOpen(dataset)) return;
   const intl = getIntl();
   toast.error(

@@ -17,3 +17,11 @@ export function shortType(intl: IntlShape, mime: string | null, filename: string
   };
   return known[mime] ?? mime;
 }
+
+/**
+ * A processing file's status, with how far reading and indexing got once the service says (its
+ * `progress` within the status): a large file takes minutes, and a bare spinner reads as stuck.
+ */
+export function processingText(intl: IntlShape, progress: number): string {
+  return progress > 0 ? intl.formatMessage({ id: 'datasets.status.processingProgress' }, { progress }) : intl.formatMessage({ id: 'datasets.status.processing' });
+}
