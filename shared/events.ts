@@ -61,6 +61,10 @@ export const Message = z.object({
   citations: z.array(Citation),
   thoughts: z.array(Thought),
   usage: Usage.nullable(),
+  /** An answer's time from its start to its first token; null while none came, for questions, and for answers stored before it was kept. */
+  first_token_ms: z.number().int().nonnegative().nullable(),
+  /** An answer's time from its start to its end; null while it streams, for questions, and for answers stored before it was kept. */
+  latency_ms: z.number().int().nonnegative().nullable(),
   error: z.object({ code: ErrorCodeSchema, detail: z.string() }).nullable(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -174,6 +174,7 @@ export const voteComparison = defineOperation({
 });
 
 export const LeaderboardEntry = z.object({
+  /** 1 + the number of models rated higher to the whole point: equal ratings share a rank (1, 2, 2, 2, 5). */
   rank: z.number().int(),
   model_id: z.string(),
   /** The model's current name, or the last name it answered under if it was deleted. */

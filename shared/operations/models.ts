@@ -18,6 +18,11 @@ export const Model = z.object({
   capabilities: Capabilities,
   /** `unavailable` while the router's circuit breaker has it out of rotation. */
   status: z.enum(['available', 'degraded', 'unavailable']),
+  /**
+   * Endpoint models: whether a call or a connection test has reached it since the service started or
+   * it was edited. While false, `available` means only that nothing has failed yet.
+   */
+  checked: z.boolean().optional(),
   /** Whether a provider API key is stored; the key itself is never returned. */
   has_api_key: z.boolean(),
   created_at: Timestamp,

@@ -5,7 +5,16 @@ import { startChatHarness, type Harness } from '../support/chat.js';
 interface ChatAnswer {
   thread_id: string;
   user_message_id: string;
-  message: { id: string; content: string; status: string; model_id: string; routing: { mode: string; model_id: string; reason: string }; usage: { input_tokens: number; output_tokens: number } };
+  message: {
+    id: string;
+    content: string;
+    status: string;
+    model_id: string;
+    routing: { mode: string; model_id: string; reason: string };
+    usage: { input_tokens: number; output_tokens: number } | null;
+    first_token_ms: number | null;
+    latency_ms: number | null;
+  };
 }
 
 let h: Harness;
@@ -67,6 +76,22 @@ describe('POST /api/chat', () => {
     const counted = await h.addModel('Counted', 'usage:17:5');
     const answer = await chat({ message: 'count me', model_endpoint_override: counted });
     expect(answer.body.message.usage).toEqual({ input_tokens: 17, output_tokens: 5 });
+  });
+
+  it('a finished answer carries its tokens, time to first token and total time, also when read back', async () => {
+    // The upstream holds its first token 150 ms, then sends ten words at once: the wait is the fixture's, not a timer here.
+    const held = await h.addModel('Held', 'slow-first:150');
+    const answer = await chat({ message: 'time me', model_endpoint_override: held });
+    const { message } = answer.body;
+    expect(message.status).toBe('complete');
+    expect(message.usage?.output_tokens).toBe(10);
+    expect(message.first_token_ms).toBeGreaterThanOrEqual(150);
+    expect(message.latency_ms).toBeGreaterThanOrEqual(message.first_token_ms ?? Infinity);
+    const { body } = await h.json<{ data: ChatAnswer['message'][] }>(`/threads/${answer.body.thread_id}/messages`, 'GET');
+    const stored = body.data.find((m) => m.id === message.id);
+    expect(stored).toMatchObject({ usage: message.usage, first_token_ms: message.first_token_ms, latency_ms: message.latency_ms });
+    // A question has no timing of its own.
+    expect(body.data.find((m) => m.id === answer.body.user_message_id)).toMatchObject({ first_token_ms: null, latency_ms: null });
   });
 
   it('names a missing thread or model with 404 and refuses another user’s thread', async () => {

@@ -32,7 +32,7 @@ describe('Admin → Users: roles, access and keys of each user', () => {
     const row = await visible(page.getByRole('row', { name: /tess@example\.com/ }));
     const text = (await row.textContent()) ?? '';
     expect(text).toContain('Trial');
-    expect(text).toMatch(/Until in (6|7) days/);
+    expect(text).toContain('Valid for 7 more days');
     expect(text).toContain('4 of 5 model calls left');
   });
 

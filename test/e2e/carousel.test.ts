@@ -6,12 +6,16 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startServed, type Served } from '../support/served.js';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
 import { EVENTUALLY_TIMEOUT_MS, eventually } from './support/eventually.js';
+import { insideWindow } from './support/layout.js';
+import { inspectAtWidths } from './support/widths.js';
 
 /** A data directory whose parley.toml asks for vertical carousels (the rest of the config is defaults). */
 const verticalDir = mkdtempSync(join(tmpdir(), 'parley-e2e-carousel-'));
 writeFileSync(join(verticalDir, 'parley.toml'), '[ui]\ncarousel = "vertical"\n');
 const suite = e2eSuite(() => ({ dataDir: verticalDir }));
 let defaultServed: Served | undefined;
+/** The home screen the horizontal test opened, reused at 420 px. */
+let horizontalPage: Page | undefined;
 
 afterAll(async () => {
   await defaultServed?.stop();
@@ -90,7 +94,19 @@ describe('the home carousels follow [ui] carousel', () => {
   it('horizontal by default: the cards sit side by side, and the arrows left and right move between them', async () => {
     defaultServed = await startServed();
     const page = await home(defaultServed);
+    horizontalPage = page;
     await expectLaidOut(page, 'horizontal');
+    expect(pageProblems(page)).toEqual([]);
+  });
+
+  it('horizontal at 420 px: the cards wrap, none cut off at the window edge', async () => {
+    const page = horizontalPage;
+    if (!page) throw new Error('the horizontal test opens the home screen');
+    await page.setViewportSize({ width: 420, height: 900 });
+    const cards = page.getByRole('toolbar', { name: 'Suggested prompts' }).getByRole('button');
+    await eventually(() => cards.count()).toBeGreaterThanOrEqual(3);
+    for (const card of await cards.all()) await eventually(() => insideWindow(card)).toBe(true);
+    expect(await inspectAtWidths(page, 'chat-home-cards')).toEqual([]);
     expect(pageProblems(page)).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
-import type { Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
+import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
@@ -175,6 +176,29 @@ describe('chat in the browser', () => {
     expect(pageProblems(page)).toEqual([]);
   });
 
+  it("a thread's menu exports it as Markdown, its sources numbered, or as JSON as the API returns it", async () => {
+    // The thread of the previous test: an answer over the Village dataset, with its citations.
+    const threads = page.getByRole('navigation', { name: 'Threads' });
+    const row = threads.locator('.thread-item.is-selected');
+    const exported = async (item: string): Promise<{ download: Download; text: string }> => {
+      await row.hover();
+      await row.getByRole('button', { name: /^Actions for/ }).click();
+      const [download] = await Promise.all([page.waitForEvent('download'), threads.getByRole('menuitem', { name: item }).click()]);
+      return { download, text: await readFile(await download.path(), 'utf8') };
+    };
+    const title = ((await row.getByRole('link').textContent()) ?? '').trim();
+    const markdown = await exported('Export as Markdown');
+    expect(markdown.download.suggestedFilename()).toMatch(/\.md$/);
+    expect(markdown.text.startsWith(`# ${title}\n\n## You\n\nWhen is the lighthouse lamp lit, and by whom?\n\n## Assistant (`)).toBe(true);
+    expect(markdown.text).toMatch(/### Sources\n\n\d+\. \*\*lighthouse\.md\*\*.*lit at dusk/);
+    const json = await exported('Export as JSON');
+    expect(json.download.suggestedFilename()).toMatch(/\.json$/);
+    const body = JSON.parse(json.text) as { thread: { title: string }; messages: { role: string; citations: { artifact_key: string }[] }[] };
+    expect(body.thread.title).toBe(title);
+    expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(body.messages[1]?.citations.some((c) => c.artifact_key === 'lighthouse.md')).toBe(true);
+  });
+
   it('Markdown renders with highlighted code, and HTML in an answer stays inert', async () => {
     await newChat();
     await ask('Show me code', 'Markdown');
@@ -183,6 +207,18 @@ describe('chat in the browser', () => {
     await visible(lastAnswer().locator('pre code.language-ts .hljs-keyword').first());
     await eventually(() => lastAnswer().locator('img').count()).toBe(0);
     await eventually(() => page.title()).toBe('Chat · Parley');
+  });
+
+  it('a finished answer shows its speed, time to first token and tokens in a small line under it', async () => {
+    await newChat();
+    await ask('How fast?', 'Slow');
+    const stats = lastAnswer().locator('.answer-stats span');
+    // Ten words, one per chunk 150 ms apart: the writing takes time, so a speed is shown; then the wait and the tokens.
+    await eventually(() => stats.allTextContents(), { timeout: 15_000 }).toEqual([
+      expect.stringMatching(/^[\d.,]+ tokens\/s$/),
+      expect.stringMatching(/^[\d.,]+ s to first token$/),
+      expect.stringMatching(/^[\d,]+ in \/ 10 out$/),
+    ]);
   });
 
   it('a thread of 10,000 messages loads page by page and keeps only those in view in the page', async () => {
@@ -200,6 +236,8 @@ describe('chat in the browser', () => {
       citations: [],
       thoughts: [],
       usage: null,
+      first_token_ms: null,
+      latency_ms: null,
       error: null,
       created_at: now,
       updated_at: now,
@@ -270,7 +308,8 @@ describe('chat in the browser', () => {
     await eventually(() => menu.count()).toBe(0);
     await eventually(focused).toBe('Actions for Keys beta');
     await page.keyboard.press('Enter');
-    await page.keyboard.press('ArrowDown');
+    // The arrows wrap round: up from the first item to the last, down from the last to the first.
+    await page.keyboard.press('ArrowUp');
     await eventually(focused).toBe('Delete');
     await page.keyboard.press('ArrowDown');
     await eventually(focused).toBe('Rename');

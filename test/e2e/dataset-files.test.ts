@@ -7,6 +7,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { e2eSuite, pageProblems, signIn, visible } from './support/browser.js';
+import { brokenWords } from './support/layout.js';
 import { inspectAtWidths } from './support/widths.js';
 
 const suite = e2eSuite();
@@ -157,5 +158,29 @@ describe('the files of a dataset', () => {
     } finally {
       await setMaxFileMb(100);
     }
+  });
+
+  it('at 420 px a long file name wraps between its words, and a name without spaces stays in its cell', async () => {
+    const created = (await (await suite.served.api('/datasets', { method: 'POST', body: { name: 'Long names' } })).json()) as { id: string; kb_id: string };
+    // A refused file's reason takes the width of its status cell, which leaves its name the least room.
+    const spaced = 'Northwest decommissioning photograph.png';
+    const unspaced = 'northwest_decommissioning_documentation_2026_final.txt';
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    const form = new FormData();
+    form.append('file', new Blob([Uint8Array.from(png)], { type: 'image/png' }), spaced);
+    form.append('file', new Blob(['Site log.'], { type: 'text/plain' }), unspaced);
+    const res = await fetch(`${suite.served.url}/api/knowledge-bases/${created.kb_id}/artifacts`, { method: 'POST', headers: { authorization: `Bearer ${suite.served.apiKey}` }, body: form });
+    expect(res.status).toBe(201);
+    await page.setViewportSize({ width: 420, height: 900 });
+    await page.goto(`${suite.served.url}/#/datasets/${created.id}`);
+    const table = page.getByRole('table', { name: 'Files in this dataset' });
+    await visible(table.getByRole('row', { name: new RegExp(spaced) }).locator('.status-failed'), 20_000);
+    await visible(table.getByRole('row', { name: new RegExp(unspaced) }).getByText('Ready'), 20_000);
+    expect(await brokenWords(table.getByRole('rowheader', { name: new RegExp(spaced) }))).toEqual([]);
+    // The name with no word to keep whole breaks where it must, rather than widening the table.
+    expect(await table.evaluate((t) => (t.parentElement ? t.parentElement.scrollWidth <= t.parentElement.clientWidth : false))).toBe(true);
+    expect(await inspectAtWidths(page, 'dataset-files-long-names')).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(pageProblems(page)).toEqual([]);
   });
 });

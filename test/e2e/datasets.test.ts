@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -87,6 +87,19 @@ describe('datasets', () => {
     await page.getByRole('button', { name: 'Retry broken.pdf' }).click();
     await visible(row('broken.pdf').getByText('Failed'), 20_000);
     await visible(row('broken.pdf').getByText('Could not be read'));
+  });
+
+  it('Export CSV saves every file of the dataset: name, type, size, status, added, chunks', async () => {
+    // A filter narrows the table, not the export.
+    await page.getByLabel('Status').selectOption('failed');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    await page.getByLabel('Status').selectOption('all');
+    expect(download.suggestedFilename()).toBe('Company handbook.csv');
+    const lines = readFileSync(await download.path(), 'utf8').split('\r\n');
+    expect(lines[0]).toBe('name,type,size,status,added,chunks');
+    expect(lines.slice(1, -1).map((line) => line.split(',')[0]).sort()).toEqual(Object.keys(FILES).sort());
+    expect(lines.find((line) => line.startsWith('broken.pdf,'))).toMatch(/^broken\.pdf,[^,]*,\d+,failed,\d{4}-\d\d-\d\dT[^,]+,0$/);
+    expect(lines.find((line) => line.startsWith('notes.txt,'))).toMatch(/,ready,[^,]+,[1-9]\d*$/);
   });
 
   it('removes a failed file after a confirmation; Cancel keeps it', async () => {

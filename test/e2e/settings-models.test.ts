@@ -46,12 +46,75 @@ describe('Settings → Models and providers', () => {
     await visible(row.getByText(/Connected · \d+ ms/), 20_000);
   });
 
+  it('adds every model an endpoint lists at once, each as its own model', async () => {
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const form = await visible(page.getByRole('form', { name: 'Add a model endpoint' }));
+    await form.getByLabel('Name').fill('Batch');
+    await form.getByLabel('Endpoint URL').fill(upstream.openaiBaseUrl);
+    await form.getByLabel('API key').fill('sk-test-secret');
+    await form.getByRole('button', { name: 'List models' }).click();
+    await form.getByLabel('Select all (4)').check();
+    await form.getByRole('button', { name: 'Add 4 models' }).click();
+    await form.waitFor({ state: 'detached' });
+    for (const id of ['echo', 'context', 'tool', 'text-embedding-hash']) {
+      await visible(models().getByRole('row', { name: new RegExp(`Batch ${id}`) }));
+    }
+    const listed = (await (await suite.served.api('/models')).json()) as { data: { name: string; endpoint_url: string | null; has_api_key: boolean }[] };
+    const batch = listed.data.filter((m) => m.name.startsWith('Batch '));
+    expect(batch).toHaveLength(4);
+    expect(batch.every((m) => m.endpoint_url === upstream.openaiBaseUrl && m.has_api_key)).toBe(true);
+  });
+
+  it('adding several at once keeps the ones added when another is refused, and says which', async () => {
+    // An id longer than the service accepts (200 characters) is refused; the other still gets in.
+    const odd = await startUpstream({ models: ['alpha', 'beta', 'z'.repeat(201)] });
+    try {
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const form = await visible(page.getByRole('form', { name: 'Add a model endpoint' }));
+      await form.getByLabel('Name').fill('Mixed');
+      await form.getByLabel('Endpoint URL').fill(odd.openaiBaseUrl);
+      await form.getByRole('button', { name: 'List models' }).click();
+      await form.getByLabel('Select all (3)').check();
+      await form.getByRole('button', { name: 'Add 3 models' }).click();
+      const report = await visible(form.getByRole('alert').filter({ hasText: '2 of 3 added' }));
+      await eventually(() => report.textContent()).toContain(`${'z'.repeat(201)}:`);
+      await visible(models().getByRole('row', { name: /Mixed alpha/ }));
+      await visible(models().getByRole('row', { name: /Mixed beta/ }));
+      // Only the refused one is left to retry.
+      await eventually(() => form.getByRole('checkbox').count()).toBe(2);
+      await form.getByRole('button', { name: 'Cancel' }).click();
+      await form.waitFor({ state: 'detached' });
+    } finally {
+      await odd.close();
+    }
+  });
+
   it('a failing endpoint shows the error of its test', async () => {
     const row = await addModel('Broken upstream', 'status:503');
+    // Nothing has reached it yet: it does not claim to be available (issue 31).
+    await visible(row.getByText('Not checked yet'));
+    expect(await row.getByText('Available', { exact: true }).count()).toBe(0);
     await row.getByRole('button', { name: 'Test Broken upstream' }).click();
     await visible(row.locator('.test-result-failed'), 20_000);
     await eventually(() => row.locator('.test-result-failed').textContent()).toMatch(/503/);
+    await visible(row.getByText('Unavailable', { exact: true }));
     expect(await inspectPage(page, 'settings-models')).toEqual([]);
+  });
+
+  it('a model picked from the endpoint’s list fills an empty name', async () => {
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const form = await visible(page.getByRole('form', { name: 'Add a model endpoint' }));
+    await form.getByLabel('Endpoint URL').fill(upstream.openaiBaseUrl);
+    await form.getByLabel('API key').fill('sk-test-secret');
+    await form.getByRole('button', { name: 'List models' }).click();
+    await form.getByLabel('Models at this endpoint').selectOption('echo');
+    await eventually(() => form.getByLabel('Name').inputValue()).toBe('echo');
+    await form.getByLabel('Name').fill('My echo');
+    await form.getByLabel('Models at this endpoint').selectOption('tool');
+    expect(await form.getByLabel('Model', { exact: true }).inputValue()).toBe('tool');
+    expect(await form.getByLabel('Name').inputValue()).toBe('My echo');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await form.waitFor({ state: 'detached' });
   });
 
   it('sets and removes a workspace endpoint override', async () => {

@@ -17,6 +17,7 @@ import { m190_searchable_chunks } from './190-searchable-chunks.js';
 import { m200_folders } from './200-folders.js';
 import { m210_download_url_credentials } from './210-download-url-credentials.js';
 import { m220_words } from './220-words.js';
+import { m230_answer_timing } from './230-answer-timing.js';
 import type { Db } from '../connection.js';
 
 /** How far a migration's long step has got, in its own units (chunks re-indexed, …). */
@@ -62,6 +63,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m200_folders,
   m210_download_url_credentials,
   m220_words,
+  m230_answer_timing,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -9,6 +9,9 @@ export type MessageRecord = Pick<Message, 'id' | 'thread_id' | 'parent_id' | 'ro
   seq: number;
   input_tokens: number | null;
   output_tokens: number | null;
+  /** From the start of the answer to its first token, and to its end (migration 230); null before then, and for older answers. */
+  first_token_ms: number | null;
+  latency_ms: number | null;
   error_code: string | null;
   error_detail: string | null;
 };
@@ -37,9 +40,10 @@ export const BRANCH_MESSAGE_OVERHEAD_CHARS = 16;
 export const DELETE_BATCH = 500;
 
 /** What the end of an answer stores, whatever the end is. */
-export type MessageFinish = Pick<MessageRecord, 'content' | 'status' | 'citations' | 'input_tokens' | 'output_tokens' | 'error_code' | 'error_detail'> & {
-  now: string;
-};
+export type MessageFinish = Pick<MessageRecord, 'content' | 'status' | 'citations' | 'input_tokens' | 'output_tokens' | 'error_code' | 'error_detail'> &
+  Partial<Pick<MessageRecord, 'first_token_ms' | 'latency_ms'>> & {
+    now: string;
+  };
 
 export function createMessagesRepo(db: Db) {
   const byId = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?');
@@ -77,8 +81,8 @@ export function createMessagesRepo(db: Db) {
   const setModel = db.prepare('UPDATE messages SET model_id = ?, routing = ?, updated_at = ? WHERE id = ?');
   const finish = db.prepare(
     `UPDATE messages SET content = @content, status = @status, citations = @citations,
-       input_tokens = @input_tokens, output_tokens = @output_tokens, error_code = @error_code, error_detail = @error_detail,
-       updated_at = @now
+       input_tokens = @input_tokens, output_tokens = @output_tokens, first_token_ms = @first_token_ms, latency_ms = @latency_ms,
+       error_code = @error_code, error_detail = @error_detail, updated_at = @now
      WHERE id = @id AND status = 'streaming'`,
   );
   const interrupt = db.prepare(
@@ -118,7 +122,7 @@ export function createMessagesRepo(db: Db) {
     /** Appends text streamed since the last save; a finished message is never changed by a late save. */
     append: (id: string, text: string, now: string) => append.run(text, now, id).changes > 0,
     setModel: (id: string, modelId: string, routing: Routing, now: string) => setModel.run(modelId, JSON.stringify(routing), now, id),
-    finish: (id: string, f: MessageFinish) => finish.run({ id, ...f, citations: JSON.stringify(f.citations) }).changes > 0,
+    finish: (id: string, f: MessageFinish) => finish.run({ id, first_token_ms: null, latency_ms: null, ...f, citations: JSON.stringify(f.citations) }).changes > 0,
     /** At start-up: answers that were streaming when the app stopped. */
     markInterrupted: (detail: string, now: string) => interrupt.run(detail, now).changes,
   };

@@ -6,7 +6,7 @@ import { REPLY_RESERVE_TOKENS, messageTokens } from '../../../main/core/platform
 let seq = 0;
 const row = (role: 'user' | 'assistant', content: string): MessageRecord => ({
   seq: ++seq, id: `msg_${seq}`, thread_id: 'thr_1', parent_id: null, role, content, status: 'complete', model_id: null, routing: null, citations: [],
-  input_tokens: null, output_tokens: null, error_code: null, error_detail: null, created_at: '', updated_at: '',
+  input_tokens: null, output_tokens: null, first_token_ms: null, latency_ms: null, error_code: null, error_detail: null, created_at: '', updated_at: '',
 });
 
 describe('buildTurns', () => {

@@ -39,6 +39,10 @@ interface Deps {
 export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle): Promise<void> {
   const { repos, runtime } = deps;
   const iso = () => deps.now().toISOString();
+  // Timed with the injected clock, from the moment the answer is asked for: what a user waits.
+  const started = deps.now().getTime();
+  const elapsed = () => Math.max(0, deps.now().getTime() - started);
+  let firstTokenMs: number | null = null;
   const prefix = plan.prefix ?? '';
   // The stream rebuilds the whole message, so a continued answer's kept text comes first.
   if (prefix) run.emit({ event: 'delta', data: { content: prefix } });
@@ -72,6 +76,8 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
         citations: sources,
         input_tokens: end.usage.input_tokens,
         output_tokens: end.usage.output_tokens,
+        first_token_ms: firstTokenMs,
+        latency_ms: elapsed(),
         error_code: end.failure?.code ?? null,
         error_detail: end.failure?.detail ?? null,
         now: iso(),
@@ -93,7 +99,10 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
     events,
     run.signal,
     {
-      onDelta: (text) => run.emit({ event: 'delta', data: { content: text } }),
+      onDelta: (text) => {
+        firstTokenMs ??= elapsed();
+        run.emit({ event: 'delta', data: { content: text } });
+      },
       onEvent: (event) => {
         if (event.type === 'thought') {
           think(event);

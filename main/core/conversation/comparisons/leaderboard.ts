@@ -83,6 +83,20 @@ function fitted(organizationId: string, rows: VotedResponse[]): Fitted {
   return result;
 }
 
+/**
+ * Standard competition ranks ("1, 2, 2, 2, 5") of ratings sorted best first. Ratings equal to the
+ * whole point, as the leaderboard shows them, share a rank: numbering models the reader sees tied
+ * 2, 3, 4 would claim an order the votes do not give.
+ */
+export function competitionRanks(sortedRatings: readonly number[]): number[] {
+  const ranks: number[] = [];
+  sortedRatings.forEach((rating, i) => {
+    const tiedWithPrevious = i > 0 && Math.round(rating) === Math.round(sortedRatings[i - 1] as number);
+    ranks.push(tiedWithPrevious ? (ranks[i - 1] as number) : i + 1);
+  });
+  return ranks;
+}
+
 export function leaderboardOf(ctx: CatalogCtx) {
   const rows = ctx.repos.comparisons.votedResponses(ctx.caller.user.organization_id);
   const { models, fit } = fitted(ctx.caller.user.organization_id, rows);
@@ -97,6 +111,7 @@ export function leaderboardOf(ctx: CatalogCtx) {
       ci_high: round(fit.high[i] as number),
     }))
     .sort((a, b) => b.rating - a.rating || b.wins - a.wins || a.model_name.localeCompare(b.model_name));
-  const data: LeaderboardEntry[] = entries.map((e, i) => ({ rank: i + 1, ...e }));
+  const ranks = competitionRanks(entries.map((e) => e.rating));
+  const data: LeaderboardEntry[] = entries.map((e, i) => ({ rank: ranks[i] as number, ...e }));
   return { data, total_votes: new Set(rows.map((r) => r.comparison_id)).size, method: 'bradley_terry' as const, bootstrap_samples: BOOTSTRAP_SAMPLES };
 }

@@ -25,6 +25,8 @@ export function messageView(row: MessageRecord, thoughts: readonly ThoughtRecord
     citations: row.citations,
     thoughts: thoughts.map((t) => ({ id: t.id, kind: t.kind, content: t.content })),
     usage: row.input_tokens === null || row.output_tokens === null ? null : { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
+    first_token_ms: row.first_token_ms,
+    latency_ms: row.latency_ms,
     error: row.error_code ? { code: row.error_code as ErrorCode, detail: row.error_detail ?? '' } : null,
     created_at: row.created_at,
     updated_at: row.updated_at,

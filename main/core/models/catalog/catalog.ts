@@ -44,6 +44,14 @@ export interface ResolvedModel {
   override_id: string | null;
 }
 
+/**
+ * Whether a call or a connection test has reached the model since the service started (or since it
+ * was edited): until then `available` only means nothing has gone wrong yet.
+ */
+export function checkedOf(health: ModelHealth): boolean {
+  return health.latency_ewma_ms !== null || health.error_rate > 0 || health.circuit !== 'closed';
+}
+
 function statusOf(health: ModelHealth): Model['status'] {
   if (health.circuit === 'open') return 'unavailable';
   return health.circuit === 'half_open' || health.error_rate > 0.5 ? 'degraded' : 'available';
@@ -70,6 +78,7 @@ export function modelView(ctx: ModelViewCtx, row: ModelRecord): Model {
     base_model: row.base_model,
     capabilities: row.capabilities,
     status: statusOf(ctx.runtime.health.health(row.id)),
+    checked: checkedOf(ctx.runtime.health.health(row.id)),
     has_api_key: row.api_key_secret !== null,
     created_at: row.created_at,
   };

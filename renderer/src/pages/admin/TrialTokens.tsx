@@ -13,7 +13,7 @@ import { SecretReveal } from '../../ui/SecretReveal.js';
 import { Time } from '../../ui/Time.js';
 import { useAction } from '../../ui/useAction.js';
 import { useLoader } from '../../ui/useLoader.js';
-import { quotaLeft } from './trial-status.js';
+import { quotaLeft, trialValidity } from './trial-status.js';
 
 type Issued = OutputOf<Operations['admin.userTokens.create']>;
 
@@ -92,9 +92,12 @@ export function TrialTokens() {
           <SecretReveal title={intl.formatMessage({ id: 'admin.trial.issued.title' }, { email: issued.user.email })} secret={issued.token} onDone={() => setIssued(null)}>
             <p>
               {issued.quota === null ? (
-                <FormattedMessage id="admin.trial.issued.bodyUnlimited" values={{ time: <Time iso={issued.expires_at} /> }} />
+                <FormattedMessage id="admin.trial.issued.bodyUnlimited" values={{ validity: <time dateTime={issued.expires_at}>{trialValidity(issued.expires_at, intl)}</time> }} />
               ) : (
-                <FormattedMessage id="admin.trial.issued.bodyQuota" values={{ time: <Time iso={issued.expires_at} />, quota: issued.quota }} />
+                <FormattedMessage
+                  id="admin.trial.issued.bodyQuota"
+                  values={{ validity: <time dateTime={issued.expires_at}>{trialValidity(issued.expires_at, intl)}</time>, quota: issued.quota }}
+                />
               )}
             </p>
           </SecretReveal>
@@ -128,12 +131,11 @@ export function TrialTokens() {
                     narrow: 'under',
                     cell: (u) => (u.trial ? <Time iso={u.trial.expires_at} /> : '—'),
                     underCell: (u) =>
-                      u.trial ? (
-                        <FormattedMessage
-                          id={u.trial.expired ? 'admin.trial.users.ended' : 'admin.trial.users.until'}
-                          values={{ time: <Time iso={u.trial.expires_at} /> }}
-                        />
-                      ) : null,
+                      !u.trial ? null : u.trial.expired ? (
+                        <FormattedMessage id="admin.trial.users.ended" values={{ time: <Time iso={u.trial.expires_at} /> }} />
+                      ) : (
+                        trialValidity(u.trial.expires_at, intl)
+                      ),
                   },
                   { id: 'quota', header: intl.formatMessage({ id: 'admin.trial.users.quota' }), narrow: 'under', cell: (u) => (u.trial ? quotaLeft(u.trial, intl) : '—') },
                   {

@@ -17,7 +17,7 @@ import { Time } from '../../ui/Time.js';
 import { errorText } from '../../ui/error-text.js';
 import { useLoader } from '../../ui/useLoader.js';
 import { Loadable } from '../../ui/Loadable.js';
-import { quotaLeft } from './trial-status.js';
+import { quotaLeft, trialValidity } from './trial-status.js';
 import { UserManager } from './UserManager.js';
 import { useBusy } from '../../ui/useBusy.js';
 
@@ -218,10 +218,11 @@ function UserStatus({ user }: { user: UserList['data'][number] }) {
     <>
       {badge}
       <span className="cell-secondary">
-        <FormattedMessage
-          id={user.trial.expired ? 'admin.users.status.ended' : 'admin.users.status.until'}
-          values={{ time: <Time iso={user.trial.expires_at} /> }}
-        />
+        {user.trial.expired ? (
+          <FormattedMessage id="admin.users.status.ended" values={{ time: <Time iso={user.trial.expires_at} /> }} />
+        ) : (
+          trialValidity(user.trial.expires_at, intl)
+        )}
       </span>
       <span className="cell-secondary">{quotaLeft(user.trial, intl)}</span>
     </>

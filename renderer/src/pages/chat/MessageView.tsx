@@ -8,6 +8,7 @@ import { EditMessage } from './EditMessage.js';
 import { errorSentence, isQuotaRefusal } from './error-sentence.js';
 import { useQuotaSpent } from './TrialCallsLeft.js';
 import { AnswerActions, QuestionActions, canContinue } from './MessageActions.js';
+import { AnswerStats } from './AnswerStats.js';
 import { Citations } from './Citations.js';
 import { Markdown } from './Markdown.js';
 import type { Message, Model } from './types.js';
@@ -140,6 +141,7 @@ export const MessageView = memo(function MessageView({ message, models, versions
         {stopped ? <AnswerProblem message={message} /> : null}
         <Citations messageId={message.id} citations={cited} open={openSource} onToggle={setOpenSource} />
         <RoutingNote message={message} models={models} />
+        <AnswerStats message={message} />
         <AnswerActions message={message} versions={versions} />
       </div>
     </article>

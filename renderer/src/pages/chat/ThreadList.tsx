@@ -9,6 +9,9 @@ import { threadHref } from './chat-hash.js';
 import { GROUP_TITLE, groupThreads } from './thread-groups.js';
 import { ThreadMenu } from './ThreadMenu.js';
 import type { Thread } from './types.js';
+import { exportThread } from './thread-export.js';
+import { toast } from '../../ui/toast.js';
+import { errorText } from '../../ui/error-text.js';
 
 export interface ThreadListProps {
   threads: Thread[] | null;
@@ -92,6 +95,9 @@ function ThreadRow({ thread, selected, current, locked, onRename, onAskDelete }:
             setEditing(true);
           }}
           onDelete={onAskDelete}
+          onExport={(format) => {
+            exportThread(thread.id, format, intl).catch((error: unknown) => toast.error(intl.formatMessage({ id: 'chat.threads.exportFailed' }), errorText(error, intl)));
+          }}
         />
       </span>
     </li>

@@ -1,12 +1,14 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { MoreIcon } from '../../ui/icons.js';
+import type { ExportFormat } from './thread-export.js';
 
 export interface ThreadMenuProps {
   title: string;
   disabled: boolean;
   onRename: () => void;
   onDelete: () => void;
+  onExport: (format: ExportFormat) => void;
 }
 
 /**
@@ -15,7 +17,7 @@ export interface ThreadMenuProps {
  * button. The button is out of the Tab order: the thread list reaches it with → from its thread.
  * The menu is fixed to the viewport, so the scrolling list does not cut it off.
  */
-export function ThreadMenu({ title, disabled, onRename, onDelete }: ThreadMenuProps) {
+export function ThreadMenu({ title, disabled, onRename, onDelete, onExport }: ThreadMenuProps) {
   const intl = useIntl();
   const [open, setOpen] = useState(false);
   const [place, setPlace] = useState<{ top: number; right: number } | null>(null);
@@ -136,6 +138,21 @@ export function ThreadMenu({ title, disabled, onRename, onDelete }: ThreadMenuPr
           >
             <FormattedMessage id="chat.threads.rename" />
           </button>
+          {(['markdown', 'json'] as const).map((format) => (
+            <button
+              key={format}
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              className="thread-menu-item"
+              onClick={() => {
+                close(true);
+                onExport(format);
+              }}
+            >
+              <FormattedMessage id={format === 'markdown' ? 'chat.threads.exportMarkdown' : 'chat.threads.exportJson'} />
+            </button>
+          ))}
           <button
             type="button"
             role="menuitem"

@@ -9,7 +9,7 @@ export type ModelOverride = OutputOf<Operations['overrides.list']>['data'][numbe
 /** An empty answer being written, before the service has said its id. */
 export function draftAnswer(threadId: string, id: string, parentId: string | null = null): Message {
   const now = new Date().toISOString();
-  return { id, thread_id: threadId, parent_id: parentId, role: 'assistant', content: '', status: 'streaming', model_id: null, routing: null, citations: [], thoughts: [], usage: null, error: null, created_at: now, updated_at: now };
+  return { id, thread_id: threadId, parent_id: parentId, role: 'assistant', content: '', status: 'streaming', model_id: null, routing: null, citations: [], thoughts: [], usage: null, first_token_ms: null, latency_ms: null, error: null, created_at: now, updated_at: now };
 }
 
 /** One chat event applied to the answer it belongs to: the same fold for a live stream and a replay. */

@@ -41,7 +41,16 @@ function Table({ board }: { board: LeaderboardData }) {
         <tbody>
           {board.data.map((e) => (
             <tr key={e.model_id}>
-              <td>{e.rank}</td>
+              <td>
+                {board.data.some((o) => o !== e && o.rank === e.rank) ? (
+                  <>
+                    <span aria-hidden="true">{intl.formatMessage({ id: 'compare.leaderboard.rankTied' }, { rank: e.rank })}</span>
+                    <span className="visually-hidden">{intl.formatMessage({ id: 'compare.leaderboard.rankTiedLabel' }, { rank: e.rank })}</span>
+                  </>
+                ) : (
+                  e.rank
+                )}
+              </td>
               <td className="cell-primary">{e.model_name}</td>
               <td className="num">{Math.round(e.rating)}</td>
               <td>

@@ -71,7 +71,7 @@ export function ArtifactTable({ items, filtered, busyKey, canWrite, openingKey, 
         cell: (a) => (
           <>
             {canOpen(a) ? (
-              <button type="button" className="artifact-open" aria-busy={openingKey === a.key || undefined} title={intl.formatMessage({ id: 'datasets.files.openTitle' }, { key: a.key })} onClick={() => onOpen(a)}>
+              <button type="button" className={/\s/.test(a.key) ? 'artifact-open' : 'artifact-open is-unspaced'} aria-busy={openingKey === a.key || undefined} title={intl.formatMessage({ id: 'datasets.files.openTitle' }, { key: a.key })} onClick={() => onOpen(a)}>
                 {a.key}
               </button>
             ) : (

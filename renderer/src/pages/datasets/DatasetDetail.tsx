@@ -26,6 +26,8 @@ import { FolderSection } from './folders/FolderSection.js';
 import { folderName } from './folders/folder-format.js';
 import { useFolders } from './folders/useFolders.js';
 import { acceptOf, useUploadLimits } from './useUploadLimits.js';
+import { filesCsv } from './files-csv.js';
+import { fileStem, saveFile } from '../../ui/save-file.js';
 
 type Dataset = OutputOf<Operations['datasets.get']>;
 
@@ -46,6 +48,7 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
   const [deleting, setDeleting] = useState(false);
   const [renaming, setRenaming] = useState(false);
   const [openingKey, setOpeningKey] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
   const limits = useUploadLimits();
   // A folder's files come and go as it is scanned or changed on disk: the file list follows its counts.
   const folders = useFolders(dataset.id, () => artifacts.refresh());
@@ -67,6 +70,26 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
       setActionError(`${artifact.key}: ${errorText(error)}`);
     } finally {
       setOpeningKey(null);
+    }
+  }
+
+  // Every file of the dataset, whatever the filters show: the list a person wants to keep or share.
+  async function exportCsv() {
+    setExporting(true);
+    setActionError(null);
+    try {
+      const files: Artifact[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: OutputOf<Operations['artifacts.list']> = await client.call('artifacts.list', { kb_id: dataset.kb_id, limit: 200, ...(cursor ? { cursor } : {}) });
+        files.push(...page.data);
+        cursor = page.next_cursor;
+      } while (cursor);
+      saveFile(`${fileStem(dataset.name, 'dataset')}.csv`, filesCsv(files), 'text/csv;charset=utf-8');
+    } catch (error) {
+      setActionError(errorText(error));
+    } finally {
+      setExporting(false);
     }
   }
 
@@ -121,6 +144,9 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
           </a>
           <Button variant="primary" onClick={() => chatWithDataset(dataset.id)}>
             {intl.formatMessage({ id: 'datasets.detail.chat' })}
+          </Button>
+          <Button busy={exporting} onClick={() => void exportCsv()}>
+            {intl.formatMessage({ id: 'datasets.detail.exportCsv' })}
           </Button>
           {writable ? (
             <>

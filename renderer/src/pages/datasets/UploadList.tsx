@@ -41,7 +41,9 @@ export function UploadList({ uploads, done, onClear }: UploadListProps) {
       <ul className="upload-list" aria-label={intl.formatMessage({ id: 'datasets.uploads.listLabel' })}>
         {uploads.map((u) => (
           <li key={u.key} className="upload-item">
-            <span className="upload-name">{u.key}</span>
+            <span className="upload-name" title={u.key}>
+              {u.key}
+            </span>
             {u.state === 'refused' ? (
               <span className="status status-failed">{intl.formatMessage({ id: 'datasets.uploads.refused' }, { reason: u.error ?? '' })}</span>
             ) : u.state === 'failed' ? (

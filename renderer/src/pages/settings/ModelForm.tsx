@@ -8,6 +8,8 @@ import { FormError } from '../../ui/FormError.js';
 import { CheckIcon, PlusIcon } from '../../ui/icons.js';
 import { useAction } from '../../ui/useAction.js';
 import { splitFieldErrors, type ModelFieldErrors } from './model-form-errors.js';
+import { AddOfferedModels } from './AddOfferedModels.js';
+import { nameAfterPick } from './picked-name.js';
 import type { MessageId } from '../../i18n/catalogues/index.js';
 
 type RemoteProvider = 'openai_compatible' | 'anthropic';
@@ -22,6 +24,8 @@ export interface ModelFormProps {
   model?: Model | undefined;
   onSaved: () => void;
   onCancel: () => void;
+  /** Some of the endpoint's listed models were added at once: the list shows them while the form stays. */
+  onAdded?: () => void;
 }
 
 /**
@@ -29,7 +33,7 @@ export interface ModelFormProps {
  * Anthropic. "List models" asks the endpoint itself which ids it serves; a refusal of the service
  * is shown under the field it names.
  */
-export function ModelForm({ model, onSaved, onCancel }: ModelFormProps) {
+export function ModelForm({ model, onSaved, onCancel, onAdded }: ModelFormProps) {
   const intl = useIntl();
   const editing = model !== undefined;
   const [provider, setProvider] = useState<RemoteProvider>(model?.provider === 'anthropic' ? 'anthropic' : 'openai_compatible');
@@ -40,10 +44,21 @@ export function ModelForm({ model, onSaved, onCancel }: ModelFormProps) {
   const [forgetKey, setForgetKey] = useState(false);
   const [errors, setErrors] = useState<ModelFieldErrors>({});
   const [offered, setOffered] = useState<string[] | null>(null);
+  // The name a pick from the list filled in, not typed: the next pick may replace it.
+  const [autoName, setAutoName] = useState<string | null>(null);
   const hints = PROVIDER_HINTS[provider];
   // The form opens above the table: focusing its first field brings it into view (Edit is often far below).
   const nameRef = useRef<HTMLInputElement>(null);
   useEffect(() => nameRef.current?.focus(), []);
+
+  function pick(id: string) {
+    setModelId(id);
+    const next = nameAfterPick(name, autoName, id);
+    if (next !== name) {
+      setName(next);
+      setAutoName(next);
+    }
+  }
 
   /** Checks what the service would refuse for sure, so the person sees it at once, under the field. */
   function missing(): ModelFieldErrors {
@@ -97,7 +112,7 @@ export function ModelForm({ model, onSaved, onCancel }: ModelFormProps) {
       });
       setErrors({});
       setOffered(found.data.map((m) => m.id));
-      if (!modelId.trim() && found.data[0]) setModelId(found.data[0].id);
+      if (!modelId.trim() && found.data[0]) pick(found.data[0].id);
     } catch (error) {
       const split = splitFieldErrors(error, intl);
       setErrors(split.fields);
@@ -182,7 +197,7 @@ export function ModelForm({ model, onSaved, onCancel }: ModelFormProps) {
               label={intl.formatMessage({ id: 'settings.modelForm.offered' })}
               fieldClassName="model-offered"
               value={offered.includes(modelId) ? modelId : ''}
-              onChange={(e) => e.target.value && setModelId(e.target.value)}
+              onChange={(e) => e.target.value && pick(e.target.value)}
               hint={intl.formatMessage({ id: 'settings.modelForm.offeredHint' }, { count: offered.length })}
             >
               <option value="">{intl.formatMessage({ id: 'settings.modelForm.pickModel' })}</option>
@@ -200,6 +215,9 @@ export function ModelForm({ model, onSaved, onCancel }: ModelFormProps) {
           ) : null}
         </div>
       </div>
+      {!editing && offered !== null ? (
+        <AddOfferedModels offered={offered} provider={provider} endpoint={endpoint} apiKey={apiKey} namePrefix={name === autoName ? '' : name} onAdded={() => onAdded?.()} onDone={onSaved} />
+      ) : null}
       {editing && model.has_api_key ? (
         <label className="checkbox-row">
           <input type="checkbox" checked={forgetKey} onChange={(e) => setForgetKey(e.target.checked)} disabled={apiKey.length > 0} />

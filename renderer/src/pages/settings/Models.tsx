@@ -100,6 +100,10 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
             setAdding(false);
             setEditing(null);
           }}
+          onAdded={() => {
+            models.reload();
+            onChanged();
+          }}
         />
       ) : null}
       <Loadable state={models.state} reload={models.reload} loading={intl.formatMessage({ id: 'settings.models.loading' })} failed={intl.formatMessage({ id: 'settings.models.loadFailed' })}>
@@ -135,7 +139,14 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
                   const outcome = tests[m.id];
                   return (
                     <>
-                      <span className={STATUS_BADGE[m.status]}>{intl.formatMessage({ id: STATUS_LABEL[m.status] })}</span>
+                      {m.checked === false && m.status === 'available' ? (
+                        // Nothing has reached the endpoint yet: "Available" would only mean nothing failed so far.
+                        <span className="badge" title={intl.formatMessage({ id: 'settings.models.status.uncheckedHint' })}>
+                          {intl.formatMessage({ id: 'settings.models.status.unchecked' })}
+                        </span>
+                      ) : (
+                        <span className={STATUS_BADGE[m.status]}>{intl.formatMessage({ id: STATUS_LABEL[m.status] })}</span>
+                      )}
                       {outcome && outcome !== 'running' ? (
                         <div>
                           <ModelTestResult outcome={outcome} />
