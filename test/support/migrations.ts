@@ -9,7 +9,12 @@ import { tempDir } from './core.js';
  * (seed it as a user's database would be), and `migrate()` closes it and opens it again through
  * `version`, as the next start of the app would. Closed and removed when the test ends.
  */
-export function beforeMigration(version: number): { before: Db; migrate: (options?: Pick<OpenOptions, 'onMigrationProgress'>) => Db } {
+export function beforeMigration(version: number): {
+  before: Db;
+  migrate: (options?: Pick<OpenOptions, 'onMigrationProgress'>) => Db;
+  /** Closes what `migrate()` opened and opens the database again through every migration, as today's app would. */
+  latest: () => Db;
+} {
   const { dir, remove } = tempDir();
   const file = join(dir, 'parley.db');
   const index = MIGRATIONS.findIndex((m) => m.version === version);
@@ -28,6 +33,12 @@ export function beforeMigration(version: number): { before: Db; migrate: (option
       const after = openDatabase(file, { ...options, migrations: MIGRATIONS.slice(0, index + 1) });
       open.push(after);
       return after;
+    },
+    latest() {
+      for (const db of open) if (db.open) db.close();
+      const now = openDatabase(file, { migrations: MIGRATIONS });
+      open.push(now);
+      return now;
     },
   };
 }

@@ -5,27 +5,35 @@ import { createThreadsRepo } from '../../../main/db/repositories/threads.js';
 import { createUsersRepo } from '../../../main/db/repositories/users.js';
 import { beforeMigration } from '../../support/migrations.js';
 
-/** A thread with one question and one finished answer, written through the repositories. */
+/**
+ * A thread with one question and an answer being written. The messages are written in SQL, as the
+ * schema before 160 holds them: today's messages repository prepares statements for columns added
+ * after 160 (230's timings), which a database at 150 does not have.
+ */
 function seedConversation(db: Db): void {
   const users = createUsersRepo(db);
   users.createOrganization({ id: 'org_a', name: 'Org', workspace_id: 'wsp_a', workspace_name: 'Space', now: 't0' });
   users.insert({ id: 'usr_a', organization_id: 'org_a', workspace_id: 'wsp_a', email: 'a@example.com', name: 'A', role: 'member', now: 't0' });
   createThreadsRepo(db).insert({ id: 'thr_a', user_id: 'usr_a', workspace_id: 'wsp_a', title: 'T', suggestions_enabled: false, system_prompt: null, workflow_id: null, dataset_ids: [], now: 't0' });
-  const messages = createMessagesRepo(db);
-  messages.insert({ id: 'msg_q', thread_id: 'thr_a', parent_id: null, role: 'user', content: 'When is the lamp lit?', status: 'complete', model_id: null, routing: null, now: 't0' });
-  messages.insert({ id: 'msg_a', thread_id: 'thr_a', parent_id: 'msg_q', role: 'assistant', content: '', status: 'streaming', model_id: null, routing: null, now: 't0' });
+  const insert = db.prepare(
+    "INSERT INTO messages (id, thread_id, parent_id, role, content, status, thoughts, created_at, updated_at) VALUES (?, 'thr_a', ?, ?, ?, ?, '[]', 't0', 't0')",
+  );
+  insert.run('msg_q', null, 'user', 'When is the lamp lit?', 'complete');
+  insert.run('msg_a', 'msg_q', 'assistant', '', 'streaming');
 }
 
 describe('migration 160 (drops messages.thoughts)', () => {
   it('drops the column from an existing database, keeps every message, and answers still finish', () => {
-    const { before, migrate } = beforeMigration(160);
+    const { before, migrate, latest } = beforeMigration(160);
     seedConversation(before);
     expect((before.pragma('table_info(messages)') as Array<{ name: string }>).map((c) => c.name)).toContain('thoughts');
 
-    const db = migrate();
+    const at160 = migrate();
+    expect(at160.pragma('user_version', { simple: true })).toBe(160);
+    expect((at160.pragma('table_info(messages)') as Array<{ name: string }>).map((c) => c.name)).not.toContain('thoughts');
+    // The messages are read and an answer finished by today's repository, on today's schema.
+    const db = latest();
     try {
-      expect(db.pragma('user_version', { simple: true })).toBe(160);
-      expect((db.pragma('table_info(messages)') as Array<{ name: string }>).map((c) => c.name)).not.toContain('thoughts');
       const messages = createMessagesRepo(db);
       expect(messages.history('thr_a').map((m) => [m.id, m.content])).toEqual([
         ['msg_q', 'When is the lamp lit?'],

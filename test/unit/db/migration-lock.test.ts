@@ -27,6 +27,7 @@ const SHIPPED: Record<number, string> = {
   200: '7610b6a1e0f1e1fb77ed95b6678008e53f4de39308faca3914f1982ed011840c',
   210: '39321dd95f0b6934bcb583e46cd3fbc8cbf422a93a662a32637470a4e410461f',
   220: '8f7e80e01ff59a421da6ae9dc610e5743d937e9bbc3144214d09dd894fdcec3b',
+  230: '33a8c93f72721703cadfcbb1e1fe9cbeee1c471ccfd363ed42d077ce9f061e6c',
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
