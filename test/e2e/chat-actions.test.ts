@@ -14,7 +14,7 @@ const models: Record<string, string> = {};
 
 const TABLE_ANSWER = 'Here:\n\n| Fruit | Season |\n| --- | --- |\n| Apple | Autumn |\n| Cherry | Summer |\n\n```sh\nnpm run build\n```';
 
-const MATH_ANSWER = 'It costs $5 and $10.\n\n$$E=mc^2$$\n\nAnd $a^2+b^2=c^2$ inline.\n\n```python\nprint(1)\n```';
+const MATH_ANSWER = 'It costs $5 and $10.\n\n$$E=mc^2$$\n\nAnd $a^2+b^2=c^2$ inline, as LaTeX writes it: \\( x^2 \\).\n\n```python\nprint(1)\n```';
 
 const { composer, answers, lastAnswer, newChat, ask } = chatPage(() => page, suite, models);
 const idle = () => eventually(() => composer().isDisabled(), { timeout: 15_000 }).toBe(false);
@@ -67,9 +67,9 @@ describe('message actions', () => {
     await ask('Maths please', 'Maths');
     await idle();
     const answer = lastAnswer().locator('.markdown');
-    // One display formula and one inline; "$5 and $10" stays the sentence it is.
+    // One display formula and two inline (dollars, and LaTeX's own \( \)); "$5 and $10" stays the sentence it is.
     await eventually(() => answer.locator('.katex-display').count()).toBe(1);
-    await eventually(() => answer.locator('.katex').count()).toBe(2);
+    await eventually(() => answer.locator('.katex').count()).toBe(3);
     await eventually(() => answer.locator('p').first().textContent()).toBe('It costs $5 and $10.');
     await visible(answer.locator('.katex-display .katex-mathml math'));
     // KaTeX's own font, bundled with the app (no CDN), is what draws it.

@@ -4,6 +4,7 @@ import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import { CopyButton } from '../../ui/CopyButton.js';
+import { dollarDelimiters } from './latex-delimiters.js';
 import { loadedMath, loadMath, MATH_MARK, withMath } from './markdown-math.js';
 import { CITE_HREF, remarkCiteLinks } from './remark-cite-links.js';
 
@@ -84,8 +85,10 @@ export interface MarkdownRendererProps {
  * like "$5 and $10" stay text), and every cited `[n]` a link to its source. Half-written Markdown mid-stream renders
  * as well as it parses.
  */
-export function MarkdownRenderer({ text, cited, onCite, sourceName }: MarkdownRendererProps) {
+export function MarkdownRenderer({ text: written, cited, onCite, sourceName }: MarkdownRendererProps) {
   const intl = useIntl();
+  // `\(…\)` and `\[…\]` as the dollars remark-math reads (latex-delimiters.ts).
+  const text = useMemo(() => dollarDelimiters(written), [written]);
   const needsHighlighter = NAMED_FENCE.test(text);
   const [plugins, setPlugins] = useState<Plugins>(highlighted ?? PLAIN);
   useEffect(() => {
