@@ -28,9 +28,17 @@ let mimeTypes: typeof MimeTypes | undefined;
  * The type a file name suggests. `mime-types` is loaded at the first lookup, not when this module
  * is: its database (mime-db) cost ~10 ms of CPU at every start of served mode (test/bench/startup.ts).
  */
+function mimeDb(): typeof MimeTypes {
+  return (mimeTypes ??= createRequire(import.meta.url)('mime-types') as typeof MimeTypes);
+}
+
 function lookupByName(filename: string): string | false {
-  mimeTypes ??= createRequire(import.meta.url)('mime-types') as typeof MimeTypes;
-  return mimeTypes.lookup(filename);
+  return mimeDb().lookup(filename);
+}
+
+/** The file name extensions of a type (`.md` for text/markdown), for a file picker's `accept`. */
+export function extensionsOf(type: string): string[] {
+  return (mimeDb().extensions[type] ?? []).map((ext) => `.${ext}`);
 }
 
 export const MIME = {
