@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorCodeSchema } from './operations/common.js';
+import { CHAT_IMAGE_TYPES } from './chat-images.js';
 
 /** How a message's model was chosen; stored on the message and sent first in every stream. */
 export const Routing = z.object({
@@ -44,6 +45,17 @@ export type MessageStatus = z.infer<typeof MessageStatus>;
 
 export const Usage = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() });
 
+/** An image sent with a message, without its bytes (`messages.image` serves them). */
+export const MessageImage = z.object({
+  id: z.string(),
+  /** The file name it was sent with: its alt text. */
+  name: z.string(),
+  media_type: z.enum(CHAT_IMAGE_TYPES),
+  /** Bytes. */
+  size: z.number().int().nonnegative(),
+});
+export type MessageImage = z.infer<typeof MessageImage>;
+
 export const Message = z.object({
   id: z.string(),
   thread_id: z.string(),
@@ -65,6 +77,8 @@ export const Message = z.object({
   first_token_ms: z.number().int().nonnegative().nullable(),
   /** An answer's time from its start to its end; null while it streams, for questions, and for answers stored before it was kept. */
   latency_ms: z.number().int().nonnegative().nullable(),
+  /** Images sent with a question, in their order (none for answers). */
+  images: z.array(MessageImage).default([]),
   error: z.object({ code: ErrorCodeSchema, detail: z.string() }).nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -73,7 +87,9 @@ export type Message = z.infer<typeof Message>;
 
 /**
  * The events of a chat stream, in order: `message.created`, then any number of `thought`, `delta`
- * and `citation`, then exactly one `message.completed` or `error`. Over HTTP each is an SSE event
+ * and `citation`, then exactly one `message.completed` or `error`. After the first answer of a
+ * thread that the user has not named, one `thread.updated` may follow `message.completed`: the
+ * thread's new title, written once the answer was done. Over HTTP each is an SSE event
  * (`event:` the type, `id:` the sequence number); over IPC a `StreamMessage` of this shape.
  */
 export const ChatEvent = z.discriminatedUnion('event', [
@@ -86,6 +102,7 @@ export const ChatEvent = z.discriminatedUnion('event', [
   z.object({ event: z.literal('citation'), data: Citation }),
   z.object({ event: z.literal('message.completed'), data: z.object({ message: Message }) }),
   z.object({ event: z.literal('error'), data: z.object({ code: ErrorCodeSchema, detail: z.string(), message_id: z.string() }) }),
+  z.object({ event: z.literal('thread.updated'), data: z.object({ thread_id: z.string(), title: z.string() }) }),
 ]);
 export type ChatEvent = z.infer<typeof ChatEvent>;
 

@@ -5,6 +5,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { errorText } from '../../shared/errors.js';
 import { unpackedPath } from '../launch/packaged-paths.js';
 import { LATEST_VERSION, MIGRATIONS, type Migration, type MigrationStep } from './migrations/index.js';
+import { registerMessageWords } from './message-words.js';
 
 export type Db = Database.Database;
 
@@ -139,6 +140,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma('busy_timeout = 5000');
     loadVectorExtension(db, options.log);
     loadRankingExtension(db, options.rankingExtension, options.log);
+    // Before migrating: the messages' index triggers (migration 240) call it.
+    registerMessageWords(db);
     migrate(db, file, options.migrations ?? MIGRATIONS, options.onMigrationProgress);
     return db;
   } catch (error) {

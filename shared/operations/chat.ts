@@ -3,8 +3,24 @@ import { ChatEvent, Message } from '../events.js';
 import { modelText, prefixedId } from './common.js';
 import { defineOperation } from './define.js';
 import { SamplingFields } from '../sampling.js';
+import { CHAT_IMAGE_TYPES, MAX_CHAT_IMAGES, MAX_CHAT_IMAGE_BYTES } from '../chat-images.js';
 
 const MessageText = modelText(200_000);
+
+/** Base64 characters of the largest image (`MAX_CHAT_IMAGE_BYTES` decoded). */
+const MAX_IMAGE_BASE64 = Math.ceil(MAX_CHAT_IMAGE_BYTES / 3) * 4;
+
+/** An image sent with a message; its bytes are checked for what they are, whatever `media_type` says. */
+export const ChatImageInput = z.object({
+  /** The file name, shown as the image's alt text. */
+  name: z.string().trim().min(1).max(255).optional(),
+  media_type: z.enum(CHAT_IMAGE_TYPES),
+  data: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(MAX_IMAGE_BASE64, `must be at most ${MAX_CHAT_IMAGE_BYTES / (1024 * 1024)} MB of image (base64)`)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
+});
 
 export const sendChat = defineOperation({
   name: 'chat.send',
@@ -14,7 +30,8 @@ export const sendChat = defineOperation({
   tag: 'Chat',
   access: 'user',
   callsModels: true,
-  http: { method: 'POST', path: '/chat', status: 200 },
+  // Images make a valid body larger than `[server] body_limit_mb`: room for all of them and the text.
+  http: { method: 'POST', path: '/chat', status: 200, bodyLimit: MAX_CHAT_IMAGES * MAX_IMAGE_BASE64 + 2 * 1024 * 1024 },
   input: z.object({
     thread_id: prefixedId('thr').optional(),
     /**
@@ -31,6 +48,8 @@ export const sendChat = defineOperation({
       .regex(/^(mdl|ovr)_[A-Za-z0-9]+$/, 'must be a model id (mdl_…) or a workspace endpoint override id (ovr_…)')
       .optional(),
     workflow_id: prefixedId('wf').optional(),
+    /** Images for a model that reads them (`capabilities.vision`), kept with the message. */
+    images: z.array(ChatImageInput).max(MAX_CHAT_IMAGES, `at most ${MAX_CHAT_IMAGES} images per message`).optional(),
     /** Sampling of this answer; unset fields take the model's defaults. */
     ...SamplingFields,
   }),

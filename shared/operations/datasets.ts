@@ -13,6 +13,11 @@ export const Dataset = z.object({
    * and admins. Everyone in the organization may read it and chat with it.
    */
   can_write: z.boolean(),
+  /**
+   * The thread whose own files these are (attached in its composer, `POST /threads/{id}/files`), or
+   * null for an ordinary dataset. Such a dataset is its owner's alone and is deleted with the thread.
+   */
+  thread_id: z.string().nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -96,11 +101,11 @@ export const createDataset = defineOperation({
 
 export const listDatasets = defineOperation({
   name: 'datasets.list',
-  summary: "The organization's datasets, newest first.",
+  summary: "The organization's datasets, newest first; the files attached in the caller's threads (each thread's own dataset) only with `include=threads`.",
   tag: 'Datasets',
   access: 'user',
   http: { method: 'GET', path: '/datasets', status: 200 },
-  input: PageQuery,
+  input: PageQuery.extend({ include: z.enum(['threads']).optional() }),
   output: page(Dataset),
 });
 
@@ -192,6 +197,16 @@ export const retryArtifact = defineOperation({
   tag: 'Datasets',
   access: 'user',
   http: { method: 'POST', path: '/knowledge-bases/{kb_id}/artifacts/{key}/retry', status: 200 },
+  input: z.object({ kb_id: KbId, key: ArtifactKey }),
+  output: Artifact,
+});
+
+export const cancelArtifact = defineOperation({
+  name: 'artifacts.cancel',
+  summary: "Stops a processing artifact's parsing and indexing: its chunks go, and it ends failed with the code `cancelled` (retry processes it again).",
+  tag: 'Datasets',
+  access: 'user',
+  http: { method: 'POST', path: '/knowledge-bases/{kb_id}/artifacts/{key}/cancel', status: 200 },
   input: z.object({ kb_id: KbId, key: ArtifactKey }),
   output: Artifact,
 });

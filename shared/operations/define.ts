@@ -48,7 +48,7 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
     readonly path: string;
     /** Status of a successful answer; 204 answers no body. */
     readonly status: 200 | 201 | 202 | 204;
-    /** Largest raw body accepted, in bytes (JSON bodies follow `[server] body_limit_mb`). */
+    /** Largest raw body accepted, in bytes; for a JSON body, its limit when larger than `[server] body_limit_mb` (chat.send's images). */
     readonly bodyLimit?: number | undefined;
   };
   /** What the request carries; `json` when unset. */

@@ -19,6 +19,7 @@ import * as metrics from './metrics.js';
 import * as workflows from './workflows.js';
 import * as service from './service.js';
 import * as mcp from './mcp.js';
+import * as messageImages from './message-images.js';
 import * as passageSource from './passage-source.js';
 
 /**
@@ -54,6 +55,7 @@ const all = [
   threads.getThread,
   threads.updateThread,
   threads.deleteThread,
+  threads.threadFiles,
   threads.listMessages,
   threads.threadSuggestions,
   chat.sendChat,
@@ -62,6 +64,8 @@ const all = [
   chat.regenerateChat,
   chat.editChat,
   chat.continueChat,
+  messageImages.messageImage,
+  messageImages.messageImageData,
   agents.messageThoughts,
   models.listModels,
   models.createModel,
@@ -90,6 +94,7 @@ const all = [
   datasets.artifactLink,
   datasets.deleteArtifact,
   datasets.retryArtifact,
+  datasets.cancelArtifact,
   files.uploadArtifacts,
   files.artifactContent,
   folders.createFolder,

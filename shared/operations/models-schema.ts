@@ -16,5 +16,7 @@ export const Capabilities = z.object({
   cost_per_mtok_output: z.number().min(0).max(10_000).default(0),
   /** Runs on this machine (no network needed). */
   local: z.boolean().default(false),
+  /** Reads images sent with a message (the user says so: providers do not tell). Messages with images are routed only to such models. */
+  vision: z.boolean().default(false),
 });
 export type Capabilities = z.output<typeof Capabilities>;

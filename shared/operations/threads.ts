@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { Message } from '../events.js';
 import { NoContent, PageQuery, Timestamp, displayText, page, prefixedId } from './common.js';
 import { defineOperation } from './define.js';
+import { Dataset } from './datasets.js';
+import { MaxTokens, Temperature } from '../sampling.js';
 
 export const Thread = z.object({
   id: z.string(),
@@ -9,11 +11,22 @@ export const Thread = z.object({
   dataset_ids: z.array(z.string()),
   suggestions_enabled: z.boolean(),
   system_prompt: z.string().nullable(),
+  /** The chat's own sampling temperature; null: the model's default. A request's own `temperature` wins. */
+  temperature: z.number().nullable(),
+  /** The chat's own answer length limit, in tokens; null: the model's default. A request's own `max_tokens` wins. */
+  max_tokens: z.number().int().nullable(),
   workflow_id: z.string().nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
 export type Thread = z.infer<typeof Thread>;
+
+/** Where a search found a thread by what was said in it: the first message that matched and its words around the match. */
+export const ThreadMatch = z.object({ message_id: z.string(), snippet: z.string() });
+export type ThreadMatch = z.infer<typeof ThreadMatch>;
+/** A thread in the list; `match` only when `q` was given and one of its messages matched. */
+export const ThreadListItem = Thread.extend({ match: ThreadMatch.optional() });
+export type ThreadListItem = z.infer<typeof ThreadListItem>;
 
 const DatasetIds = z.array(prefixedId('ds')).max(20);
 const SystemPrompt = z.string().max(20_000).refine((s) => s.isWellFormed(), 'must be well-formed Unicode');
@@ -23,6 +36,8 @@ const ThreadSettings = {
   dataset_ids: DatasetIds.optional(),
   suggestions_enabled: z.boolean().optional(),
   system_prompt: SystemPrompt.nullable().optional(),
+  temperature: Temperature.nullable().optional(),
+  max_tokens: MaxTokens.nullable().optional(),
   workflow_id: prefixedId('wf').nullable().optional(),
 };
 
@@ -38,12 +53,13 @@ export const createThread = defineOperation({
 
 export const listThreads = defineOperation({
   name: 'threads.list',
-  summary: "The caller's threads, newest first; `q` filters by title.",
+  summary:
+    "The caller's threads, newest first; `q` keeps those whose title holds it or one of whose messages holds its words (the last one as a prefix), each found by a message with `match`.",
   tag: 'Threads',
   access: 'user',
   http: { method: 'GET', path: '/threads', status: 200 },
   input: PageQuery.extend({ q: z.string().max(200).optional() }),
-  output: page(Thread),
+  output: page(ThreadListItem),
 });
 
 export const getThread = defineOperation({
@@ -58,7 +74,7 @@ export const getThread = defineOperation({
 
 export const updateThread = defineOperation({
   name: 'threads.update',
-  summary: 'Renames a thread or changes its configuration (datasets, suggestions, system prompt, workflow).',
+  summary: 'Renames a thread or changes its configuration (datasets, suggestions, system prompt, temperature, max tokens, workflow); `null` clears a setting.',
   tag: 'Threads',
   access: 'user',
   http: { method: 'PATCH', path: '/threads/{id}', status: 200 },
@@ -74,6 +90,19 @@ export const deleteThread = defineOperation({
   http: { method: 'DELETE', path: '/threads/{id}', status: 204 },
   input: z.object({ id: ThreadId }),
   output: NoContent,
+});
+
+export const threadFiles = defineOperation({
+  name: 'threads.files',
+  summary:
+    "The thread's own dataset, for the files attached in its composer: made on the first call, the same one after (idempotent). " +
+    "Always among the thread's `dataset_ids`; its owner's alone, not listed by `GET /datasets` (unless `include=threads`); deleted with the thread. " +
+    'Files go in with the ordinary uploads (`POST /uploads` with its `kb_id`).',
+  tag: 'Threads',
+  access: 'user',
+  http: { method: 'POST', path: '/threads/{id}/files', status: 200 },
+  input: z.object({ id: ThreadId }),
+  output: Dataset,
 });
 
 export const listMessages = defineOperation({

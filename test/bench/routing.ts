@@ -44,7 +44,7 @@ function candidates(rand: () => number): CandidateModel[] {
       id: 'm00-extractive',
       name: 'Extractive',
       provider: 'extractive',
-      capabilities: { strengths: ['retrieval'], context_tokens: 1_000_000, quality: 2, cost_per_mtok_input: 0, cost_per_mtok_output: 0, local: true },
+      capabilities: { strengths: ['retrieval'], context_tokens: 1_000_000, quality: 2, cost_per_mtok_input: 0, cost_per_mtok_output: 0, local: true, vision: false },
     },
   ];
   for (let i = 1; i < 20; i++) {
@@ -62,6 +62,7 @@ function candidates(rand: () => number): CandidateModel[] {
         cost_per_mtok_input: price,
         cost_per_mtok_output: price * 4,
         local,
+        vision: false,
       },
     });
   }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startChatHarness, type Harness } from '../support/chat.js';
 
 interface Counts {
@@ -37,9 +37,14 @@ beforeAll(async () => {
   memberKey = created.body.api_key.key;
   memberId = created.body.user.id;
 
-  // The owner: one chat of two messages, two files through the multipart route.
+  // A new chat is named by its model after the first answer ("ok" → "Ok"): a call counted like the others.
+  const named = (threadId: string, token?: string) =>
+    vi.waitFor(async () => expect((await h.json<{ title: string }>(`/threads/${threadId}`, 'GET', undefined, token)).body.title).toBe('Ok'));
+
+  // The owner: one chat of two messages (and its title), two files through the multipart route.
   const first = await h.json<{ thread_id: string }>('/chat', 'POST', { message: 'first', model_endpoint_override: modelId });
   expect(first.status).toBe(200);
+  await named(first.body.thread_id);
   expect((await h.json('/chat', 'POST', { thread_id: first.body.thread_id, message: 'second', model_endpoint_override: modelId })).status).toBe(200);
   const ds = await h.json<{ kb_id: string }>('/datasets', 'POST', { name: 'Harbour' });
   const form = new FormData();
@@ -47,8 +52,10 @@ beforeAll(async () => {
   form.append('file', new Blob(['name,depth\nnorth,12\n'], { type: 'text/csv' }), 'depths.csv');
   expect((await h.api(`/knowledge-bases/${ds.body.kb_id}/artifacts`, { method: 'POST', body: form })).status).toBe(201);
 
-  // The member: one chat of one message, one file announced through the signed-upload route.
-  expect((await h.json('/chat', 'POST', { message: 'hello', model_endpoint_override: modelId }, memberKey)).status).toBe(200);
+  // The member: one chat of one message (and its title), one file announced through the signed-upload route.
+  const hello = await h.json<{ thread_id: string }>('/chat', 'POST', { message: 'hello', model_endpoint_override: modelId }, memberKey);
+  expect(hello.status).toBe(200);
+  await named(hello.body.thread_id, memberKey);
   // Into a dataset of their own: only a dataset's owner (or an admin) uploads into it.
   const own = await h.json<{ kb_id: string }>('/datasets', 'POST', { name: 'Mia notes' }, memberKey);
   const upload = await h.json('/uploads', 'POST', { kb_id: own.body.kb_id, files: [{ key: 'notes.md', filename: 'notes.md', size: 12 }] }, memberKey);
@@ -65,17 +72,17 @@ describe('GET /admin/metrics', () => {
     const { totals, per_user, per_model, per_day } = res.body;
     const owner = per_user.find((u) => u.user.id !== memberId);
     const member = per_user.find((u) => u.user.id === memberId);
-    expect(owner).toMatchObject({ chats: 1, messages: 2, input_tokens: 14, output_tokens: 6, uploads: 2, user: { role: 'super_admin', organization: { name: 'Personal' } } });
-    expect(member).toMatchObject({ chats: 1, messages: 1, input_tokens: 7, output_tokens: 3, uploads: 1, user: { email: 'mia@example.com', role: 'member' } });
-    expect(totals).toEqual({ chats: 2, messages: 3, input_tokens: 21, output_tokens: 9, uploads: 3, model_calls: 3, active_users: 2 });
+    expect(owner).toMatchObject({ chats: 1, messages: 2, input_tokens: 21, output_tokens: 9, uploads: 2, user: { role: 'super_admin', organization: { name: 'Personal' } } });
+    expect(member).toMatchObject({ chats: 1, messages: 1, input_tokens: 14, output_tokens: 6, uploads: 1, user: { email: 'mia@example.com', role: 'member' } });
+    expect(totals).toEqual({ chats: 2, messages: 3, input_tokens: 35, output_tokens: 15, uploads: 3, model_calls: 5, active_users: 2 });
     // The busiest user comes first.
     expect(per_user[0]?.user.id).toBe(owner?.user.id);
-    expect(per_model).toEqual([{ model_id: modelId, name: 'Metered', calls: 3, input_tokens: 21, output_tokens: 9 }]);
+    expect(per_model).toEqual([{ model_id: modelId, name: 'Metered', calls: 5, input_tokens: 35, output_tokens: 15 }]);
 
     // Thirty days back from now touch 31 UTC days, each listed once, oldest first, today last.
     expect(per_day).toHaveLength(31);
     expect(per_day.map((d) => d.day)).toEqual([...per_day.map((d) => d.day)].sort());
-    expect(per_day.at(-1)).toEqual({ day: NOON.toISOString().slice(0, 10), messages: 3, input_tokens: 21, output_tokens: 9 });
+    expect(per_day.at(-1)).toEqual({ day: NOON.toISOString().slice(0, 10), messages: 3, input_tokens: 35, output_tokens: 15 });
     expect(per_day.slice(0, -1).every((d) => d.messages === 0 && d.input_tokens === 0)).toBe(true);
   });
 

@@ -70,7 +70,9 @@ describe('agentic answers with the built-in extractive model (deterministic plan
     expect(kinds.indexOf('citation')).toBeLessThan(firstDelta);
     const streamed = events.filter((e) => e.event === 'thought').map((e) => e.data);
     expect(streamed.map((t) => t.kind).join(' ')).toMatch(/^plan tool_call observation (tool_call observation ){1,2}answer$/);
-    const completed = events.at(-1);
+    // A new thread: its title (the question's key phrase) follows the answer's end.
+    expect(events.at(-1)?.event).toBe('thread.updated');
+    const completed = events.at(-2);
     expect(completed?.event).toBe('message.completed');
     expect((completed?.data.message as Msg).thoughts).toEqual(streamed);
     expect(events.filter((e) => e.event === 'delta').map((e) => String(e.data.content)).join('')).toMatch(/sourdough|Sourdough/);

@@ -108,7 +108,9 @@ describe('continue: POST /chat/{answer}/continue', () => {
     expect(events[0]).toMatchObject({ event: 'message.created', data: { message_id: cut.body.message.id, user_message_id: cut.body.user_message_id } });
     // The stream rebuilds the whole message: the kept text comes first.
     expect(events[1]).toMatchObject({ event: 'delta', data: { content: 'w1 w2 w3' } });
-    const done = events.at(-1) as unknown as { event: string; data: { message: Msg } };
+    // The thread's first complete answer: the thread's new title follows its end.
+    expect(events.at(-1)?.event).toBe('thread.updated');
+    const done = events.at(-2) as unknown as { event: string; data: { message: Msg } };
     expect(done.event).toBe('message.completed');
     expect(done.data.message).toMatchObject({ id: cut.body.message.id, status: 'complete', error: null, model_id: context });
     // The model saw the question, its own partial answer, and the request to go on.

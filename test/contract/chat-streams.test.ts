@@ -37,8 +37,11 @@ describe('streaming chat', () => {
     const slow = await h.addModel('Slow', 'slow:5');
     const res = await stream({ message: 'count', model_endpoint_override: slow });
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const events = await collectChat(res);
-    expect(events.map((e) => e.id)).toEqual(events.map((_, i) => i));
+    const all = await collectChat(res);
+    expect(all.map((e) => e.id)).toEqual(all.map((_, i) => i));
+    // After the answer's end, the new thread's title (written by the model once the answer was done).
+    expect(all.at(-1)?.event).toBe('thread.updated');
+    const events = all.slice(0, -1);
     expect(events[0]?.event).toBe('message.created');
     expect(events.at(-1)?.event).toBe('message.completed');
     expect(events.slice(1, -1).every((e) => e.event === 'delta')).toBe(true);
@@ -53,7 +56,7 @@ describe('streaming chat', () => {
 
   it('Accept: text/event-stream asks for a stream too', async () => {
     const res = await h.api('/chat', { method: 'POST', body: JSON.stringify({ message: 'hi' }), headers: { accept: 'text/event-stream' } });
-    const events = await collectChat(res);
+    const events = (await collectChat(res)).filter((e) => e.event !== 'thread.updated');
     expect(events[0]?.event).toBe('message.created');
     expect(events.at(-1)?.event).toBe('message.completed');
   });
@@ -165,7 +168,8 @@ describe('streaming chat', () => {
     expect(rest[0]?.id).toBe(lastId + 1);
     const text = [...first.map((e) => e.content ?? ''), ...rest.filter((e) => e.event === 'delta').map((e) => String(e.data.content))].join('');
     expect(text).toBe(SLOW_TEXT);
-    expect(rest.at(-1)?.event).toBe('message.completed');
+    // The answer's end, then the new thread's title.
+    expect(rest.slice(-2).map((e) => e.event)).toEqual(['message.completed', 'thread.updated']);
 
     const replay = await collectChat(await h.api(`/chat/${messageId}/stream`));
     expect(replay[0]?.event).toBe('message.created');

@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NO_DATASET_ANSWER } from '../../main/core/models/providers/extractive.js';
+import { TITLE_INSTRUCTION } from '../../main/core/conversation/chat/thread-title.js';
+import { startUpstream } from '../fixtures/upstream.js';
 import { startChatHarness, type Harness } from '../support/chat.js';
+import { collectChat, readSse } from '../support/sse.js';
 
 interface ChatAnswer {
   thread_id: string;
@@ -70,6 +73,41 @@ describe('POST /api/chat', () => {
     const thread = await h.json<{ id: string }>('/threads', 'POST', { title: 'Prompted', system_prompt: 'You are terse.' });
     const answer = await chat({ thread_id: thread.body.id, message: 'hi', model_endpoint_override: context });
     expect(answer.body.message.content).toBe('2 messages: system: You are terse., user: hi');
+  });
+
+  it('answers with the thread’s own instructions, temperature and max length; a request’s own sampling wins; null clears them', async () => {
+    const echo = await h.addModel('Echo settings', 'echo');
+    const created = await h.json<{ id: string; temperature: number | null; max_tokens: number | null }>('/threads', 'POST', { title: 'Tuned' });
+    expect(created.body).toMatchObject({ temperature: null, max_tokens: null });
+    const id = created.body.id;
+    const patched = await h.json('/threads/' + id, 'PATCH', { system_prompt: 'Answer in French.', temperature: 0.3, max_tokens: 77 });
+    expect(patched.body).toMatchObject({ system_prompt: 'Answer in French.', temperature: 0.3, max_tokens: 77 });
+    expect((await h.json('/threads/' + id, 'GET')).body).toMatchObject({ system_prompt: 'Answer in French.', temperature: 0.3, max_tokens: 77 });
+    const sent = async (body: Record<string, unknown>) => {
+      const seen = h.upstream.requests.length;
+      expect((await chat({ thread_id: id, model_endpoint_override: echo, ...body })).status).toBe(200);
+      const call = h.upstream.requests.slice(seen).find((r) => r.model === 'echo' && r.path.endsWith('/chat/completions'));
+      return call?.body as { messages: Array<{ role: string; content: unknown }>; temperature?: number; max_tokens?: number };
+    };
+    const first = await sent({ message: 'bonjour?' });
+    expect(first.messages[0]).toEqual({ role: 'system', content: 'Answer in French.' });
+    expect(first).toMatchObject({ temperature: 0.3, max_tokens: 77 });
+    expect(await sent({ message: 'again', temperature: 1.5, max_tokens: 20 })).toMatchObject({ temperature: 1.5, max_tokens: 20 });
+    await h.json('/threads/' + id, 'PATCH', { system_prompt: null, temperature: null, max_tokens: null });
+    const cleared = await sent({ message: 'plain' });
+    expect(cleared.temperature).toBeUndefined();
+    expect(cleared.max_tokens).not.toBe(77);
+    expect(cleared.messages.some((m) => m.role === 'system' && m.content === 'Answer in French.')).toBe(false);
+  });
+
+  it('refuses out-of-range thread settings with 400 naming each field', async () => {
+    const thread = await h.json<{ id: string }>('/threads', 'POST', { title: 'Bad settings' });
+    const res = await h.json<{ code: string; errors: Array<{ path: string }> }>('/threads/' + thread.body.id, 'PATCH', { temperature: 2.5, max_tokens: 0 });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e) => e.path).sort()).toEqual(['max_tokens', 'temperature']);
+    const create = await h.json<{ errors: Array<{ path: string }> }>('/threads', 'POST', { temperature: -1, max_tokens: 1.5, system_prompt: 'x'.repeat(20_001) });
+    expect(create.status).toBe(400);
+    expect(create.body.errors.map((e) => e.path).sort()).toEqual(['max_tokens', 'system_prompt', 'temperature']);
   });
 
   it('records usage from the provider on the message', async () => {
@@ -144,6 +182,47 @@ describe('threads', () => {
     expect((await h.json(`/threads/${a.body.id}/messages`, 'GET')).status).toBe(404);
   });
 
+  it('are searched by message text too: title or any message, own threads only, words in any script, typed text never FTS5 syntax', async () => {
+    type Found = { data: Array<{ id: string; match?: { message_id: string; snippet: string } }> };
+    const search = async (q: string, token?: string) => {
+      const res = await h.json<Found>(`/threads?limit=200&q=${encodeURIComponent(q)}`, 'GET', undefined, token);
+      expect(res.status, q).toBe(200);
+      return res.body.data;
+    };
+    const fixed = await h.addModel('Handbook', 'fixed:Remote staff get an equipment allowance; 设备补贴 is paid once a year. Das Gerät bleibt Eigentum.');
+    const byTitle = await h.json<{ id: string }>('/threads', 'POST', { title: 'Quokka field notes' });
+    const byAnswer = await h.json<{ id: string }>('/threads', 'POST', { title: 'Questions' });
+    const answered = await chat({ thread_id: byAnswer.body.id, message: 'What do remote workers get?', model_endpoint_override: fixed });
+    expect(answered.body.message.status).toBe('complete');
+    // Another user says the same words in a thread of theirs.
+    const member = await h.json<{ api_key: { key: string } }>('/admin/users', 'POST', { email: 'searcher@example.com', name: 'Searcher' });
+    const key = member.body.api_key.key;
+    const theirs = await h.json<{ id: string }>('/threads', 'POST', { title: 'Theirs' }, key);
+    await chat({ thread_id: theirs.body.id, message: 'quokka allowance 设备补贴' }, key);
+
+    const byWord = await search('allowance');
+    expect(byWord.map((t) => t.id)).toEqual([byAnswer.body.id]);
+    expect(byWord[0]!.match).toEqual({ message_id: answered.body.message.id, snippet: expect.stringContaining('equipment allowance') });
+    // The last word typed is a prefix; every word must occur somewhere in one message.
+    expect((await search('equipment allow')).map((t) => t.id)).toEqual([byAnswer.body.id]);
+    expect(await search('equipment quokka')).toEqual([]);
+    // Words inside a sentence in a script written without spaces, and without their diacritics.
+    expect((await search('设备补贴')).map((t) => t.id)).toEqual([byAnswer.body.id]);
+    expect((await search('补贴')).map((t) => t.id)).toEqual([byAnswer.body.id]);
+    expect((await search('gerat')).map((t) => t.id)).toEqual([byAnswer.body.id]);
+    // A title match carries no message match.
+    expect(await search('quokka')).toEqual([expect.objectContaining({ id: byTitle.body.id })]);
+    expect((await search('quokka'))[0]).not.toHaveProperty('match');
+    // Their search finds their thread by its message, never mine.
+    expect((await search('allowance', key)).map((t) => t.id)).toEqual([theirs.body.id]);
+
+    // Typed text is words only: quotes, operators and column filters match as the words they hold.
+    for (const hostile of ['"allowance', 'allowance"', 'allowance*', '-allowance', 'equipment:allowance', '^allowance', '(allowance', 'equipment + allowance']) {
+      expect((await search(hostile)).map((t) => t.id), hostile).toEqual([byAnswer.body.id]);
+    }
+    for (const odd of ['"', '*', ')(', 'AND', 'NOT', '-', '{}', "'", 'NEAR(allowance equipment, 2)', 'allowance OR']) await search(odd);
+  });
+
   it('page by cursor without skipping or repeating while threads are inserted', async () => {
     for (let i = 0; i < 5; i++) await h.json('/threads', 'POST', { title: `Paged ${i}` });
     const seen: string[] = [];
@@ -171,5 +250,96 @@ describe('threads', () => {
     expect(await res.text()).toBe('');
     const fresh = await h.json<{ suggestions_enabled: boolean }>('/threads', 'POST', {});
     expect(fresh.body.suggestions_enabled).toBe(false);
+  });
+});
+
+describe('thread titles', () => {
+  const QUESTION = 'How much is the equipment allowance for remote staff?';
+  const streamed = async (path: string, body: Record<string, unknown>) => collectChat(await h.api(path, { method: 'POST', body: JSON.stringify({ ...body, stream: true }) }));
+  const titleOf = async (id: string) => (await h.json<{ title: string }>(`/threads/${id}`, 'GET')).body.title;
+  const created = (events: Array<{ data: Record<string, unknown> }>) => events[0]?.data as { thread_id: string; message_id: string };
+  const isTitleCall = (body: unknown) => (body as { messages?: Array<{ content: unknown }> }).messages?.[0]?.content === TITLE_INSTRUCTION;
+
+  it('after the first answer, the model that answered names the thread: after message.completed, counted, and never again', async () => {
+    const namer = await h.addModel('Namer', 'fixed:"Remote work equipment."');
+    const seen = h.upstream.requests.length;
+    const events = await streamed('/chat', { message: QUESTION, model_endpoint_override: namer });
+    expect(events.map((e) => e.event).slice(-2)).toEqual(['message.completed', 'thread.updated']);
+    const { thread_id, message_id } = created(events);
+    expect(events.at(-1)?.data).toEqual({ thread_id, title: 'Remote work equipment' });
+    expect(await titleOf(thread_id)).toBe('Remote work equipment');
+    // One call for the answer, then one short call with the instruction, to the same model.
+    const calls = h.upstream.requests.slice(seen).filter((r) => r.model === 'fixed:"Remote work equipment."');
+    expect(calls.map((r) => [r.model, isTitleCall(r.body)])).toEqual([
+      ['fixed:"Remote work equipment."', false],
+      ['fixed:"Remote work equipment."', true],
+    ]);
+    expect((calls[1]?.body as { max_tokens?: number }).max_tokens).toBeLessThanOrEqual(32);
+    const usage = h.core.db.prepare('SELECT model_id, source FROM usage_events WHERE message_id = ?').all(message_id);
+    expect(usage).toEqual([
+      { model_id: namer, source: 'chat' },
+      { model_id: namer, source: 'chat' },
+    ]);
+
+    // A later answer, a regenerated first answer: no title call, no new title.
+    const later = await streamed('/chat', { thread_id, message: 'And for part-time staff?', model_endpoint_override: namer });
+    const again = await streamed(`/chat/${message_id}/regenerate`, { model_endpoint_override: namer });
+    expect([...later, ...again].some((e) => e.event === 'thread.updated')).toBe(false);
+    expect(h.upstream.requests.slice(seen).filter((r) => r.model === 'fixed:"Remote work equipment."' && isTitleCall(r.body))).toHaveLength(1);
+    expect(await titleOf(thread_id)).toBe('Remote work equipment');
+  });
+
+  it('a thread the user named keeps its name: created with a title, or renamed before its first answer completed', async () => {
+    const namer = await h.addModel('Namer 2', 'fixed:Some other title');
+    const failing = await h.addModel('Down', 'status:503');
+    const seen = h.upstream.requests.length;
+    const named = await h.json<{ id: string }>('/threads', 'POST', { title: 'My allowance questions' });
+    const inNamed = await streamed('/chat', { thread_id: named.body.id, message: QUESTION, model_endpoint_override: namer });
+    expect(inNamed.some((e) => e.event === 'thread.updated')).toBe(false);
+    expect(await titleOf(named.body.id)).toBe('My allowance questions');
+
+    const failed = await streamed('/chat', { message: QUESTION, model_endpoint_override: failing });
+    const { thread_id, message_id } = created(failed);
+    expect((await h.json(`/threads/${thread_id}`, 'PATCH', { title: 'Renamed by me' })).status).toBe(200);
+    const retried = await streamed(`/chat/${message_id}/regenerate`, { model_endpoint_override: namer });
+    expect(retried.some((e) => e.event === 'message.completed')).toBe(true);
+    expect(retried.some((e) => e.event === 'thread.updated')).toBe(false);
+    expect(await titleOf(thread_id)).toBe('Renamed by me');
+    expect(h.upstream.requests.slice(seen).filter((r) => r.model === 'fixed:Some other title' && isTitleCall(r.body))).toEqual([]);
+  });
+
+  it('offline, the built-in model’s thread is named from the question’s key phrase, with no model call', async () => {
+    const seen = h.upstream.requests.length;
+    const events = await streamed('/chat', { message: QUESTION, model_endpoint_override: 'mdl_extractive' });
+    expect(events.at(-1)).toMatchObject({ event: 'thread.updated', data: { title: 'Equipment allowance for remote staff' } });
+    expect(await titleOf(created(events).thread_id)).toBe('Equipment allowance for remote staff');
+    expect(h.upstream.requests.slice(seen).filter((r) => JSON.stringify(r.body).includes('remote staff'))).toEqual([]);
+  });
+
+  it('a title call that fails leaves the title as it was and the answer as it was', async () => {
+    const other = await startUpstream();
+    try {
+      const model = (await h.json<{ id: string }>('/models', 'POST', { name: 'Elsewhere', provider: 'openai_compatible', endpoint_url: other.openaiBaseUrl, api_key: 'sk-elsewhere', model: 'echo' })).body.id;
+      // The answer's call goes through; the title's is held, then its connection cut.
+      const hold = other.hold('/v1/chat/completions', 1);
+      const res = await h.api('/chat', { method: 'POST', body: JSON.stringify({ message: QUESTION, model_endpoint_override: model, stream: true }) });
+      const events: string[] = [];
+      let threadId = '';
+      let completed: { content: string; status: string } | null = null;
+      for await (const event of readSse(res)) {
+        events.push(event.event ?? '');
+        if (event.event === 'message.created') threadId = (JSON.parse(event.data) as { thread_id: string }).thread_id;
+        if (event.event === 'message.completed') {
+          completed = (JSON.parse(event.data) as { message: { content: string; status: string } }).message;
+          await vi.waitFor(() => expect(hold.held()).toBe(1));
+          await other.close();
+        }
+      }
+      expect(completed).toMatchObject({ status: 'complete', content: `You said: ${QUESTION}` });
+      expect(events.at(-1)).toBe('message.completed');
+      expect(await titleOf(threadId)).toBe(QUESTION);
+    } finally {
+      await other.close();
+    }
   });
 });

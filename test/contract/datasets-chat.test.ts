@@ -48,7 +48,8 @@ describe('chat over datasets', () => {
     const context = await h.addModel('Context', 'context');
     const res = await h.json<{ message: Msg }>('/chat', 'POST', { message: 'What does sourdough need?', dataset_ids: [dataset.id], model_endpoint_override: context });
     expect(res.body.message.content).toMatch(/^2 messages: system: Answer from the passages below, user: What does sourdough need\?$/);
-    const sent = h.upstream.requests.at(-1)?.body as { messages: Array<{ role: string; content: string }> };
+    // The answer's call (the thread's title call may follow it).
+    const sent = h.upstream.requests.findLast((r) => r.model === 'context' && JSON.stringify(r.body).includes('bakery.md'))?.body as { messages: Array<{ role: string; content: string }> };
     expect(sent.messages[0]?.content).toMatch(/\[1\] bakery\.md/);
     // Passages in one language, a question in another: the answer follows the question's.
     expect(sent.messages[0]?.content).toContain("Answer in the language of the user's question");

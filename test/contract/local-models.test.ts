@@ -137,7 +137,9 @@ describe('local GGUF models', { timeout: 60_000 }, () => {
     const deltas = events.filter((e) => e.event === 'delta');
     expect(deltas.length).toBeGreaterThan(1); // streamed, not one block
     expect(deltas.map((e) => e.data.content).join('')).toBe(CHAT_ANSWER);
-    const done = events.at(-1)!;
+    // A new thread: the local model's title for it follows the answer's end.
+    expect(events.at(-1)?.event).toBe('thread.updated');
+    const done = events.at(-2)!;
     expect(done.event).toBe('message.completed');
     const message = done.data.message as { content: string; status: string; model_id: string; usage: { input_tokens: number; output_tokens: number } };
     expect(message).toMatchObject({ content: CHAT_ANSWER, status: 'complete', model_id: model.id });

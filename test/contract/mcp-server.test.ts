@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { issueApiKey } from '../../main/core/platform/auth/api-keys.js';
 import { TEST_ADMIN_KEY } from '../support/core.js';
 import { VILLAGE_DOCS, startChatHarness, type Harness } from '../support/chat.js';
@@ -110,8 +110,8 @@ describe('Parley as an MCP server over Streamable HTTP (/mcp)', () => {
     expect(progress[0]).toBe('Answering…');
 
     // The chat is the caller's own, stored like any other.
-    const thread = await h.json<{ id: string; title: string }>(`/threads/${answer.thread_id}`, 'GET');
-    expect(thread.body.title).toBe('When is the lighthouse lamp lit?');
+    // Named after its first answer (the built-in model's: the question's key phrase), once the answer was given.
+    await vi.waitFor(async () => expect((await h.json<{ title: string }>(`/threads/${answer.thread_id}`, 'GET')).body.title).toBe('Lighthouse lamp lit'));
     const messages = await h.json<{ data: Array<{ id: string; role: string; content: string }> }>(`/threads/${answer.thread_id}/messages`, 'GET');
     expect(messages.body.data.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(messages.body.data[1]).toMatchObject({ id: answer.message_id, content: answer.answer });

@@ -120,6 +120,7 @@ export const FIXTURES: Record<ParityName, Fixture> = {
   'threads.get': { input: (w) => ({ id: w.ids.thread }) },
   'threads.update': { input: (w) => ({ id: w.ids.thread, title: unique('Renamed thread') }) },
   'threads.delete': { input: async (w) => ({ id: (await w.invoke<{ id: string }>('threads.create', { title: unique('doomed thread') })).id }) },
+  'threads.files': { input: (w) => ({ id: w.ids.thread }) },
   'threads.messages': { input: (w) => ({ id: w.ids.thread }) },
   'threads.suggestions': { input: (w) => ({ id: w.ids.thread }) },
   'chat.send': { input: (w) => ({ thread_id: w.ids.thread, message: unique('parity'), model_endpoint_override: 'mdl_extractive' }) },
@@ -132,6 +133,18 @@ export const FIXTURES: Record<ParityName, Fixture> = {
     input: async (w) => ({ message_id: (await exchange(w, w.ids.cutOffModel)).answer, model_endpoint_override: 'mdl_extractive' }),
   },
   'messages.thoughts': { input: (w) => ({ id: w.ids.answer }) },
+  'messages.image_data': {
+    input: async (w) => {
+      // The test model reads images once it is marked so; a one-pixel PNG goes with a question.
+      await w.invoke('models.update', { id: w.ids.model, capabilities: { vision: true } });
+      const data = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+      const images = [{ name: 'dot.png', media_type: 'image/png', data }];
+      const sent = await w.invoke<{ thread_id: string; user_message_id: string }>('chat.send', { message: unique('parity image'), model_endpoint_override: w.ids.model, images });
+      const page = await w.invoke<{ data: Array<{ id: string; images: Array<{ id: string }> }> }>('threads.messages', { id: sent.thread_id });
+      const image = page.data.find((m) => m.id === sent.user_message_id)?.images[0];
+      return { message_id: sent.user_message_id, image_id: image?.id ?? 'img_missing' };
+    },
+  },
   'models.list': { input: none },
   'models.create': { input: (w) => ({ name: unique('Parity model'), provider: 'openai_compatible', endpoint_url: w.upstream.openaiBaseUrl, api_key: 'k', model: 'echo' }) },
   'models.update': { input: (w) => ({ id: w.ids.model, name: unique('Renamed model') }) },
@@ -192,6 +205,8 @@ export const FIXTURES: Record<ParityName, Fixture> = {
       return { kb_id: w.ids.kb, key };
     },
   },
+  // Only a file being processed can be cancelled: a ready one is refused alike on both transports.
+  'artifacts.cancel': { input: (w) => ({ kb_id: w.ids.kb, key: w.ids.artifactKey }), outcome: 'conflict' },
   'folders.create': {
     input: async (w) => ({ id: (await w.invoke<{ id: string }>('datasets.create', { name: unique('Folder dataset') })).id, path: mkdtempSync(join(tmpdir(), 'parley-parity-folder-')) }),
   },

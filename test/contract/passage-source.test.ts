@@ -3,7 +3,7 @@ import { makePdf } from '../fixtures/files/index.js';
 import { startChatHarness, type Harness } from '../support/chat.js';
 import { person, secondOrganization } from '../support/people.js';
 
-type Hit = { artifact_id: string; artifact_key: string; snippet: string; location: { start: number; end: number; page?: number; row_start?: number; row_end?: number; section?: string } };
+type Hit = { artifact_id: string; artifact_key: string; snippet: string; location: { start: number; end: number; page?: number; page_end?: number; row_start?: number; row_end?: number; section?: string } };
 type Source = {
   artifact_key: string;
   kind: string;
@@ -81,7 +81,7 @@ beforeAll(async () => {
   const pdf = await makePdf([
     [['Quarterly report for the northern region.'], ...lines('revenue', 6)],
     [['Page two talks about costs.'], ...lines('spending', 4), ['Costs fell by four percent because of the new warehouse.'], ['Staffing stayed the same.'], ...lines('staff', 4)],
-    [['Page three is the outlook.'], ...lines('the outlook', 6)],
+    [['Page three is the outlook.'], ...lines('the outlook', 6), ['Remote staff who work from home receive, after their probation period ends,', 'an equipment allowance of EUR 1,200 per year.']],
   ]);
   await upload([
     { key: 'handbook.md', bytes: HANDBOOK, type: 'text/markdown' },
@@ -93,18 +93,27 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('GET /artifacts/{artifact_id}/source', () => {
-  it('shows a PDF passage on its whole page, the passage marked, with the page and the page count', async () => {
+  it('shows a PDF passage on its whole pages, the passage marked, with the pages its citation names and the page count', async () => {
     const hit = await find('warehouse costs', 'report.pdf');
     const res = await sourceOf(hit);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ artifact_key: 'report.pdf', kind: 'pages', location: { page: 2 }, total_pages: 3, table: null, truncated: false });
+    // The passage runs from page one into page two: the pages its citation names ("pages 1–2"), no other.
+    expect(hit.location).toMatchObject({ page: 1, page_end: 2 });
+    expect(res.body).toMatchObject({ artifact_key: 'report.pdf', kind: 'pages', location: { page: 1, page_end: 2 }, total_pages: 3, table: null, truncated: false });
     const text = whole(res.body);
     expect(text).toContain('Page two talks about costs.');
     expect(text).toContain('Staffing stayed the same.');
-    // Only page two: neither page one nor page three.
-    expect(text).not.toContain('Quarterly report');
     expect(text).not.toContain('Page three');
     expect(marked(res.body)).toContain('warehouse');
+  });
+
+  it('marks the whole sentence the search snippet cut short, the amount included', async () => {
+    const hit = await find('equipment allowance for remote staff working from home', 'report.pdf');
+    expect(hit.snippet).not.toContain('EUR 1,200');
+    const res = await sourceOf(hit);
+    expect(res.status).toBe(200);
+    expect(marked(res.body)).toContain('an equipment allowance of EUR 1,200 per year.');
+    expect(res.body.location).toEqual({ page: hit.location.page, ...(hit.location.page_end === undefined ? {} : { page_end: hit.location.page_end }) });
   });
 
   it('shows a CSV passage as the rows around it under the header, its rows marked', async () => {

@@ -100,7 +100,7 @@ describe('Admin → Configuration', () => {
 
 describe('Settings → Local HTTP server', () => {
   it('shows where the server listens and saves a new port, which served mode applies at the next start', async () => {
-    await page.goto(`${suite.served.url}/#/settings`);
+    await page.goto(`${suite.served.url}/#/settings/api`);
     const section = await visible(page.getByRole('region', { name: 'Local HTTP server' }));
     await visible(section.getByText(suite.served.url, { exact: true }));
     // Served mode serves this very page: its switch cannot turn it off.

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, mainNavLink, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
+import { openSettingsSection } from './support/settings.js';
 
 const suite = e2eSuite();
 
@@ -12,6 +13,7 @@ async function settingsAs(key: string): Promise<Page> {
   await signIn(page, key);
   await mainNavLink(page, 'Settings').click();
   await visible(page.getByRole('heading', { level: 1, name: 'Settings' }));
+  await openSettingsSection(page, 'Server and API keys');
   return page;
 }
 

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
-import { e2eSuite, pageProblems, signIn, visible } from './support/browser.js';
+import { SCREENSHOT_DIR, e2eSuite, pageProblems, signIn, visible } from './support/browser.js';
 import { chatPage } from './support/chat-page.js';
 import { eventually } from './support/eventually.js';
 import { inspectAtWidthsThenResize } from './support/widths.js';
@@ -234,6 +234,44 @@ describe('sources, composer, popovers and threads', () => {
     await ask('Ahoy', 'Context');
     await idle();
     await eventually(() => lastAnswer().locator('.markdown').textContent()).toMatch(/^2 messages: system: Talk like a pirate\./);
+    expect(pageProblems(page)).toEqual([]);
+  });
+
+  it('a new chat\'s settings (instructions, temperature, max length) reach the model and are still there after a reload', async () => {
+    await newChat();
+    const settings = () => page.getByRole('dialog', { name: 'Chat settings' });
+    await page.getByRole('button', { name: 'Chat settings', exact: true }).click();
+    await visible(settings());
+    await eventually(() => settings().getByLabel('Instructions').evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Escape');
+    await eventually(() => settings().count()).toBe(0);
+    await page.getByRole('button', { name: 'Chat settings', exact: true }).click();
+    await settings().getByLabel('Instructions').fill('Answer like a poet.');
+    await settings().getByLabel('Model default').uncheck();
+    await settings().getByLabel('Temperature value').fill('0.4');
+    await settings().getByLabel('Max length (tokens)').fill('123');
+    expect(await inspectAtWidthsThenResize(page, 'chat-settings', { width: 1280, height: 800 })).toEqual([]);
+    await settings().getByRole('button', { name: 'Save' }).click();
+    await eventually(() => settings().count()).toBe(0);
+    const customized = page.getByRole('button', { name: 'Chat settings (customized for this chat)' });
+    await visible(customized);
+
+    const seen = upstream.requests.length;
+    await ask('Hello poet', 'Context');
+    await idle();
+    await eventually(() => lastAnswer().locator('.markdown').textContent()).toMatch(/^2 messages: system: Answer like a poet\., user: Hello poet/);
+    const asked = upstream.requests.slice(seen).find((r) => JSON.stringify(r.body).includes('Hello poet'));
+    expect(asked?.body).toMatchObject({ temperature: 0.4, max_tokens: 123 });
+
+    await page.reload();
+    // The dot that says the chat has settings of its own, among the composer's tools.
+    await page.locator('.composer-tools').screenshot({ path: `${SCREENSHOT_DIR}/chat-settings-custom.png` });
+    await (await visible(customized)).click();
+    await eventually(() => settings().getByLabel('Instructions').inputValue()).toBe('Answer like a poet.');
+    expect(await settings().getByLabel('Temperature value').inputValue()).toBe('0.4');
+    expect(await settings().getByLabel('Max length (tokens)').inputValue()).toBe('123');
+    await settings().getByRole('button', { name: 'Cancel' }).click();
+    await eventually(() => customized.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(pageProblems(page)).toEqual([]);
   });
 });

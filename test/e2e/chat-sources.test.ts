@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makePdf } from '../fixtures/files/index.js';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
-import { e2eSuite, signIn, visible } from './support/browser.js';
+import { SCREENSHOT_DIR, e2eSuite, signIn, visible } from './support/browser.js';
 import { inspectAtWidths } from './support/widths.js';
 
 /**
@@ -76,7 +76,7 @@ beforeAll(async () => {
   const pdf = await makePdf([
     [['Quarterly report for the northern region.'], ...lines('revenue', 6)],
     [['Page two talks about costs.'], ...lines('spending', 4), ['Costs fell by four percent because of the new warehouse.'], ['Staffing stayed the same.'], ...lines('staff', 4)],
-    [['Page three is the outlook.'], ...lines('the outlook', 6)],
+    [['Page three is the outlook.'], ...lines('the outlook', 6), ['Remote staff who work from home receive, after their probation period ends,', 'an equipment allowance of EUR 1,200 per year.']],
   ]);
   await addDataset('Report', 'report.pdf', new Uint8Array(pdf), 'application/pdf');
   page = await suite.open();
@@ -117,15 +117,81 @@ describe('a cited source opens at its passage', () => {
     expect(await inspectAtWidths(page, 'chat-source-rows')).toEqual([]);
   });
 
-  it('a PDF source shows its page, the passage marked, "page 2 of 3"', async () => {
+  it('a PDF source shows its pages, the passage marked, "pages 1–2 of 3" as its source names them', async () => {
     await ask('Why did costs fall at the warehouse?', 'Citing', 'Report');
     const viewer = await openSource();
     await expect.poll(() => viewer.locator('mark').first().textContent()).toContain('warehouse');
     const text = (await viewer.textContent()) ?? '';
     expect(text).toContain('Page two talks about costs.');
     expect(text).not.toContain('Page three is the outlook.');
-    expect(await lastAnswer().locator('.citation[open] .citation-where').textContent()).toContain('page 2 of 3');
+    expect(await lastAnswer().locator('.citation[open] .citation-where').textContent()).toContain('pages 1–2 of 3');
     expect(await inspectAtWidths(page, 'chat-source-page')).toEqual([]);
+  });
+
+  it('a PDF source marks the whole sentence quoted, "EUR 1,200" included, and Sources and the viewer name the same pages', async () => {
+    await ask('What equipment allowance do remote staff working from home receive?', 'Citing', 'Report');
+    const viewer = await openSource();
+    await expect.poll(() => viewer.locator('mark').first().textContent()).toContain('an equipment allowance of EUR 1,200 per year.');
+    const heading = ((await lastAnswer().locator('.citation[open] summary .citation-location').textContent()) ?? '').replace(/^\s*·\s*/, '');
+    expect(heading).toMatch(/^pages? \d/);
+    expect(await lastAnswer().locator('.citation[open] .citation-where').textContent()).toContain(`${heading} of 3`);
+  });
+});
+
+describe('files attached in the composer', () => {
+  it('go into the chat’s own files, ready before the question is answered, and the answer cites them; a refused file says why', async () => {
+    await page.goto(`${suite.served.url}/#/chat`);
+    await visible(page.getByRole('heading', { name: 'What would you like to know?' }));
+    await page.getByLabel('Model').selectOption(models.Citing ?? '');
+    const picker = page.getByLabel('Files to attach');
+    const chip = (name: string) => page.getByRole('list', { name: 'Attached files' }).getByRole('listitem').filter({ hasText: name });
+
+    // A type nothing reads, and a name longer than any file system allows: each chip says why, the chat keeps going.
+    const long = `${'very-long-name-'.repeat(20)}.md`;
+    await picker.setInputFiles([
+      { name: 'setup.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ\x90\x00 not a document') },
+      { name: long, mimeType: 'text/markdown', buffer: Buffer.from('# Long\n\nA name too long.\n') },
+    ]);
+    // Attaching made the chat's thread: the files have a home, and the chat goes on in it.
+    await expect.poll(() => page.url()).toMatch(/#\/chat\/thr_/);
+    await expect.poll(() => chip('setup.exe').getAttribute('data-state'), { timeout: 15_000 }).toBe('failed');
+    await expect.poll(() => chip('very-long-name').getAttribute('data-state'), { timeout: 15_000 }).toBe('failed');
+    expect(await chip('setup.exe').locator('.attachment-status').textContent()).not.toBe('');
+    await page.getByRole('button', { name: 'Remove setup.exe' }).click();
+    await chip('very-long-name').getByRole('button', { name: /^Remove / }).click();
+    expect(await page.getByRole('list', { name: 'Attached files' }).count()).toBe(0);
+
+    // Sent at once: the message waits for the file, then the answer cites it.
+    await picker.setInputFiles({ name: 'ferry-times.md', mimeType: 'text/markdown', buffer: Buffer.from('# Ferry\n\nThe last ferry to the island leaves at 22:40 from pier 3.\n') });
+    await visible(chip('ferry-times.md'));
+    await composer().fill('When does the last ferry to the island leave?');
+    await composer().press('Enter');
+    await visible(lastAnswer());
+    await idle();
+    await visible(lastAnswer().getByRole('button', { name: /^Source 1: .*ferry-times\.md/ }));
+    expect(await page.getByRole('list', { name: 'Attached files' }).count()).toBe(0);
+
+    // Dropped anywhere on the chat (the composer shows where it lands) and pasted into the box: attached the same way.
+    const transfer = (name: string, type: string, text: string) =>
+      page.evaluateHandle(([n, t, x]) => {
+        const data = new DataTransfer();
+        data.items.add(new File([x], n, { type: t }));
+        return data;
+      }, [name, type, text] as const);
+    const dropped = await transfer('tide-tables.md', 'text/markdown', '# Tides\n\nHigh tide at 06:12 and 18:40.\n');
+    await page.dispatchEvent('.chat-main', 'dragover', { dataTransfer: dropped });
+    await visible(page.getByText('Drop files to attach them to this chat'));
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/chat-attachments-drop.png` });
+    await page.dispatchEvent('.chat-main', 'drop', { dataTransfer: dropped });
+    const pasted = await transfer('setup.exe', 'application/x-msdownload', 'MZ not a document');
+    await composer().evaluate((box, clipboardData) => box.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true })), pasted);
+    await expect.poll(() => chip('tide-tables.md').getAttribute('data-state'), { timeout: 15_000 }).toBe('ready');
+    await expect.poll(() => chip('setup.exe').getAttribute('data-state'), { timeout: 15_000 }).toBe('failed');
+    try {
+      expect(await inspectAtWidths(page, 'chat-attachments')).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 });
 
@@ -176,7 +242,8 @@ describe('a narrow window', () => {
     await ask('What is the population of Lima in Peru?', 'Citing', 'Cities');
     await page.setViewportSize({ width: 420, height: 900 });
     try {
-      await expect.poll(() => page.locator('.thread-drawer-title').textContent()).toContain('Lima');
+      // The thread's name, as its model wrote it after the answer (the fixture model says its one answer again).
+      await expect.poll(() => page.locator('.thread-drawer-title').textContent()).toBe('Here is what the file says');
       await openSource();
       const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(await sideways()).toBeLessThanOrEqual(0);

@@ -1,11 +1,14 @@
 import { readFile } from 'node:fs/promises';
+import { crc32, deflateSync } from 'node:zlib';
 import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
 import { chatPage } from './support/chat-page.js';
 import { eventually } from './support/eventually.js';
+import { overlap } from './support/layout.js';
 import { addDataset, addModel } from './support/served-data.js';
+import { inspectAtWidths, inspectAtWidthsThenResize } from './support/widths.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -14,9 +17,36 @@ const models: Record<string, string> = {};
 
 /** The ten words `slow:<ms>` streams, one per chunk. */
 const ALL_WORDS = 'one two three four five six seven eight nine ten';
+/** The title a `slow:` model gives its thread after the first answer: its ten words, as a title. */
+const COUNTED = 'One two three four five six seven eight nine ten';
 const MARKDOWN_ANSWER = 'Use **const**:\n\n```ts\nconst total = items.length;\n```\n\n<img src=x onerror="document.title=1">';
 
 const { composer, lastAnswer, newChat, ask } = chatPage(() => page, suite, models);
+
+/** A PNG of `width`×`height` in diagonal stripes: a picture whose thumbnail and full size can be told apart by eye. */
+function stripesPng(width: number, height: number): Buffer {
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const at = y * (width * 3 + 1) + 1 + x * 3;
+      const band = Math.floor((x + y) / 12) % 2;
+      rows.set(band ? [79, 70, 229] : [250, 204, 21], at);
+    }
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
 
 async function answerText(): Promise<string> {
   return ((await lastAnswer().locator('.markdown').textContent()) ?? '').trim();
@@ -86,15 +116,18 @@ describe('chat in the browser', () => {
     await eventually(answerText, { timeout: 10_000 }).toMatch(/^one two/);
     // One read, on purpose: the state at the moment the part-way text showed (a retried negative check proves no more).
     expect(await answerText()).not.toContain('ten');
-    // The other message actions wait too: the new thread's rename and delete, and starting another chat.
+    // The thread's own actions wait too (its rename and delete); navigation does not (see the test of leaving an answer).
     const threadsNav = page.getByRole('navigation', { name: 'Threads' });
     await eventually(() => threadsNav.getByRole('button', { name: 'Actions for Count to ten', includeHidden: true }).isDisabled({ timeout: 5_000 })).toBe(true);
-    await eventually(() => threadsNav.getByRole('button', { name: 'New chat' }).isDisabled()).toBe(true);
     await eventually(answerText, { timeout: 10_000 }).toBe(ALL_WORDS);
     await eventually(() => composer().isDisabled()).toBe(false);
     await visible(lastAnswer().getByText('Slow (chosen)'));
     expect(new URL(page.url()).hash).toMatch(/^#\/chat\/thr_/);
-    await visible(page.getByRole('navigation', { name: 'Threads' }).getByRole('link', { name: 'Count to ten' }));
+    // Once the answer is done, the model that wrote it names the thread (this fixture model says its ten words
+    // again), and the list and the page show the name without a reload.
+    await visible(threadsNav.getByRole('link', { name: COUNTED }));
+    expect(await threadsNav.getByRole('link', { name: 'Count to ten' }).count()).toBe(0);
+    expect(await inspectAtWidthsThenResize(page, 'chat-generated-title', { width: 1280, height: 800 })).toEqual([]);
   });
 
   it('Stop ends the answer and keeps the partial text', async () => {
@@ -146,6 +179,52 @@ describe('chat in the browser', () => {
     await eventually(answerText, { timeout: 15_000 }).toBe(ALL_WORDS);
     await eventually(() => composer().isDisabled()).toBe(false);
     await visible(lastAnswer().getByText('Slower (chosen)'));
+  });
+
+  it('while an answer is written, other threads open and New chat works; the answer goes on and is whole on coming back', async () => {
+    const threadsNav = page.getByRole('navigation', { name: 'Threads' });
+    await newChat();
+    await ask('An earlier chat to read', 'Markdown');
+    await eventually(() => composer().isDisabled()).toBe(false);
+    const earlier = new URL(page.url()).hash;
+    await newChat();
+    // The model is held before its first word: the answer is under way for as long as the test needs.
+    const held = upstream.hold('/v1/chat/completions');
+    try {
+      await ask('Count while I look elsewhere', 'Slow');
+      await eventually(() => new URL(page.url()).hash).toMatch(/^#\/chat\/thr_/);
+      const writing = new URL(page.url()).hash;
+      // (The earlier chat's title may be asked for and held too.)
+      await eventually(() => held.held()).toBeGreaterThan(0);
+      const writingRow = threadsNav.locator('.thread-item', { has: page.locator(`a[href="${writing}"]`) });
+      await visible(writingRow.getByText('answering…'));
+      // Another thread opens at once, ready for a message of its own.
+      await threadsNav.locator(`a[href="${earlier}"]`).click();
+      await visible(lastAnswer().locator('pre code'));
+      await eventually(() => composer().isDisabled()).toBe(false);
+      await visible(writingRow.getByText('answering…'));
+      // At 420 px the list is in the drawer.
+      expect(await inspectAtWidths(page, 'chat-answering-elsewhere', async (width) => (width < 600 ? page.getByRole('button', { name: 'Threads' }).click() : undefined))).toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.setViewportSize({ width: 1280, height: 800 });
+      // And so does a new chat.
+      await threadsNav.getByRole('button', { name: 'New chat' }).click();
+      await visible(page.getByRole('heading', { name: 'What would you like to know?' }));
+      await eventually(() => composer().isDisabled()).toBe(false);
+      // Back in the answering thread: it is still being written, and ends whole once the model goes on.
+      await threadsNav.locator(`a[href="${writing}"]`).click();
+      await eventually(() => composer().isDisabled()).toBe(true);
+      held.release();
+      await eventually(answerText, { timeout: 15_000 }).toBe(ALL_WORDS);
+      await eventually(() => composer().isDisabled()).toBe(false);
+      await eventually(() => writingRow.getByText('answering…').count()).toBe(0);
+      // One question and one answer: nothing lost, nothing twice, and no toast from the stream left behind.
+      expect(await page.getByRole('article', { name: 'You said' }).count()).toBe(1);
+      expect(await page.getByRole('article', { name: 'Answer' }).count()).toBe(1);
+      expect(await page.locator('.toast').count()).toBe(0);
+    } finally {
+      held.release();
+    }
   });
 
   it('a suggested prompt starts a chat', async () => {
@@ -341,9 +420,39 @@ describe('chat in the browser', () => {
     const dialog = await visible(page.getByRole('dialog', { name: 'Delete this thread?' }));
     await eventually(() => dialog.textContent()).toMatch(/Counting, renamed.*all its messages/);
     await dialog.getByRole('button', { name: 'Delete thread' }).click();
-    await visible(threads.getByText('No thread has this in its title.'));
+    await visible(threads.getByText('No thread has this in its title or messages.'));
     await threads.getByRole('searchbox', { name: 'Search threads' }).fill('');
-    await visible(threads.getByRole('link', { name: 'Count to ten' }));
+    // Other threads of this file were answered by the same fixture model, so named alike.
+    await visible(threads.getByRole('link', { name: COUNTED }).first());
+  });
+
+  it('a word only an answer holds finds its thread: the snippet shows it marked, and opening the thread goes to that answer, highlighted', async () => {
+    await newChat();
+    await ask('Show me code', 'Markdown');
+    await eventually(answerText).toContain('items.length');
+    await newChat();
+    const threads = page.getByRole('navigation', { name: 'Threads' });
+    const search = threads.getByRole('searchbox', { name: 'Search threads' });
+    await search.fill('items');
+    // Newest first: this test's thread (other tests of this file may have asked the same).
+    const found = threads.locator('.thread-item').first().getByRole('link');
+    await eventually(() => found.locator('.thread-snippet mark').allTextContents()).toEqual(['items']);
+    expect(await found.textContent()).toContain('const total = items.length');
+    // At 420 px the list is in the drawer.
+    const drawer = page.getByRole('button', { name: 'Threads' });
+    expect(await inspectAtWidths(page, 'chat-search-snippet', async (width) => (width < 600 ? drawer.click() : undefined))).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await found.click();
+
+    const hit = page.getByRole('group', { name: 'Found by your search' });
+    await visible(hit.getByRole('article', { name: 'Answer' }));
+    expect(new URL(page.url()).hash).toMatch(/^#\/chat\/thr_\w+\?m=msg_\w+$/);
+    await eventually(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Found by your search');
+    // The searched word is painted inside the answer's rendered Markdown (a CSS highlight: React's DOM is left alone).
+    await eventually(() => page.evaluate(() => [...(CSS.highlights.get('parley-search-hit') ?? [])].map((range) => range.toString()))).toEqual(['items']);
+    expect(await inspectAtWidthsThenResize(page, 'chat-search-hit', { width: 1280, height: 800 })).toEqual([]);
+    await search.fill('');
   });
 
   it('an answer renderer that cannot be fetched, or a message sent while the service is down, leaves the page and the text', async () => {
@@ -375,8 +484,13 @@ describe('chat in the browser', () => {
       await eventually(() => box.inputValue()).toBe('And in Python?');
       expect(await answers.count()).toBe(1);
       expect(await offline.getByText(/restarted or updated/).count()).toBe(0);
+      // The lost connection's toast stays clear of the notice and of the box, wide and narrow (issue 31).
+      const lost = await visible(offline.getByRole('region', { name: 'Notifications' }).getByRole('listitem').filter({ hasText: 'Lost the connection' }));
+      const composer = offline.locator('form.composer');
+      await eventually(async () => (await overlap(lost, notice)) || (await overlap(lost, composer))).toBe(false);
       expect(await inspectPage(offline, 'chat-not-sent')).toEqual([]);
       await offline.setViewportSize({ width: 420, height: 800 });
+      await eventually(async () => (await overlap(lost, notice)) || (await overlap(lost, composer))).toBe(false);
       expect(await inspectPage(offline, 'chat-not-sent-narrow')).toEqual([]);
       await offline.setViewportSize({ width: 1280, height: 800 });
 
@@ -415,6 +529,33 @@ describe('chat in the browser', () => {
       await visible(lastAnswer().getByText('Slow (chosen)'));
     } finally {
       await suite.served.api(`/workflows/${created.id}`, { method: 'DELETE' });
+    }
+  });
+
+  it('an image sent to a model that reads images shows as a thumbnail that opens full size, after a reload too', async () => {
+    const seer = await addModel(suite.served, upstream.openaiBaseUrl, 'Seer', 'fixed:A striped square.');
+    expect((await suite.served.api(`/models/${seer}`, { method: 'PATCH', body: { capabilities: { vision: true } } })).status).toBe(200);
+    try {
+      await page.reload();
+      await newChat();
+      await page.getByLabel('Files to attach').setInputFiles({ name: 'stripes.png', mimeType: 'image/png', buffer: stripesPng(160, 120) });
+      await visible(page.getByRole('list', { name: 'Attached files' }).locator('li[data-state="ready"]'));
+      await ask('What is in this picture?', seer);
+      await eventually(answerText, { timeout: 10_000 }).toBe('A striped square.');
+      // Read again from the service, not from what the composer had read.
+      await page.reload();
+      const open = page.getByRole('article', { name: 'You said' }).last().getByRole('button', { name: 'Open image stripes.png full size' });
+      await eventually(() => open.isEnabled({ timeout: 10_000 })).toBe(true);
+      await visible(open.getByRole('img', { name: 'stripes.png' }));
+      expect(await inspectAtWidthsThenResize(page, 'chat-image', page.viewportSize() ?? { width: 1280, height: 800 })).toEqual([]);
+      await open.click();
+      const viewer = page.getByRole('dialog', { name: 'stripes.png' });
+      await visible(viewer.getByRole('img', { name: 'stripes.png' }));
+      expect(await inspectAtWidthsThenResize(page, 'chat-image-open', page.viewportSize() ?? { width: 1280, height: 800 })).toEqual([]);
+      await page.keyboard.press('Escape');
+      await eventually(() => viewer.isVisible()).toBe(false);
+    } finally {
+      await suite.served.api(`/models/${seer}`, { method: 'DELETE' });
     }
   });
 

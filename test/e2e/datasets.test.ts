@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, mainNavLink, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
+import { inspectAtWidths } from './support/widths.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -173,6 +174,32 @@ describe('datasets', () => {
     await suite.served.api(`/datasets/${dataset.id}`, { method: 'DELETE' });
     await go('#/datasets', 'Datasets');
     await visible(page.getByRole('link', { name: 'Company handbook' }));
+    await page.getByRole('link', { name: 'Company handbook' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Company handbook' }));
+  });
+
+  it('cancels a large file while it is processed: it says Cancelled and offers Retry', async () => {
+    const created = await suite.served.api('/datasets', { method: 'POST', body: { name: 'Harbour ledger' } });
+    const dataset = (await created.json()) as { id: string; kb_id: string };
+    // Some 30 MB of text: seconds of indexing, while the test finds the file processing and cancels it.
+    const lines = ['# Harbour ledger\n'];
+    for (let i = 0; i < 300_000; i++) lines.push(`Entry ${i}: the dredger worked berth ${i % 97} of the north channel while tide ${i % 13} turned and the crane lifted crate ${i}.\n`);
+    const form = new FormData();
+    form.append('file', new Blob([lines.join('\n')], { type: 'text/markdown' }), 'ledger.md');
+    const upload = await fetch(`${suite.served.url}/api/knowledge-bases/${dataset.kb_id}/artifacts`, { method: 'POST', headers: { authorization: `Bearer ${suite.served.apiKey}` }, body: form });
+    expect(upload.ok).toBe(true);
+    try {
+      await go(`#/datasets/${dataset.id}`, 'Harbour ledger');
+      await row('ledger.md').getByRole('button', { name: 'Cancel ledger.md' }).click();
+      await visible(row('ledger.md').getByText('Cancelled'));
+      await visible(row('ledger.md').getByText('You stopped its processing. Retry reads it again.'));
+      await visible(row('ledger.md').getByRole('button', { name: 'Retry ledger.md' }));
+      expect(await inspectAtWidths(page, 'dataset-file-cancelled')).toEqual([]);
+      await page.setViewportSize({ width: 1280, height: 800 });
+    } finally {
+      await suite.served.api(`/datasets/${dataset.id}`, { method: 'DELETE' });
+    }
+    await go('#/datasets', 'Datasets');
     await page.getByRole('link', { name: 'Company handbook' }).click();
     await visible(page.getByRole('heading', { level: 1, name: 'Company handbook' }));
   });

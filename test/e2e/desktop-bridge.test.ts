@@ -97,7 +97,7 @@ describe('the renderer over the desktop bridge', () => {
   });
 
   it('creates and revokes API keys through the bridge', async () => {
-    const { page, bridgeCalls, fetches } = await openDesktop((op, input) => mainProcess(suite.served.apiKey, op, input), '#/settings');
+    const { page, bridgeCalls, fetches } = await openDesktop((op, input) => mainProcess(suite.served.apiKey, op, input), '#/settings/api');
     await page.getByLabel('New key name').fill('Desktop made');
     await page.getByRole('button', { name: 'Create key' }).click();
     const field = page.getByRole('region', { name: 'New key “Desktop made”' }).getByRole('textbox');
@@ -128,7 +128,7 @@ describe('the renderer over the desktop bridge', () => {
   it('rebuilds errors from the bridge with their code and shows them', async () => {
     const { page } = await openDesktop(async (op, input) =>
       op === 'apiKeys.create' ? { ok: false, error: new ServiceError('conflict', 'A key with this name already exists.').toPayload() } : mainProcess(suite.served.apiKey, op, input),
-    '#/settings');
+    '#/settings/api');
     await page.getByLabel('New key name').fill('Twice');
     await page.getByRole('button', { name: 'Create key' }).click();
     await eventually(() => page.getByRole('alert').textContent()).toBe('A key with this name already exists.');
@@ -140,7 +140,7 @@ describe('the renderer over the desktop bridge', () => {
     const policies = new Set<string | null>();
     const { page } = await openDesktop(
       (op, input) => mainProcess(suite.served.apiKey, op, input),
-      '#/settings',
+      '#/settings/api',
       // Playwright cannot open app:// itself: the page's own origin is answered by the handler instead.
       (page) =>
         page.route(

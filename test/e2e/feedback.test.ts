@@ -5,6 +5,7 @@ import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, mainNavLink, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
+import { openSettingsSection } from './support/settings.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -165,6 +166,7 @@ describe('toasts for failures out of view', () => {
     const refuse = (url: URL) => url.origin === suite.served.url && url.pathname.startsWith('/api/');
     await page.route(refuse, (route) => route.abort('connectionrefused'));
     await navigate('Settings');
+    await openSettingsSection(page, 'Models');
     const lost = await visible(toasts().filter({ hasText: 'Lost the connection to Parley' }));
     // Every section failed to load, each inline; the connection is said once.
     await eventually(() => toasts().count()).toBe(1);

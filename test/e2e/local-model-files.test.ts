@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGguf } from '../fixtures/gguf.js';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
+import { openSettingsSection } from './support/settings.js';
 
 const home = mkdtempSync(join(tmpdir(), 'parley-e2e-home-'));
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-local-'));
@@ -35,9 +36,9 @@ const suite = e2eSuite(() => ({ dataDir, env: { HOME: home } }));
 let page: Page;
 
 beforeAll(async () => {
-  page = await suite.open('#/settings');
+  page = await suite.open('#/settings/local-models');
   await signIn(page, suite.served.apiKey);
-  await page.goto(`${suite.served.url}/#/settings`);
+  await page.goto(`${suite.served.url}/#/settings/local-models`);
   await visible(page.getByRole('heading', { level: 1, name: 'Settings' }));
 });
 
@@ -60,8 +61,13 @@ describe('Settings → Local models', () => {
     await eventually(() => embed.textContent()).toMatch(/LM Studio/);
     const notes = await visible(region().getByRole('row', { name: /notes/ }));
     await eventually(() => notes.textContent()).toMatch(/Failed.*not a GGUF model/);
-    // The main table leaves them to this section.
-    await eventually(() => page.getByRole('region', { name: 'Models and providers' }).getByRole('row', { name: /Tiny Chat/ }).count()).toBe(0);
+    // The main table, in Settings → Models, leaves them to this section.
+    await openSettingsSection(page, 'Models');
+    const models = await visible(page.getByRole('region', { name: 'Models and providers' }));
+    await visible(models.getByRole('row', { name: /Built-in/ }).first());
+    expect(await models.getByRole('row', { name: /Tiny Chat/ }).count()).toBe(0);
+    await page.goBack();
+    await visible(region().getByRole('row', { name: /Tiny Chat/ }));
   });
 
   it('loads and unloads a model', async () => {
@@ -77,8 +83,9 @@ describe('Settings → Local models', () => {
     await eventually(() => server.textContent()).not.toMatch(/Registered/);
     await server.getByRole('button', { name: 'Register Ollama' }).click();
     await visible(server.getByText('Registered'));
-    await page.reload();
+    await openSettingsSection(page, 'Models');
     await visible(page.getByRole('region', { name: 'Models and providers' }).getByRole('row', { name: /Ollama llama3\.1:8b/ }));
+    await openSettingsSection(page, 'Local models');
   });
 
   it('refuses a file that is not GGUF when added by path, saying why', async () => {

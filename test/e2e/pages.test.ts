@@ -29,12 +29,31 @@ describe('every page of the shell, as the owner', () => {
     expect(await inspectAtWidthsThenResize(page, 'compare', { width: 1280, height: 800 })).toEqual([]);
   });
 
-  it('#/settings shows the profile and the API keys', async () => {
-    await go('#/settings', 'Settings');
-    await visible(page.getByRole('region', { name: 'Profile' }));
+  it('#/settings/<section> shows that section alone; its sub-navigation switches sections, and Back returns', async () => {
+    await go('#/settings/api', 'Settings');
+    const sections = page.getByRole('navigation', { name: 'Settings sections' });
+    const link = (name: string) => sections.getByRole('link', { name, exact: true });
+    await eventually(() => link('Server and API keys').getAttribute('aria-current')).toBe('page');
     await visible(page.getByRole('region', { name: 'API keys' }));
     await visible(page.getByRole('row', { name: /Admin key \(PARLEY_ADMIN_API_KEY\)/ }));
+    // Settled: the section's own table is in, and the others are never rendered beside it.
+    expect(await page.getByRole('region', { name: 'Profile' }).count()).toBe(0);
+    expect(await page.getByRole('region', { name: 'Models and providers' }).count()).toBe(0);
     expect(await inspectAtWidthsThenResize(page, 'settings', { width: 1280, height: 800 })).toEqual([]);
+
+    await link('General').click();
+    await visible(page.getByRole('region', { name: 'Profile' }));
+    await eventually(() => page.getByRole('region', { name: 'API keys' }).count()).toBe(0);
+    await eventually(() => link('General').getAttribute('aria-current')).toBe('page');
+    expect(await link('Server and API keys').getAttribute('aria-current')).toBe(null);
+    expect(new URL(page.url()).hash).toBe('#/settings');
+
+    await page.goBack();
+    await visible(page.getByRole('region', { name: 'API keys' }));
+    await eventually(() => page.getByRole('region', { name: 'Profile' }).count()).toBe(0);
+    await eventually(() => link('Server and API keys').getAttribute('aria-current')).toBe('page');
+    expect(new URL(page.url()).hash).toBe('#/settings/api');
+    expect(pageProblems(page)).toEqual([]);
   });
 
   it('#/admin lists the users', async () => {

@@ -17,7 +17,7 @@ beforeAll(async () => {
   upstream = await startUpstream();
   page = await suite.open();
   await signIn(page, suite.served.apiKey);
-  await page.goto(`${suite.served.url}/#/settings`);
+  await page.goto(`${suite.served.url}/#/settings/models`);
   await visible(page.getByRole('heading', { level: 1, name: 'Settings' }));
 });
 

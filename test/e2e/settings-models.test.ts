@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { e2eSuite, inspectPage, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
+import { openSettingsSection } from './support/settings.js';
 
 const suite = e2eSuite();
 let page: Page;
@@ -10,9 +11,9 @@ let upstream: Upstream;
 
 beforeAll(async () => {
   upstream = await startUpstream();
-  page = await suite.open('#/settings');
+  page = await suite.open('#/settings/models');
   await signIn(page, suite.served.apiKey);
-  await page.goto(`${suite.served.url}/#/settings`);
+  await page.goto(`${suite.served.url}/#/settings/models`);
   await visible(page.getByRole('heading', { level: 1, name: 'Settings' }));
 });
 
@@ -81,7 +82,7 @@ describe('Settings → Models and providers', () => {
       await visible(models().getByRole('row', { name: /Mixed alpha/ }));
       await visible(models().getByRole('row', { name: /Mixed beta/ }));
       // Only the refused one is left to retry.
-      await eventually(() => form.getByRole('checkbox').count()).toBe(2);
+      await eventually(() => form.getByRole('group', { name: 'Or add several of them at once' }).getByRole('checkbox').count()).toBe(2);
       await form.getByRole('button', { name: 'Cancel' }).click();
       await form.waitFor({ state: 'detached' });
     } finally {
@@ -136,6 +137,7 @@ describe('Settings → Models and providers', () => {
   });
 
   it('lets a super admin choose the embedding model: automatic, keyword only or a local one', async () => {
+    await openSettingsSection(page, 'Local models');
     const region = await visible(page.getByRole('region', { name: 'Search embeddings' }));
     // No model shipped or downloaded here: automatic means keyword search for now.
     await visible(region.getByText(/keyword only/i).first());
@@ -149,6 +151,7 @@ describe('Settings → Models and providers', () => {
   });
 
   it('shows the local server address and, to a super admin, its port to change', async () => {
+    await openSettingsSection(page, 'Server and API keys');
     const region = await visible(page.getByRole('region', { name: 'Local HTTP server' }));
     await visible(region.getByText(`${suite.served.url}/v1`, { exact: true }));
     await eventually(() => region.getByLabel('Port').inputValue()).toBe('4317');
@@ -156,20 +159,23 @@ describe('Settings → Models and providers', () => {
     // API keys are still there, as they were.
     await visible(page.getByRole('region', { name: 'API keys' }));
     expect(pageProblems(page)).toEqual([]);
+    await openSettingsSection(page, 'Models');
   });
 
   it('a member sees the models but no admin action', async () => {
     const created = await suite.served.api('/admin/users', { method: 'POST', body: { email: 'member@example.com', name: 'Mo Member' } });
     const { api_key } = (await created.json()) as { api_key: { key: string } };
-    const member = await suite.open('#/settings');
+    const member = await suite.open('#/settings/models');
     await signIn(member, api_key.key);
-    await member.goto(`${suite.served.url}/#/settings`);
+    await member.goto(`${suite.served.url}/#/settings/models`);
     const region = await visible(member.getByRole('region', { name: 'Models and providers' }));
     await visible(region.getByRole('row', { name: /Echo upstream/ }));
     await visible(region.getByText('Only admins can add, test or remove models.'));
-    await eventually(() => member.getByRole('button', { name: /^(Add endpoint|Test|Remove|Set override|Save server settings)/ }).count()).toBe(0);
+    await eventually(() => member.getByRole('button', { name: /^(Add endpoint|Test|Remove|Set override)/ }).count()).toBe(0);
+    await openSettingsSection(member, 'Server and API keys');
     const server = member.getByRole('region', { name: 'Local HTTP server' });
     await visible(server.getByText('Only super admins can turn the server on or off or change its port.'));
+    expect(await member.getByRole('button', { name: 'Save server settings' }).count()).toBe(0);
     await visible(server.getByText(suite.served.url, { exact: true }));
     expect(pageProblems(member)).toEqual([]);
   });

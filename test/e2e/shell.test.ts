@@ -25,10 +25,14 @@ async function setConfiguredTheme(theme: 'system' | 'light' | 'dark'): Promise<v
 let threadIds: string[] = [];
 beforeAll(async () => {
   threadIds = [];
+  // Named threads: a generated title would otherwise replace the first message as the name the drawer shows.
   for (const message of ['What is a dataset?', 'How do citations work?']) {
-    const res = await suite.served.api('/chat', { body: { message } });
+    const created = await suite.served.api('/threads', { body: { title: message } });
+    expect(created.status).toBe(201);
+    const threadId = ((await created.json()) as { id: string }).id;
+    const res = await suite.served.api('/chat', { body: { thread_id: threadId, message } });
     expect(res.status).toBeLessThan(300);
-    threadIds.push(((await res.json()) as { thread_id: string }).thread_id);
+    threadIds.push(threadId);
   }
 });
 

@@ -57,7 +57,7 @@ describe('the tables of Settings and Admin', () => {
     expect(await users.getByRole('columnheader', { name: 'Added' }).isVisible()).toBe(false);
     await visible(me.getByRole('rowheader').getByText('Super admin'));
 
-    await page.goto(`${suite.served.url}/#/settings`);
+    await page.goto(`${suite.served.url}/#/settings/api`);
     const keys = await visible(page.getByRole('table', { name: 'Your API keys' }));
     await eventually(() => fits(keys)).toBe(true);
     const key = keys.getByRole('row', { name: /Admin key/ });
@@ -78,7 +78,7 @@ describe('the tables of Settings and Admin', () => {
   });
 
   it('leave the chat composer the only thing labelled Model', async () => {
-    for (const hash of ['#/settings', '#/admin/workflows']) {
+    for (const hash of ['#/settings/models', '#/settings/api', '#/admin/workflows']) {
       await page.goto(`${suite.served.url}/${hash}`);
       await visible(page.getByRole('heading', { level: 1 }));
       await eventually(() => page.getByRole('table').count()).toBeGreaterThan(0);

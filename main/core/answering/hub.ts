@@ -4,6 +4,8 @@ import type { RunHandle, StreamHubPort } from '../platform/ports/answers.js';
 
 interface Run {
   log: Sequenced[];
+  /** The answer is stored: nobody waits for it any more, though its stream may still carry events. */
+  settled: boolean;
   done: boolean;
   controller: AbortController;
   wake: Set<() => void>;
@@ -24,7 +26,7 @@ export class StreamHub implements StreamHubPort {
   start<E extends StreamEvent = ChatEvent>(messageId: string): RunHandle<E> {
     let resolveFinished = () => {};
     const finished = new Promise<void>((resolve) => (resolveFinished = resolve));
-    const run: Run = { log: [], done: false, controller: new AbortController(), wake: new Set(), finished, resolveFinished };
+    const run: Run = { log: [], settled: false, done: false, controller: new AbortController(), wake: new Set(), finished, resolveFinished };
     this.runs.set(messageId, run);
     const notify = () => {
       for (const wake of run.wake) wake();
@@ -37,9 +39,14 @@ export class StreamHub implements StreamHubPort {
         run.log.push({ ...event, id: run.log.length });
         notify();
       },
+      settle: () => {
+        run.settled = true;
+        run.resolveFinished();
+      },
       end: () => {
         if (run.done) return;
         run.done = true;
+        run.settled = true;
         notify();
         run.resolveFinished();
         setTimeout(() => {
@@ -51,10 +58,10 @@ export class StreamHub implements StreamHubPort {
 
   isRunning(messageId: string): boolean {
     const run = this.runs.get(messageId);
-    return run !== undefined && !run.done;
+    return run !== undefined && !run.settled;
   }
 
-  /** Resolves when the answer has ended and been stored (at once if it is not running). */
+  /** Resolves when the answer has been stored (settled: its stream may go on a little; at once if it is not running). */
   async finished(messageId: string): Promise<void> {
     await this.runs.get(messageId)?.finished;
   }
@@ -62,7 +69,7 @@ export class StreamHub implements StreamHubPort {
   /** Asks a running answer to stop; resolves once it has been stored. False when nothing runs. */
   async cancel(messageId: string): Promise<boolean> {
     const run = this.runs.get(messageId);
-    if (!run || run.done) return false;
+    if (!run || run.settled) return false;
     run.controller.abort('cancel' satisfies AbortReason);
     await run.finished;
     return true;
@@ -103,7 +110,7 @@ export class StreamHub implements StreamHubPort {
    * interrupted with its text so far); resolves once each has been stored and ended.
    */
   async shutdown(): Promise<void> {
-    const running = [...this.runs.values()].filter((run) => !run.done);
+    const running = [...this.runs.values()].filter((run) => !run.settled);
     for (const run of running) run.controller.abort('shutdown' satisfies AbortReason);
     await Promise.all(running.map((run) => run.finished));
   }
@@ -111,7 +118,7 @@ export class StreamHub implements StreamHubPort {
   /** How many answers are being written now. */
   get running(): number {
     let n = 0;
-    for (const run of this.runs.values()) if (!run.done) n++;
+    for (const run of this.runs.values()) if (!run.settled) n++;
     return n;
   }
 }

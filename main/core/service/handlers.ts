@@ -1,6 +1,7 @@
 import { joinHandlers, type Handlers, type StreamHandlers } from '../platform/operation-handlers.js';
 import { agentHandlers } from '../conversation/agents/handlers.js';
 import { chatHandlers, chatStreams } from '../conversation/chat/handlers.js';
+import { messageImageHandlers } from '../conversation/chat/image-handlers.js';
 import { comparisonHandlers, comparisonStreams } from '../conversation/comparisons/handlers.js';
 import { mcpHandlers } from '../conversation/mcp/handlers.js';
 import { reportHandlers } from '../conversation/reports/handlers.js';
@@ -31,6 +32,7 @@ export const handlers: Handlers = joinHandlers(
   adminHandlers,
   threadHandlers,
   chatHandlers,
+  messageImageHandlers,
   agentHandlers,
   comparisonHandlers,
   reportHandlers,

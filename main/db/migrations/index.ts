@@ -18,6 +18,11 @@ import { m200_folders } from './200-folders.js';
 import { m210_download_url_credentials } from './210-download-url-credentials.js';
 import { m220_words } from './220-words.js';
 import { m230_answer_timing } from './230-answer-timing.js';
+import { m240_message_search } from './240-message-search.js';
+import { m250_thread_title_source } from './250-thread-title-source.js';
+import { m260_thread_sampling } from './260-thread-sampling.js';
+import { m270_thread_files } from './270-thread-files.js';
+import { m280_message_images } from './280-message-images.js';
 import type { Db } from '../connection.js';
 
 /** How far a migration's long step has got, in its own units (chunks re-indexed, …). */
@@ -64,6 +69,11 @@ export const MIGRATIONS: readonly Migration[] = [
   m210_download_url_credentials,
   m220_words,
   m230_answer_timing,
+  m240_message_search,
+  m250_thread_title_source,
+  m260_thread_sampling,
+  m270_thread_files,
+  m280_message_images,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

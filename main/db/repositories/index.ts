@@ -8,6 +8,7 @@ import { createConfigVersionsRepo } from './config-versions.js';
 import { createDatasetsRepo } from './datasets.js';
 import { createCredentialsRepo } from './credentials.js';
 import { createMessagesRepo } from './messages.js';
+import { createMessageImagesRepo } from './message-images.js';
 import { createModelsRepo } from './models.js';
 import { createModelDownloadsRepo } from './model-downloads.js';
 import { createReportsRepo } from './reports.js';
@@ -46,6 +47,7 @@ export function createRepositories(db: Db, options: RepositoryOptions = {}) {
     models: typedErrors(createModelsRepo(db)),
     threads: typedErrors(createThreadsRepo(db)),
     messages: typedErrors(createMessagesRepo(db)),
+    messageImages: typedErrors(createMessageImagesRepo(db)),
     usage: typedErrors(createUsageRepo(db)),
     chunks: typedErrors(createChunkStore(db, now, options.chunkIndex)),
     datasets: typedErrors(createDatasetsRepo(db)),

@@ -13,7 +13,7 @@ const MB = 1024 * 1024;
 export const BODY_LIMIT_CEILING = 100 * MB;
 
 function tooLarge(limit: number): ServiceError {
-  return new ServiceError('payload_too_large', `The request body is larger than the limit of ${limit / MB} MB ([server] body_limit_mb).`);
+  return new ServiceError('payload_too_large', `The request body is larger than the limit of ${Math.round((limit / MB) * 100) / 100} MB ([server] body_limit_mb).`);
 }
 
 function declaredLength(request: FastifyRequest): number | undefined {
@@ -22,11 +22,21 @@ function declaredLength(request: FastifyRequest): number | undefined {
   return Number.isFinite(length) ? length : undefined;
 }
 
-/** A preParsing hook for JSON routes: refuses bodies over `[server] body_limit_mb` as configured now. */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A JSON route whose valid bodies can be larger (chat.send with images): its limit is at least this many bytes. */
+    bodyAtLeast?: number;
+  }
+}
+
+/**
+ * A preParsing hook for JSON routes: refuses bodies over `[server] body_limit_mb` as configured now,
+ * or over the route's own `bodyAtLeast` when that is larger (the operation's `http.bodyLimit`).
+ */
 export function liveBodyLimit(config: () => Config): preParsingAsyncHookHandler {
   return async (request, _reply, payload) => {
     if (request.method === 'GET' || request.method === 'HEAD') return payload;
-    const limit = Math.round(config().server.body_limit_mb * MB);
+    const limit = Math.max(Math.round(config().server.body_limit_mb * MB), request.routeOptions.config.bodyAtLeast ?? 0);
     if ((declaredLength(request) ?? 0) > limit) throw tooLarge(limit);
     // A chunked body declares no length: count it as it arrives.
     let seen = 0;

@@ -72,7 +72,7 @@ function route(server: FastifyInstance, service: Service, op: Operation, options
     ...options,
     method: op.http.method,
     url: `/api${op.http.path.replace(/\{([a-z_]+)\}/g, ':$1')}`,
-    config: { auth: routeAuth(op) },
+    config: { auth: routeAuth(op), ...(op.http.bodyLimit !== undefined && bodyKind(op) === 'json' ? { bodyAtLeast: op.http.bodyLimit } : {}) },
     handler: async (request, reply) => {
       const caller = callerFor(op, request, reply, service);
       const input = inputOf(op, request);

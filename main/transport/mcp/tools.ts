@@ -229,6 +229,8 @@ export function parleyMcpServer(options: ParleyMcpOptions): McpServer {
               citations.splice(0, citations.length, ...message.citations);
               end = { status: message.status, model_id: message.model_id, reason: message.routing?.reason ?? null, error: null };
             } else if (event.event === 'error') end = { status: 'error', model_id: null, reason: null, error: `${String(data.code)}: ${String(data.detail)}` };
+            // The answer's end: what may follow it (the thread's new title) is not waited for.
+            if (event.event === 'message.completed' || event.event === 'error') break;
           }
         } finally {
           extra.signal.removeEventListener('abort', onAbort);

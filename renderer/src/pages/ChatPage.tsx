@@ -8,7 +8,8 @@ import { Alert } from '../ui/Alert.js';
 import { errorText } from '../ui/error-text.js';
 import { Skeleton } from '../ui/Skeleton.js';
 import { useLoader } from '../ui/useLoader.js';
-import { threadFromHash, threadHref } from './chat/chat-hash.js';
+import { messageFromHash, threadFromHash, threadHref } from './chat/chat-hash.js';
+import { markWords } from './datasets/search-marks.js';
 import { AgentToggle } from './chat/AgentToggle.js';
 import { Composer } from './chat/Composer.js';
 import { TrialCallsLeft } from './chat/TrialCallsLeft.js';
@@ -17,6 +18,7 @@ import { Home } from './chat/Home.js';
 import { loadMarkdownRenderer } from './chat/Markdown.js';
 import { MessageList } from './chat/MessageList.js';
 import { ModelPicker } from './chat/ModelPicker.js';
+import { ChatSettings, type ChatSettingsValue } from './chat/ChatSettings.js';
 import { ThreadDrawer } from './chat/ThreadDrawer.js';
 import { ThreadList } from './chat/ThreadList.js';
 import type { Model } from './chat/types.js';
@@ -25,6 +27,10 @@ import { ChatActionsContext, type ChatActions } from './chat/actions.js';
 import { WorkflowPicker } from './chat/WorkflowPicker.js';
 import { takeChatWithDatasets } from './chat/chat-with.js';
 import { useThreads } from './chat/useThreads.js';
+import { useAnsweringThreads } from './chat/answering.js';
+import { useAttachments } from './chat/useAttachments.js';
+import { CHAT_IMAGE_ACCEPT, type ChatImage } from './chat/chat-images.js';
+import { acceptOf, useUploadLimits } from './datasets/useUploadLimits.js';
 import { shownBranch } from './chat/branches.js';
 import type { Message } from './chat/types.js';
 
@@ -48,6 +54,11 @@ export function ChatPage({ me }: { me: Me }) {
   const { hash } = useHashRoute();
   const threadId = threadFromHash(hash);
   const threads = useThreads();
+  /** Threads whose answer is being written, this one or others left to end in the background. */
+  const answering = useAnsweringThreads();
+  // A thread opened from a search result: its message found, with the words searched.
+  const hitMessage = messageFromHash(hash);
+  const searchHit = useMemo(() => (hitMessage ? { messageId: hitMessage, words: markWords(threads.query) } : null), [hitMessage, threads.query]);
   const pickers = usePickerData(me);
   const [model, setModel] = useState<string | null>(null);
   /** Agent mode: answers plan, search and read the datasets first, and show those steps. */
@@ -80,7 +91,18 @@ export function ChatPage({ me }: { me: Me }) {
     },
     [threads.reload],
   );
-  const conversation = useConversation(threadId, onThreadStarted);
+  // A thread named after its first answer: the list is read again (a read begun before the name was written is dropped).
+  const conversation = useConversation(threadId, onThreadStarted, threads.reload);
+  /** A new chat's first attachment (or its settings) needs a thread for its home: made here, and the chat goes on in it. */
+  const ensureThread = useCallback(async (settings: Partial<ChatSettingsValue> = {}) => {
+    if (threadId) return threadId;
+    const created = await client.call('threads.create', settings);
+    startedWith.current = newChatDatasets;
+    onThreadStarted(created.id);
+    return created.id;
+  }, [threadId, newChatDatasets, onThreadStarted]);
+  const uploadLimits = useUploadLimits();
+  const attachments = useAttachments(threadId, ensureThread, uploadLimits);
   const { state } = conversation;
   /**
    * The versions the reader picked at forks, for the message count they were picked at: a new
@@ -95,11 +117,11 @@ export function ChatPage({ me }: { me: Me }) {
   );
   const generating = state.status === 'ready' && state.generating;
 
-  // A thread that was just answered moves to the top of the list (newest first by last activity).
+  // A thread that was just answered, here or in the background, moves to the top of the list (newest first by last activity).
   const reloadThreads = threads.reload;
   useEffect(() => {
     if (!generating) reloadThreads();
-  }, [generating, reloadThreads]);
+  }, [generating, reloadThreads, answering]);
 
   // As every page does (ui/Page.tsx): the title, and focus on the heading so navigation is announced.
   const heading = useRef<HTMLHeadingElement>(null);
@@ -158,7 +180,7 @@ export function ChatPage({ me }: { me: Me }) {
     void client.call('threads.update', { id: threadId, dataset_ids: ids }).catch(() => undefined);
   };
 
-  const send = (text: string, datasets: string[] = datasetIds) => {
+  const send = (text: string, datasets: string[] = datasetIds, images: ChatImage[] = []) => {
     if (!threadId) startedWith.current = datasets;
     setNotSent(null);
     conversation.send({
@@ -168,6 +190,7 @@ export function ChatPage({ me }: { me: Me }) {
       datasetIds: threadId ? undefined : datasets,
       workflowId: workflow,
       parentId: shown.at(-1)?.message.id ?? null,
+      ...(images.length > 0 ? { images } : {}),
       onNotSent: (error) => {
         if (!threadId) setNewChatDatasets(datasets);
         setNotSent({ text, error });
@@ -213,7 +236,6 @@ export function ChatPage({ me }: { me: Me }) {
       <ThreadDrawer
         title={threadId ? (threads.threads?.find((t) => t.id === threadId)?.title ?? intl.formatMessage({ id: 'chat.page.threadFallbackTitle' })) : intl.formatMessage({ id: 'chat.page.newChat' })}
         onNewChat={threadId ? () => (window.location.hash = threadHref(null)) : undefined}
-        locked={generating}
       >
           <ThreadList
           threads={threads.threads}
@@ -226,7 +248,7 @@ export function ChatPage({ me }: { me: Me }) {
             await threads.remove(id);
             if (id === threadId) window.location.hash = threadHref(null);
           }}
-          locked={generating}
+          answering={answering}
         />
       </ThreadDrawer>
       <div className="chat-main">
@@ -244,7 +266,7 @@ export function ChatPage({ me }: { me: Me }) {
           </div>
         ) : state.status === 'ready' ? (
           <ChatActionsContext.Provider value={actions}>
-            <MessageList shown={shown} models={models} />
+            <MessageList shown={shown} models={models} hit={searchHit} />
           </ChatActionsContext.Provider>
         ) : null}
         {notSent ? (
@@ -257,13 +279,15 @@ export function ChatPage({ me }: { me: Me }) {
         <Composer
           restore={notSent}
           generating={generating}
-          onSend={(text) => send(text)}
+          onSend={(text, images) => send(text, undefined, images)}
+          attachments={{ files: attachments, accept: uploadLimits ? `${acceptOf(uploadLimits)},${CHAT_IMAGE_ACCEPT}` : undefined }}
           onStop={() => void conversation.stop()}
           tools={
             <>
               <ModelPicker models={data.models} overrides={data.overrides} value={model} onChange={setModel} disabled={generating} workflow={data.workflows.find((w) => w.id === workflow) ?? null} />
+              <ChatSettings threadId={threadId} disabled={generating} startThread={ensureThread} />
               <AgentToggle value={agentic} onChange={setAgentic} disabled={generating} />
-              <DatasetPicker datasets={data.datasets} value={datasetIds} onChange={setDatasets} disabled={generating} closeWhen={sent} />
+              <DatasetPicker datasets={data.datasets} value={pickers.state.status === 'ready' ? datasetIds.filter((id) => data.datasets.some((d) => d.id === id)) : datasetIds} onChange={setDatasets} disabled={generating} closeWhen={sent} />
               <WorkflowPicker workflows={data.workflows} value={workflow} onChange={pickWorkflow} disabled={generating} />
               <TrialCallsLeft generating={generating} />
             </>

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useIntl } from 'react-intl';
 import { client } from '../api/index.js';
-import { hrefOf, useHashRoute } from '../app/routes.js';
+import { useHashRoute } from '../app/routes.js';
 import type { Me } from '../app/session.js';
 import type { MessageId } from '../i18n/catalogues/index.js';
 import { Alert } from '../ui/Alert.js';
@@ -17,6 +17,7 @@ import { History } from './compare/History.js';
 import { Leaderboard } from './compare/Leaderboard.js';
 import { ResponseColumns, SharedCitations, VoteBar } from './compare/ResponseColumns.js';
 import { useComparison } from './compare/useComparison.js';
+import { settingsHref } from './settings/sections.js';
 
 const VIEWS: Array<{ tab: CompareView['tab']; id: MessageId }> = [
   { tab: 'compare', id: 'compare.views.compare' },
@@ -45,7 +46,7 @@ function NotEnoughModels({ me, count }: { me: Me; count: number }) {
       title={intl.formatMessage({ id: 'compare.notEnough.title' })}
       actions={
         canAdd ? (
-          <a className="btn btn-primary btn-md" href={hrefOf('settings')}>
+          <a className="btn btn-primary btn-md" href={settingsHref('models')}>
             {intl.formatMessage({ id: 'compare.notEnough.openSettings' })}
           </a>
         ) : null

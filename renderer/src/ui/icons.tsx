@@ -55,6 +55,7 @@ export const PlusIcon = icon(path('M12 5v14M5 12h14'));
 export const MoreIcon = icon(circle(5.5, 12, 0.75), circle(12, 12, 0.75), circle(18.5, 12, 0.75));
 export const CloseIcon = icon(path('M6 6l12 12M18 6 6 18'));
 export const FolderIcon = icon(path('M3.5 7A1.5 1.5 0 0 1 5 5.5h4.2l2 2H19A1.5 1.5 0 0 1 20.5 9v8.5A1.5 1.5 0 0 1 19 19H5a1.5 1.5 0 0 1-1.5-1.5Z'));
+export const PaperclipIcon = icon(path('M20 11.5 12.2 19.3a5 5 0 0 1-7.1-7.1l8.2-8.2a3.3 3.3 0 0 1 4.7 4.7l-8.2 8.2a1.7 1.7 0 0 1-2.4-2.4l7.5-7.5'));
 
 /** The Parley mark: two overlapping speech bubbles. */
 export function Logo({ size = 24 }: { size?: number }) {

@@ -31,3 +31,10 @@ export function insideWindow(locator: Locator): Promise<boolean> {
     return box.width > 0 && box.left >= 0 && box.right <= window.innerWidth;
   });
 }
+
+/** Whether two elements share any area on screen (one covering the other, as a toast might). */
+export async function overlap(a: Locator, b: Locator): Promise<boolean> {
+  const [x, y] = await Promise.all([a.boundingBox(), b.boundingBox()]);
+  if (!x || !y) return false;
+  return x.x < y.x + y.width && y.x < x.x + x.width && x.y < y.y + y.height && y.y < x.y + x.height;
+}

@@ -31,10 +31,21 @@ afterAll(() => h.close());
 const inUse = () => h.core.runtime.answerSlots.inUse(ownerId);
 const auth = (key = TEST_ADMIN_KEY) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
 
+/**
+ * A thread the user named: its answers are all the model calls there are (a thread Parley named
+ * gets a title call after its first answer, which a hold here would catch too).
+ */
+async function namedThread(key = TEST_ADMIN_KEY): Promise<string> {
+  const res = await fetch(`${h.url}/api/threads`, { method: 'POST', headers: auth(key), body: JSON.stringify({ title: 'Held' }) });
+  return ((await res.json()) as { id: string }).id;
+}
+
 /** A streamed chat, left open: answers its message id once the stream says it was created. */
 async function openChat(body: Record<string, unknown> = {}, key = TEST_ADMIN_KEY): Promise<{ status: number; messageId: string; abort: () => void }> {
   const abort = new AbortController();
-  const res = await fetch(`${h.url}/api/chat`, { method: 'POST', headers: auth(key), body: JSON.stringify({ message: 'Hold on.', stream: true, model_endpoint_override: echo, ...body }), signal: abort.signal });
+  // `thread_id` given (undefined: a new thread), else a thread of its own the user named.
+  const thread_id = 'thread_id' in body ? body.thread_id : await namedThread(key);
+  const res = await fetch(`${h.url}/api/chat`, { method: 'POST', headers: auth(key), body: JSON.stringify({ message: 'Hold on.', stream: true, model_endpoint_override: echo, thread_id, ...body }), signal: abort.signal });
   if (res.status !== 200) return { status: res.status, messageId: '', abort: () => abort.abort() };
   const reader = res.body!.getReader();
   let text = '';
@@ -54,7 +65,7 @@ function holdChats(): Hold {
 
 describe('[chat] max_concurrent_answers', () => {
   it('refuses one answer more with 429 rate_limited, before anything starts, on every route that writes one', async () => {
-    const done = await h.json<{ message: { id: string; status: string } }>('/chat', 'POST', { message: 'First.', model_endpoint_override: echo });
+    const done = await h.json<{ message: { id: string; status: string } }>('/chat', 'POST', { message: 'First.', model_endpoint_override: echo, thread_id: await namedThread() });
     expect(done.body.message.status).toBe('complete');
     const failing = await h.addModel('Refuses', 'status:503');
     const failed = await h.json<{ message: { id: string; status: string } }>('/chat', 'POST', { message: 'Second.', model_endpoint_override: failing });
@@ -71,7 +82,7 @@ describe('[chat] max_concurrent_answers', () => {
     const chat = await h.json<{ code: string; detail: string }>('/chat', 'POST', { message: 'One more?', model_endpoint_override: echo });
     expect(chat.status).toBe(429);
     expect(chat.body).toMatchObject({ code: 'rate_limited', detail: REFUSAL });
-    const streamed = await openChat();
+    const streamed = await openChat({ thread_id: undefined });
     expect(streamed.status).toBe(429);
     // Refused before a thread was made for it or a question stored.
     expect((await h.json<{ data: unknown[] }>('/threads', 'GET')).body.data.length).toBe(threadsBefore);
@@ -106,7 +117,7 @@ describe('[chat] max_concurrent_answers', () => {
     // Each stream read to its end: the answer is stored.
     for (const o of open) await (await h.api(`/chat/${o.messageId}/stream`)).text();
     await vi.waitFor(() => expect(inUse()).toBe(0));
-    const after = await h.json<{ message: { status: string } }>('/chat', 'POST', { message: 'Now?', model_endpoint_override: echo });
+    const after = await h.json<{ message: { status: string } }>('/chat', 'POST', { message: 'Now?', model_endpoint_override: echo, thread_id: await namedThread() });
     expect(after.status).toBe(200);
     expect(after.body.message.status).toBe('complete');
     expect(inUse()).toBe(0);

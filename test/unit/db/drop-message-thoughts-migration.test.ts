@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../../main/db/connection.js';
 import { createMessagesRepo } from '../../../main/db/repositories/messages.js';
-import { createThreadsRepo } from '../../../main/db/repositories/threads.js';
 import { createUsersRepo } from '../../../main/db/repositories/users.js';
 import { beforeMigration } from '../../support/migrations.js';
 
 /**
- * A thread with one question and an answer being written. The messages are written in SQL, as the
- * schema before 160 holds them: today's messages repository prepares statements for columns added
- * after 160 (230's timings), which a database at 150 does not have.
+ * A thread with one question and an answer being written. The thread and messages are written in
+ * SQL, as the schema before 160 holds them: today's repositories prepare statements for columns
+ * added after 160 (230's timings, 250's title source), which a database at 150 does not have.
  */
 function seedConversation(db: Db): void {
   const users = createUsersRepo(db);
   users.createOrganization({ id: 'org_a', name: 'Org', workspace_id: 'wsp_a', workspace_name: 'Space', now: 't0' });
   users.insert({ id: 'usr_a', organization_id: 'org_a', workspace_id: 'wsp_a', email: 'a@example.com', name: 'A', role: 'member', now: 't0' });
-  createThreadsRepo(db).insert({ id: 'thr_a', user_id: 'usr_a', workspace_id: 'wsp_a', title: 'T', suggestions_enabled: false, system_prompt: null, workflow_id: null, dataset_ids: [], now: 't0' });
+  // In SQL too: today's threads repository knows 250's `title_source`.
+  db.prepare("INSERT INTO threads (id, user_id, workspace_id, title, created_at, updated_at) VALUES ('thr_a', 'usr_a', 'wsp_a', 'T', 't0', 't0')").run();
   const insert = db.prepare(
     "INSERT INTO messages (id, thread_id, parent_id, role, content, status, thoughts, created_at, updated_at) VALUES (?, 'thr_a', ?, ?, ?, ?, '[]', 't0', 't0')",
   );

@@ -27,12 +27,34 @@ describe('extractive quotes', () => {
     ]);
   });
 
-  it('quotes a sentence met in two passages once, from the better one, and quotes a passage without matching words by its snippet', () => {
+  it('quotes a sentence met in two passages once, from the better one, and a passage without matching words only when nothing else matched (by its snippet)', () => {
     const quotes = quoteSentences('lamp lit', [passage(1, 'The lamp is lit at dusk.'), passage(2, 'The lamp is lit at dusk.'), passage(3, 'Unrelated words only.', 'Unrelated words')]);
-    expect(quotes).toEqual([
-      { index: 1, text: 'The lamp is lit at dusk.', terms: 2 },
-      { index: 3, text: 'Unrelated words', terms: 0 },
+    expect(quotes).toEqual([{ index: 1, text: 'The lamp is lit at dusk.', terms: 2 }]);
+    expect(quoteSentences('lamp lit', [passage(3, 'Unrelated words only.', 'Unrelated words')])).toEqual([{ index: 3, text: 'Unrelated words', terms: 0 }]);
+  });
+
+  it('never quotes a heading, nor the section path the index put before the passage', () => {
+    const text = 'Handbook > Benefits: Benefits\n\n## Remote benefits\n\nRemote staff receive an equipment allowance of EUR 1,200 per year.\n\n- Remote staff may claim a desk';
+    const quotes = quoteSentences('What benefits do remote staff receive?', [{ ...passage(1, text), location: { start: 0, end: 1, section: 'Handbook > Benefits' } }]);
+    expect(quotes.map((q) => q.text)).toEqual(['Remote staff receive an equipment allowance of EUR 1,200 per year.', '- Remote staff may claim a desk']);
+  });
+
+  it('quotes a table row only when it holds as many of the question’s terms as the best quote; never the column header', () => {
+    const csv = 'Columns: city, country, population\nLima,Peru,10000000\nLima,Ohio,38000\nTown 3,Nowhere,1002';
+    const quotes = quoteSentences('What is the population of Lima in Peru?', [
+      passage(1, 'Peru is a country in South America.'),
+      { ...passage(2, csv), location: { start: 0, end: 1, row_start: 1, row_end: 3 } },
     ]);
+    expect(quotes.map((q) => [q.index, q.text])).toEqual([
+      [2, 'Lima,Peru,10000000'],
+      [1, 'Peru is a country in South America.'],
+    ]);
+  });
+
+  it('reads a PDF passage’s sentence over its line breaks whole', () => {
+    const text = 'Remote staff who work from home receive, after probation,\nan equipment allowance of EUR 1,200 per year.\n\nOther things.';
+    const [quote] = quoteSentences('equipment allowance for remote staff', [{ ...passage(1, text), location: { start: 0, end: 1, page: 1 } }]);
+    expect(quote?.text).toBe('Remote staff who work from home receive, after probation, an equipment allowance of EUR 1,200 per year.');
   });
 
   it('cuts a very long run without full stops around its first term, at word boundaries', () => {

@@ -18,6 +18,7 @@ function model(id: string, name: string, caps: Partial<Capabilities>, provider: 
       cost_per_mtok_input: 0,
       cost_per_mtok_output: 0,
       local: false,
+      vision: false,
       ...caps,
     },
   };

@@ -1,7 +1,7 @@
 import type { AgentThought } from '../../../../shared/operations/agents.js';
 import type { AuthedSlice } from '../../platform/context.js';
 import { ownMessage } from '../threads/owned.js';
-import type { HandlersFor, InputOf } from '../../platform/operation-handlers.js';
+import type { Handlers, InputOf } from '../../platform/operation-handlers.js';
 
 /** `GET /messages/{id}/thoughts`: the steps of an agentic answer in one of the caller's threads. */
 export function messageThoughts(ctx: AuthedSlice<'repos'>, input: InputOf<'messages.thoughts'>): { data: AgentThought[] } {
@@ -10,6 +10,6 @@ export function messageThoughts(ctx: AuthedSlice<'repos'>, input: InputOf<'messa
 }
 
 /** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
-export const agentHandlers: HandlersFor<'messages'> = {
+export const agentHandlers: Pick<Handlers, 'messages.thoughts'> = {
   'messages.thoughts': messageThoughts,
 };

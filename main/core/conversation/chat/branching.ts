@@ -8,6 +8,7 @@ import { findModel } from '../../models/catalog/catalog.js';
 import { ownMessage } from '../threads/owned.js';
 import { startAnswer, type ChatCtx, type StartedChat } from './send.js';
 import type { InputOf } from '../../platform/operation-handlers.js';
+import { newId } from '../../platform/ids.js';
 
 /** The question an answer responds to: its parent, a user message. */
 function questionOf(ctx: ContextSlice<'repos'>, answer: MessageRecord): MessageRecord {
@@ -44,7 +45,9 @@ export function startEdit(ctx: ChatCtx, input: InputOf<'chat.edit'>): StartedCha
   const thread = ownThread(ctx, old.thread_id);
   const branch = readBranch(ctx, thread.id, old.parent_id, input.model_endpoint_override);
   const request = { thread_id: thread.id, message: input.message, agentic: input.agentic, model_endpoint_override: input.model_endpoint_override };
-  return startAnswer(ctx, { thread, request, workflow: null, branch, question: { kind: 'new', parent_id: old.parent_id } });
+  // The edited question keeps the old one's images (the edit changes its text only).
+  const images = ctx.repos.messageImages.withData(old.id).map((image) => ({ id: newId('img'), name: image.name, media_type: image.media_type, data: image.data }));
+  return startAnswer(ctx, { thread, request, workflow: null, branch, question: { kind: 'new', parent_id: old.parent_id }, images });
 }
 
 /** The same answer streams again, from its kept text, and the model goes on with it. */

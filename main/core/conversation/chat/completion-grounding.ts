@@ -142,6 +142,8 @@ function inThread(ctx: ChatCtx, request: ChatCompletionRequest, parley: ParleyCo
         }
         if (message.usage) yield { type: 'usage', ...message.usage };
         yield { type: 'citations', citations: message.citations };
+        // The answer's end: what may follow it (the thread's new title) is not waited for.
+        return;
       }
     }
   }

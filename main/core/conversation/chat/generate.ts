@@ -34,7 +34,7 @@ interface Deps {
 /**
  * Produces one assistant message: calls the candidates in order (failing over only before the first
  * token), streams events into the hub, and leaves writing the text (saved as it streams, its end and
- * usage in one transaction) to the one streamed-answer module.
+ * usage in one transaction) to the one streamed-answer module. Settles the run; the caller ends it.
  */
 export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle): Promise<void> {
   const { repos, runtime } = deps;
@@ -127,5 +127,6 @@ export async function generate(deps: Deps, plan: GenerationPlan, run: RunHandle)
   const row = repos.messages.get(plan.messageId);
   if (end.status === 'error' && end.failure) run.emit({ event: 'error', data: { ...end.failure, message_id: plan.messageId } });
   else if (row) run.emit({ event: 'message.completed', data: { message: messageView(row, repos.thoughts.ofMessage(row.id)) } });
-  run.end();
+  // Stored and said: the caller ends the stream, after what may follow the answer (its thread's title).
+  run.settle();
 }

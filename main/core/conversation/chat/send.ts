@@ -8,9 +8,11 @@ import { extractFeatures } from '../../models/routing/features.js';
 import { route } from '../../models/routing/router.js';
 import { assertDatasets } from '../../knowledge/datasets/access.js';
 import { newThread, ownThread } from '../threads/access.js';
+import { withOwnFiles } from '../threads/files.js';
 import type { ChatInput } from './types.js';
 import { generate } from './generate.js';
-import { agentDatasets, buildTurns, groundingFor, type AgentPlan } from '../../answering/index.js';
+import { agentDatasets, buildTurns, groundingFor, type AgentPlan, type RunHandle } from '../../answering/index.js';
+import { titleThread, type TitleDeps, type TitleJob } from './thread-title.js';
 import { McpAnswerTools } from '../mcp/answer-tools.js';
 import { retrievalEnv } from '../../knowledge/retrieval/retrieve.js';
 import { applyWorkflow, requestedWorkflow } from '../workflows/apply.js';
@@ -19,6 +21,8 @@ import type { BranchMessage, MessageRecord } from '../../../db/repositories/mess
 import type { ThreadRecord } from '../../../db/repositories/threads.js';
 import { readBranch } from './branch.js';
 import { stopList } from '../../../../shared/sampling.js';
+import type { NewMessageImage } from '../../../db/repositories/message-images.js';
+import { branchTurns, cannotReadImages, checkImages, dataUrl, noModelReadsImages, takesImages, type ShownImage } from './images.js';
 
 /**
  * What starting a chat answer uses: the stores, the configuration, the clock, the caller's answer
@@ -56,15 +60,30 @@ export function chooseOverride(ctx: ResolveCtx, target: string): { candidates: R
   };
 }
 
-/** Dynamic mode: the router ranks every model; the next ones are fail-overs. */
-export function chooseDynamic(ctx: ResolveCtx, input: ChatInput, history: { role: string; content: string }[], datasetCount: number) {
+/**
+ * Dynamic mode: the router ranks every model; the next ones are fail-overs. A message with images
+ * is routed among the models that read them only (none: refused, 400).
+ */
+export function chooseDynamic(ctx: ResolveCtx, input: ChatInput, history: { role: string; content: string }[], datasetCount: number, withImages = false) {
   const features = extractFeatures({ message: input.message, context: history, dataset_count: datasetCount, agentic: input.agentic });
-  const candidates = chatModels(ctx);
+  const candidates = withImages ? chatModels(ctx).filter(takesImages) : chatModels(ctx);
+  if (withImages && candidates.length === 0) throw noModelReadsImages();
   const decision = route(features, candidates, (id) => ctx.runtime.health.health(id), ctx.config().routing);
+  const reason = withImages ? `The message has images: only models that read images were considered. ${decision.reason}` : decision.reason;
   return {
     candidates: decision.ranked.map((id) => resolveModel(ctx, id)),
-    routing: { mode: 'dynamic' as const, model_id: decision.model_id, reason: decision.reason, skipped: [] },
+    routing: { mode: 'dynamic' as const, model_id: decision.model_id, reason, skipped: [] },
   };
+}
+
+/** Refuses, before anything is stored, images that no model asked for can read. */
+function assertImagesReadable(ctx: ResolveCtx, target: string | undefined): void {
+  if (target === undefined) {
+    if (!chatModels(ctx).some(takesImages)) throw noModelReadsImages();
+    return;
+  }
+  const { model } = target.startsWith('ovr_') ? resolveOverride(ctx, target) : resolveModel(ctx, target);
+  if (!takesImages(model)) throw cannotReadImages(model);
 }
 
 /** An agent over `datasetIds` answering `question`, within the configured bounds. */
@@ -92,6 +111,8 @@ export interface AnswerSpec {
   /** The branch before the question, oldest first, as far back as a model could be shown (chat/branch.ts). */
   branch: BranchMessage[];
   question: Question;
+  /** A new question's images, checked (chat/images.ts); a stored question's are read from the store. */
+  images?: NewMessageImage[] | undefined;
   /** An ended, unfinished answer that the model goes on with, in place. */
   continued?: MessageRecord | undefined;
   /** How a continued answer records the model chosen (chat/branching.ts): it may keep its own routing. */
@@ -108,9 +129,11 @@ export const CONTINUE_PROMPT = 'Your answer above was cut off. Continue it exact
 export function startChat(ctx: ChatCtx, request: ChatInput): StartedChat {
   const workflow = requestedWorkflow(ctx, request.workflow_id);
   assertDatasets(ctx, request.dataset_ids);
+  const images = checkImages(request.images);
+  if (images.length > 0) assertImagesReadable(ctx, request.model_endpoint_override);
   // Refused before a new thread is made for it (startAnswer takes the slot; nothing runs between).
   ctx.runtime.answerSlots.check(ctx.caller.user.id);
-  const thread = request.thread_id ? ownThread(ctx, request.thread_id) : newThread(ctx, { title: titleFrom(request.message) });
+  const thread = request.thread_id ? ownThread(ctx, request.thread_id) : newThread(ctx, { title: titleFrom(request.message) }, 'first_message');
   // A new message follows the message asked for (the branch on the reader's screen), else the
   // thread's newest, whichever branch that is on.
   let parentId = ctx.repos.messages.newest(thread.id)?.id ?? null;
@@ -121,7 +144,7 @@ export function startChat(ctx: ChatCtx, request: ChatInput): StartedChat {
     parentId = request.parent_id;
   }
   const branch = readBranch(ctx, thread.id, parentId, request.model_endpoint_override);
-  return startAnswer(ctx, { thread, request, workflow, branch, question: { kind: 'new', parent_id: parentId } });
+  return startAnswer(ctx, { thread, request, workflow, branch, question: { kind: 'new', parent_id: parentId }, images });
 }
 
 /**
@@ -138,18 +161,34 @@ export function startAnswer(ctx: ChatCtx, spec: AnswerSpec): StartedChat {
   }
 }
 
+/** The images of the question being answered: a new one's, checked; a stored one's, from the store. */
+function questionImages(ctx: ChatCtx, spec: AnswerSpec): ShownImage[] {
+  if (spec.question.kind === 'new') return spec.images ?? [];
+  const id = spec.question.row.id;
+  return ctx.repos.messageImages.counts([id]).has(id) ? (ctx.repos.messageImages.dataByMessage([id]).get(id) ?? []) : [];
+}
+
 function startHeld(ctx: ChatCtx, spec: AnswerSpec, release: () => void): StartedChat {
   const { repos, runtime } = ctx;
   const { thread, continued } = spec;
   const { input, systemPrompt } = applyWorkflow(ctx, thread, spec.request, spec.workflow);
-  const datasetIds = input.dataset_ids ?? repos.threads.datasetIds(thread.id);
-  const history = spec.branch.map((m) => ({ role: m.role, content: m.content }));
+  // The thread's own files (attached in its composer) are drawn on whatever a message names.
+  const datasetIds = input.dataset_ids ? withOwnFiles(ctx, thread.id, input.dataset_ids) : repos.threads.datasetIds(thread.id);
+  const asked = questionImages(ctx, spec);
   const chosen = input.model_endpoint_override
     ? chooseOverride(ctx, input.model_endpoint_override)
-    : chooseDynamic(ctx, input, history, datasetIds.length);
+    : chooseDynamic(ctx, input, spec.branch, datasetIds.length, asked.length > 0);
   const { candidates } = chosen;
   const first = candidates[0];
   if (!first) throw new ServiceError('unavailable', 'No model is available to answer.');
+  if (asked.length > 0 && !takesImages(first.model)) throw cannotReadImages(first.model);
+  // Earlier images go only to models that read them, fail-overs included; the others read `[image]`.
+  const history = branchTurns(
+    (ids) => repos.messageImages.dataByMessage(ids),
+    (ids) => repos.messageImages.counts(ids),
+    spec.branch,
+    candidates.every((c) => takesImages(c.model)),
+  );
   const routing = spec.routingFor ? spec.routingFor(chosen.routing) : chosen.routing;
 
   const now = isoNow(ctx);
@@ -158,6 +197,7 @@ function startHeld(ctx: ChatCtx, spec: AnswerSpec, release: () => void): Started
   repos.transaction(() => {
     if (spec.question.kind === 'new') {
       repos.messages.insert({ id: userMessageId, thread_id: thread.id, parent_id: spec.question.parent_id, role: 'user', content: input.message, status: 'complete', model_id: null, routing: null, now });
+      if (spec.images?.length) repos.messageImages.insert(userMessageId, spec.images, now);
     }
     if (continued) {
       if (!repos.messages.resume(continued.id, first.model.id, routing, now)) {
@@ -175,25 +215,42 @@ function startHeld(ctx: ChatCtx, spec: AnswerSpec, release: () => void): Started
         { role: 'user', content: CONTINUE_PROMPT },
       ]
     : [];
-  const turns = buildTurns(systemPrompt, [...history, { role: 'user', content: input.message }, ...going], first.model.capabilities.context_tokens);
+  const question = { role: 'user' as const, content: input.message, ...(asked.length > 0 ? { images: asked.map(dataUrl) } : {}) };
+  const turns = buildTurns(systemPrompt, [...history, question, ...going], first.model.capabilities.context_tokens);
   const ground = () => groundingFor(ctx, datasetIds, input.message);
   // An answer that is continued goes on as plain text: an agent would start its plan over.
   const agent = input.agentic && !continued ? agentFor(ctx, input.message, datasetIds) : undefined;
   const run = runtime.hub.start(messageId);
   run.emit({ event: 'message.created', data: { thread_id: thread.id, user_message_id: userMessageId, message_id: messageId, routing } });
-  // Every request carries a ceiling: the caller's when smaller, else `[chat] max_answer_tokens`.
+  // Every request carries a ceiling: the caller's (else the thread's) when smaller, else `[chat] max_answer_tokens`.
   const ceiling = ctx.config().chat.max_answer_tokens;
-  const maxTokens = Math.min(input.max_tokens ?? ceiling, ceiling);
-  const sampling = { temperature: input.temperature, top_p: input.top_p, max_tokens: maxTokens, stop: stopList(input.stop) };
+  const maxTokens = Math.min(input.max_tokens ?? thread.max_tokens ?? ceiling, ceiling);
+  // A request's own temperature wins over the chat's setting; neither set, the model's default holds.
+  const sampling = { temperature: input.temperature ?? thread.temperature ?? undefined, top_p: input.top_p, max_tokens: maxTokens, stop: stopList(input.stop) };
   const plan = { messageId, userId: ctx.caller.user.id, candidates, routing, turns, datasetIds, ground, agent, prefix: continued?.content ?? '', sampling };
-  // Tracked, so shutdown waits until the answer is stored.
-  void runtime.lifecycle
-    .track(generate({ repos, runtime, now: ctx.now }, plan, run))
-    .catch((error: unknown) => {
-      // generate() stores every failure itself; reaching here means the store failed too.
-      runtime.log.error(`chat generation for ${messageId} failed`, error);
-      run.end();
-    })
-    .finally(release);
+  const deps = { repos, runtime, now: ctx.now };
+  // Only a thread Parley titled is named after its answer; the trial's quota counts model calls, so a trial's is named without one.
+  const titling = thread.title_source === 'first_message' ? { threadId: thread.id, question: input.message, userId: ctx.caller.user.id, offline: ctx.caller.trialTokenId !== undefined } : null;
+  // Tracked, so shutdown waits until the answer is stored (and its thread named).
+  void runtime.lifecycle.track(
+    generate(deps, plan, run)
+      .catch((error: unknown) => {
+        // generate() stores every failure itself; reaching here means the store failed too.
+        runtime.log.error(`chat generation for ${messageId} failed`, error);
+      })
+      .finally(release)
+      // The answer is done and said (`message.completed`) and its slot free: the title comes after.
+      .then(() => (titling ? nameThread(deps, titling, messageId, candidates, run) : undefined))
+      .catch((error: unknown) => runtime.log.error(`naming thread ${thread.id} failed`, error))
+      .finally(() => run.end()),
+  );
   return { thread_id: thread.id, user_message_id: userMessageId, message_id: messageId, routing };
+}
+
+/** Names the thread after the answer `messageId` when it completed (and is the thread's first: titleThread). */
+async function nameThread(deps: TitleDeps, titling: Omit<TitleJob, 'messageId' | 'answer' | 'model'>, messageId: string, candidates: ResolvedModel[], run: RunHandle): Promise<void> {
+  const answer = deps.repos.messages.get(messageId);
+  const model = candidates.find((c) => c.model.id === answer?.model_id);
+  if (answer?.status !== 'complete' || !model) return;
+  await titleThread(deps, { ...titling, messageId, answer: answer.content, model }, run);
 }

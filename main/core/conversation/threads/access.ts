@@ -1,5 +1,5 @@
 import { ServiceError } from '../../../../shared/errors.js';
-import type { ThreadRecord } from '../../../db/repositories/threads.js';
+import type { ThreadRecord, TitleSource } from '../../../db/repositories/threads.js';
 import type { AuthedSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
 import { assertDatasets } from '../../knowledge/datasets/access.js';
@@ -19,7 +19,11 @@ export function ownThread(ctx: ThreadCtx, id: string): ThreadRecord {
   return row;
 }
 
-export function newThread(ctx: AuthedSlice<'repos' | 'config' | 'now'>, input: InputOf<'threads.create'>): ThreadRecord {
+/**
+ * A new thread of the caller's. Its title is the user's when they gave one; a thread started by a
+ * message is titled by Parley (`first_message`), and gets a better title after its first answer.
+ */
+export function newThread(ctx: AuthedSlice<'repos' | 'config' | 'now'>, input: InputOf<'threads.create'>, titleSource: TitleSource = input.title === undefined ? 'first_message' : 'user'): ThreadRecord {
   assertDatasets(ctx, input.dataset_ids);
   requestedWorkflow(ctx, input.workflow_id);
   const id = newId('thr');
@@ -28,8 +32,11 @@ export function newThread(ctx: AuthedSlice<'repos' | 'config' | 'now'>, input: I
     user_id: ctx.caller.user.id,
     workspace_id: ctx.caller.user.workspace_id,
     title: input.title ?? 'New chat',
+    title_source: titleSource,
     suggestions_enabled: input.suggestions_enabled ?? false,
     system_prompt: input.system_prompt ?? null,
+    temperature: input.temperature ?? null,
+    max_tokens: input.max_tokens ?? null,
     workflow_id: input.workflow_id ?? null,
     dataset_ids: input.dataset_ids ?? [],
     now: isoNow(ctx),

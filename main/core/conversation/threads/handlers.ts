@@ -6,6 +6,9 @@ import { messageView, threadView } from './views.js';
 import { newThread, ownThread, type ThreadCtx } from './access.js';
 import { assertDatasets } from '../../knowledge/datasets/access.js';
 import { requestedWorkflow } from '../workflows/apply.js';
+import { dropDataset } from '../../knowledge/datasets/drop.js';
+import { threadFiles, withOwnFiles } from './files.js';
+import { threadMatch } from './search-match.js';
 import type { HandlersFor, InputOf } from '../../platform/operation-handlers.js';
 // Kept for main/core/knowledge/retrieval/handlers.ts until the retrieval branch imports datasets/access.js (remove at merge).
 
@@ -20,7 +23,9 @@ export function createThread(ctx: AuthedSlice<'repos' | 'config' | 'now'>, input
 export function listThreads(ctx: ThreadCtx, input: InputOf<'threads.list'>) {
   const page = ctx.repos.threads.page(ctx.caller.user.id, input.limit, input.cursor, input.q?.trim() || undefined);
   if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
-  return { data: page.rows.map((row) => viewThread(ctx, row)), next_cursor: page.next_cursor };
+  const q = input.q?.trim() ?? '';
+  const data = page.rows.map(({ hit, ...row }) => ({ ...viewThread(ctx, row), ...(hit ? { match: threadMatch(hit, q) } : {}) }));
+  return { data, next_cursor: page.next_cursor };
 }
 
 export function getThread(ctx: ThreadCtx, input: InputOf<'threads.get'>) {
@@ -31,13 +36,17 @@ export function updateThread(ctx: AuthedSlice<'repos' | 'config' | 'now'>, input
   ownThread(ctx, input.id);
   assertDatasets(ctx, input.dataset_ids);
   requestedWorkflow(ctx, input.workflow_id);
-  ctx.repos.threads.update(input.id, input, isoNow(ctx));
+  // The thread's own files stay among its datasets whatever the new list says.
+  ctx.repos.threads.update(input.id, { ...input, dataset_ids: withOwnFiles(ctx, input.id, input.dataset_ids) }, isoNow(ctx));
   return viewThread(ctx, ownThread(ctx, input.id));
 }
 
-export async function deleteThread(ctx: AuthedSlice<'repos', 'hub'>, input: InputOf<'threads.delete'>): Promise<null> {
+export async function deleteThread(ctx: AuthedSlice<'repos', 'hub' | 'folders' | 'blobs'>, input: InputOf<'threads.delete'>): Promise<null> {
   ownThread(ctx, input.id);
   for (const id of ctx.repos.messages.streamingIn(input.id)) void ctx.runtime.hub.cancel(id);
+  // Its attached files go as a deleted dataset's do, stored bytes included (the rows' cascade alone would leave those).
+  const files = ctx.repos.datasets.ofThread(input.id);
+  if (files) await dropDataset(ctx, files);
   // One statement for a thread of 100,000 messages held the event loop for seconds: its messages go
   // in batches, other requests served between them; the thread (and whatever was added meanwhile) last.
   while (ctx.repos.messages.deleteSome(input.id) > 0) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -50,7 +59,8 @@ export function listMessages(ctx: ThreadCtx, input: InputOf<'threads.messages'>)
   const page = ctx.repos.messages.page(input.id, input.limit, input.cursor);
   if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
   const thoughts = ctx.repos.thoughts.byMessage(page.rows.filter((r) => r.role === 'assistant').map((r) => r.id));
-  return { data: page.rows.map((row) => messageView(row, thoughts.get(row.id))), next_cursor: page.next_cursor };
+  const images = ctx.repos.messageImages.byMessage(page.rows.filter((r) => r.role === 'user').map((r) => r.id));
+  return { data: page.rows.map((row) => messageView(row, thoughts.get(row.id), images.get(row.id))), next_cursor: page.next_cursor };
 }
 
 /** Suggestions are disabled by design: the answer is always 204, whatever the thread's setting. */
@@ -66,6 +76,7 @@ export const threadHandlers: HandlersFor<'threads'> = {
   'threads.get': getThread,
   'threads.update': updateThread,
   'threads.delete': deleteThread,
+  'threads.files': threadFiles,
   'threads.messages': listMessages,
   'threads.suggestions': threadSuggestions,
 };

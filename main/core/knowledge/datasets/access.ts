@@ -16,22 +16,31 @@ export type DatasetCtx = AuthedSlice<'repos'>;
 /** Datasets attached to a thread, message, workflow or comparison must be datasets of the caller's organization. */
 export function assertDatasets(ctx: DatasetCtx, ids: readonly string[] | undefined): void {
   if (!ids || ids.length === 0) return;
-  const found = new Set(ctx.repos.datasets.existing([...ids], ctx.caller.user.organization_id));
+  const found = new Set(ctx.repos.datasets.existing([...ids], ctx.caller.user.organization_id, ctx.caller.user.id));
   const missing = ids.find((id) => !found.has(id));
   if (missing) throw new ServiceError('not_found', `No dataset ${missing}.`);
 }
 
-/** A dataset of the caller's organization, or not_found. */
+/**
+ * Whether the caller may see the dataset at all: any of their organization's, except the files
+ * attached in someone else's thread, which are as private as the thread (admins included).
+ */
+export function visible(ctx: DatasetCtx, row: DatasetRecord | undefined): row is DatasetRecord {
+  if (!row || row.organization_id !== ctx.caller.user.organization_id) return false;
+  return row.thread_id === null || row.owner_id === ctx.caller.user.id;
+}
+
+/** A dataset the caller may see (`visible`), or not_found. */
 export function orgDataset(ctx: DatasetCtx, id: string): DatasetRecord {
   const row = ctx.repos.datasets.get(id);
-  if (!row || row.organization_id !== ctx.caller.user.organization_id) throw new ServiceError('not_found', `No dataset ${id}.`);
+  if (!visible(ctx, row)) throw new ServiceError('not_found', `No dataset ${id}.`);
   return row;
 }
 
-/** A knowledge base of the caller's organization, or not_found. */
+/** A knowledge base the caller may see (`visible`), or not_found. */
 export function orgKb(ctx: DatasetCtx, kbId: string): DatasetRecord {
   const row = ctx.repos.datasets.getByKb(kbId);
-  if (!row || row.organization_id !== ctx.caller.user.organization_id) throw new ServiceError('not_found', `No knowledge base ${kbId}.`);
+  if (!visible(ctx, row)) throw new ServiceError('not_found', `No knowledge base ${kbId}.`);
   return row;
 }
 

@@ -1,5 +1,6 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import { releaseBlob } from '../../platform/storage/release-blob.js';
+import { dropDataset } from './drop.js';
 import type { DatasetRecord } from '../../../db/repositories/datasets.js';
 import type { AuthedSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
@@ -27,7 +28,8 @@ export function createDataset(ctx: AuthedSlice<'repos' | 'now'>, input: InputOf<
 }
 
 export function listDatasets(ctx: DatasetCtx, input: InputOf<'datasets.list'>) {
-  const page = ctx.repos.datasets.page(ctx.caller.user.organization_id, input.limit, input.cursor);
+  const threadsOf = input.include === 'threads' ? ctx.caller.user.id : null;
+  const page = ctx.repos.datasets.page(ctx.caller.user.organization_id, input.limit, input.cursor, threadsOf);
   if (!page) throw new ServiceError('invalid_argument', 'The cursor is not one this server gave out.', [{ path: 'cursor', message: 'unknown cursor' }]);
   return { data: page.rows.map((row) => view(ctx, row)), next_cursor: page.next_cursor };
 }
@@ -42,22 +44,10 @@ export function updateDataset(ctx: AuthedSlice<'repos' | 'now'>, input: InputOf<
   return view(ctx, orgDataset(ctx, input.id));
 }
 
-/**
- * Everything under the dataset goes in one transaction (knowledge base, artifacts, chunks, uploads,
- * thread configurations); stored bytes no other artifact uses are removed after it commits.
- */
 export async function deleteDataset(ctx: AuthedSlice<'repos', 'folders' | 'blobs'>, input: InputOf<'datasets.delete'>): Promise<null> {
   const dataset = orgDataset(ctx, input.id);
   mayWrite(ctx, dataset);
-  const { repos, runtime } = ctx;
-  // Its folders' watchers close now, not at their next event: stopped first, so no scan of theirs
-  // adds a file to the dataset while it is deleted.
-  await Promise.all(repos.folders.ofDataset(dataset.id).map((f) => runtime.folders?.stop(f.id)));
-  const artifacts = repos.artifacts.inKb(dataset.kb_id);
-  const shas = repos.artifacts.shasOfKbs([dataset.kb_id]);
-  repos.datasets.delete(dataset.id);
-  for (const artifact of artifacts) await runtime.blobs.dropParts(artifact.id);
-  for (const sha of shas) await releaseBlob({ repos, blobs: runtime.blobs }, sha);
+  await dropDataset(ctx, dataset);
   return null;
 }
 
@@ -94,8 +84,24 @@ export function retryArtifact(ctx: AuthedSlice<'repos' | 'now', 'ingest' | 'embe
   return artifactView(artifactByKey(ctx, input.kb_id, input.key), embeds(ctx));
 }
 
+/**
+ * Stops a file's processing: the queue stops it where it stands (no chunk is written after this),
+ * the chunks written so far go, and the file ends `failed` with the code `cancelled`, to be retried.
+ */
+export function cancelArtifact(ctx: AuthedSlice<'repos' | 'now', 'ingest' | 'embedding'>, input: InputOf<'artifacts.cancel'>) {
+  const artifact = artifactByKey(ctx, input.kb_id, input.key);
+  mayWrite(ctx, orgKb(ctx, input.kb_id));
+  if (artifact.status !== 'processing') throw new ServiceError('conflict', `Only a file being processed can be cancelled; this one is ${artifact.status}.`);
+  ctx.runtime.ingest.cancel(artifact.id);
+  ctx.repos.transaction(() => {
+    ctx.repos.chunks.replaceForArtifact(artifact.id, artifact.kb_id, []);
+    ctx.repos.artifacts.setStatus(artifact.id, 'failed', isoNow(ctx), { code: 'cancelled', detail: 'Processing was cancelled.' });
+  });
+  return artifactView(artifactByKey(ctx, input.kb_id, input.key), embeds(ctx));
+}
+
 /** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
-export const datasetHandlers: Pick<Handlers, 'datasets.create' | 'datasets.list' | 'datasets.get' | 'datasets.update' | 'datasets.delete' | 'artifacts.list' | 'artifacts.get' | 'artifacts.link' | 'artifacts.delete' | 'artifacts.retry' | 'artifacts.content'> = {
+export const datasetHandlers: Pick<Handlers, 'datasets.create' | 'datasets.list' | 'datasets.get' | 'datasets.update' | 'datasets.delete' | 'artifacts.list' | 'artifacts.get' | 'artifacts.link' | 'artifacts.delete' | 'artifacts.retry' | 'artifacts.cancel' | 'artifacts.content'> = {
   'datasets.create': createDataset,
   'datasets.list': listDatasets,
   'datasets.get': getDataset,
@@ -106,5 +112,6 @@ export const datasetHandlers: Pick<Handlers, 'datasets.create' | 'datasets.list'
   'artifacts.link': artifactLink,
   'artifacts.delete': deleteArtifact,
   'artifacts.retry': retryArtifact,
+  'artifacts.cancel': cancelArtifact,
   'artifacts.content': artifactContent,
 };

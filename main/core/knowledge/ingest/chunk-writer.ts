@@ -15,6 +15,8 @@ export interface ChunkWriterOptions {
   onProgress?: (indexedChars: number) => void;
   /** Gives the event loop a turn before each batch (setImmediate; tests may count turns). */
   turn?: () => Promise<void>;
+  /** Processing was cancelled: no batch is written after it, whatever is still queued or arriving. */
+  cancelled?: AbortSignal;
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -54,7 +56,8 @@ export class ChunkWriter {
     try {
       for (let batch = this.batches.shift(); batch; batch = this.batches.shift()) {
         await turn();
-        const ids = this.repos.chunks.appendForArtifact(this.artifactId, this.kbId, batch);
+        // Checked in the same turn as the write: a cancel removes the chunks written before it, and none follow.
+        const ids = this.options.cancelled?.aborted ? null : this.repos.chunks.appendForArtifact(this.artifactId, this.kbId, batch);
         if (!ids) {
           this.gone = true;
           this.batches.length = 0;

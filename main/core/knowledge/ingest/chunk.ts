@@ -23,6 +23,7 @@
  */
 import { hasSpacelessScript, wordsOf } from '../../../../shared/words.js';
 import { documentText, oneLine } from './builder.js';
+import { pageSpan } from './page-span.js';
 import type { Block, Chunk, ChunkLocation, ParsedDocument } from './types.js';
 
 export interface ChunkOptions {
@@ -160,16 +161,10 @@ export function chunkDocument(doc: ParsedDocument, options: ChunkOptions = {}): 
     const location: ChunkLocation = { start, end, ...extra };
     if (path.length > 0) location.section = path.join(' > ');
     if (paged) {
-      let page: number | undefined;
-      let pageEnd: number | undefined;
-      for (let k = blockAt(start); k < blocks.length && (blocks[k] as Block).start < end; k++) {
-        const p = (blocks[k] as Block).page;
-        if (p === undefined) continue;
-        page ??= p;
-        pageEnd = p;
-      }
-      if (page !== undefined) location.page = page;
-      if (pageEnd !== undefined && pageEnd !== page) location.page_end = pageEnd;
+      const pages = function* () {
+        for (let k = blockAt(start); k < blocks.length && (blocks[k] as Block).start < end; k++) yield (blocks[k] as Block).page;
+      };
+      Object.assign(location, pageSpan(pages()));
     }
     chunks.push({ ord: chunks.length, text: prefix + text.slice(start, end), location });
   };

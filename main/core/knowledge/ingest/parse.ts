@@ -38,6 +38,8 @@ export interface ParseLimits {
   memoryMb?: number;
   /** Text one part of a split PDF may hand back (default `PDF_PART_MAX_CHARS`); beyond it the file is read whole by one process. */
   pdfPartMaxChars?: number;
+  /** Cancels the parse: its parser process is stopped at once, and it rejects with `cancelled`. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -73,7 +75,7 @@ async function residentBytes(pid: number): Promise<number | null> {
   }
 }
 
-type Outcome = WorkerMessage | { type: 'timeout' } | { type: 'memory'; rss: number } | { type: 'crash'; error: Error };
+type Outcome = WorkerMessage | { type: 'timeout' } | { type: 'cancelled' } | { type: 'memory'; rss: number } | { type: 'crash'; error: Error };
 
 class ParserProcess {
   readonly child: ChildProcess;
@@ -148,7 +150,7 @@ class ParserProcess {
   }
 
   /** Runs one request; resolves with the answer, or how the run ended. Chunks stream into `onChunks`. */
-  run(request: ParseRequest, timeoutMs: number, onChunks: (chunks: Chunk[]) => void): Promise<Outcome> {
+  run(request: ParseRequest, timeoutMs: number, onChunks: (chunks: Chunk[]) => void, signal?: AbortSignal): Promise<Outcome> {
     this.peakRss = 0;
     this.stderr = '';
     const ceiling = this.memoryMb * 1024 * 1024;
@@ -159,6 +161,7 @@ class ParserProcess {
         done = true;
         clearTimeout(timer);
         clearInterval(watchdog);
+        signal?.removeEventListener('abort', onAbort);
         this.child.off('message', onMessage);
         this.child.off('error', onError);
         this.child.off('exit', onExit);
@@ -171,6 +174,9 @@ class ParserProcess {
       const onError = (error: Error) => finish({ type: 'crash', error });
       const onExit = (code: number | null, signal: string | null) => finish({ type: 'crash', error: new Error(`the parser stopped (${signal ?? `exit code ${code}`})`) });
       const timer = setTimeout(() => finish({ type: 'timeout' }), timeoutMs);
+      // The caller retires the process (a kill): its half-done parse cannot be taken back.
+      const onAbort = () => finish({ type: 'cancelled' });
+      signal?.addEventListener('abort', onAbort, { once: true });
       let reading = false;
       const watchdog = setInterval(() => {
         const pid = this.child.pid;
@@ -189,6 +195,7 @@ class ParserProcess {
       this.child.on('message', onMessage);
       this.child.on('error', onError);
       this.child.on('exit', onExit);
+      if (signal?.aborted) return finish({ type: 'cancelled' });
       this.child.send(request);
     });
   }
@@ -283,7 +290,7 @@ async function runRequest(
     retire(slot);
     throw new IngestError('parse_error', `The parser could not start: ${errorText(error)}.`);
   }
-  const outcome = await slot.run({ ...request, id: nextId++ }, Math.max(1, timeoutMs), onChunks);
+  const outcome = await slot.run({ ...request, id: nextId++ }, Math.max(1, timeoutMs), onChunks, limits.signal);
   if (outcome.type === 'pages') {
     release(slot);
     return { pages: outcome.pages };
@@ -299,6 +306,7 @@ async function runRequest(
   }
   const heap = slot.heapExhausted;
   retire(slot);
+  if (outcome.type === 'cancelled') throw new IngestError('cancelled', 'Processing was cancelled.');
   if (outcome.type === 'timeout') throw new IngestError('parse_error', `Parsing took longer than ${seconds(limits.timeoutMs)} s and was stopped.`);
   if (outcome.type === 'memory' || heap) {
     throw new IngestError('too_large', `Parsing needed more than ${memoryMb} MB of memory and was stopped ([uploads] parse_memory_mb).`);

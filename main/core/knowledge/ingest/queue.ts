@@ -37,7 +37,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
  * (in a child process, with size, time and memory limits), chunk, index. Every failure ends as `failed` with a
  * code and a detail on the artifact; nothing here throws to the caller.
  */
-export async function processArtifact(deps: IngestDeps, artifactId: string, stopped: () => boolean = () => false): Promise<void> {
+export async function processArtifact(deps: IngestDeps, artifactId: string, stopped: () => boolean = () => false, cancelled?: AbortSignal): Promise<void> {
   const { repos, blobs } = deps;
   const now = () => new Date().toISOString();
   const artifact = repos.artifacts.get(artifactId);
@@ -49,7 +49,7 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
     // Only the head of the file is read here; the parser process reads the rest itself.
     const head = await readAll(blobs.read(artifact.sha256, { end: SNIFF_BYTES - 1 }));
     // Shutdown began meanwhile: leave the file `processing`; the next start resumes it.
-    if (stopped()) return;
+    if (stopped() || cancelled?.aborted) return;
     const detected = detectMime({ bytes: head, filename: artifact.filename, declared: artifact.declared_mime_type });
     // Kept on a refused file too: the app tells an admin which type `[uploads] allowed_types` lacks.
     repos.artifacts.setStored(artifact.id, artifact.sha256, detected.mime, now());
@@ -62,6 +62,7 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
     else repos.chunks.replaceForArtifact(artifact.id, artifact.kb_id, []);
     let reported = 0.1;
     const writer = new ChunkWriter(repos, artifact.id, artifact.kb_id, {
+      ...(cancelled ? { cancelled } : {}),
       onProgress: (chars) => {
         // Parsing is done once chunks arrive; indexing fills the rest, by characters (~ bytes).
         const progress = Math.min(0.95, 0.6 + (0.35 * chars) / artifact.size);
@@ -74,7 +75,7 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
     try {
       doc = await streamChunks(
         { path: blobs.pathOf(artifact.sha256), size: artifact.size, mime: detected.mime, filename: artifact.filename },
-        { maxBytes: uploads.max_file_mb * MB, timeoutMs: uploads.parse_timeout_seconds * 1000, memoryMb: uploads.parse_memory_mb },
+        { maxBytes: uploads.max_file_mb * MB, timeoutMs: uploads.parse_timeout_seconds * 1000, memoryMb: uploads.parse_memory_mb, ...(cancelled ? { signal: cancelled } : {}) },
         (batch) => writer.push(batch),
       );
     } finally {
@@ -84,6 +85,8 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
     await writer.done();
     // Shutdown began meanwhile: leave the file `processing`; the next start indexes it from the beginning.
     if (stopped()) return;
+    // Cancelled meanwhile: whoever cancelled it removed its chunks and marked it.
+    if (cancelled?.aborted) return;
     // Deleted meanwhile: its chunks went with it (the cascade), nothing to mark.
     if (writer.gone || !repos.artifacts.get(artifact.id)) return;
     // New bytes arrived meanwhile (a followed folder's file changed again): this parse is stale;
@@ -108,8 +111,8 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
           ? { code: error.code, detail: error.message }
           : { code: 'parse_error', detail: `The file could not be processed: ${errorText(error)}` };
     if (!(error instanceof IngestError)) deps.log.warn(`processing ${artifact.id} failed: ${String(error)}`);
-    // A job cut short by shutdown is not a failure: it is resumed at the next start.
-    if (stopped()) return;
+    // A job cut short by shutdown is not a failure: it is resumed at the next start; a cancelled one is marked by whoever cancelled it.
+    if (stopped() || cancelled?.aborted) return;
     // New bytes arrived meanwhile: this outcome is about the old ones; the queue runs it again.
     const current = repos.artifacts.get(artifact.id);
     if (current && current.sha256 !== artifact.sha256) return;
@@ -135,6 +138,8 @@ export class IngestQueue implements IngestPort {
   /** Files asked for again while being processed. */
   private readonly again = new Set<string>();
   private readonly running = new Set<Promise<void>>();
+  /** The files being processed now, each with what cancels it. */
+  private readonly processing = new Map<string, AbortController>();
   /** Lanes taking files; counted down the moment one finds the queue empty. */
   private lanes = 0;
   private stopped = false;
@@ -163,6 +168,16 @@ export class IngestQueue implements IngestPort {
     this.lanes++;
     const lane: Promise<void> = this.lane().finally(() => this.running.delete(lane));
     this.running.add(lane);
+  }
+
+  cancel(artifactId: string): void {
+    const at = this.pending.indexOf(artifactId);
+    if (at !== -1) {
+      this.pending.splice(at, 1);
+      this.queued.delete(artifactId);
+    }
+    this.again.delete(artifactId);
+    this.processing.get(artifactId)?.abort();
   }
 
   /** Start-up: resume what was processing when the app stopped, and the embedding left unfinished. */
@@ -197,9 +212,12 @@ export class IngestQueue implements IngestPort {
   private async lane(): Promise<void> {
     try {
       for (let id = this.pending.shift(); id !== undefined && !this.stopped; id = this.pending.shift()) {
+        const cancel = new AbortController();
+        this.processing.set(id, cancel);
         try {
-          await processArtifact(this.deps, id, () => this.stopped);
+          await processArtifact(this.deps, id, () => this.stopped, cancel.signal);
         } finally {
+          this.processing.delete(id);
           this.queued.delete(id);
           if (this.again.delete(id)) this.enqueue(id);
         }

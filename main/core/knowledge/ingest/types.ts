@@ -42,7 +42,7 @@ export interface ParsedDocument {
 export type { Chunk, ChunkLocation } from '../../../db/repositories/chunks/chunk.js';
 
 /** Why a file failed, as the artifact's `error.code`. */
-export type IngestErrorCode = 'unsupported_media_type' | 'mime_mismatch' | 'parse_error' | 'too_large' | 'empty';
+export type IngestErrorCode = 'unsupported_media_type' | 'mime_mismatch' | 'parse_error' | 'too_large' | 'empty' | 'cancelled';
 
 export class IngestError extends Error {
   constructor(

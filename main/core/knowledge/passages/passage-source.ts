@@ -5,6 +5,7 @@ import { parseStoredDocument } from '../ingest/parse.js';
 import { IngestError, type ParsedDocument } from '../ingest/types.js';
 import { sourceView } from './source-view.js';
 import type { InputOf } from '../../platform/operation-handlers.js';
+import { visible } from '../datasets/access.js';
 
 const MB = 1024 * 1024;
 /**
@@ -36,7 +37,7 @@ export async function readPassageSource(ctx: AuthedSlice<'repos' | 'config', 'bl
   const artifact = ctx.repos.artifacts.get(input.artifact_id);
   if (!artifact) throw missing();
   const dataset = ctx.repos.datasets.getByKb(artifact.kb_id);
-  if (!dataset || dataset.organization_id !== ctx.caller.user.organization_id) throw missing();
+  if (!visible(ctx, dataset)) throw missing();
   if (artifact.status !== 'ready' || !artifact.sha256 || !artifact.mime_type) {
     throw new ServiceError('conflict', `${artifact.key} is not processed (${artifact.status}); its passages cannot be shown yet.`);
   }

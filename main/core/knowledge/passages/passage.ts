@@ -1,6 +1,7 @@
 import { ServiceError } from '../../../../shared/errors.js';
 import type { AuthedSlice } from '../../platform/context.js';
 import type { InputOf } from '../../platform/operation-handlers.js';
+import { visible } from '../datasets/access.js';
 
 /**
  * `GET /passages/{chunk_id}`: a passage and its neighbours in its file (the same neighbours the
@@ -11,7 +12,7 @@ export function readPassage(ctx: AuthedSlice<'repos'>, input: InputOf<'passages.
   const hit = ctx.repos.chunks.hit(input.chunk_id);
   if (!hit) throw missing();
   const dataset = ctx.repos.datasets.getByKb(hit.kb_id);
-  if (!dataset || dataset.organization_id !== ctx.caller.user.organization_id) throw missing();
+  if (!visible(ctx, dataset)) throw missing();
   const around = ctx.repos.chunks.around(hit.id, input.radius);
   return {
     chunk_id: hit.id,

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { PassageSource } from '../../../../shared/operations/passage-source.js';
 import { documentText } from '../ingest/builder.js';
+import { pageSpan } from '../ingest/page-span.js';
 import type { Block, ParsedDocument } from '../ingest/types.js';
 
 type View = Omit<z.input<typeof PassageSource>, 'artifact_id' | 'artifact_key' | 'dataset_id'>;
@@ -70,20 +71,22 @@ function rowsView(doc: ParsedDocument, passage: Block[]): View | null {
   };
 }
 
-function pagesView(doc: ParsedDocument, text: string, passage: Block[], start: number, end: number): View | null {
-  const pages = passage.map((b) => b.page).filter((p): p is number => p !== undefined);
-  if (pages.length === 0) return null;
-  const first = Math.min(...pages);
-  // A passage over many pages shows its first two: a reader's view, not the whole file.
-  const last = Math.min(Math.max(...pages), first + 1);
-  const onPages = doc.blocks.filter((b) => b.page !== undefined && b.page >= first && b.page <= last);
+/**
+ * The pages of the cited passage (`whole`), as its citation names them (one rule, pageSpan), the
+ * part read marked; a long stretch is cut around the mark (`bounded`).
+ */
+function pagesView(doc: ParsedDocument, text: string, whole: Block[], start: number, end: number): View | null {
+  const cited = pageSpan(whole.map((b) => b.page));
+  if (!cited) return null;
+  const last = cited.page_end ?? cited.page;
+  const onPages = doc.blocks.filter((b) => b.page !== undefined && b.page >= cited.page && b.page <= last);
   const from = onPages[0]?.start ?? start;
   const to = onPages.at(-1)?.end ?? end;
   const span = bounded(from, to, start, end);
   const total = doc.metadata.pages;
   return {
     kind: 'pages',
-    location: last === first ? { page: first } : { page: first, page_end: last },
+    location: cited,
     ...(typeof total === 'number' ? { total_pages: total } : {}),
     segments: segments(text, span.from, span.to, start, end),
     table: null,
@@ -152,9 +155,40 @@ export function focusRange(text: string, start: number, end: number, focus: stri
   for (const candidate of [bare, afterPrefix]) {
     if (candidate.length < 3) continue;
     const at = window.indexOf(candidate);
-    if (at >= 0) return { start: start + at, end: start + at + candidate.length };
+    if (at >= 0) return wholeSentences(text, start, end, start + at, start + at + candidate.length);
   }
   return whole;
+}
+
+/** Farthest a marked range is widened on each side to reach a sentence's start or end. */
+const SENTENCE_REACH = 400;
+// Made at the first use (ICU's sentence rules cost some milliseconds to build). ICU ends sentences at 。！？ too.
+let sentences: Intl.Segmenter | undefined;
+
+/**
+ * `[from, to)` widened to the whole sentences it touches, within the passage `[start, end)`. A
+ * snippet is a window of words cut around the question's terms, and the part cut off is often the
+ * fact asked for ("…an equipment allowance" without "of EUR 1,200 per year."): a mark must show
+ * the sentence the answer quotes. A line break inside a paragraph (a PDF's text layer breaks every
+ * line) does not end a sentence; a blank line does. A "sentence" reaching farther than
+ * SENTENCE_REACH (a list without full stops) is not followed.
+ */
+function wholeSentences(text: string, start: number, end: number, from: number, to: number): { start: number; end: number } {
+  const lo = Math.max(start, from - SENTENCE_REACH);
+  const hi = Math.min(end, to + SENTENCE_REACH);
+  // Same length as the text, so segment offsets are text offsets.
+  const flat = text.slice(lo, hi).replace(/(?<!\n)\n(?!\n)/g, ' ');
+  let a = from;
+  let b = to;
+  for (const { index, segment } of (sentences ??= new Intl.Segmenter('en', { granularity: 'sentence' })).segment(flat)) {
+    const s = lo + index;
+    const e = s + segment.trimEnd().length;
+    if (e <= from || s >= to) continue;
+    // The first sentence reaching into the range, unless it starts at the window's clipped edge; likewise its last.
+    if (s < a && (s > lo || lo === start)) a = s;
+    if (e > b && (s + segment.length < hi || hi === end)) b = e;
+  }
+  return { start: a, end: b };
 }
 
 /**
@@ -168,11 +202,12 @@ export function sourceView(doc: ParsedDocument, start: number, end: number, focu
   const range = focusRange(text, start, Math.min(end, text.length), focus);
   const passage = overlapping(doc.blocks, range.start, range.end);
   if (passage.length === 0) return null;
+  const whole = overlapping(doc.blocks, start, end);
   // Rows are cited whole: the rows marked are the passage's rows, the range its citation names
   // ("rows 12–18"), not the few the snippet happened to show.
   return (
-    rowsView(doc, overlapping(doc.blocks, start, end)) ??
-    pagesView(doc, text, passage, range.start, range.end) ??
+    rowsView(doc, whole) ??
+    pagesView(doc, text, whole, range.start, range.end) ??
     sectionView(doc, text, passage, range.start, range.end) ??
     textView(doc, text, range.start, range.end)
   );

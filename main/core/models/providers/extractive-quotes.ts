@@ -133,34 +133,78 @@ function atWords(sentence: string, from: number, to: number): [number, number] {
   return [start, Math.max(start, end)];
 }
 
+/** Most words in a heading. */
+const MAX_HEADING_WORDS = 8;
+
+/** A block of one short line without a full stop, a digit or a list marker: a heading ("## Benefits", "Benefits"). */
+function isHeading(block: string): boolean {
+  const line = block.trim();
+  if (line.includes('\n')) return false;
+  if (/^#{1,6}\s/.test(line)) return true;
+  if (/[.!?\u2026\u3002\uff01\uff1f:;,]["'\u201d\u2019)\]]*$/u.test(line) || /\p{N}/u.test(line) || /^[-*+\u2022]\s/.test(line)) return false;
+  let words = 0;
+  for (const word of wordsOf(line)) if (word.text && ++words > MAX_HEADING_WORDS) return false;
+  return words > 0;
+}
+
+/**
+ * What a passage offers to quote: its sentences, or its rows (a table's passage), never its
+ * headings nor the section path and column header the index put before its text. A PDF breaks
+ * every line: a sentence runs on over a single line break there.
+ */
+function* quotableOf(passage: Passage): Generator<{ text: string; row: boolean }> {
+  let text = passage.text;
+  const { section, row_start: rowStart, page } = passage.location;
+  if (section && text.startsWith(`${section}: `)) text = text.slice(section.length + 2);
+  if (rowStart !== undefined) {
+    for (const line of text.replace(/^Columns: [^\n]*\n/, '').split('\n')) {
+      const row = line.replace(/\s+/g, ' ').trim();
+      if (row) yield { text: row, row: true };
+    }
+    return;
+  }
+  if (page !== undefined) text = text.replace(/(?<!\n)\n(?!\n)/g, ' ');
+  for (const block of text.split(/\n{2,}/)) {
+    if (isHeading(block)) continue;
+    for (const sentence of eachSentence(block)) yield { text: sentence, row: false };
+  }
+}
+
 /**
  * The sentences to quote, best first: most distinct question terms, then the better-ranked
  * passage, then the earlier sentence. A sentence met twice (passages overlap when one was read
- * with its neighbours) is quoted once, from the better passage. Passages where no sentence holds a
- * term (a match by meaning, not by words) are quoted by their snippet, after the others.
+ * with its neighbours) is quoted once, from the better passage. A heading is never quoted (it
+ * answers nothing); a table row only when it holds as many of the question's terms as the best
+ * quote (a row sharing one common word with the question is another row). Only when no sentence
+ * holds a term (a match by meaning, not by words) are passages quoted by their snippet.
  */
 export function quoteSentences(question: string, passages: readonly Passage[], limit = QUOTED_SENTENCES): Quote[] {
   const terms = questionTerms(question);
-  const candidates: Array<Quote & { rank: number; position: number }> = [];
+  const candidates: Array<Quote & { rank: number; position: number; row: boolean }> = [];
   const seen = new Set<string>();
   /** Passages with a sentence holding a term (even one quoted from a better passage). */
   const matched = new Set<number>();
   passages.forEach((passage, rank) => {
-    sentencesOf(passage.text).forEach((sentence, position) => {
+    let position = 0;
+    for (const { text: sentence, row } of quotableOf(passage)) {
+      position++;
       const count = termsIn(sentence, terms).size;
-      if (count === 0) return;
+      if (count === 0) continue;
       matched.add(passage.index);
       const key = sentence.toLowerCase();
-      if (seen.has(key)) return;
+      if (seen.has(key)) continue;
       seen.add(key);
-      candidates.push({ index: passage.index, text: clipAround(sentence, terms), terms: count, rank, position });
-    });
+      candidates.push({ index: passage.index, text: clipAround(sentence, terms), terms: count, rank, position, row });
+    }
   });
   candidates.sort((a, b) => b.terms - a.terms || a.rank - b.rank || a.position - b.position);
-  const quotes: Quote[] = candidates.slice(0, limit).map(({ index, text, terms: n }) => ({ index, text, terms: n }));
+  const best = candidates[0]?.terms ?? 0;
+  const quotes: Quote[] = candidates
+    .filter((c) => !c.row || c.terms >= best)
+    .slice(0, limit)
+    .map(({ index, text, terms: n }) => ({ index, text, terms: n }));
   for (const passage of passages) {
-    if (quotes.length >= limit) break;
-    if (matched.has(passage.index)) continue;
+    if (quotes.length >= limit || matched.size > 0) break;
     const snippet = passage.snippet.replace(/\s+/g, ' ').trim();
     if (snippet) quotes.push({ index: passage.index, text: snippet, terms: 0 });
   }

@@ -8,15 +8,21 @@ import type { ChatEvent, Sequenced, StreamEvent } from '../../../../shared/event
 export interface RunHandle<E extends StreamEvent = ChatEvent> {
   signal: AbortSignal;
   emit(event: E): void;
-  /** Ends the stream; subscribers drain the log and stop. */
+  /**
+   * The answer is stored: whoever waits for it (`finished`, `cancel`, `isRunning`) stops waiting,
+   * while the stream stays open for what follows it (a thread's new title) until `end`.
+   */
+  settle(): void;
+  /** Ends the stream (settling it first); subscribers drain the log and stop. */
   end(): void;
 }
 
 /** Live answers by message id (chat) or comparison id (model comparisons), replayable from any event id. */
 export interface StreamHubPort {
   start<E extends StreamEvent = ChatEvent>(messageId: string): RunHandle<E>;
+  /** True until the answer is stored (settled), even while its stream stays open after it. */
   isRunning(messageId: string): boolean;
-  /** Resolves when the answer has ended and been stored (at once if it is not running). */
+  /** Resolves when the answer has been stored (settled; at once if it is not running). */
   finished(messageId: string): Promise<void>;
   /** Asks a running answer to stop; resolves once it has been stored. False when nothing runs. */
   cancel(messageId: string): Promise<boolean>;

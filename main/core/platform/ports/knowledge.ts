@@ -7,6 +7,11 @@
 export interface IngestPort {
   /** Queues an artifact for processing (again, if it was processed before). */
   enqueue(artifactId: string): void;
+  /**
+   * Stops an artifact's processing where it stands (queued: taken off the queue; running: no more
+   * chunks are written, and its parser process is stopped). The caller marks the artifact.
+   */
+  cancel(artifactId: string): void;
 }
 
 /** Watched folders being followed (issue 30). */

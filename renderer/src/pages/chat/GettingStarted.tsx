@@ -1,5 +1,5 @@
 import { FormattedMessage } from 'react-intl';
-import { LOCAL_MODELS_HASH } from '../settings/ModelCatalog.js';
+import { LOCAL_MODELS_HASH } from '../settings/sections.js';
 import { HomeSetup } from './HomeSetup.js';
 
 /**

@@ -11,6 +11,7 @@ import { AnswerActions, QuestionActions, canContinue } from './MessageActions.js
 import { AnswerStats } from './AnswerStats.js';
 import { Citations } from './Citations.js';
 import { Markdown } from './Markdown.js';
+import { MessageImages } from './MessageImages.js';
 import type { Message, Model } from './types.js';
 import type { VersionInfo } from './VersionSwitcher.js';
 
@@ -101,6 +102,7 @@ function Question({ message, versions }: { message: Message; versions: VersionIn
   const [editing, setEditing] = useState(false);
   return (
     <article className="message message-user" aria-label={intl.formatMessage({ id: 'chat.message.youSaid' })}>
+      <MessageImages messageId={message.id} images={message.images} />
       {editing ? (
         <EditMessage message={message} onDone={() => setEditing(false)} />
       ) : (

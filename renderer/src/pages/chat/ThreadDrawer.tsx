@@ -20,7 +20,7 @@ function focusables(root: HTMLElement | null): HTMLElement[] {
  * drawer is modal: focus moves into it and stays there, Esc or a click beside it closes it, and
  * choosing a thread (or a new chat) closes it too; focus then returns to where it belongs.
  */
-export function ThreadDrawer({ children, title, onNewChat, locked = false }: { children: ReactNode; title?: string; onNewChat?: () => void; locked?: boolean }) {
+export function ThreadDrawer({ children, title, onNewChat }: { children: ReactNode; title?: string; onNewChat?: () => void }) {
   const intl = useIntl();
   const narrow = useMediaQuery(NARROW);
   const [open, setOpen] = useState(false);
@@ -91,7 +91,7 @@ export function ThreadDrawer({ children, title, onNewChat, locked = false }: { c
           </p>
         ) : null}
         {onNewChat ? (
-          <Button size="sm" variant="ghost" className="thread-drawer-new" icon={<PlusIcon size={16} />} disabled={locked} onClick={onNewChat} aria-label={intl.formatMessage({ id: 'chat.drawer.newChat' })} />
+          <Button size="sm" variant="ghost" className="thread-drawer-new" icon={<PlusIcon size={16} />} onClick={onNewChat} aria-label={intl.formatMessage({ id: 'chat.drawer.newChat' })} />
         ) : null}
       </div>
       {drawerOpen ? <div className="thread-drawer-backdrop" aria-hidden="true" onClick={() => close('toggle')} /> : null}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Button } from '../../ui/Button.js';
 import { Skeleton } from '../../ui/Skeleton.js';
@@ -8,34 +8,41 @@ import { useAction } from '../../ui/useAction.js';
 import { threadHref } from './chat-hash.js';
 import { GROUP_TITLE, groupThreads } from './thread-groups.js';
 import { ThreadMenu } from './ThreadMenu.js';
-import type { Thread } from './types.js';
+import type { Thread, ThreadListItem } from './types.js';
+import { markedRuns, markWords, type MarkWords } from '../datasets/search-marks.js';
 import { exportThread } from './thread-export.js';
 import { toast } from '../../ui/toast.js';
 import { errorText } from '../../ui/error-text.js';
 
 export interface ThreadListProps {
-  threads: Thread[] | null;
+  threads: ThreadListItem[] | null;
   error: string | null;
   selected: string | null;
   query: string;
   onQuery: (q: string) => void;
   onRename: (id: string, title: string) => Promise<void>;
   onDelete: (id: string) => Promise<void>;
-  /** While an answer is written, threads are not renamed or deleted under it. */
-  locked: boolean;
+  /**
+   * Threads whose answer is being written (here or in the background): marked "answering…", and
+   * not renamed or deleted under it. Every other thread, and New chat, stays usable meanwhile.
+   */
+  answering: ReadonlySet<string>;
 }
 
 interface ThreadRowProps {
-  thread: Thread;
+  thread: ThreadListItem;
+  /** The searched words, marked in the snippet of a thread found by a message. */
+  words: MarkWords;
   selected: boolean;
   /** The list's one Tab stop (roving tabindex): this row's link is in the Tab order. */
   current: boolean;
-  locked: boolean;
+  /** Its answer is being written. */
+  answering: boolean;
   onRename: (title: string) => Promise<void>;
   onAskDelete: () => void;
 }
 
-function ThreadRow({ thread, selected, current, locked, onRename, onAskDelete }: ThreadRowProps) {
+function ThreadRow({ thread, words, selected, current, answering, onRename, onAskDelete }: ThreadRowProps) {
   const intl = useIntl();
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(thread.title);
@@ -83,13 +90,26 @@ function ThreadRow({ thread, selected, current, locked, onRename, onAskDelete }:
   }
   return (
     <li className={`thread-item${selected ? ' is-selected' : ''}`} data-thread={thread.id}>
-      <a ref={link} className="thread-link" href={threadHref(thread.id)} tabIndex={current ? 0 : -1} aria-current={selected ? 'page' : undefined} title={thread.title}>
-        {thread.title}
+      <a ref={link} className="thread-link" href={threadHref(thread.id, thread.match?.message_id)} tabIndex={current ? 0 : -1} aria-current={selected ? 'page' : undefined} title={thread.title}>
+        {thread.match ? (
+          <>
+            <span className="thread-link-title">{thread.title}</span>
+            {/* What was said where the search found it; opening goes to that message. */}
+            <span className="thread-snippet">{markedRuns(thread.match.snippet, words).map((run, i) => (run.marked ? <mark key={i}>{run.text}</mark> : run.text))}</span>
+          </>
+        ) : (
+          thread.title
+        )}
+        {answering ? (
+          <span className="thread-answering">
+            <FormattedMessage id="chat.threads.answering" />
+          </span>
+        ) : null}
       </a>
       <span className="thread-actions">
         <ThreadMenu
           title={thread.title}
-          disabled={locked}
+          disabled={answering}
           onRename={() => {
             setTitle(thread.title);
             setEditing(true);
@@ -139,11 +159,12 @@ function onListKey(event: KeyboardEvent<HTMLDivElement>): void {
  * delete. The list is one Tab stop (a roving tabindex: the thread last focused, else the open one,
  * else the first); arrows move within it, and each thread's Rename and Delete are in its menu.
  */
-export function ThreadList({ threads, error, selected, query, onQuery, onRename, onDelete, locked }: ThreadListProps) {
+export function ThreadList({ threads, error, selected, query, onQuery, onRename, onDelete, answering }: ThreadListProps) {
   const intl = useIntl();
   const [deleting, setDeleting] = useState<Thread | null>(null);
   const groupId = useId();
   const [focused, setFocused] = useState<string | null>(null);
+  const words = useMemo(() => markWords(query), [query]);
   const present = (id: string | null) => id !== null && (threads ?? []).some((t) => t.id === id);
   const current = present(focused) ? focused : present(selected) ? selected : (threads?.[0]?.id ?? null);
   const remove = useAction(async (thread: Thread) => {
@@ -152,7 +173,7 @@ export function ThreadList({ threads, error, selected, query, onQuery, onRename,
   });
   return (
     <nav className="thread-panel" aria-label={intl.formatMessage({ id: 'chat.threads.label' })}>
-      <Button className="thread-new" icon={<PlusIcon size={16} />} disabled={locked} onClick={() => (window.location.hash = threadHref(null))}>
+      <Button className="thread-new" icon={<PlusIcon size={16} />} onClick={() => (window.location.hash = threadHref(null))}>
         <FormattedMessage id="chat.threads.newChat" />
       </Button>
       <input className="input input-sm" type="search" aria-label={intl.formatMessage({ id: 'chat.threads.search' })} placeholder={intl.formatMessage({ id: 'chat.threads.search' })} value={query} onChange={(event) => onQuery(event.target.value)} />
@@ -179,7 +200,7 @@ export function ThreadList({ threads, error, selected, query, onQuery, onRename,
               </h2>
               <ul className="thread-list">
                 {inGroup.map((t) => (
-                  <ThreadRow key={t.id} thread={t} selected={t.id === selected} current={t.id === current} locked={locked} onRename={(title) => onRename(t.id, title)} onAskDelete={() => setDeleting(t)} />
+                  <ThreadRow key={t.id} thread={t} words={words} selected={t.id === selected} current={t.id === current} answering={answering.has(t.id)} onRename={(title) => onRename(t.id, title)} onAskDelete={() => setDeleting(t)} />
                 ))}
               </ul>
             </section>

@@ -7,6 +7,8 @@ import { errorText } from '../../ui/error-text.js';
 import { toast } from '../../ui/toast.js';
 import { threadFromHash, threadHref } from './chat-hash.js';
 import { applyEvent, draftAnswer, type Message } from './types.js';
+import { draftImages, type ChatImage } from './chat-images.js';
+import { markAnswering } from './answering.js';
 
 export type ConversationState =
   | { status: 'idle' }
@@ -24,6 +26,8 @@ export interface SendOptions {
   workflowId?: string | null;
   /** The end of the branch on screen, which the message follows (default: the thread's newest message). */
   parentId?: string | null;
+  /** Images for a model that reads them (`readChatImage`); shown with the message at once. */
+  images?: readonly ChatImage[];
   /**
    * The service never took the message (it could not be reached, or refused the request): it is
    * taken off the screen again, and this hears why, so the text can go back where it was written.
@@ -38,6 +42,8 @@ type Open = (onSignal: (signal: ChatStreamSignal) => void) => () => void;
  * service, and if it ends in an error while its thread is still not on screen, a toast says so.
  */
 function endInBackground(signal: ChatStreamSignal, threadId: string | null): boolean {
+  // The answer's end may be followed by its thread's new title: the stream is left to end by itself.
+  if (signal.type === 'event' && signal.event.event === 'message.completed') return false;
   const failure = signal.type === 'error' ? signal.error : signal.type === 'event' && signal.event.event === 'error' ? new ServiceError(signal.event.data.code, signal.event.data.detail) : null;
   if (failure !== null && threadId !== null && threadFromHash(window.location.hash) !== threadId) {
     const intl = getIntl();
@@ -64,7 +70,7 @@ async function loadAllMessages(threadId: string, onPage: (messages: Message[]) =
  * list as it arrives; opening a thread whose last answer is still streaming (a reload mid-answer)
  * re-attaches to it from its first event, so the view rebuilds it the same way.
  */
-export function useConversation(threadId: string | null, onThreadStarted: (threadId: string) => void) {
+export function useConversation(threadId: string | null, onThreadStarted: (threadId: string) => void, onThreadRenamed?: (threadId: string, title: string) => void) {
   const [state, setState] = useState<ConversationState>({ status: threadId ? 'loading' : 'idle' });
   const closeStream = useRef<(() => void) | null>(null);
   /** Stops the live stream from updating this view, leaving it to end in the background. */
@@ -73,6 +79,9 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
   const liveAnswerId = useRef<string | null>(null);
   /** A thread this hook created by sending: its messages are already here, not to be reloaded. */
   const startedHere = useRef<string | null>(null);
+  /** Told a thread's new title, written after its first answer (the latest callback, not the first render's). */
+  const renamed = useRef(onThreadRenamed);
+  renamed.current = onThreadRenamed;
   /** The state last rendered, for what an action had on screen when it began. */
   const latest = useRef(state);
   latest.current = state;
@@ -95,17 +104,36 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
       let created = false;
       let threadOfAnswer = thread;
       let shown = true;
+      let finished = false;
+      // The thread list marks the thread answering until the answer ends, here or in the background.
+      let unmark: (() => void) | null = thread ? markAnswering(thread) : null;
+      const stopMarking = () => {
+        unmark?.();
+        unmark = null;
+      };
       liveAnswerId.current = answerId.startsWith('msg_') ? answerId : null;
       setState((s) => (s.status === 'ready' ? { ...s, generating: true } : s));
+      // Once: the stream may go on after the answer's end (its thread's title), past the start of the next answer.
       const finish = () => {
+        if (finished) return;
+        finished = true;
+        stopMarking();
         liveAnswerId.current = null;
         closeStream.current = null;
         detachStream.current = null;
         setState((s) => (s.status === 'ready' ? { ...s, generating: false } : s));
       };
       const close = open((signal) => {
-        if (signal.type === 'event' && signal.event.event === 'message.created') threadOfAnswer = signal.event.data.thread_id;
+        if (signal.type === 'event' && signal.event.event === 'message.created') {
+          threadOfAnswer = signal.event.data.thread_id;
+          unmark ??= markAnswering(threadOfAnswer);
+        }
+        if (signal.type === 'event' && signal.event.event === 'thread.updated') {
+          renamed.current?.(signal.event.data.thread_id, signal.event.data.title);
+          return;
+        }
         if (!shown) {
+          if (signal.type !== 'event' || signal.event.event === 'message.completed' || signal.event.event === 'error') stopMarking();
           if (endInBackground(signal, threadOfAnswer)) close();
           return;
         }
@@ -134,7 +162,11 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
         }
         finish();
       });
-      closeStream.current = close;
+      // Stop closes the stream without a last signal: the answer is over all the same.
+      closeStream.current = () => {
+        close();
+        stopMarking();
+      };
       detachStream.current = () => {
         shown = false;
         closeStream.current = null;
@@ -154,6 +186,8 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
     if (threadId !== null && startedHere.current === threadId) return;
     detachStream.current?.();
     if (!threadId) {
+      // Left for a new chat: the thread started here is read again if it is opened again (from the list, a search).
+      startedHere.current = null;
       setState({ status: 'idle' });
       return;
     }
@@ -187,7 +221,7 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
   }, [threadId, follow]);
 
   const send = useCallback(
-    ({ message, modelOverride, agentic, datasetIds, workflowId, parentId, onNotSent }: SendOptions) => {
+    ({ message, modelOverride, agentic, datasetIds, workflowId, parentId, images, onNotSent }: SendOptions) => {
       // Only a stored message can be followed (a draft has no id the service knows yet).
       const follows = threadId && parentId?.startsWith('msg_') ? parentId : null;
       const draftUser = `draft-user-${Date.now()}`;
@@ -195,7 +229,14 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
       const now = new Date().toISOString();
       setState((s) => {
         const messages = s.status === 'ready' ? s.messages : [];
-        const userMessage: Message = { ...draftAnswer(threadId ?? '', draftUser, follows ?? messages.at(-1)?.id ?? null), role: 'user', content: message, status: 'complete', created_at: now };
+        const userMessage: Message = {
+          ...draftAnswer(threadId ?? '', draftUser, follows ?? messages.at(-1)?.id ?? null),
+          role: 'user',
+          content: message,
+          status: 'complete',
+          images: draftImages(images ?? []),
+          created_at: now,
+        };
         return { status: 'ready', generating: true, messages: [...messages, userMessage, draftAnswer(threadId ?? '', draftAnswerId, draftUser)] };
       });
       const input = {
@@ -207,6 +248,7 @@ export function useConversation(threadId: string | null, onThreadStarted: (threa
         ...(agentic ? { agentic: true } : {}),
         ...(datasetIds && datasetIds.length > 0 ? { dataset_ids: datasetIds } : {}),
         ...(workflowId ? { workflow_id: workflowId } : {}),
+        ...(images && images.length > 0 ? { images: images.map(({ name, media_type, data }) => ({ name, media_type, data })) } : {}),
       };
       follow(
         draftAnswerId,

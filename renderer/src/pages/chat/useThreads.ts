@@ -3,16 +3,17 @@ import { client } from '../../api/index.js';
 import { getIntl } from '../../i18n/intl.js';
 import { errorText } from '../../ui/error-text.js';
 import { reportFailure } from '../../ui/report-failure.js';
-import type { Thread } from './types.js';
+import type { ThreadListItem } from './types.js';
 
 /**
- * The user's threads, newest first, filtered by title as the search box changes. A first load or a
+ * The user's threads, newest first, filtered by title and message text as the search box changes
+ * (a thread found by a message carries it, `match`). A first load or a
  * search that fails says so in the list; a refresh in the background (an answer ended) keeps the
  * list shown and says it in a toast.
  */
 export function useThreads() {
   const [query, setQuery] = useState('');
-  const [threads, setThreads] = useState<Thread[] | null>(null);
+  const [threads, setThreads] = useState<ThreadListItem[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
   const shownQuery = useRef<string | null>(null);

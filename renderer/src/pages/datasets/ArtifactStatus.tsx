@@ -21,6 +21,7 @@ const REASONS: Partial<Record<string, MessageId>> = {
   unsupported_media_type: 'datasets.failure.unsupportedMediaType',
   parse_error: 'datasets.failure.parseError',
   empty: 'datasets.failure.empty',
+  cancelled: 'datasets.failure.cancelled',
 };
 
 /** A failure code in words, or the code itself when it has none. */
@@ -71,12 +72,14 @@ export function ArtifactStatus({ artifact }: { artifact: Artifact }) {
     case 'failed': {
       const code = artifact.error?.code ?? 'failed';
       const admin = role === 'super_admin';
+      // Stopped on purpose, not broken: its own word, and the sentence says all the detail would.
+      const cancelled = code === 'cancelled';
       return (
-        <span className="status status-failed">
-          <span className="badge badge-danger">{statusLabel(intl, 'failed')}</span>
+        <span className={cancelled ? 'status status-failed status-cancelled' : 'status status-failed'}>
+          <span className={cancelled ? 'badge' : 'badge badge-danger'}>{cancelled ? intl.formatMessage({ id: 'datasets.status.cancelled' }) : statusLabel(intl, 'failed')}</span>
           <span className="status-reason">
             {reasonText(intl, code)}
-            {artifact.error?.detail ? <span className="status-detail">{artifact.error.detail}</span> : null}
+            {artifact.error?.detail && !cancelled ? <span className="status-detail">{artifact.error.detail}</span> : null}
             {admin && isAdminChoice(artifact) ? (
               <span className="status-detail">
                 <FormattedMessage id="datasets.failure.allowedTypesHint" />

@@ -18,6 +18,8 @@ export interface ArtifactTableProps {
   openingKey: string | null;
   onOpen: (artifact: Artifact) => void;
   onRetry: (artifact: Artifact) => void;
+  /** Stops a file's processing (it ends cancelled, to be retried). */
+  onCancel: (artifact: Artifact) => void;
   onRemove: (artifact: Artifact) => void;
   /** The followed folders' paths by id, to name where a file comes from. */
   folderPaths?: ReadonlyMap<string, string>;
@@ -50,7 +52,7 @@ function FolderMark({ artifact, folderPaths }: { artifact: Artifact; folderPaths
   );
 }
 
-export function ArtifactTable({ items, filtered, busyKey, canWrite, openingKey, onOpen, onRetry, onRemove, folderPaths, filteredEmpty }: ArtifactTableProps) {
+export function ArtifactTable({ items, filtered, busyKey, canWrite, openingKey, onOpen, onRetry, onCancel, onRemove, folderPaths, filteredEmpty }: ArtifactTableProps) {
   const intl = useIntl();
   return (
     <DataTable
@@ -103,6 +105,12 @@ export function ArtifactTable({ items, filtered, busyKey, canWrite, openingKey, 
         canWrite
           ? (a) => (
               <>
+                {a.status === 'processing' ? (
+                  <Button size="sm" variant="ghost" busy={busyKey === a.key} onClick={() => onCancel(a)}>
+                    {intl.formatMessage({ id: 'datasets.files.cancel' })}
+                    <span className="visually-hidden"> {a.key}</span>
+                  </Button>
+                ) : null}
                 {canRetry(a) ? (
                   <Button size="sm" variant="ghost" busy={busyKey === a.key} onClick={() => onRetry(a)}>
                     {intl.formatMessage({ id: 'datasets.files.retry' })}

@@ -119,7 +119,7 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
     }
   }
 
-  async function act(artifact: Artifact, operation: 'artifacts.retry' | 'artifacts.delete') {
+  async function act(artifact: Artifact, operation: 'artifacts.retry' | 'artifacts.cancel' | 'artifacts.delete') {
     setBusyKey(artifact.key);
     setActionError(null);
     try {
@@ -218,6 +218,7 @@ export function DatasetDetail({ dataset, onChanged, canManageFolders }: { datase
             openingKey={openingKey}
             onOpen={(a) => void open(a)}
             onRetry={(a) => void act(a, 'artifacts.retry')}
+            onCancel={(a) => void act(a, 'artifacts.cancel')}
             onRemove={(a) => setRemoving(a)}
           />
         )}

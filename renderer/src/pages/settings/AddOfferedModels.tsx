@@ -14,6 +14,8 @@ export interface AddOfferedModelsProps {
   apiKey: string;
   /** The form's Name field: when given, it prefixes every model's id to name it. */
   namePrefix: string;
+  /** The form's "Reads images": each model added reads images when it is ticked. */
+  vision?: boolean;
   /** Some were added: the list behind the form shows them now, even when others failed. */
   onAdded: () => void;
   /** All the ticked ones were added: the form has nothing left to do. */
@@ -30,7 +32,7 @@ interface Failure {
  * as its own model with the same URL and key, one `models.create` per model. Those that fail are
  * reported and stay ticked to retry; those added leave the list, so a retry cannot add them twice.
  */
-export function AddOfferedModels({ offered, provider, endpoint, apiKey, namePrefix, onAdded, onDone }: AddOfferedModelsProps) {
+export function AddOfferedModels({ offered, provider, endpoint, apiKey, namePrefix, vision = false, onAdded, onDone }: AddOfferedModelsProps) {
   const intl = useIntl();
   const [added, setAdded] = useState<ReadonlySet<string>>(new Set());
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
@@ -61,6 +63,7 @@ export function AddOfferedModels({ offered, provider, endpoint, apiKey, namePref
           ...(endpoint.trim() ? { endpoint_url: endpoint.trim() } : {}),
           model: id,
           ...(apiKey ? { api_key: apiKey } : {}),
+          ...(vision ? { capabilities: { vision } } : {}),
         });
         done.push(id);
       } catch (error) {

@@ -14,9 +14,8 @@ import { useLoader } from '../../ui/useLoader.js';
 import { formatBytes } from '../datasets/format.js';
 import type { MessageId } from '../../i18n/catalogues/index.js';
 import { hidden } from './rich.js';
+import { LOCAL_MODELS_HASH } from './sections.js';
 
-/** Where Home's "Download a model" leads: Settings, scrolled to this section. */
-export const LOCAL_MODELS_HASH = '#/settings/local-models';
 /** How often the downloads are re-read while one runs. */
 const POLL_MS = 1000;
 

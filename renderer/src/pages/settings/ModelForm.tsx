@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { Model } from '../../../../shared/operations/models.js';
 import { client } from '../../api/index.js';
@@ -42,11 +42,13 @@ export function ModelForm({ model, onSaved, onCancel, onAdded }: ModelFormProps)
   const [modelId, setModelId] = useState(model?.model ?? '');
   const [apiKey, setApiKey] = useState('');
   const [forgetKey, setForgetKey] = useState(false);
+  const [vision, setVision] = useState(model?.capabilities.vision ?? false);
   const [errors, setErrors] = useState<ModelFieldErrors>({});
   const [offered, setOffered] = useState<string[] | null>(null);
   // The name a pick from the list filled in, not typed: the next pick may replace it.
   const [autoName, setAutoName] = useState<string | null>(null);
   const hints = PROVIDER_HINTS[provider];
+  const visionHintId = useId();
   // The form opens above the table: focusing its first field brings it into view (Edit is often far below).
   const nameRef = useRef<HTMLInputElement>(null);
   useEffect(() => nameRef.current?.focus(), []);
@@ -78,6 +80,7 @@ export function ModelForm({ model, onSaved, onCancel, onAdded }: ModelFormProps)
           endpoint_url: endpoint.trim() ? endpoint.trim() : null,
           model: modelId.trim(),
           ...(apiKey ? { api_key: apiKey } : forgetKey ? { api_key: null } : {}),
+          capabilities: { vision },
         });
       } else {
         await client.call('models.create', {
@@ -86,6 +89,7 @@ export function ModelForm({ model, onSaved, onCancel, onAdded }: ModelFormProps)
           ...(endpoint.trim() ? { endpoint_url: endpoint.trim() } : {}),
           model: modelId.trim(),
           ...(apiKey ? { api_key: apiKey } : {}),
+          capabilities: { vision },
         });
       }
     } catch (error) {
@@ -215,8 +219,24 @@ export function ModelForm({ model, onSaved, onCancel, onAdded }: ModelFormProps)
           ) : null}
         </div>
       </div>
+      <label className="checkbox-row">
+        <input type="checkbox" checked={vision} onChange={(e) => setVision(e.target.checked)} aria-describedby={visionHintId} />
+        <FormattedMessage id="settings.modelForm.vision" />
+      </label>
+      <p id={visionHintId} className="field-hint model-form-vision-hint">
+        <FormattedMessage id="settings.modelForm.visionHint" />
+      </p>
       {!editing && offered !== null ? (
-        <AddOfferedModels offered={offered} provider={provider} endpoint={endpoint} apiKey={apiKey} namePrefix={name === autoName ? '' : name} onAdded={() => onAdded?.()} onDone={onSaved} />
+        <AddOfferedModels
+          offered={offered}
+          provider={provider}
+          endpoint={endpoint}
+          apiKey={apiKey}
+          namePrefix={name === autoName ? '' : name}
+          vision={vision}
+          onAdded={() => onAdded?.()}
+          onDone={onSaved}
+        />
       ) : null}
       {editing && model.has_api_key ? (
         <label className="checkbox-row">

@@ -166,7 +166,7 @@ export const RECOMMENDED: readonly Entry[] = [
     id: 'nomic-embed-text-v1.5',
     name: 'nomic-embed-text v1.5',
     kind: 'embedding',
-    description: 'A larger embedding model for hybrid search with no network (with its search_query / search_document prefixes): choose it in Settings → Models.',
+    description: 'A larger embedding model for hybrid search with no network (with its search_query / search_document prefixes): choose it in Settings → Local models → Search embeddings.',
     parameters: '137M',
     quantization: 'Q4_K_M',
     size_bytes: 84_106_624,
