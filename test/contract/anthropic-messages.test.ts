@@ -66,7 +66,7 @@ describe('POST /v1/messages with the Anthropic SDK', { timeout: 60_000 }, () => 
   });
 
   it('passes image blocks (base64 and URL) on to the model as images', async () => {
-    const echo = await h.addModel('Vision', 'echo');
+    const echo = await h.addModel('Vision', 'echo', { capabilities: { quality: 6, strengths: ['general'], vision: true } });
     const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
     const message = await client.messages.create({
       model: echo,

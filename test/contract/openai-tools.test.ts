@@ -130,17 +130,37 @@ describe('structured output and sampling through the openai SDK', () => {
   });
 
   it('forwards image_url parts to an OpenAI-compatible model as parts', async () => {
-    const model = await h.addModel('Vision', 'echo');
+    const model = await h.addModel('Vision', 'echo', { capabilities: { quality: 6, strengths: ['general'], vision: true } });
     const url = 'data:image/png;base64,iVBORw0KGgo=';
     const answer = await client.chat.completions.create({ model, messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this' }, { type: 'image_url', image_url: { url } }] }] });
     expect(answer.choices[0]?.message.content).toBe('You said: what is this');
     expect((upstreamBodies().at(-1)!.messages as unknown[]).at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'what is this' }, { type: 'image_url', image_url: { url } }] });
   });
+
+  it('images go by the "Reads images" mark as on POST /chat: an unmarked remote model is a 400 naming messages, and "auto" routes among marked models only', async () => {
+    const content = [{ type: 'text', text: 'what is this' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }];
+    // Rated high so that, were the mark ignored, the router would pick it.
+    const plain = await h.addModel('Plain eyes', 'fixed:plain', { capabilities: { quality: 10, strengths: ['general'] } });
+    const before = upstreamBodies().length;
+    const refused = await post({ model: plain, messages: [{ role: 'user', content }] });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as OpenAiError).error).toMatchObject({ code: 'invalid_argument', param: 'messages', message: expect.stringContaining('Plain eyes cannot read images') });
+    expect(upstreamBodies().length).toBe(before);
+
+    const seer = await h.addModel('Seer', 'echo', { capabilities: { quality: 6, strengths: ['general'], vision: true } });
+    const { body } = await h.json<{ data: Array<{ id: string; capabilities: { vision: boolean } }> }>('/models', 'GET');
+    const marked = body.data.filter((m) => m.capabilities.vision).map((m) => m.id);
+    expect(marked).toContain(seer);
+    expect(marked).not.toContain(plain);
+    const routed = await client.chat.completions.create({ model: 'auto', messages: [{ role: 'user', content: content as OpenAI.Chat.Completions.ChatCompletionContentPart[] }] });
+    expect(routed.choices[0]?.message.content).toBe('You said: what is this');
+    expect(marked).toContain(routed.model);
+  });
 });
 
 describe('an Anthropic model behind /v1', () => {
   it('maps tools ("required" → any), images and response_format onto the Messages API, and the call comes back in OpenAI’s shape', async () => {
-    const model = await h.addModel('Claude tools', 'tool', { provider: 'anthropic', endpoint_url: h.upstream.anthropicBaseUrl, api_key: 'sk-ant-test' });
+    const model = await h.addModel('Claude tools', 'tool', { provider: 'anthropic', endpoint_url: h.upstream.anthropicBaseUrl, api_key: 'sk-ant-test', capabilities: { quality: 6, strengths: ['general'], vision: true } });
     const answer = await client.chat.completions.create({
       model,
       messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: 'weather in Paris' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }, { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] }],

@@ -97,6 +97,10 @@ describe('Settings → Models: add, pick, edit', () => {
     await edit.getByRole('button', { name: 'List models' }).click();
     await edit.getByLabel('Models at this endpoint').selectOption('echo');
     await edit.getByLabel('Name').fill('Steady server');
+    // Marked as reading images in the same edit: the table then says so (issue 31, expectation 1).
+    const reads = edit.getByLabel('Reads images');
+    expect(await reads.isChecked()).toBe(false);
+    await reads.check();
     expect(await inspectAtWidths(page, 'settings-model-edit')).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 800 });
     await edit.getByRole('button', { name: 'Save changes' }).click();
@@ -104,6 +108,10 @@ describe('Settings → Models: add, pick, edit', () => {
 
     const fixed = await visible(models().getByRole('row', { name: /Steady server/ }));
     await visible(fixed.getByText('echo at'));
+    await visible(fixed.getByText('Reads images'));
+    expect(await models().getByText('Reads images').count()).toBe(1);
+    expect(await inspectAtWidths(page, 'settings-models-reads-images')).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await fixed.getByRole('button', { name: 'Test Steady server' }).click();
     await visible(fixed.getByText(/Connected · \d+ ms/), 20_000);
     await visible(fixed.getByText('Available'));

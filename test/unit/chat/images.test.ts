@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../../shared/errors.js';
 import { MAX_CHAT_IMAGE_BYTES } from '../../../shared/chat-images.js';
-import { branchTurns, checkImages, MAX_HISTORY_IMAGES, takesImages, type ShownImage } from '../../../main/core/conversation/chat/images.js';
+import { branchTurns, checkImages, MAX_HISTORY_IMAGES, type ShownImage } from '../../../main/core/conversation/chat/images.js';
+import { readsImages } from '../../../main/core/models/catalog/vision.js';
 import type { Model } from '../../../shared/operations/models.js';
 import { buildTurns, IMAGE_TOKENS } from '../../../main/core/answering/turns.js';
 
@@ -54,10 +55,10 @@ describe('images of a chat message, checked by their bytes', () => {
 describe('models that read images', () => {
   it('are those marked so, but never a local GGUF model or the built-in one, whatever their mark', () => {
     const model = (provider: Model['provider'], vision: boolean) => ({ provider, capabilities: { vision } }) as Model;
-    expect(takesImages(model('openai_compatible', true))).toBe(true);
-    expect(takesImages(model('anthropic', false))).toBe(false);
-    expect(takesImages(model('llama_cpp', true))).toBe(false);
-    expect(takesImages(model('extractive', true))).toBe(false);
+    expect(readsImages(model('openai_compatible', true))).toBe(true);
+    expect(readsImages(model('anthropic', false))).toBe(false);
+    expect(readsImages(model('llama_cpp', true))).toBe(false);
+    expect(readsImages(model('extractive', true))).toBe(false);
   });
 });
 

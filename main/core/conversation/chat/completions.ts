@@ -8,6 +8,8 @@ import { extractFeatures } from '../../models/routing/features.js';
 import { route } from '../../models/routing/router.js';
 import { answerWithFailover, type CallerTools } from '../../answering/index.js';
 import { completionSampling, metered, type CompletionEvent } from './completion-meter.js';
+import { readsImages } from '../../models/catalog/vision.js';
+import { cannotReadImages, noModelReadsImages } from './images.js';
 
 export interface Completion {
   /** The model that answers first (a fail-over may change it: see the `switch` event). */
@@ -77,13 +79,16 @@ function callerTools(request: ChatCompletionRequest): CallerTools | undefined {
   };
 }
 
-/** Why `model` cannot answer this request, as the 400 says it; null when it can. */
-function unfit(model: Model, needs: { images: boolean; tools: boolean }): { param: string; detail: string } | null {
-  // Local GGUF chat models here have no vision projector; the built-in model only quotes passages.
-  if (needs.images && (model.provider === 'llama_cpp' || model.provider === 'extractive')) {
-    return { param: 'messages', detail: `${model.name} cannot read images: send text only, or choose a remote model that takes images.` };
+/**
+ * Why `model` cannot answer this request, as the 400 says it; null when it can. Images go by the
+ * model's "Reads images" mark, the rule POST /chat follows too (models/catalog/vision.ts).
+ */
+function unfit(model: Model, needs: { images: boolean; tools: boolean }): ServiceError | null {
+  if (needs.images && !readsImages(model)) return cannotReadImages(model, 'messages');
+  if (needs.tools && model.provider === 'extractive') {
+    const detail = `${model.name} cannot call tools: choose another model.`;
+    return new ServiceError('invalid_argument', detail, [{ path: 'tools', message: detail }]);
   }
-  if (needs.tools && model.provider === 'extractive') return { param: 'tools', detail: `${model.name} cannot call tools: choose another model.` };
   return null;
 }
 
@@ -103,14 +108,12 @@ export function startCompletion(ctx: AuthedSlice<'repos' | 'config' | 'now', 'lo
     const able = chatModels(ctx).filter((m) => unfit(m, needs) === null);
     const decision = route(features, able, (id) => ctx.runtime.health.health(id), ctx.config().routing);
     candidates = decision.ranked.map((id) => resolveModel(ctx, id));
-    if (candidates.length === 0 && (needs.images || needs.tools)) {
-      const param = needs.images ? 'messages' : 'tools';
-      throw new ServiceError('invalid_argument', `No model available here can take ${needs.images ? 'images' : 'tools'}.`, [{ path: param, message: 'no model can take it' }]);
-    }
+    if (candidates.length === 0 && needs.images) throw noModelReadsImages('messages');
+    if (candidates.length === 0 && needs.tools) throw new ServiceError('invalid_argument', 'No model available here can take tools.', [{ path: 'tools', message: 'no model can take it' }]);
   } else {
     const found = chatModelNamed(ctx, request.model);
     const why = unfit(found, needs);
-    if (why) throw new ServiceError('invalid_argument', why.detail, [{ path: why.param, message: why.detail }]);
+    if (why) throw why;
     candidates = [resolveModel(ctx, found.id)];
   }
   const first = candidates[0];

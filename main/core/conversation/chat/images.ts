@@ -17,15 +17,6 @@ export interface ShownImage {
 }
 
 /**
- * Whether `model` reads images: the user said so (`capabilities.vision`; providers do not tell).
- * Never a local GGUF model (no vision projector is loaded) nor the built-in one, which only quotes
- * passages: the same rule `/v1` refuses images by.
- */
-export function takesImages(model: Model): boolean {
-  return model.capabilities.vision && model.provider !== 'llama_cpp' && model.provider !== 'extractive';
-}
-
-/**
  * The images of a request, decoded and checked by their bytes: a PNG, JPEG, WebP or GIF of at most
  * the size limit, stored as the type its content says (a JPEG sent as `image/png` is a JPEG). A
  * file of another kind (a text file declared `image/png`, a HEIC photo) is refused, 400, by field.
@@ -51,16 +42,19 @@ export function checkImages(images: ChatInput['images']): NewMessageImage[] {
   return checked;
 }
 
-/** A named model that cannot read the message's images: the same refusal as `/v1`'s. */
-export function cannotReadImages(model: Model): ServiceError {
+/**
+ * A named model that cannot read the message's images (models/catalog/vision.ts), the same 400 for
+ * POST /chat and `/v1`; `path` names where the images came: `images`, or `/v1`'s `messages`.
+ */
+export function cannotReadImages(model: Model, path = 'images'): ServiceError {
   const detail = `${model.name} cannot read images: send text only, or choose a model that reads images (Settings → Models → "Reads images").`;
-  return new ServiceError('invalid_argument', detail, [{ path: 'images', message: detail }]);
+  return new ServiceError('invalid_argument', detail, [{ path, message: detail }]);
 }
 
-/** Dynamic routing with no model that reads images: the same refusal as `/v1`'s. */
-export function noModelReadsImages(): ServiceError {
+/** Dynamic routing with no model that reads images: the same 400 for POST /chat and `/v1`. */
+export function noModelReadsImages(path = 'images'): ServiceError {
   return new ServiceError('invalid_argument', 'No model available here can take images: mark one that reads them (Settings → Models → "Reads images"), or send text only.', [
-    { path: 'images', message: 'no model can take it' },
+    { path, message: 'no model can take it' },
   ]);
 }
 

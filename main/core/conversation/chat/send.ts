@@ -22,7 +22,8 @@ import type { ThreadRecord } from '../../../db/repositories/threads.js';
 import { readBranch } from './branch.js';
 import { stopList } from '../../../../shared/sampling.js';
 import type { NewMessageImage } from '../../../db/repositories/message-images.js';
-import { branchTurns, cannotReadImages, checkImages, dataUrl, noModelReadsImages, takesImages, type ShownImage } from './images.js';
+import { branchTurns, cannotReadImages, checkImages, dataUrl, noModelReadsImages, type ShownImage } from './images.js';
+import { readsImages } from '../../models/catalog/vision.js';
 
 /**
  * What starting a chat answer uses: the stores, the configuration, the clock, the caller's answer
@@ -66,7 +67,7 @@ export function chooseOverride(ctx: ResolveCtx, target: string): { candidates: R
  */
 export function chooseDynamic(ctx: ResolveCtx, input: ChatInput, history: { role: string; content: string }[], datasetCount: number, withImages = false) {
   const features = extractFeatures({ message: input.message, context: history, dataset_count: datasetCount, agentic: input.agentic });
-  const candidates = withImages ? chatModels(ctx).filter(takesImages) : chatModels(ctx);
+  const candidates = withImages ? chatModels(ctx).filter(readsImages) : chatModels(ctx);
   if (withImages && candidates.length === 0) throw noModelReadsImages();
   const decision = route(features, candidates, (id) => ctx.runtime.health.health(id), ctx.config().routing);
   const reason = withImages ? `The message has images: only models that read images were considered. ${decision.reason}` : decision.reason;
@@ -79,11 +80,11 @@ export function chooseDynamic(ctx: ResolveCtx, input: ChatInput, history: { role
 /** Refuses, before anything is stored, images that no model asked for can read. */
 function assertImagesReadable(ctx: ResolveCtx, target: string | undefined): void {
   if (target === undefined) {
-    if (!chatModels(ctx).some(takesImages)) throw noModelReadsImages();
+    if (!chatModels(ctx).some(readsImages)) throw noModelReadsImages();
     return;
   }
   const { model } = target.startsWith('ovr_') ? resolveOverride(ctx, target) : resolveModel(ctx, target);
-  if (!takesImages(model)) throw cannotReadImages(model);
+  if (!readsImages(model)) throw cannotReadImages(model);
 }
 
 /** An agent over `datasetIds` answering `question`, within the configured bounds. */
@@ -181,13 +182,13 @@ function startHeld(ctx: ChatCtx, spec: AnswerSpec, release: () => void): Started
   const { candidates } = chosen;
   const first = candidates[0];
   if (!first) throw new ServiceError('unavailable', 'No model is available to answer.');
-  if (asked.length > 0 && !takesImages(first.model)) throw cannotReadImages(first.model);
+  if (asked.length > 0 && !readsImages(first.model)) throw cannotReadImages(first.model);
   // Earlier images go only to models that read them, fail-overs included; the others read `[image]`.
   const history = branchTurns(
     (ids) => repos.messageImages.dataByMessage(ids),
     (ids) => repos.messageImages.counts(ids),
     spec.branch,
-    candidates.every((c) => takesImages(c.model)),
+    candidates.every((c) => readsImages(c.model)),
   );
   const routing = spec.routingFor ? spec.routingFor(chosen.routing) : chosen.routing;
 

@@ -123,7 +123,11 @@ export function Models({ isAdmin, onChanged }: { isAdmin: boolean; onChanged: ()
               wrap: true,
               cell: (m) => (
                 <>
-                  {m.name}
+                  <span className="model-name-line">
+                    {m.name}
+                    {/* Messages with images are routed only to models marked so (the model form's checkbox). */}
+                    {m.capabilities.vision ? <span className="badge badge-accent">{intl.formatMessage({ id: 'settings.models.readsImages' })}</span> : null}
+                  </span>
                   <span className="cell-secondary model-id">{m.endpoint_url ? intl.formatMessage({ id: 'settings.models.modelAt' }, { model: m.model, url: m.endpoint_url }) : m.model}</span>
                 </>
               ),
