@@ -4,26 +4,17 @@ import { dropDataset } from './drop.js';
 import type { DatasetRecord } from '../../../db/repositories/datasets.js';
 import type { AuthedSlice } from '../../platform/context.js';
 import { isoNow } from '../../platform/context.js';
-import { newId } from '../../platform/ids.js';
 import { artifactView, datasetView, embeds } from './views.js';
 import { artifactByKey, canWrite, mayWrite, orgDataset, orgKb, type DatasetCtx } from './access.js';
 import type { Handlers, InputOf } from '../../platform/operation-handlers.js';
 import { artifactLink } from './download-link.js';
 import { artifactContent } from './content.js';
+import { insertDataset } from './thread-files.js';
 
 const view = (ctx: AuthedSlice, row: DatasetRecord) => datasetView(row, canWrite(ctx, row));
 
 export function createDataset(ctx: AuthedSlice<'repos' | 'now'>, input: InputOf<'datasets.create'>) {
-  const id = newId('ds');
-  ctx.repos.datasets.insert({
-    id,
-    kb_id: newId('kb'),
-    organization_id: ctx.caller.user.organization_id,
-    owner_id: ctx.caller.user.id,
-    name: input.name,
-    description: input.description ?? null,
-    now: isoNow(ctx),
-  });
+  const id = insertDataset(ctx, { name: input.name, description: input.description ?? null });
   return view(ctx, orgDataset(ctx, id));
 }
 
