@@ -36,6 +36,8 @@ export default defineConfig({
         test: {
           name: 'contract',
           include: ['test/contract/**/*.test.ts'],
+          // What only PostgreSQL has (migrations racing, several instances): the contract-postgres project below.
+          exclude: ['test/contract/postgres/**'],
           environment: 'node',
           setupFiles: [CEILINGS],
           testTimeout: 60_000,
@@ -49,6 +51,26 @@ export default defineConfig({
           isolate: false,
         },
       },
+      // PostgreSQL (issue 33, the team server): each core a file boots gets a fresh database (a copy of
+      // one migrated for the run) on the PostgreSQL with pgvector that test/support/postgres-global-setup.ts
+      // starts (test/support/test-storage.ts). `postgres`: what only PostgreSQL has (migrations racing,
+      // several instances, nginx in front), in every run. `contract-postgres`: every other contract
+      // file again on PostgreSQL, `npm run test:postgres` (.ci/run runs it after `npm test`: the two
+      // would not fit the suite's 8 minutes together). test/contract/sqlite/ holds what only SQLite has.
+      ...(['postgres', 'contract-postgres'] as const).map((name) => ({
+        test: {
+          name,
+          include: name === 'postgres' ? ['test/contract/postgres/**/*.test.ts'] : ['test/contract/**/*.test.ts'],
+          exclude: name === 'postgres' ? [] : ['test/contract/sqlite/**', 'test/contract/postgres/**'],
+          environment: 'node' as const,
+          env: { PARLEY_TEST_STORAGE: 'postgres' },
+          globalSetup: ['test/support/postgres-global-setup.ts'],
+          setupFiles: [CEILINGS],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          isolate: false,
+        },
+      })),
       // Real small models (SmolLM2 135M, all-MiniLM-L6-v2) fetched by `npm run fetch-test-models`:
       // what a user relies on with a real model, not the model's wit.
       { test: { name: 'real-models', include: ['test/real-models/**/*.test.ts'], environment: 'node', setupFiles: [CEILINGS], testTimeout: 120_000, hookTimeout: 120_000 } },

@@ -1,7 +1,9 @@
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../shared/config.js';
-import { openDatabase, type Db } from './db/connection.js';
+import { randomBytes } from 'node:crypto';
+import { openStorage, sqliteFile, type StorageKind } from './db/storage.js';
+import type { SqlDb } from './db/sql.js';
 import { logMigrationProgress } from './db/migration-progress.js';
 import type { Repositories } from './db/repositories/index.js';
 import { createRepositories } from './search/repositories.js';
@@ -45,6 +47,8 @@ export interface BootOptions {
   adminApiKey?: string | undefined;
   /** A better-sqlite3 build for Electron's ABI. */
   nativeBinding?: string | undefined;
+  /** `postgres://…`: the database is this PostgreSQL server's (the team server); SQLite in the data directory otherwise. */
+  databaseUrl?: string | undefined;
   /** How provider secrets are encrypted at rest: Electron's safeStorage on the desktop, a key file otherwise. */
   secretBox?: SecretBox | undefined;
   /** The service's clock; tests move it to expire things without waiting. */
@@ -90,7 +94,11 @@ export interface BootOptions {
 }
 
 export interface Core {
-  db: Db;
+  db: SqlDb;
+  /** Which database it runs on. */
+  storage: StorageKind;
+  /** This process among the instances that share one database (`GET /health` says it). */
+  instance: string;
   repos: Repositories;
   service: Service;
   runtime: AssembledRuntime;
@@ -123,22 +131,31 @@ export function bootCore(options: BootOptions): Core {
   const log = options.log ?? silentLogger;
   const tightened = securePrivateDir(options.dataDir);
   if (tightened) log.warn(tightened);
-  const dbFile = join(options.dataDir, 'parley.db');
-  ensurePrivateFile(dbFile);
-  const db = openDatabase(dbFile, {
+  // Made private before SQLite first writes it: the file holds every thread.
+  if (!options.databaseUrl) ensurePrivateFile(sqliteFile(options.dataDir));
+  const storage = openStorage({
+    dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
     nativeBinding: options.nativeBinding,
     log: (message) => log.warn(message),
     onMigrationProgress: logMigrationProgress((line) => log.info(line)),
   });
+  const { db } = storage;
+  const dbFile = storage.kind === 'sqlite' ? storage.file : undefined;
+  const instance = process.env.PARLEY_INSTANCE_ID || `inst_${randomBytes(6).toString('hex')}`;
   try {
     const repos = createRepositories(db, { now: () => options.now?.() ?? new Date(), nativeBinding: options.nativeBinding, log: (line) => log.warn(line) });
     const now = new Date().toISOString();
     const credentials = hmacHasher(loadCredentialKey(options.dataDir));
-    const owner = ensureOwner(repos, { name: defaultOwnerName(), adminApiKey: options.adminApiKey, now, hasher: credentials });
+    // Seeding an empty database (the owner, the first configuration version) happens once, however
+    // many instances start on it together: on PostgreSQL under a lock the others wait for.
+    const { owner, loaded } = storage.startingAlone(() => ({
+      owner: ensureOwner(repos, { name: defaultOwnerName(), adminApiKey: options.adminApiKey, now, hasher: credentials }),
+      loaded: loadConfig(repos, options.dataDir, now),
+    }));
     if (!owner.created && options.adminApiKey) {
       log.warn('PARLEY_ADMIN_API_KEY is ignored: the data directory already has an owner.');
     }
-    const loaded = loadConfig(repos, options.dataDir, now);
     if (loaded.problems.length > 0) {
       log.warn(
         `The configuration file is invalid; using the last good version (${loaded.version || 'defaults'}) until it is fixed:\n` +
@@ -206,6 +223,7 @@ export function bootCore(options: BootOptions): Core {
       },
       liveConfig: live,
       mode,
+      storage: { kind: storage.kind, instance },
       mcp: new McpClients(live, { timers: realTimers, clientInfo: { name: 'Parley', version: options.appVersion }, log }),
       serverProblem: () => serverProblem,
       setServerProblem: (problem) => {
@@ -264,7 +282,7 @@ export function bootCore(options: BootOptions): Core {
         await Promise.allSettled([runtime.mcp?.close(), engine.close(), repos.chunks.stopBackgroundWork(), runtime.keywords.close()]);
         db.close();
       })());
-    return { db, repos, service, runtime, config, desktopCaller, owner, dataDir: options.dataDir, cleanedUp, close };
+    return { db, storage: storage.kind, instance, repos, service, runtime, config, desktopCaller, owner, dataDir: options.dataDir, cleanedUp, close };
   } catch (error) {
     db.close();
     throw error;

@@ -5,14 +5,18 @@ import { bootCore } from './boot.js';
 import { issueSignInCode } from './core/platform/auth/sign-in-code.js';
 import { defaultDataDir } from './data-dir.js';
 import { DatabaseFromFutureError } from './db/connection.js';
+import { MigrationChecksumError } from './db/postgres/migrations/index.js';
+import { databaseUrlFor, StorageUrlError } from './db/storage.js';
 import { createLogger } from './logging/logger.js';
 import { pinoCoreLogger } from './logging/core-logger.js';
 import { startHttpServer } from './transport/http/server.js';
 import { signalServedReady } from './launch/served-ready.js';
 
-const USAGE = `Usage: npm run serve -- [--port <port>] [--data-dir <dir>] [--no-sign-in-link]
+const USAGE = `Usage: npm run serve -- [--port <port>] [--data-dir <dir>] [--database-url <url>] [--no-sign-in-link]
   --port             TCP port on 127.0.0.1 (env PARLEY_PORT; default: [server] port of the config, 4317)
   --data-dir         where the database, config and files live (env PARLEY_DATA_DIR; default: the desktop app's, e.g. ~/.config/parley)
+  --database-url     postgres://user:password@host:5432/db: run on PostgreSQL, shared by several instances (env
+                     PARLEY_DATABASE_URL, or [storage] database_url in the data directory's parley.toml; default: SQLite there)
   --no-sign-in-link  do not print a one-time link that signs a browser in as the owner
 Env PARLEY_ADMIN_API_KEY seeds the owner's API key on an empty data directory (no sign-in link is printed then).`;
 
@@ -30,10 +34,10 @@ function parsePort(text: string | undefined): number | undefined {
 
 /** Headless: the same core over HTTP on loopback, with the built renderer at `/`. */
 async function main(): Promise<void> {
-  let values: { port?: string | undefined; 'data-dir'?: string | undefined; 'no-sign-in-link'?: boolean | undefined; help?: boolean | undefined };
+  let values: { port?: string | undefined; 'data-dir'?: string | undefined; 'database-url'?: string | undefined; 'no-sign-in-link'?: boolean | undefined; help?: boolean | undefined };
   try {
     ({ values } = parseArgs({
-      options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, 'no-sign-in-link': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, 'no-sign-in-link': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
     }));
   } catch (error) {
@@ -53,9 +57,9 @@ async function main(): Promise<void> {
 
   let core;
   try {
-    core = bootCore({ dataDir, appVersion: APP_VERSION, adminApiKey, log, mode: 'served' });
+    core = bootCore({ dataDir, appVersion: APP_VERSION, adminApiKey, log, mode: 'served', databaseUrl: databaseUrlFor(dataDir, values['database-url']) });
   } catch (error) {
-    if (error instanceof DatabaseFromFutureError || (error instanceof Error && error.message.startsWith('PARLEY_ADMIN_API_KEY'))) fail(error.message);
+    if (error instanceof DatabaseFromFutureError || error instanceof StorageUrlError || error instanceof MigrationChecksumError || (error instanceof Error && error.message.startsWith('PARLEY_ADMIN_API_KEY'))) fail(error.message);
     throw error;
   }
   if (!RENDERER_DIR) log.warn('the renderer is not built (npm run build): only the API is served.');
@@ -70,7 +74,9 @@ async function main(): Promise<void> {
     if (code === 'EADDRINUSE') fail(`Port ${port} is already in use; choose another with --port (0 picks a free one).`);
     throw error;
   }
-  let ready = `Parley listening on ${server.url}\n`;
+  // Which database it runs on, in the same write as the ready line.
+  const storage = core.storage === 'postgres' ? `Storage: PostgreSQL (instance ${core.instance})` : `Storage: SQLite in ${dataDir}`;
+  let ready = `${storage}\nParley listening on ${server.url}\n`;
   // The owner's way in from a browser. Not on the first start with PARLEY_ADMIN_API_KEY: whoever
   // set it has the owner's key already. The code sits in the URL's fragment, which browsers never
   // send to a server, so it stays out of logs and Referer headers.

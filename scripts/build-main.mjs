@@ -16,6 +16,8 @@ await build({
     'parse-worker': 'main/core/knowledge/ingest/parse-worker.ts',
     'background-worker': 'main/search/vectors/background-worker.ts',
     'keyword-worker': 'main/search/keyword/keyword-worker.ts',
+    // pg-worker: the thread that holds the PostgreSQL clients of the synchronous connections (team server).
+    'pg-worker': 'main/db/postgres/pg-worker.ts',
     // host-process: the local models' own process (node-llama-cpp), so a native crash does not end the app.
     'host-process': 'main/core/models/local/host/host-process.ts',
     mcp: 'main/mcp.ts',
@@ -44,7 +46,7 @@ await build({
   format: 'cjs',
   minifyWhitespace: true,
   minifySyntax: true,
-  external: ['electron', 'better-sqlite3', 'sqlite-vec', 'sqlite-vec-*', 'node-llama-cpp', '@hyzyla/pdfium', 'pino', 'pino-*', 'thread-stream'],
+  external: ['electron', 'synckit', 'pg', 'better-sqlite3', 'sqlite-vec', 'sqlite-vec-*', 'node-llama-cpp', '@hyzyla/pdfium', 'pino', 'pino-*', 'thread-stream'],
   // import.meta has no CommonJS equivalent; the modules use only its url (to find files beside them).
   define: { 'import.meta.url': '__parleyImportMetaUrl' },
   banner: { js: "var __parleyImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },

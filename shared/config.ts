@@ -19,9 +19,35 @@ export const ServerConfig = z.strictObject({
   body_limit_mb: z.number().min(0.01).max(100).default(1),
 });
 
+/** The roles a provider's group may grant (trial users come with a user token instead). */
+export const OIDC_ROLES = ['super_admin', 'admin', 'member'] as const;
+
+/** OpenID Connect sign-in through the team's identity provider, beside API keys; off while `issuer` is unset. */
+export const OidcConfig = z.strictObject({
+  /** The provider's issuer URL (its discovery document is `<issuer>/.well-known/openid-configuration`). */
+  issuer: z.string().url().optional(),
+  /** What the sign-in page calls the provider ("Sign in with <name>"); the issuer's host when unset. */
+  name: z.string().min(1).max(80).optional(),
+  client_id: z.string().min(1).optional(),
+  /** Absent for a public client (PKCE only). */
+  client_secret: z.string().min(1).optional(),
+  /** Where the provider sends the browser back; `<served origin>/api/auth/oidc/callback` when unset. */
+  redirect_url: z.string().url().optional(),
+  scopes: z.array(z.string().min(1)).default(['openid', 'profile', 'email', 'groups']),
+  /** The ID token (or userinfo) claim listing the user's groups. */
+  groups_claim: z.string().min(1).default('groups'),
+  /** Group → Parley role; the highest granted role wins, `member` when none is mapped. */
+  roles: z.record(z.string(), z.enum(OIDC_ROLES)).default({}),
+  /** Group → organization name (created when missing); the first mapped group in this list wins, the owner's organization when none. */
+  organizations: z.record(z.string(), z.string().min(1).max(200)).default({}),
+  /** Whether a user the provider knows but Parley does not is created on first sign-in. */
+  create_users: z.boolean().default(true),
+});
+
 export const AuthConfig = z.strictObject({
   /** Deprecated `at_…` access tokens; turn off to refuse them with 401. */
   allow_access_tokens: z.boolean().default(true),
+  oidc: OidcConfig.prefault({}),
 });
 
 export const UiConfig = z.strictObject({

@@ -53,9 +53,11 @@ export async function rank(source: RankSource, request: RankRequest): Promise<Ra
   if (mode === 'hybrid' && !ready) {
     throw new ServiceError(
       'conflict',
-      request.embed
-        ? 'Hybrid search needs the datasets embedded: the vector index is not ready yet.'
-        : 'Hybrid search needs an embedding model: choose one in Settings → Models (or set [retrieval] embedding_model), or search with mode "keyword".',
+      !request.embed
+        ? 'Hybrid search needs an embedding model: choose one in Settings → Models (or set [retrieval] embedding_model), or search with mode "keyword".'
+        : !source.chunks.vectorsAvailable()
+          ? 'Hybrid search needs vectors, which this database cannot store (a PostgreSQL server without the pgvector extension, or SQLite without sqlite-vec): search with mode "keyword".'
+          : 'Hybrid search needs the datasets embedded: the vector index is not ready yet.',
     );
   }
   const kbIds = [...new Set(request.knowledgeBases)];

@@ -25,7 +25,8 @@ export async function sha256(path: string): Promise<string | null> {
   return hash.digest('hex');
 }
 
-async function python(): Promise<string> {
+/** The name of a Python that has pip (`python3`, else `python`). */
+export async function python(): Promise<string> {
   for (const candidate of ['python3', 'python']) {
     try {
       await run(candidate, ['-m', 'pip', '--version']);

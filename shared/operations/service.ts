@@ -5,12 +5,16 @@ import { defineOperation } from './define.js';
 
 export const health = defineOperation({
   name: 'service.health',
-  summary: 'Liveness check; needs no token.',
+  summary: 'Liveness check; needs no token. Says which database this instance runs on and which instance answered.',
   tag: 'Service',
   access: 'public',
   http: { method: 'GET', path: '/health', status: 200 },
   input: Empty,
-  output: z.object({ status: z.literal('ok') }),
+  output: z.object({
+    status: z.literal('ok'),
+    storage: z.enum(['sqlite', 'postgres']).describe('SQLite in the data directory, or a PostgreSQL server (the team server).'),
+    instance: z.string().describe('This process among the instances sharing one database; new at each start (PARLEY_INSTANCE_ID sets it).'),
+  }),
 });
 
 export const version = defineOperation({
@@ -32,5 +36,9 @@ export const ui = defineOperation({
   input: Empty,
   output: z.object({
     theme: z.enum(['system', 'light', 'dark']).describe('`[ui] theme`: the colour theme for whoever has not chosen their own in Settings.'),
+    oidc: z
+      .object({ name: z.string(), start_url: z.string() })
+      .nullable()
+      .describe('`[auth.oidc]`: the identity provider the sign-in page offers ("Sign in with <name>", opening `start_url`), or null when it is off.'),
   }),
 });

@@ -7,7 +7,7 @@
  * Run: node --import tsx test/bench/metrics.ts
  */
 import { pathToFileURL } from 'node:url';
-import { bootTestCore } from '../support/core.js';
+import { bootTestCore, sqliteOf } from '../support/core.js';
 import { prng, printRows, summarize } from './stats.js';
 
 const USERS = 50;
@@ -26,7 +26,7 @@ export async function runMetricsBench(): Promise<Array<Record<string, string | n
     const rand = prng(42);
     const now = Date.now();
     const at = () => new Date(now - Math.floor(rand() * SPAN_DAYS * DAY)).toISOString();
-    const { db } = core;
+    const db = sqliteOf(core);
     const users = [owner.user.id];
     db.transaction(() => {
       const user = db.prepare(

@@ -4,12 +4,14 @@
  * indexing included; the text has a natural vocabulary (natural-text.ts), as FTS5's cost depends on it.
  * Targets: ≥ 40 MB/s for plain text, ≥ 5 MB/s for PDF. Best of three runs each; CPU time of the
  * server and its parser processes as well (MB per CPU-second does not depend on the machine's load).
+ * With `PARLEY_BENCH_POSTGRES_URL` (./postgres.ts), plain text on PostgreSQL too.
  * Run: node --import tsx test/bench/pipeline.ts (after npm run build)
  */
 import { pathToFileURL } from 'node:url';
 import { startServed, type Served } from '../support/served.js';
 import { benchPdf } from './ingest.js';
 import { naturalText } from './natural-text.js';
+import { createDatabase, dropDatabase, withBenchPostgres, type BenchPostgres } from './postgres.js';
 import { treeCpuSeconds } from './process-cpu.js';
 
 const MB = 1024 * 1024;
@@ -43,15 +45,17 @@ export type PipelineRow = Record<string, string> & {
   mb_per_cpu_s: string;
 };
 
-export async function runPipelineBench(): Promise<PipelineRow[]> {
-  const served = await startServed();
+interface BenchFile {
+  file: string;
+  mb: number;
+  make: (run: number) => Promise<Blob>;
+}
+
+/** Each file uploaded RUNS times to a served mode started with `env`: one row each. */
+async function uploadRows(files: readonly BenchFile[], env: Record<string, string> = {}): Promise<PipelineRow[]> {
+  const served = await startServed({ env });
   try {
     const ds = (await (await served.api('/datasets', { body: { name: 'Bench' } })).json()) as { kb_id: string };
-    const files: Array<{ file: string; mb: number; make: (run: number) => Promise<Blob> }> = [
-      { file: 'plain text', mb: 20, make: async (run) => new Blob([naturalText(20 * MB, 20 + run)], { type: 'text/plain' }) },
-    ];
-    const pdf = await benchPdf(800);
-    files.push({ file: 'pdf (800 pages)', mb: pdf.length / MB, make: async (run) => new Blob([new Uint8Array(pdf), `\n% run ${run}\n`], { type: 'application/pdf' }) });
     const rows: PipelineRow[] = [];
     for (const { file, mb, make } of files) {
       const runs: number[] = [];
@@ -83,8 +87,29 @@ export async function runPipelineBench(): Promise<PipelineRow[]> {
   }
 }
 
+/**
+ * Plain text and the PDF on SQLite; with a PostgreSQL server (./postgres.ts), plain text again on a
+ * fresh database of it (`PARLEY_DATABASE_URL`), dropped after. The CPU columns are Parley's
+ * processes only: PostgreSQL's own work is not in them.
+ */
+export async function runPipelineBench(postgres?: BenchPostgres): Promise<PipelineRow[]> {
+  const plain: BenchFile = { file: 'plain text', mb: 20, make: async (run) => new Blob([naturalText(20 * MB, 20 + run)], { type: 'text/plain' }) };
+  const pdf = await benchPdf(800);
+  const rows = await uploadRows([plain, { file: 'pdf (800 pages)', mb: pdf.length / MB, make: async (run) => new Blob([new Uint8Array(pdf), `\n% run ${run}\n`], { type: 'application/pdf' }) }]);
+  if (postgres) {
+    const database = createDatabase(postgres.url);
+    try {
+      const onPostgres = await uploadRows([plain], { PARLEY_DATABASE_URL: database.url });
+      rows.push(...onPostgres.map((row) => ({ ...row, file: `${row.file}, on PostgreSQL` })));
+    } finally {
+      dropDatabase(postgres.url, database.name);
+    }
+  }
+  return rows;
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  runPipelineBench().then(
+  withBenchPostgres((postgres) => runPipelineBench(postgres)).then(
     (rows) => {
       for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
     },

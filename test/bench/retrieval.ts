@@ -31,6 +31,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openDatabase, type Db } from '../../main/db/connection.js';
+import type { SqlDb } from '../../main/db/sql.js';
 import { createChunksRepo, type ChunksRepo } from '../../main/search/chunks.js';
 import { DEFAULT_ANN } from '../../main/search/vectors/ann-params.js';
 import { readGraphMeta } from '../../main/search/vectors/graph-files.js';
@@ -39,6 +40,8 @@ import type { Chunk } from '../../main/core/knowledge/ingest/types.js';
 import { hashedEmbedder } from '../unit/retrieval/hashed-embedder.js';
 import { COMMON_ENGLISH, vocabulary, zipf } from './natural-text.js';
 import { printRows, prng, summarize } from './stats.js';
+import { withBenchPostgres, type BenchPostgres } from './postgres.js';
+import { keywordOnPostgres } from './retrieval-postgres.js';
 
 export interface RetrievalBenchRow {
   name: string;
@@ -59,6 +62,8 @@ export interface RetrievalBenchRow {
   /** The same over the sampled questions, for the pruned search and for exhaustive bm25. */
   sample_source_in_top10?: number;
   sample_source_in_top10_exhaustive?: number;
+  /** On PostgreSQL: the share of SQLite's top 10 for the same questions that it returns too. */
+  sqlite_overlap_at_10?: number;
 }
 
 const KBS = 4;
@@ -123,7 +128,8 @@ function* generate(total: number, corpus: Corpus): Generator<GeneratedArtifact> 
   }
 }
 
-function build(db: Db, chunks: ChunksRepo, total: number): Corpus {
+/** Fills a migrated database with the corpus through the chunks repository (SQLite's, or PostgreSQL's: retrieval-postgres.ts). */
+export function build(db: SqlDb, chunks: ChunksRepo, total: number): Corpus {
   const corpus: Corpus = { vocab: [], artifacts: [] };
   const now = new Date().toISOString();
   db.prepare('INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?)').run('org_bench', 'Bench', now);
@@ -397,6 +403,8 @@ export interface RetrievalBenchOptions {
   overlapSample?: (size: number) => number;
   /** Embedding widths hybrid search is timed at (hashed embeddings). Default 384 and 1,536. */
   dimensions?: number[];
+  /** Timed questions per size (default all 500): a test of the cache needs the path, not the figures. */
+  questions?: number;
   /** Time hybrid search at sizes up to this, for up to 512 dimensions. Default 1 000 000. */
   hybridUpTo?: number;
   /** …and for wider embeddings (memory: 1M × 1,536 floats is 6 GB). Default 100 000. */
@@ -404,6 +412,8 @@ export interface RetrievalBenchOptions {
   log?: (line: string) => void;
   /** Where generated databases are cached, keyed by generator version and size. Default test-results/bench-cache. */
   cacheDir?: string;
+  /** Times keyword search on this PostgreSQL server too (./postgres.ts, ./retrieval-postgres.ts). */
+  postgres?: BenchPostgres;
 }
 
 /** Bump when the generated corpus changes: cached databases of another version are never reused. */
@@ -471,7 +481,7 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
       if (!(await keywords.start())) throw new Error('the keyword search thread did not start: the bench would time one thread only');
       const search = (q: Question, threaded: boolean) => searchKeyword({ chunks }, { kb_ids: q.kb_ids, text: q.text, limit: 10 }, threaded ? { keywords } : {});
       for (const q of qs.slice(0, WARMUP)) for (const threaded of [true, false]) search(q, threaded);
-      const timed = qs.slice(WARMUP);
+      const timed = qs.slice(WARMUP, options.questions === undefined ? undefined : WARMUP + options.questions);
       const all: number[] = [];
       const oneThread: number[] = [];
       const topical: number[] = [];
@@ -536,6 +546,13 @@ export async function runRetrievalBench(options: RetrievalBenchOptions = {}): Pr
       rows.push({ name: 'keyword top-10, topical questions', chunks: size, p50_ms: round(t.p50), p95_ms: round(t.p95) });
       rows.push({ name: 'keyword top-10, common words only', chunks: size, p50_ms: round(c.p50), p95_ms: round(c.p95) });
       rows.push(keywordWhileProcessing(db, chunks, timed, size));
+      if (options.postgres) {
+        const { postgres } = options;
+        const name = `parley_bench_retrieval_g${GENERATOR_VERSION}_${size}`;
+        const row = keywordOnPostgres({ server: postgres, name, size, build: (pg, repo) => void build(pg, repo, size), warmup: qs.slice(0, WARMUP), timed, sqliteTops: results, log });
+        log(`  ${JSON.stringify(row)}`);
+        rows.push(row);
+      }
 
       for (const dimensions of options.dimensions ?? [384, 1_536]) {
         if (size > (dimensions > 512 ? (options.hybridWideUpTo ?? 100_000) : (options.hybridUpTo ?? 1_000_000))) continue;
@@ -565,7 +582,7 @@ export function benchDimensions(): number[] | undefined {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
   const dimensions = benchDimensions();
-  runRetrievalBench({ ...(sizes.length > 0 ? { sizes } : {}), ...(dimensions ? { dimensions } : {}) }).then(
+  withBenchPostgres((postgres) => runRetrievalBench({ ...(sizes.length > 0 ? { sizes } : {}), ...(dimensions ? { dimensions } : {}), ...(postgres ? { postgres } : {}) })).then(
     (rows) => {
       printRows(
         'Retrieval (top 10; target p95 ≤ 10 ms at 1M chunks)',

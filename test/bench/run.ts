@@ -20,13 +20,15 @@ import { benchDimensions, runRetrievalBench } from './retrieval.js';
 import { runRoutingBench } from './routing.js';
 import { runSmallFilesBench } from './small-files.js';
 import { runStartupBench } from './startup.js';
+import { withBenchPostgres } from './postgres.js';
 import { printRows, type Row } from './stats.js';
 import { applyGoals, goalSummary } from './targets.js';
 
 // `PARLEY_BENCH_SIZES=100000 npm run bench`: a quicker run without the 1M-chunk database (its goals then read "not measured");
 // `PARLEY_BENCH_DIMENSIONS=384 npm run bench`: without the 1,536-d vectors (see benchDimensions).
 // `PARLEY_IR_COLLECTION=/data/cranfield:/data/medline:/data/cisi`: the relevance collections (test/bench/data/README.md);
-// `PARLEY_BENCH_REAL=0`: without the real models' parts (SmolLM2, MiniLM throughput, grounded answers).
+// `PARLEY_BENCH_REAL=0`: without the real models' parts (SmolLM2, MiniLM throughput, grounded answers);
+// `PARLEY_BENCH_POSTGRES_URL=postgres://…` (or `test`): retrieval, relevance and upload → ready on PostgreSQL too (./postgres.ts).
 const sizes = (process.env.PARLEY_BENCH_SIZES ?? '')
   .split(',')
   .map(Number)
@@ -55,7 +57,7 @@ if (ingest) {
   tables.ingest = ingest.map((r): Row => ({ ...r }));
   printRows('Ingestion (parse + chunk, built worker)', applyGoals('ingest', tables.ingest));
 }
-const pipeline = await selected('pipeline', 'Upload → ready', runPipelineBench);
+const pipeline = await selected('pipeline', 'Upload → ready', () => withBenchPostgres((postgres) => runPipelineBench(postgres)));
 if (pipeline) {
   tables.pipeline = pipeline;
   printRows('Upload → ready through served mode', applyGoals('pipeline', pipeline));
@@ -74,7 +76,9 @@ if (startup) {
   printRows('Served mode start-up: spawn → first /api/health 200', applyGoals('startup', tables.startup));
 }
 const dimensions = benchDimensions();
-const retrieval = await selected('retrieval', 'Retrieval', () => runRetrievalBench({ ...(sizes.length > 0 ? { sizes } : {}), ...(dimensions ? { dimensions } : {}) }));
+const retrieval = await selected('retrieval', 'Retrieval', () =>
+  withBenchPostgres((postgres) => runRetrievalBench({ ...(sizes.length > 0 ? { sizes } : {}), ...(dimensions ? { dimensions } : {}), ...(postgres ? { postgres } : {}) })),
+);
 if (retrieval) {
   tables.retrieval = retrieval.map((r): Row => ({ ...r }));
   printRows('Retrieval, top 10 (generated corpus; 1M chunks takes a few minutes to build)', applyGoals('retrieval', tables.retrieval));

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bootCore } from '../../main/boot.js';
+import { sqliteOf } from '../support/core.js';
 import type { Chunk } from '../../main/core/knowledge/ingest/types.js';
 import { prng } from './stats.js';
 
@@ -38,7 +39,8 @@ function prepare(total: number, log: (line: string) => void): string {
   const core = bootCore({ dataDir: dir, appVersion: 'bench', adminApiKey: 'pk_BenchStartupKey0123456789abcdef', watchConfigFile: false });
   try {
     if (total === 0) return dir;
-    const { db, repos } = core;
+    const { repos } = core;
+    const db = sqliteOf(core);
     const org = db.prepare<[], { id: string }>('SELECT id FROM organizations LIMIT 1').get()?.id;
     if (!org) throw new Error('no organization');
     const now = new Date().toISOString();

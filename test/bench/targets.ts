@@ -21,6 +21,8 @@ export interface Goal extends Target {
 
 const text = (row: Row, ...columns: string[]) => columns.map((c) => String(row[c] ?? '')).join(' ');
 const chunksAre = (row: Row, n: number) => figureOf(row, 'chunks') === n;
+/** A row timing the same on PostgreSQL (issue #33): beside the desktop's goal, not its figure. */
+const onPostgres = (row: Row) => /\bon PostgreSQL\b/i.test(text(row, 'file', 'format', 'name'));
 /** The rows of the app's own search; not the rows timing the way it was before, or under another condition, beside it. */
 const isKeywordAll = (row: Row) => /^keyword top-10, all questions\s*$/i.test(text(row, 'name', 'benchmark'));
 const isHybrid = (row: Row) => /^hybrid\b/i.test(text(row, 'name', 'benchmark')) && !/\bbefore\b/i.test(text(row, 'name', 'benchmark'));
@@ -43,8 +45,8 @@ export const GOALS: readonly Goal[] = [
     figure: 'recall_at_10',
     min: 0.95,
   },
-  { goal: 'plain text upload → ready', table: 'pipeline', where: (r) => /plain text/i.test(text(r, 'file', 'format', 'name')), figure: 'mb_per_s', min: 40 },
-  { goal: 'PDF upload → ready', table: 'pipeline', where: (r) => /pdf/i.test(text(r, 'file', 'format', 'name')), figure: 'mb_per_s', min: 5 },
+  { goal: 'plain text upload → ready', table: 'pipeline', where: (r) => /plain text/i.test(text(r, 'file', 'format', 'name')) && !onPostgres(r), figure: 'mb_per_s', min: 40 },
+  { goal: 'PDF upload → ready', table: 'pipeline', where: (r) => /pdf/i.test(text(r, 'file', 'format', 'name')) && !onPostgres(r), figure: 'mb_per_s', min: 5 },
   { goal: 'time-to-first-token overhead p95', table: 'ttft', where: (r) => /added by parley/i.test(text(r, 'path')), figure: 'p95_ms', max: 3 },
   { goal: 'served mode ready on a 1M-chunk database', table: 'startup', where: (r) => chunksAre(r, 1_000_000), figure: 'cpu_ms', max: 500 },
   // Issue 27's "Done when": the three attacks at once (test/bench/attacks.ts), not one of them alone.

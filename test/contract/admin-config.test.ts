@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bootCore } from '../../main/boot.js';
+import { onTestStorage } from '../support/test-storage.js';
 import { CONFIG_FILE } from '../../main/core/platform/config/load.js';
 import { CONFIG_TEMPLATE } from '../../main/core/platform/config/template.js';
 import { TEST_ADMIN_KEY, startTestHttp, tempDir } from '../support/core.js';
@@ -235,7 +236,7 @@ describe('parley.toml and restarts', () => {
     const saved = (await res.json()) as State;
     await first.close();
 
-    const again = bootCore({ dataDir: dir, appVersion: 't', adminApiKey: TEST_ADMIN_KEY, watchConfigFile: false });
+    const again = bootCore(onTestStorage({ dataDir: dir, appVersion: 't', adminApiKey: TEST_ADMIN_KEY, watchConfigFile: false }));
     closers.push(() => again.close());
     const state = (await again.service.invoke('admin.config.get', {}, again.desktopCaller())) as State;
     expect(state).toMatchObject({ toml: saved.toml, version: saved.version, source: 'admin' });

@@ -28,7 +28,7 @@ describe('cancelling a file being processed', () => {
   it('stops it part-way, leaves no chunk, marks it cancelled; only its owner may; retry processes it again', async () => {
     const ds = (await call<{ id: string; kb_id: string }>(h.api, '/datasets', { body: { name: 'Ledger' } })).body;
     const form = new FormData();
-    form.append('file', new Blob([largeMarkdown(150_000)], { type: 'text/markdown' }), 'ledger.md');
+    form.append('file', new Blob([largeMarkdown(50_000)], { type: 'text/markdown' }), 'ledger.md');
     const added = await h.api(`/knowledge-bases/${ds.kb_id}/artifacts`, { method: 'POST', body: form });
     expect(added.status).toBe(201);
     const artifact = (await call<Artifact>(h.api, `/knowledge-bases/${ds.kb_id}/artifacts/ledger.md`)).body;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { legacySha256 } from '../../main/core/platform/auth/credential-hash.js';
 import { newId, newSecret } from '../../main/core/platform/ids.js';
 import { API_VERSION } from '../../shared/api-version.js';
-import { TEST_ADMIN_KEY, startTestHttp } from '../support/core.js';
+import { TEST_ADMIN_KEY, testStorage, startTestHttp } from '../support/core.js';
 import { request as httpRequest } from 'node:http';
 
 let h: Awaited<ReturnType<typeof startTestHttp>>;
@@ -52,7 +52,7 @@ describe('authentication', () => {
   it('health needs no token', async () => {
     const res = await h.api('/health', { token: null });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok' });
+    expect(await res.json()).toEqual({ status: 'ok', storage: testStorage(), instance: expect.stringMatching(/^inst_[0-9a-f]{12}$/) });
   });
 
   it('every response carries Parley-Api-Version, errors included', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bootCore } from '../../main/boot.js';
+import { onTestStorage } from '../support/test-storage.js';
 import { startHttpServer } from '../../main/transport/http/server.js';
 import { SLOW_TEXT, startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { startChatHarness, type Harness } from '../support/chat.js';
@@ -228,7 +229,7 @@ describe('restart', () => {
     const upstream = await startUpstream();
     const { dir, remove } = tempDir();
     try {
-      const core = bootCore({ dataDir: dir, appVersion: 't', adminApiKey: TEST_ADMIN_KEY });
+      const core = bootCore(onTestStorage({ dataDir: dir, appVersion: 't', adminApiKey: TEST_ADMIN_KEY }));
       const server = await startHttpServer(core, { port: 0, appVersion: 't' });
       const auth = { authorization: `Bearer ${TEST_ADMIN_KEY}`, 'content-type': 'application/json' };
       const model = (await (
@@ -246,7 +247,7 @@ describe('restart', () => {
       await core.close();
       await server.close();
 
-      const again = bootCore({ dataDir: dir, appVersion: 't' });
+      const again = bootCore(onTestStorage({ dataDir: dir, appVersion: 't' }));
       const row = again.repos.messages.get(ids?.message_id ?? '');
       expect(streamed.length).toBeGreaterThan(0);
       expect(row).toMatchObject({ status: 'interrupted', content: streamed, error_code: 'unavailable' });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootCore } from '../../main/boot.js';
+import { onTestStorage } from '../support/test-storage.js';
 import { NO_DATASET_ANSWER } from '../../main/core/models/providers/extractive.js';
 import { VILLAGE_DOCS as DOCS, startChatHarness, type Harness } from '../support/chat.js';
 import { TEST_ADMIN_KEY, tempDir } from '../support/core.js';
@@ -75,7 +76,7 @@ describe('processing after a restart', () => {
   it('files that were processing when Parley stopped are processed at the next start', async () => {
     const { dir, remove } = tempDir();
     try {
-      const first = bootCore({ dataDir: dir, appVersion: 't', adminApiKey: TEST_ADMIN_KEY });
+      const first = bootCore(onTestStorage({ dataDir: dir, appVersion: 't', adminApiKey: TEST_ADMIN_KEY }));
       const owner = first.desktopCaller();
       const ds = (await first.service.invoke('datasets.create', { name: 'Restart' }, owner)) as { kb_id: string };
       const stored = ((await first.service.invoke('artifacts.upload', { kb_id: ds.kb_id, files: formFiles({ filename: 'tide.txt', mime_type: 'text/plain', bytes: 'High tide comes twice a day at the harbour.' }) }, owner)) as { data: [{ id: string }] }).data[0];
@@ -86,7 +87,7 @@ describe('processing after a restart', () => {
       await first.close();
 
       const warnings: string[] = [];
-      const second = bootCore({ dataDir: dir, appVersion: 't', log: collectingLogger(warnings) });
+      const second = bootCore(onTestStorage({ dataDir: dir, appVersion: 't', log: collectingLogger(warnings) }));
       expect(warnings.join('\n')).toMatch(/Resuming the processing of 1 file/);
       await second.runtime.ingest.idle();
       expect(second.repos.artifacts.get(stored.id)).toMatchObject({ status: 'ready' });

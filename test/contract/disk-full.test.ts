@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CONFIG_TEMPLATE } from '../../main/core/platform/config/template.js';
 import { bootCore } from '../../main/boot.js';
+import { onTestStorage } from '../support/test-storage.js';
 import { startTestHttp, tempDir, TEST_ADMIN_KEY } from '../support/core.js';
 
 type Problem = { code: string; status: number; detail: string };
@@ -58,7 +59,7 @@ describe('unfinished uploads are cleaned up', () => {
   it('after a restart: a form upload cut off mid-way, temp files and orphan parts are gone, the key is free', async () => {
     const { dir, remove } = tempDir();
     cleanups.push(remove);
-    const first = bootCore({ dataDir: dir, appVersion: 't', adminApiKey: TEST_ADMIN_KEY, watchConfigFile: false });
+    const first = bootCore(onTestStorage({ dataDir: dir, appVersion: 't', adminApiKey: TEST_ADMIN_KEY, watchConfigFile: false }));
     await first.cleanedUp;
     // What a crash (or a full disk, before this fix) left: a row `uploading` for ever, a temp file, parts of no one.
     const { kb_id } = (await first.service.invoke('datasets.create', { name: 'Crash' }, first.desktopCaller())) as { kb_id: string };
@@ -69,7 +70,7 @@ describe('unfinished uploads are cleaned up', () => {
     writeFileSync(join(dir, 'upload-parts', 'art_Orphan', '1'), 'x');
     await first.close();
 
-    const second = bootCore({ dataDir: dir, appVersion: 't', watchConfigFile: false });
+    const second = bootCore(onTestStorage({ dataDir: dir, appVersion: 't', watchConfigFile: false }));
     cleanups.push(() => second.close());
     await second.cleanedUp;
     expect(second.repos.artifacts.get('art_Cut0ff')).toBeUndefined();

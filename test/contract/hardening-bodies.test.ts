@@ -11,6 +11,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bootCore } from '../../main/boot.js';
+import { onTestStorage } from '../support/test-storage.js';
 import { operations, type Operation } from '../../shared/operations/index.js';
 import { FACADE_ROUTES } from '../../main/transport/http/facade-routes.js';
 import { startHttpServer } from '../../main/transport/http/server.js';
@@ -217,7 +218,7 @@ describe('a dataset deleted while a file uploads', () => {
     const orphan = 'ab'.repeat(32);
     mkdirSync(join(dataDir, 'blobs', 'ab'), { recursive: true });
     writeFileSync(join(dataDir, 'blobs', 'ab', orphan), 'nobody uses these bytes');
-    const again = bootCore({ dataDir, appVersion: 't', watchConfigFile: false });
+    const again = bootCore(onTestStorage({ dataDir, appVersion: 't', watchConfigFile: false }));
     try {
       // Swept before the core is handed out: nothing can have adopted the orphan meanwhile.
       expect(filesUnder(join(dataDir, 'blobs'))).toEqual(kept);

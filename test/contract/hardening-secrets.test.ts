@@ -9,11 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootCore } from '../../main/boot.js';
+import { onTestStorage } from '../support/test-storage.js';
 import { CREDENTIALS_KEY_FILE, legacySha256 } from '../../main/core/platform/auth/credential-hash.js';
 import { newId, newSecret } from '../../main/core/platform/ids.js';
 import { startUpstream, type Upstream } from '../fixtures/upstream.js';
 import { startChatHarness, type Harness } from '../support/chat.js';
-import { tempDir } from '../support/core.js';
+import { testStorage, tempDir } from '../support/core.js';
 import { call, person, type Person } from '../support/people.js';
 import { collectingLogger } from '../support/logger.js';
 
@@ -154,7 +155,9 @@ describe('the data directory is private; credentials are keyed hashes (issue 10,
       }
     };
     walk(dir);
-    for (const name of ['parley.db', 'parley.db-wal', 'parley.toml', CREDENTIALS_KEY_FILE]) expect(files, name).toContain(join(dir, name));
+    // The database's files are in the data directory on SQLite; PostgreSQL keeps its own.
+    const databaseFiles = testStorage() === 'sqlite' ? ['parley.db', 'parley.db-wal'] : [];
+    for (const name of [...databaseFiles, 'parley.toml', CREDENTIALS_KEY_FILE]) expect(files, name).toContain(join(dir, name));
     expect(files.some((f) => f.includes(`${join(dir, 'blobs')}`))).toBe(true);
     for (const file of files) expect(mode(file), file).toBe(0o600);
   });
@@ -165,22 +168,22 @@ describe('the data directory is private; credentials are keyed hashes (issue 10,
       const dir = join(t.dir, 'loose');
       mkdirSync(dir, { mode: 0o755 });
       chmodSync(dir, 0o755);
-      const first = bootCore({ dataDir: dir, appVersion: 'test', watchConfigFile: false });
+      const first = bootCore(onTestStorage({ dataDir: dir, appVersion: 'test', watchConfigFile: false }));
       await first.close();
       for (const f of ['parley.db', 'parley.toml']) if (existsSync(join(dir, f))) chmodSync(join(dir, f), 0o644);
       chmodSync(dir, 0o755);
       const warnings: string[] = [];
-      const again = bootCore({ dataDir: dir, appVersion: 'test', watchConfigFile: false, log: collectingLogger(warnings) });
+      const again = bootCore(onTestStorage({ dataDir: dir, appVersion: 'test', watchConfigFile: false, log: collectingLogger(warnings) }));
       await again.close();
       const lines = warnings.filter((w) => /readable by other local users/.test(w));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/0755 to 0700/);
       expect(lines[0]?.split('\n')).toHaveLength(1);
       expect(mode(dir)).toBe(0o700);
-      expect(mode(join(dir, 'parley.db'))).toBe(0o600);
+      expect(mode(join(dir, testStorage() === 'sqlite' ? 'parley.db' : 'parley.toml'))).toBe(0o600);
       // Once tight, nothing more is said.
       const quiet: string[] = [];
-      await bootCore({ dataDir: dir, appVersion: 'test', watchConfigFile: false, log: collectingLogger(quiet) }).close();
+      await bootCore(onTestStorage({ dataDir: dir, appVersion: 'test', watchConfigFile: false, log: collectingLogger(quiet) })).close();
       expect(quiet.filter((w) => /readable by other local users/.test(w))).toEqual([]);
     } finally {
       t.remove();

@@ -8,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { issueApiKey } from '../../main/core/platform/auth/api-keys.js';
 import { TEST_ADMIN_KEY } from '../support/core.js';
+import { databaseFor, onDatabaseOf } from '../support/test-storage.js';
 import { VILLAGE_DOCS, startChatHarness, type Harness } from '../support/chat.js';
 
 /** The built stdio entry (`npm run build`), as an MCP client launches it. */
@@ -169,7 +170,7 @@ describe('Parley as an MCP server over Streamable HTTP (/mcp)', () => {
 describe('Parley as an MCP server over stdio (the built entry, as Claude Desktop or Cursor launch it)', () => {
   it('acts as the owner of the given API key', async () => {
     expect(existsSync(MCP_ENTRY), 'run `npm run build` first').toBe(true);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_ENTRY, '--data-dir', h.core.dataDir], env: { PARLEY_API_KEY: TEST_ADMIN_KEY }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_ENTRY, '--data-dir', h.core.dataDir], env: { PARLEY_API_KEY: TEST_ADMIN_KEY, ...onDatabaseOf(h.core.dataDir) }, stderr: 'pipe' });
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
     await client.connect(transport);
     clients.push(client);
@@ -185,7 +186,7 @@ describe('Parley as an MCP server over stdio (the built entry, as Claude Desktop
   }, 60_000);
 
   it('exits with a clear message when the key is refused', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_ENTRY, '--data-dir', h.core.dataDir, '--api-key', 'pk_NotARealKey0000000000'], stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_ENTRY, '--data-dir', h.core.dataDir, '--api-key', 'pk_NotARealKey0000000000'], ...(databaseFor(h.core.dataDir) ? { env: onDatabaseOf(h.core.dataDir) } : {}), stderr: 'pipe' });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootTestCore, TEST_ADMIN_KEY } from '../support/core.js';
+import { databaseFor } from '../support/test-storage.js';
 
 const MCP_SOURCE = fileURLToPath(new URL('../../main/mcp.ts', import.meta.url));
 const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
@@ -34,7 +35,8 @@ interface Launched {
 
 function launch(args: string[], env: Record<string, string> = {}): Launched {
   const { PARLEY_API_KEY: _unset, ...parentEnv } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', MCP_SOURCE, '--data-dir', core.dataDir, ...args], { env: { ...parentEnv, ...env } });
+  const database = databaseFor(core.dataDir);
+  const child = spawn(process.execPath, ['--import', 'tsx', MCP_SOURCE, '--data-dir', core.dataDir, ...args], { env: { ...parentEnv, ...(database ? { PARLEY_DATABASE_URL: database } : {}), ...env } });
   children.push(child);
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

@@ -1,6 +1,4 @@
-import Database from 'better-sqlite3';
 import OpenAI from 'openai';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatHarness, type Harness } from '../support/chat.js';
 import { TEST_ADMIN_KEY } from '../support/core.js';
@@ -42,9 +40,7 @@ describe('models', () => {
     for (const path of ['/models', '/threads', `/workspaces/${h.core.desktopCaller().user.workspace_id}/model-overrides`]) {
       expect(await (await h.api(path)).text()).not.toContain(SECRET);
     }
-    const raw = new Database(join(h.core.dataDir, 'parley.db'), { readonly: true });
-    const blobs = raw.prepare('SELECT api_key_secret FROM models').all() as Array<{ api_key_secret: Buffer }>;
-    raw.close();
+    const blobs = h.core.db.prepare('SELECT api_key_secret FROM models').all() as Array<{ api_key_secret: Buffer }>;
     expect(blobs.length).toBeGreaterThan(0);
     for (const { api_key_secret } of blobs) expect(api_key_secret.toString('latin1')).not.toContain(SECRET);
   });

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { bootCore } from '../../main/boot.js';
+import { onTestStorage } from '../support/test-storage.js';
 import { startChatHarness, type Harness } from '../support/chat.js';
 import { readSse } from '../support/sse.js';
 
@@ -43,7 +44,7 @@ describe('shutdown', () => {
     expect(h.core.db.open).toBe(false);
 
     // Opened again without start-up recovery: what is there was stored by the shutdown itself.
-    const again = bootCore({ dataDir: h.core.dataDir, appVersion: 't', recover: false, watchConfigFile: false });
+    const again = bootCore(onTestStorage({ dataDir: h.core.dataDir, appVersion: 't', recover: false, watchConfigFile: false }));
     try {
       const row = again.repos.messages.get(messageId);
       expect(row).toMatchObject({ status: 'interrupted', error_code: 'unavailable' });
@@ -64,28 +65,5 @@ describe('shutdown', () => {
     expect(second).toBe(first);
     await first;
     expect(h.core.db.open).toBe(false);
-  });
-});
-
-describe('a full database', () => {
-  it('a write SQLite refuses as full answers 507 insufficient_storage, and nothing is half-written', async () => {
-    h = await startChatHarness();
-    // SQLite's own limit: no page may be added, so a write that needs one fails with SQLITE_FULL.
-    const pages = h.core.db.pragma('page_count', { simple: true }) as number;
-    h.core.db.pragma(`max_page_count = ${pages}`);
-    const created: string[] = [];
-    let full: Response | undefined;
-    // Rows fit in the free space of existing pages for a while: write until one needs a new page.
-    for (let i = 0; i < 500 && !full; i++) {
-      const res = await h.api('/threads', { method: 'POST', body: JSON.stringify({ title: `Thread ${i} ${'words '.repeat(150)}`.slice(0, 190), system_prompt: 'p'.repeat(3000) }) });
-      if (res.status === 201) created.push(((await res.json()) as { id: string }).id);
-      else full = res;
-    }
-    expect(full?.status).toBe(507);
-    expect(await full?.json()).toMatchObject({ code: 'insufficient_storage', status: 507, detail: expect.stringMatching(/disk .* is full/) });
-    h.core.db.pragma(`max_page_count = ${2 ** 30}`);
-    // Every thread that was answered 201 is there, and nothing of the refused one.
-    const listed = (await h.json<{ data: Array<{ id: string }> }>('/threads?limit=100', 'GET')).body.data.map((t) => t.id);
-    expect(listed.sort()).toEqual([...created].sort());
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { e2eSuite, inspectPage, mainNavLink, pageProblems, signIn, visible } from './support/browser.js';
 import { eventually } from './support/eventually.js';
+import { startOidcProvider } from '../fixtures/oidc-provider.js';
 
 const suite = e2eSuite();
 const open = (hash = '') => suite.open(hash);
@@ -78,6 +79,34 @@ describe('signing in with an API key (served mode)', () => {
     await eventually(() => page.getByRole('table').count()).toBe(0);
     expect(await inspectPage(page, 'admin-forbidden')).toEqual([]);
     expect(pageProblems(page)).toEqual([]);
+  });
+
+  it('signs in through the team’s identity provider ([auth.oidc]) as the user its groups make', async () => {
+    const provider = await startOidcProvider({ accounts: [{ login: 'erin', email: 'erin@team.example', name: 'Erin Example', groups: ['parley-admins'] }] });
+    provider.allowRedirect(`${suite.served.url}/api/auth/oidc/callback`);
+    const before = (await (await suite.served.api('/admin/config')).json()) as { toml: string; version: number };
+    const oidc = `[auth.oidc]\nissuer = "${provider.issuer}"\nname = "Team SSO"\nclient_id = "${provider.clientId}"\nclient_secret = "${provider.clientSecret}"\n`;
+    const toml = before.toml.replace('[auth.oidc]\n', oidc).replace('roles = {}', 'roles = { "parley-admins" = "admin" }');
+    const saved = await suite.served.api('/admin/config', { method: 'PUT', body: { toml, base_version: before.version } });
+    expect(saved.status).toBe(200);
+    try {
+      // A return from the provider that Parley did not start ends on the sign-in page, saying so.
+      const page = await open();
+      await page.goto(`${suite.served.url}/api/auth/oidc/callback?code=x&state=forged`);
+      await eventually(() => page.getByRole('alert').textContent()).toMatch(/could not be finished/);
+      await page.getByRole('link', { name: 'Sign in with Team SSO' }).click();
+      // The provider's own login and consent pages (node-oidc-provider's development ones).
+      await page.locator('input[name="login"]').fill('erin');
+      await page.locator('input[name="password"]').fill('any password');
+      await page.getByRole('button', { name: 'Sign-in' }).click();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await eventually(() => page.getByTestId('account-name').textContent()).toBe('Erin Example');
+      await eventually(() => page.evaluate(() => localStorage.getItem('parley.apiKey'))).toMatch(/^pk_/);
+    } finally {
+      const now = (await (await suite.served.api('/admin/config')).json()) as { version: number };
+      await suite.served.api('/admin/config', { method: 'PUT', body: { toml: before.toml, base_version: now.version } });
+      await provider.close();
+    }
   });
 
   it('signs out, with a reason, when the stored key stops working', async () => {

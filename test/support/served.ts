@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { databaseFor, testStorage } from './test-storage.js';
 
 /** The built headless entry (`npm run build`): served mode exactly as users run it. */
 export const SERVE_ENTRY = fileURLToPath(new URL('../../dist/main/serve.js', import.meta.url));
@@ -70,6 +71,7 @@ export async function startServed(options: ServedOptions = {}): Promise<Served> 
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'parley-served-'));
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, PARLEY_ADMIN_API_KEY: apiKey };
   if (!apiKey) delete env.PARLEY_ADMIN_API_KEY;
+  if (testStorage() === 'postgres' && !env.PARLEY_DATABASE_URL) env.PARLEY_DATABASE_URL = databaseFor(dataDir);
   delete env.PARLEY_PORT;
   delete env.PARLEY_DATA_DIR;
 

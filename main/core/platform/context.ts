@@ -72,6 +72,8 @@ export interface Runtime {
   mcp?: McpClientsPort | undefined;
   /** `served`: headless (`serve.ts`), the HTTP server is the app; `desktop`: the Electron app. */
   mode: 'desktop' | 'served';
+  /** The database it runs on, and this process among the instances sharing it (`GET /health`). */
+  storage: { kind: 'sqlite' | 'postgres'; instance: string };
   /** Why the HTTP server is not listening although the configuration asks for it, or null. */
   serverProblem: () => string | null;
   setServerProblem: (problem: string | null) => void;

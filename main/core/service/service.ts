@@ -20,6 +20,7 @@ import type { PartGrant } from '../knowledge/uploads/signing.js';
 import type { Caller, Context, Runtime } from '../platform/context.js';
 import { handlers as defaultHandlers, streamHandlers, type Handlers } from './handlers.js';
 import { atLeast } from '../platform/auth/roles.js';
+import { createOidcSignIn } from '../platform/auth/oidc/flow.js';
 import type { Role } from '../../../shared/operations/common.js';
 
 export interface ServiceOptions {
@@ -55,7 +56,21 @@ export function createService(options: ServiceOptions) {
     return { name, op, input: parsed.data as unknown, ctx: { ...base, caller, runtime: meteredRuntime(base.runtime, base.repos, caller) } as Context };
   }
 
+  const oidc = createOidcSignIn(base);
+
   return {
+    /** OpenID Connect sign-in's two redirects (transport/http/oidc-routes.ts): not operations, since they answer with redirects. */
+    oidc: {
+      start(origin: string): Promise<string> {
+        base.runtime.lifecycle.assertAccepting();
+        return oidc.start(origin);
+      },
+      callback(query: URLSearchParams): Promise<string> {
+        base.runtime.lifecycle.assertAccepting();
+        return oidc.callback(query);
+      },
+    },
+
     authenticate(token: string | undefined): Caller {
       // First, so that once shutdown began nothing reads the database on a request's behalf.
       base.runtime.lifecycle.assertAccepting();

@@ -1,13 +1,18 @@
 import { API_RELEASES } from '../../../shared/api-version.js';
+import { oidcSummary } from '../platform/auth/oidc/flow.js';
 import type { ContextSlice } from '../platform/context.js';
 import type { Handlers } from '../platform/operation-handlers.js';
 
-export const health = () => ({ status: 'ok' as const });
+/** Alive, on which database, and which instance answered (behind a reverse proxy, one of several). */
+export const health = (ctx: ContextSlice<never, 'storage'>) => ({ status: 'ok' as const, storage: ctx.runtime.storage.kind, instance: ctx.runtime.storage.instance });
 
 export const version = (ctx: ContextSlice<'appVersion'>) => ({ version: ctx.appVersion, api_releases: [...API_RELEASES] });
 
 /** The default look (`[ui] theme`), read on every call so a saved configuration applies at the next page load. */
-export const ui = (ctx: ContextSlice<'config'>) => ({ theme: ctx.config().ui.theme });
+export function ui(ctx: ContextSlice<'config'>) {
+  const oidc = oidcSummary(ctx.config());
+  return { theme: ctx.config().ui.theme, oidc: oidc && { name: oidc.name, start_url: '/api/auth/oidc/start' } };
+}
 
 /** The effective feature flags, for every signed-in user. */
 export const features = (ctx: ContextSlice<'config'>) => ctx.config().features;

@@ -23,6 +23,7 @@ import { m250_thread_title_source } from './250-thread-title-source.js';
 import { m260_thread_sampling } from './260-thread-sampling.js';
 import { m270_thread_files } from './270-thread-files.js';
 import { m280_message_images } from './280-message-images.js';
+import { m290_user_identities } from './290-user-identities.js';
 import type { Db } from '../connection.js';
 
 /** How far a migration's long step has got, in its own units (chunks re-indexed, …). */
@@ -74,6 +75,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m260_thread_sampling,
   m270_thread_files,
   m280_message_images,
+  m290_user_identities,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Artifact } from '../../../shared/operations/datasets.js';
-import type { Db } from '../connection.js';
+import type { SqlDb as Db } from '../sql.js';
 import { decodeCursor, toPage } from './cursor.js';
 import { jsonColumnOr } from './decode.js';
 
@@ -97,9 +97,9 @@ export function createArtifactsRepo(db: Db) {
   // Embedding progress: counted per stored batch (the ids are chunks that had no vector before).
   const countEmbedded = db.prepare<{ ids: string }>(
     `UPDATE artifacts SET embedded_chunks = min(chunk_count, embedded_chunks + (
-       SELECT count(*) FROM chunks c WHERE c.artifact_id = artifacts.id AND c.id IN (SELECT value FROM json_each(@ids))
+       SELECT count(*) FROM chunks c WHERE c.artifact_id = artifacts.id AND c.id IN (SELECT CAST(value AS BIGINT) FROM json_each(@ids))
      )), embedding_error = NULL
-     WHERE id IN (SELECT DISTINCT artifact_id FROM chunks WHERE id IN (SELECT value FROM json_each(@ids)))`,
+     WHERE id IN (SELECT DISTINCT artifact_id FROM chunks WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(@ids)))`,
   );
   const resetEmbedded = db.prepare('UPDATE artifacts SET embedded_chunks = 0, embedding_error = NULL');
   const failEmbedding = db.prepare<[string, string]>(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Comparison, ComparisonResponse, Vote } from '../../../shared/operations/comparisons.js';
-import type { Db } from '../connection.js';
+import type { SqlDb as Db } from '../sql.js';
 import { decodeCursor, toPage } from './cursor.js';
 import { jsonColumnOr } from './decode.js';
 

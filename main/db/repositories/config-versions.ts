@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ConfigVersion } from '../../../shared/operations/config.js';
-import type { Db } from '../connection.js';
+import type { SqlDb as Db } from '../sql.js';
 
 /** A configuration as stored: the API's fields, its author kept as the user's id. */
 export type ConfigVersionRecord = Pick<z.output<typeof ConfigVersion>, 'version' | 'toml' | 'created_at' | 'source'> & { created_by: string | null };

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ApiKey } from '../../../shared/operations/identity.js';
-import type { Db } from '../connection.js';
+import type { SqlDb as Db } from '../sql.js';
 
 export type HashKind = 'sha256' | 'hmac_sha256';
 
@@ -35,7 +35,7 @@ export function createCredentialsRepo(db: Db) {
   const revokeKey = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL');
   // Minute resolution: a busy client must not turn every request into a write.
   const touchKey = db.prepare(
-    "UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < strftime('%Y-%m-%dT%H:%M:%fZ', ?, '-60 seconds'))",
+    'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
   );
 
   const insertUserToken = db.prepare(
@@ -80,7 +80,7 @@ export function createCredentialsRepo(db: Db) {
   const writes = {
     insertApiKey: (row: Omit<ApiKeyRecord, 'last_used_at'> & { secret_hash: string; hash_kind: HashKind }) => insertKey.run(row),
     revokeApiKey: (id: string, userId: string, now: string) => revokeKey.run(now, id, userId).changes > 0,
-    touchApiKey: (id: string, now: string) => touchKey.run(now, id, now),
+    touchApiKey: (id: string, now: string) => touchKey.run(now, id, new Date(Date.parse(now) - 60_000).toISOString()),
 
     insertUserToken: (row: {
       id: string;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Dataset, updateDataset } from '../../../shared/operations/datasets.js';
 import type { ParsedInputOf } from '../../../shared/operations/define.js';
-import type { Db } from '../connection.js';
+import type { SqlDb as Db } from '../sql.js';
 import { decodeCursor, toPage } from './cursor.js';
 
 /** A dataset as stored: the API's fields but the caller's `can_write`, plus its organization and owner. */

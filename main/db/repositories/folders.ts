@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Folder } from '../../../shared/operations/folders.js';
-import type { Db } from '../connection.js';
+import type { SqlDb as Db } from '../sql.js';
 import { decodeArtifact, type ArtifactRecord, type ArtifactRow } from './artifacts.js';
 import { jsonColumn, jsonColumnOr } from './decode.js';
 

@@ -1,9 +1,11 @@
-import type { Db } from '../connection.js';
+import Database from 'better-sqlite3';
+import type { SqlDb } from '../sql.js';
 import { storageError, typedErrors } from '../errors.js';
 import { createChunkStore, type ChunkIndexPlugins } from './chunks.js';
 import { createComparisonsRepo } from './comparisons.js';
 import { createArtifactsRepo } from './artifacts.js';
 import { createFoldersRepo } from './folders.js';
+import { createIdentitiesRepo } from './identities.js';
 import { createConfigVersionsRepo } from './config-versions.js';
 import { createDatasetsRepo } from './datasets.js';
 import { createCredentialsRepo } from './credentials.js';
@@ -35,9 +37,21 @@ export interface RepositoryOptions {
   log?: ((line: string) => void) | undefined;
   /** The chunks' vector graphs and worker threads: main/search plugs them in (main/search/repositories.ts); none here, so exact kNN and refreshes in place. */
   chunkIndex?: ChunkIndexPlugins | undefined;
+  /** PostgreSQL's chunks (main/db/postgres/chunks.ts): passed in, since they are built on this module's types. */
+  postgresChunks?: ((db: SqlDb, now: () => Date) => ReturnType<typeof createChunkStore>) | undefined;
 }
 
-export function createRepositories(db: Db, options: RepositoryOptions = {}) {
+/**
+ * The chunks and their search indexes: SQLite's (FTS5, sqlite-vec, the graphs main/search plugs in)
+ * or PostgreSQL's (full-text search, pgvector), behind one repository type.
+ */
+function createChunks(db: SqlDb, now: () => Date, options: RepositoryOptions) {
+  if (db instanceof Database) return createChunkStore(db, now, options.chunkIndex);
+  if (options.postgresChunks) return options.postgresChunks(db, now);
+  throw new Error('This connection has no chunk store: PostgreSQL needs the one main/db/postgres/ makes.');
+}
+
+export function createRepositories(db: SqlDb, options: RepositoryOptions = {}) {
   const now = options.now ?? (() => new Date());
   return {
     users: typedErrors(createUsersRepo(db)),
@@ -49,7 +63,7 @@ export function createRepositories(db: Db, options: RepositoryOptions = {}) {
     messages: typedErrors(createMessagesRepo(db)),
     messageImages: typedErrors(createMessageImagesRepo(db)),
     usage: typedErrors(createUsageRepo(db)),
-    chunks: typedErrors(createChunkStore(db, now, options.chunkIndex)),
+    chunks: typedErrors(createChunks(db, now, options)),
     datasets: typedErrors(createDatasetsRepo(db)),
     artifacts: typedErrors(createArtifactsRepo(db)),
     folders: typedErrors(createFoldersRepo(db)),
@@ -59,6 +73,7 @@ export function createRepositories(db: Db, options: RepositoryOptions = {}) {
     metrics: typedErrors(createMetricsRepo(db)),
     workflows: typedErrors(createWorkflowsRepo(db)),
     modelDownloads: typedErrors(createModelDownloadsRepo(db)),
+    identities: typedErrors(createIdentitiesRepo(db)),
     /** Runs `fn` in one transaction (nested calls become savepoints); a full disk rolls it back and is typed. */
     transaction: <T>(fn: () => T): T => {
       try {

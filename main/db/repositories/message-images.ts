@@ -1,5 +1,5 @@
 import type { ChatImageType } from '../../../shared/chat-images.js';
-import type { Db } from '../connection.js';
+import type { SqlDb as Db } from '../sql.js';
 
 /** An image sent with a message, without its bytes: what a thread's page lists. */
 export interface MessageImageRecord {

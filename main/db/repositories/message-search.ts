@@ -25,3 +25,29 @@ export function messageMatch(typed: string): string | null {
 export function typedWords(typed: string): string[] {
   return [...wordsOf(typed)].map((w) => w.text.toLowerCase());
 }
+
+/**
+ * Accents off Latin, Greek and Cyrillic letters (what SQLite's `remove_diacritics 2` does), marks
+ * elsewhere kept: in Thai or Devanagari they are part of the letter.
+ */
+export function foldAccents(text: string): string {
+  return text.normalize('NFD').replace(/(?<=[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]\p{M}*)\p{M}/gu, '').normalize('NFC');
+}
+
+/**
+ * The same search as messageMatch, as a PostgreSQL tsquery over `messages.words` (the words of
+ * shared/words.ts, 'simple' configuration): words written together are a phrase (`<->`), every
+ * phrase must occur, the last word is a prefix. Words hold letters, digits and marks only, so no
+ * typed text is tsquery syntax.
+ */
+export function messageTsQuery(typed: string): string | null {
+  const phrases: string[][] = [];
+  let end = -1;
+  for (const word of wordsOf(foldAccents(typed))) {
+    if (word.index === end && phrases.length > 0) phrases[phrases.length - 1]!.push(word.text);
+    else phrases.push([word.text]);
+    end = word.index + word.text.length;
+  }
+  if (phrases.length === 0) return null;
+  return phrases.map((words, i) => words.join(' <-> ') + (i === phrases.length - 1 ? ':*' : '')).join(' & ');
+}

@@ -1,4 +1,4 @@
-import type { Db } from '../connection.js';
+import type { SqlDb as Db } from '../sql.js';
 
 /** A half-open period `[from, to)` of ISO timestamps, and whose activity counts. */
 export interface MetricsScope {

@@ -1,5 +1,5 @@
 import type { ModelDownload } from '../../../shared/operations/model-downloads.js';
-import type { Db } from '../connection.js';
+import type { SqlDb as Db } from '../sql.js';
 
 export type DownloadStatusValue = ModelDownload['status'];
 

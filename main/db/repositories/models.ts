@@ -1,7 +1,7 @@
 import { Capabilities } from '../../../shared/operations/models-schema.js';
 import type { z } from 'zod';
 import type { Model, ModelOverride } from '../../../shared/operations/models.js';
-import type { Db } from '../connection.js';
+import type { SqlDb as Db } from '../sql.js';
 import { jsonColumn } from './decode.js';
 
 /** A registered model as stored: the API's fields (its capabilities decoded), its sealed key and organization. */

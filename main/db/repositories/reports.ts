@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Report } from '../../../shared/operations/reports.js';
-import type { Db } from '../connection.js';
+import type { SqlDb as Db } from '../sql.js';
 
 /** A report as stored: the API's fields (its error as `error_detail`), with who asked for it. */
 export type ReportRecord = Omit<z.output<typeof Report>, 'error'> & { user_id: string | null; error_detail: string | null };

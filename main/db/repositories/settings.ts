@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Db } from '../connection.js';
+import type { SqlDb as Db } from '../sql.js';
 import { jsonColumnOr } from './decode.js';
 
 /** Named values of the installation (the desktop owner, signing keys, a sign-in code): text, or JSON a schema checks. */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Thought } from '../../../shared/events.js';
-import type { Db } from '../connection.js';
+import type { SqlDb as Db } from '../sql.js';
 import { isMissingReference } from '../errors.js';
 
 export type ThoughtKind = z.output<typeof Thought>['kind'];

@@ -1,8 +1,9 @@
 import type { ParsedInputOf } from '../../../shared/operations/define.js';
 import type { Thread, updateThread } from '../../../shared/operations/threads.js';
-import type { Db } from '../connection.js';
+import { isPostgres, type SqlDb as Db } from '../sql.js';
+import { messageWords } from '../message-words.js';
 import { decodeCursor, toPage } from './cursor.js';
-import { messageMatch } from './message-search.js';
+import { foldAccents, messageMatch, messageTsQuery } from './message-search.js';
 
 /**
  * Who wrote a thread's title: Parley's placeholder (the first message, or "New chat"), the title
@@ -34,7 +35,39 @@ const decode = (row: ThreadRow): ThreadRecord => ({ ...row, suggestions_enabled:
 
 const MAX_SEQ = Number.MAX_SAFE_INTEGER;
 
+/**
+ * The threads (of `user_id`) whose messages match `match`, with the first message that did: SQLite's
+ * FTS5 index (migration 240), or PostgreSQL's full-text search over `messages.words`.
+ */
+const MESSAGE_HITS = {
+  sqlite: `SELECT m.thread_id, min(m.seq) AS seq FROM messages_fts JOIN messages m ON m.seq = messages_fts.rowid
+         JOIN threads o ON o.id = m.thread_id AND o.user_id = @user_id
+       WHERE messages_fts MATCH @match GROUP BY m.thread_id`,
+  postgres: `SELECT m.thread_id, min(m.seq) AS seq FROM messages m
+         JOIN threads o ON o.id = m.thread_id AND o.user_id = @user_id
+       WHERE m.words @@ to_tsquery('simple', @match) GROUP BY m.thread_id`,
+};
+
+/**
+ * PostgreSQL cannot call shared/words.ts from a trigger as SQLite does: a message's words are
+ * written here, for the caller's finished messages not indexed yet (new, or changed since: a
+ * trigger clears them), just before their threads are searched.
+ */
+function postgresMessageWords(db: Db) {
+  const unindexed = db.prepare<[string], { seq: number; content: string }>(
+    `SELECT m.seq, m.content FROM messages m JOIN threads t ON t.id = m.thread_id
+     WHERE t.user_id = ? AND m.words IS NULL AND m.status <> 'streaming'`,
+  );
+  const write = db.prepare("UPDATE messages SET words = to_tsvector('simple', ?) WHERE seq = ?");
+  return (userId: string) => {
+    const rows = unindexed.all(userId);
+    if (rows.length > 0) db.transaction(() => rows.forEach((row) => write.run(foldAccents(messageWords(row.content)), row.seq)))();
+  };
+}
+
 export function createThreadsRepo(db: Db) {
+  const postgres = isPostgres(db);
+  const indexMessages = postgres ? postgresMessageWords(db) : () => {};
   const byId = db.prepare<[string], ThreadRow>('SELECT * FROM threads WHERE id = ?');
   const pageOf = db.prepare<{ user_id: string; before: number; q: string | null; limit: number }, ThreadRow>(
     `SELECT * FROM threads WHERE user_id = @user_id AND seq < @before
@@ -46,9 +79,7 @@ export function createThreadsRepo(db: Db) {
   // why it was found). Only the caller's threads' messages are looked at, joined before the page is cut.
   const pageMatching = db.prepare<{ user_id: string; before: number; q: string; match: string; limit: number }, ThreadRow & { hit_id: string | null; hit_content: string | null }>(
     `WITH hits AS (
-       SELECT m.thread_id, min(m.seq) AS seq FROM messages_fts JOIN messages m ON m.seq = messages_fts.rowid
-         JOIN threads o ON o.id = m.thread_id AND o.user_id = @user_id
-       WHERE messages_fts MATCH @match GROUP BY m.thread_id
+       ${postgres ? MESSAGE_HITS.postgres : MESSAGE_HITS.sqlite}
      )
      SELECT t.*, m.id AS hit_id, m.content AS hit_content FROM threads t
        LEFT JOIN hits h ON h.thread_id = t.id
@@ -93,10 +124,11 @@ export function createThreadsRepo(db: Db) {
       const before = cursor === undefined ? MAX_SEQ : decodeCursor(cursor);
       if (before === undefined) return undefined;
       const escaped = q ? q.replace(/[\\%_]/g, (c) => `\\${c}`) : null;
-      const match = q ? messageMatch(q) : null;
+      const match = q ? (postgres ? messageTsQuery(q) : messageMatch(q)) : null;
       if (escaped === null || match === null) {
         return toPage<ThreadRecord & { hit?: ThreadHit }>(pageOf.all({ user_id: userId, before, q: escaped, limit: limit + 1 }).map(decode), limit);
       }
+      indexMessages(userId);
       const rows = pageMatching.all({ user_id: userId, before, q: escaped, match, limit: limit + 1 });
       return toPage(
         rows.map(({ hit_id, hit_content, ...row }) => ({ ...decode(row), ...(hit_id !== null && hit_content !== null ? { hit: { message_id: hit_id, content: hit_content } } : {}) })),

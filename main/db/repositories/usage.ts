@@ -1,4 +1,4 @@
-import type { Db } from '../connection.js';
+import type { SqlDb as Db } from '../sql.js';
 
 export interface UsageEvent {
   user_id: string;

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { updateUser } from '../../../shared/operations/admin.js';
 import type { ParsedInputOf } from '../../../shared/operations/define.js';
 import type { User } from '../../../shared/operations/identity.js';
-import type { Db } from '../connection.js';
+import type { SqlDb as Db } from '../sql.js';
 
 /** A user as stored: the API's fields, with their organization and workspace as ids and names. */
 export type UserRecord = Pick<z.output<typeof User>, 'id' | 'email' | 'name' | 'role'> & {

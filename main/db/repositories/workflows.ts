@@ -1,6 +1,6 @@
 import type { ParsedInputOf } from '../../../shared/operations/define.js';
 import type { Workflow, updateWorkflow } from '../../../shared/operations/workflows.js';
-import type { Db } from '../connection.js';
+import type { SqlDb as Db } from '../sql.js';
 
 /** A stored workflow: the API's fields but its datasets (`datasetIds`) and `builtin`, plus its organization and author. */
 export type WorkflowRecord = Pick<Workflow, 'id' | 'name' | 'description' | 'system_prompt' | 'model_endpoint_override' | 'agentic' | 'active' | 'created_at' | 'updated_at'> & {

@@ -49,7 +49,8 @@ export interface KeywordWorkerData {
 export type KeywordWorkerStarted = { type: 'ready' } | { type: 'failed'; reason: string };
 
 export interface KeywordThreadOptions {
-  file: string;
+  /** The SQLite file the worker reads; none (PostgreSQL, whose server runs queries side by side): every search runs where it is asked. */
+  file: string | undefined;
   nativeBinding?: string | undefined;
   log?: (line: string) => void;
 }
@@ -104,13 +105,14 @@ export class KeywordThread {
 
   /** Starts the worker, once; resolves with whether it ranks (false once it failed or closed). */
   start(): Promise<boolean> {
-    if (this.state === 'closed' || this.state === 'failed') return Promise.resolve(false);
+    const file = this.options.file;
+    if (this.state === 'closed' || this.state === 'failed' || file === undefined) return Promise.resolve(false);
     this.starting ??= new Promise<boolean>((resolve) => {
       this.state = 'starting';
       let worker: Worker;
       try {
         this.board = new Board(boardBuffer());
-        const workerData: KeywordWorkerData = { file: this.options.file, nativeBinding: this.options.nativeBinding, shared: this.board.shared };
+        const workerData: KeywordWorkerData = { file, nativeBinding: this.options.nativeBinding, shared: this.board.shared };
         worker = new Worker(workerScript(import.meta.url, 'keyword-worker'), { workerData });
       } catch (error) {
         this.fail(errorText(error));
@@ -142,6 +144,7 @@ export class KeywordThread {
    * file). Until the search ends the worker is held: a second search meanwhile runs alone.
    */
   share(question: KeywordQuestion): SharedSearch | undefined {
+    if (this.options.file === undefined) return undefined;
     if (this.state === 'idle') void this.start();
     const board = this.board;
     if (this.state !== 'ready' || this.held || !board) return undefined;

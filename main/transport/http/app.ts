@@ -18,6 +18,7 @@ import { registerOpenAiFacade } from './openai-facade.js';
 import { assertDeclaredFacadeRoute } from './facade-routes.js';
 import { registerAnthropicFacade } from './anthropic-facade.js';
 import { registerOperations } from './operation-routes.js';
+import { registerOidcRoutes } from './oidc-routes.js';
 import { registerMcpRoutes } from '../mcp/http.js';
 
 export interface HttpAppOptions {
@@ -116,6 +117,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   const bodyLimit = liveBodyLimit(config);
   registerOperations(app, service, bodyLimit);
+  registerOidcRoutes(app, service);
   registerOpenAiFacade(app, service, bodyLimit);
   registerAnthropicFacade(app, service, bodyLimit);
   registerMcpRoutes(app, { service, version: options.appVersion, authenticate: (request) => callerOf(request, service), bodyLimit });

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { takeOidcRefusal, useOidcProvider } from '../app/oidc-sign-in.js';
 import { useSession } from '../app/store.js';
 import { Alert } from '../ui/Alert.js';
 import { Button } from '../ui/Button.js';
@@ -15,6 +16,9 @@ export function SignInPage({ notice }: { notice: string | null }) {
   const signIn = useSession((s) => s.signIn);
   const [token, setToken] = useState('');
   const field = useRef<HTMLInputElement>(null);
+  const provider = useOidcProvider();
+  // Read once: the reason leaves the URL as it is read.
+  const [refusal] = useState(() => takeOidcRefusal());
   const check = useAction(async () => {
     const problem = await signIn(token);
     // On success this page is gone; only a failure leaves something to show.
@@ -50,6 +54,17 @@ export function SignInPage({ notice }: { notice: string | null }) {
           <FormattedMessage id="app.signIn.lead" />
         </p>
         {notice ? <Alert tone="warning">{notice}</Alert> : null}
+        {refusal ? <Alert tone="error">{intl.formatMessage({ id: `app.signIn.oidc.error.${refusal}` })}</Alert> : null}
+        {provider ? (
+          <div className="signin-oidc">
+            <a className="btn btn-primary btn-md signin-submit" href={provider.start_url}>
+              <FormattedMessage id="app.signIn.oidc.button" values={{ name: provider.name }} />
+            </a>
+            <p className="signin-or">
+              <FormattedMessage id="app.signIn.oidc.or" />
+            </p>
+          </div>
+        ) : null}
         <form className="signin-form" onSubmit={(event) => void submit(event)} noValidate>
           <TextField
             ref={field}

@@ -15,7 +15,7 @@ describe('the retrieval bench cache', () => {
   it('embeds once, then times hybrid search on the saved graphs; an unfinished build is never reused', async () => {
     const run = async () => {
       const logs: string[] = [];
-      const rows = await runRetrievalBench({ sizes: [800], dimensions: [32], cacheDir, overlapSample: () => 5, log: (line) => logs.push(line) });
+      const rows = await runRetrievalBench({ sizes: [800], dimensions: [32], cacheDir, overlapSample: () => 5, questions: 50, log: (line) => logs.push(line) });
       return { rows, logs: logs.join('\n') };
     };
 

@@ -58,9 +58,9 @@ describe('service.invoke', () => {
       config: core.config,
       appVersion: 't',
       runtime: core.runtime,
-      handlers: { ...handlers, 'service.health': () => ({ status: 'ok' as const, secret_hash: 'abc' }) },
+      handlers: { ...handlers, 'service.health': () => ({ status: 'ok' as const, storage: 'sqlite' as const, instance: 'inst_1', secret_hash: 'abc' }) },
     });
-    expect(await leaky.invoke('service.health', {}, null)).toEqual({ status: 'ok' });
+    expect(await leaky.invoke('service.health', {}, null)).toEqual({ status: 'ok', storage: 'sqlite', instance: 'inst_1' });
   });
 });
 

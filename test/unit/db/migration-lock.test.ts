@@ -33,6 +33,7 @@ const SHIPPED: Record<number, string> = {
   260: 'ac3576169db39b9376c9d51c7ce2fb30f1f8ca5d2504f7cba99f510cb3ca2ba7',
   270: '9f583c3b9f02f80b420ca47b60712011ad0f47156aa7b200c3bb85d701ed236b',
   280: 'de49957a1481fe563b69e486f75864018f7745ca2a6fdf95c730b5733711ef0d',
+  290: '624cc30b1a1e8a1edf701b39726ca05944c57852bb5a3524eb9e315640aa2236',
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

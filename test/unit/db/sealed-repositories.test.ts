@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { StorageFullError } from '../../../main/db/errors.js';
 import type { Repositories } from '../../../main/db/repositories/index.js';
-import { bootTestCore } from '../../support/core.js';
+import { bootTestCore, sqliteOf } from '../../support/core.js';
 
 let core: ReturnType<typeof bootTestCore>;
 beforeEach(() => {
@@ -28,8 +28,8 @@ describe('sealed repositories', () => {
 
   it('SQLite refusing a write as full is a StorageFullError, in a repository function and in a transaction', () => {
     const user = core.desktopCaller().user;
-    const pages = core.db.pragma('page_count', { simple: true }) as number;
-    core.db.pragma(`max_page_count = ${pages}`);
+    const pages = sqliteOf(core).pragma('page_count', { simple: true }) as number;
+    sqliteOf(core).pragma(`max_page_count = ${pages}`);
     const write = (i: number) =>
       core.repos.threads.insert({ id: `thr_${i}`, user_id: user.id, workspace_id: user.workspace_id, title: 'x'.repeat(190), suggestions_enabled: false, system_prompt: 'p'.repeat(4000), workflow_id: null, dataset_ids: [], now: new Date().toISOString() });
     let failure: unknown;

@@ -31,6 +31,20 @@ const config = (localModels: Record<string, unknown> = {}): (() => Config) => {
   return () => parsed;
 };
 
+type Lib = typeof import('node-llama-cpp');
+let runtime: Promise<Lib> | undefined;
+/**
+ * node-llama-cpp with one llama.cpp runtime for every engine of this file: starting one takes ~0.5 s
+ * (more on a busy machine) and each test made its own. Each engine still loads, shares out and
+ * unloads its own models, which is what these tests check.
+ */
+const sharedLibrary = (): Promise<Lib> =>
+  (runtime ??= import('node-llama-cpp').then((lib) => {
+    let llama: ReturnType<Lib['getLlama']> | undefined;
+    const getLlama = ((options: Parameters<Lib['getLlama']>[0]) => (llama ??= lib.getLlama(options))) as Lib['getLlama'];
+    return { ...lib, getLlama };
+  }));
+
 const localCaps = Capabilities.parse({ strengths: ['general'], context_tokens: 1024, quality: 3, local: true });
 const PLAIN = { prompt_tokens: 10, has_code: false, has_math: false, dataset_count: 0, agentic: false };
 const HEALTHY = { latency_ewma_ms: null, error_rate: 0, circuit: 'closed' as const };
@@ -66,7 +80,7 @@ describe('LocalEngine', { timeout: 60_000 }, () => {
 
   it('loads on first use, then unloads after idle_unload_seconds of no use — never while answering', async () => {
     const { timers, pending, fire } = manualTimers();
-    const engine = new LocalEngine({ config: config({ idle_unload_seconds: 120 }), timers });
+    const engine = new LocalEngine({ importLibrary: sharedLibrary, config: config({ idle_unload_seconds: 120 }), timers });
     const header = await readGgufHeader(chatPath);
     expect(engine.state(chatPath).state).toBe('unloaded');
 
@@ -94,7 +108,7 @@ describe('LocalEngine', { timeout: 60_000 }, () => {
 
   it('idle_unload_seconds = 0 keeps a model loaded', async () => {
     const { timers, pending } = manualTimers();
-    const engine = new LocalEngine({ config: config({ idle_unload_seconds: 0 }), timers });
+    const engine = new LocalEngine({ importLibrary: sharedLibrary, config: config({ idle_unload_seconds: 0 }), timers });
     const header = await readGgufHeader(chatPath);
     (await engine.acquire(chatPath, header, new AbortController().signal)).release();
     expect(pending.size).toBe(0);
@@ -103,7 +117,7 @@ describe('LocalEngine', { timeout: 60_000 }, () => {
   });
 
   it('serves `parallel` answers at once from one loaded model; the next waits for a free sequence', async () => {
-    const engine = new LocalEngine({ config: config({ parallel: 2, idle_unload_seconds: 0 }) });
+    const engine = new LocalEngine({ importLibrary: sharedLibrary, config: config({ parallel: 2, idle_unload_seconds: 0 }) });
     const header = await readGgufHeader(chatPath);
     const signal = new AbortController().signal;
     const a = await engine.acquire(chatPath, header, signal);
@@ -123,7 +137,7 @@ describe('LocalEngine', { timeout: 60_000 }, () => {
   });
 
   it('a cancelled answer leaves the queue: with two queued answers cancelled (one writing, one waiting), the third is written', async () => {
-    const engine = new LocalEngine({ config: config({ parallel: 1, idle_unload_seconds: 0 }) });
+    const engine = new LocalEngine({ importLibrary: sharedLibrary, config: config({ parallel: 1, idle_unload_seconds: 0 }) });
     const { lib } = await engine.probe();
     const header = await readGgufHeader(loopPath);
     const [first, second, third] = [new AbortController(), new AbortController(), new AbortController()];
@@ -155,7 +169,7 @@ describe('LocalEngine', { timeout: 60_000 }, () => {
 
   it('max_loaded: loading another chat model unloads the least recently used idle one (embedding models do not count)', async () => {
     const { timers, pending } = manualTimers();
-    const engine = new LocalEngine({ config: config({ max_loaded: 2, idle_unload_seconds: 0 }), timers });
+    const engine = new LocalEngine({ importLibrary: sharedLibrary, config: config({ max_loaded: 2, idle_unload_seconds: 0 }), timers });
     const [chat, loop, other, embed] = await Promise.all([chatPath, loopPath, otherPath, embedPath].map((p) => readGgufHeader(p)));
     const signal = new AbortController().signal;
     (await engine.acquire(chatPath, chat!, signal)).release();
@@ -174,7 +188,7 @@ describe('LocalEngine', { timeout: 60_000 }, () => {
   });
 
   it('max_loaded: a model writing an answer is never unloaded; an answer for another waits (cancellable), an explicit load is refused', async () => {
-    const engine = new LocalEngine({ config: config({ max_loaded: 1, idle_unload_seconds: 0 }) });
+    const engine = new LocalEngine({ importLibrary: sharedLibrary, config: config({ max_loaded: 1, idle_unload_seconds: 0 }) });
     const [chat, other] = await Promise.all([chatPath, otherPath].map((p) => readGgufHeader(p)));
     const writing = await engine.acquire(chatPath, chat!, new AbortController().signal);
 
@@ -203,7 +217,7 @@ describe('LocalEngine', { timeout: 60_000 }, () => {
   });
 
   it('refuses a vision projector (mmproj) as a chat model, with the reason', async () => {
-    const engine = new LocalEngine({ config: config() });
+    const engine = new LocalEngine({ importLibrary: sharedLibrary, config: config() });
     const header = await readGgufHeader(projectorPath);
     await expect(engine.acquire(projectorPath, header, new AbortController().signal)).rejects.toThrow(/vision projector/);
     await engine.close();
@@ -220,7 +234,7 @@ describe('LocalEngine', { timeout: 60_000 }, () => {
     writeFileSync(at('mmproj.gguf'), makeGguf({ architecture: 'clip', name: 'Routed Projector' }));
     let free = 64 * 1024 ** 3;
     const cfg = config({ search_paths: [], max_loaded: 1, idle_unload_seconds: 0 });
-    const engine = new LocalEngine({ config: cfg, freeMemory: () => free });
+    const engine = new LocalEngine({ importLibrary: sharedLibrary, config: cfg, freeMemory: () => free });
     const local = new LocalModels({ dataDir: models, config: cfg, engine, registeredPaths: () => [], env: () => ({ home: models, platform: 'linux' }) });
     const files = await local.refresh();
     // What chatModels routes: discovery leaves the projector out, the catalogue the embedding model.
@@ -249,7 +263,7 @@ describe('LocalEngine', { timeout: 60_000 }, () => {
   });
 
   it('completes `abc` greedily with the generated model (the fixture is what the tests rely on)', async () => {
-    const engine = new LocalEngine({ config: config({ idle_unload_seconds: 0 }) });
+    const engine = new LocalEngine({ importLibrary: sharedLibrary, config: config({ idle_unload_seconds: 0 }) });
     const { lib } = await engine.probe();
     const slot = await engine.acquire(chatPath, await readGgufHeader(chatPath), new AbortController().signal);
     const completion = new lib.LlamaCompletion({ contextSequence: slot.sequence });
@@ -276,6 +290,7 @@ describe('LocalEngine', { timeout: 60_000 }, () => {
   });
 
   it('streams a chat answer through the provider with usage', async () => {
+    // node-llama-cpp as the app imports it (not sharedLibrary): one test goes that way.
     const engine = new LocalEngine({ config: config({ idle_unload_seconds: 0 }) });
     const local = new LocalModels({ dataDir: dir, config: config({ search_paths: [] }), engine, registeredPaths: () => [], env: () => ({ home: dir, platform: 'linux' }) });
     await local.add(chatPath);

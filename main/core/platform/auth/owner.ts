@@ -4,6 +4,9 @@ import { newId } from '../ids.js';
 import type { CredentialHasher } from '../ports/credentials.js';
 
 const DESKTOP_USER = 'desktop_user_id';
+/** The desktop profile's user (the owner), once there is one. */
+export const desktopUserId = (repos: Repositories): string | undefined => repos.settings.get(DESKTOP_USER) || undefined;
+
 export const ADMIN_KEY_SHAPE = /^pk_[A-Za-z0-9_-]{16,200}$/;
 
 export interface OwnerOptions {

@@ -21,6 +21,30 @@ body_limit_mb = 1
 # Accept deprecated access tokens (at_…). Set to false to refuse them with 401.
 allow_access_tokens = true
 
+[auth.oidc]
+# Sign-in through your identity provider (OpenID Connect, authorization code with PKCE), beside
+# API keys. Off while issuer is unset. See docs/team-server.md.
+# issuer = "https://login.example.com/realms/team"
+# What the sign-in page calls it ("Sign in with …"); the issuer's host when unset.
+# name = "Example SSO"
+# client_id = "parley"
+# Leave out for a public client (PKCE only).
+# client_secret = "…"
+# Where the provider sends the browser back; by default <this server's origin>/api/auth/oidc/callback.
+# redirect_url = "https://parley.example.com/api/auth/oidc/callback"
+scopes = ["openid", "profile", "email", "groups"]
+# The claim listing the user's groups.
+groups_claim = "groups"
+# Create a Parley user on their first sign-in; when false, only users Parley already has (same
+# verified email, or signed in this way before) may sign in.
+create_users = true
+# Group → role ("super_admin", "admin" or "member"); the highest wins, "member" when none matches.
+# Applied at every sign-in. Example: roles = { "parley-admins" = "admin" }
+roles = {}
+# Group → organization name (created when missing); the first listed group the user has wins, the
+# owner's organization when none. Applied when the user is created. Example: organizations = { "research" = "Research" }
+organizations = {}
+
 [ui]
 # Orientation of the home screen carousels: "horizontal" or "vertical".
 carousel = "horizontal"

@@ -1,7 +1,6 @@
-import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import { indexedText } from '../../../../shared/words.js';
-import type { Db } from '../../connection.js';
+import type { SqlDb as Db, SqlStatement } from '../../sql.js';
 import { jsonColumnOr } from '../decode.js';
 import type { Chunk, ChunkLocation } from './chunk.js';
 import type { Slots } from './slots.js';
@@ -81,8 +80,8 @@ export function createChunkRows(db: Db, slots: Slots, unready: Unready) {
   const deleteSearchableOf = db.prepare(`DELETE FROM chunks WHERE artifact_id = ? AND NOT ${inOwnRuns}`);
 
   const insertWords = db.prepare<[number, string]>('INSERT INTO chunk_words (id, words) VALUES (?, ?)');
-  const inserts = new Map<number, Statement>();
-  const insertStatement = (rows: number): Statement => {
+  const inserts = new Map<number, SqlStatement>();
+  const insertStatement = (rows: number): SqlStatement => {
     let statement = inserts.get(rows);
     if (!statement) {
       statement = db.prepare(`INSERT INTO chunks (id, artifact_id, kb_id, ord, text, location) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?)').join(', ')}`);

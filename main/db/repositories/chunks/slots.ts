@@ -1,4 +1,4 @@
-import type { Db } from '../../connection.js';
+import type { SqlDb as Db } from '../../sql.js';
 
 /** Chunk ids are `slot × 2^32 + n` (see migration 050): a knowledge base owns one id range. */
 export const KB_SLOT_BITS = 32;
@@ -31,7 +31,8 @@ export function graphLabel(chunkId: number): number {
 
 /** Id slots: which id range each knowledge base owns, and reserving ids inside it. */
 export function createSlots(db: Db) {
-  const ensureKb = db.prepare('INSERT INTO chunk_kbs (kb_id) VALUES (?) ON CONFLICT (kb_id) DO NOTHING');
+  // Inserted only when missing: PostgreSQL's identity would spend a slot on every conflicting insert (one per batch ingested).
+  const ensureKb = db.prepare<[string, string]>('INSERT INTO chunk_kbs (kb_id) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM chunk_kbs WHERE kb_id = ?) ON CONFLICT (kb_id) DO NOTHING');
   const reserve = db.prepare<[number, string], { slot: number; next_seq: number }>(
     'UPDATE chunk_kbs SET next_seq = next_seq + ? WHERE kb_id = ? RETURNING slot, next_seq',
   );
@@ -42,7 +43,7 @@ export function createSlots(db: Db) {
   return {
     /** The first of `count` fresh ids in the knowledge base's range (call inside a transaction). */
     reserveIds(kbId: string, count: number): number {
-      ensureKb.run(kbId);
+      ensureKb.run(kbId, kbId);
       const reserved = reserve.get(count, kbId);
       if (!reserved) throw new Error(`No chunk range for knowledge base ${kbId}`);
       if (reserved.slot > MAX_KB_SLOT) throw new Error('Too many knowledge bases for the chunk id space');

@@ -1,4 +1,4 @@
-import type { Db } from '../../connection.js';
+import type { SqlDb as Db } from '../../sql.js';
 
 /** An inclusive run of chunk ids. */
 export interface IdRun {

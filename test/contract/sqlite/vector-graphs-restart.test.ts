@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bootCore } from '../../main/boot.js';
-import { VILLAGE_DOCS } from '../support/chat.js';
-import { bootWithEmbeddings } from '../support/embedded-core.js';
+import { bootCore } from '../../../main/boot.js';
+import { onTestStorage } from '../../support/test-storage.js';
+import { VILLAGE_DOCS } from '../../support/chat.js';
+import { bootWithEmbeddings } from '../../support/embedded-core.js';
 
 type Answer = { data: Array<{ artifact_key: string }>; mode: string };
 
@@ -26,7 +27,7 @@ describe('vector graphs across a restart', () => {
     const saved = savedGraph(dataDir, slot);
     expect(saved.version).toBe(current);
 
-    const next = bootCore({ dataDir, appVersion: 't' });
+    const next = bootCore(onTestStorage({ dataDir, appVersion: 't' }));
     try {
       // Graphs are asked for right after start; loading the saved one is a read on the thread pool.
       await new Promise((resolve) => setImmediate(resolve));

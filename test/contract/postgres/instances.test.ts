@@ -1,0 +1,97 @@
+/**
+ * Issue 33: several Parley instances on one PostgreSQL database (the team server). Runs in the
+ * contract-postgres project only (vitest.config.ts), on the run's test PostgreSQL.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PostgresDb } from '../../../main/db/postgres/connection.js';
+import { checksum, MigrationChecksumError, migratePostgres, POSTGRES_MIGRATIONS } from '../../../main/db/postgres/migrations/index.js';
+import { tempDir } from '../../support/core.js';
+import { freshDatabaseUrl } from '../../support/postgres-db.js';
+import { randomApiKey, startServed, type Served } from '../../support/served.js';
+
+const MIGRATE = fileURLToPath(new URL('../../fixtures/migrate-postgres.ts', import.meta.url));
+
+/** Migrates `url` in a process of its own, as an instance starting does; resolves with its exit code and output. */
+function migrateInProcess(url: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MIGRATE, url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+describe('migrations on PostgreSQL', () => {
+  it('three instances starting together migrate once: each waits for the lock, then finds nothing to do', async () => {
+    const url = freshDatabaseUrl();
+    const runs = await Promise.all([migrateInProcess(url), migrateInProcess(url), migrateInProcess(url)]);
+    for (const run of runs) expect(run, run.output).toMatchObject({ code: 0 });
+    const db = new PostgresDb(url);
+    try {
+      const applied = db.query<{ version: number; checksum: string }>('SELECT version, checksum FROM parley_migrations ORDER BY version').rows;
+      expect(applied).toEqual(POSTGRES_MIGRATIONS.map((m) => ({ version: m.version, checksum: checksum(m) })));
+      expect(db.query<{ n: number }>("SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'threads'").rows[0]?.n).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a database whose applied migration was changed since, leaving it as it was', () => {
+    const url = freshDatabaseUrl();
+    const db = new PostgresDb(url);
+    try {
+      migratePostgres(db);
+      db.query("UPDATE parley_migrations SET checksum = 'edited' WHERE version = $1", [POSTGRES_MIGRATIONS[0]!.version]);
+      const recorded = db.query('SELECT version, checksum FROM parley_migrations ORDER BY version').rows;
+      expect(() => migratePostgres(db)).toThrow(MigrationChecksumError);
+      expect(db.query('SELECT version, checksum FROM parley_migrations ORDER BY version').rows).toEqual(recorded);
+      expect(recorded[0]).toEqual({ version: POSTGRES_MIGRATIONS[0]!.version, checksum: 'edited' });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a database a newer Parley migrated, naming both versions', () => {
+    const db = new PostgresDb(freshDatabaseUrl());
+    try {
+      migratePostgres(db);
+      db.query("INSERT INTO parley_migrations (version, name, checksum, applied_at) VALUES (9990, 'future', 'x', 'now')");
+      expect(() => migratePostgres(db)).toThrow(/newer version of Parley \(schema 9990; this version knows up to \d+\)/);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('two instances on one database and one data directory', () => {
+  const dir = tempDir('parley-instances-');
+  const servers: Served[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    dir.remove();
+  });
+
+  it('start together on an empty database, seed one owner, and serve the same users and datasets', async () => {
+    const env = { PARLEY_DATABASE_URL: freshDatabaseUrl() };
+    const key = randomApiKey();
+    const [a, b] = await Promise.all([startServed({ dataDir: dir.dir, adminApiKey: key, env }), startServed({ dataDir: dir.dir, adminApiKey: key, env })]);
+    servers.push(a, b);
+    expect(a.output()).toMatch(/^Storage: PostgreSQL \(instance inst_[0-9a-f]{12}\)$/m);
+    const health = await Promise.all([a, b].map(async (s) => (await s.api('/health', { token: null })).json() as Promise<{ storage: string; instance: string }>));
+    expect(health.map((h) => h.storage)).toEqual(['postgres', 'postgres']);
+    expect(health[0]!.instance).not.toBe(health[1]!.instance);
+
+    // One owner, whichever instance seeded the database: the key works on both.
+    const users = (await (await b.api('/admin/users')).json()) as { data: Array<{ role: string }> };
+    expect(users.data.filter((u) => u.role === 'super_admin')).toHaveLength(1);
+    const created = (await (await a.api('/datasets', { body: { name: 'Shared handbook' } })).json()) as { id: string };
+    const listed = (await (await b.api('/datasets')).json()) as { data: Array<{ id: string; name: string }> };
+    expect(listed.data).toContainEqual(expect.objectContaining({ id: created.id, name: 'Shared handbook' }));
+    // A key made on one instance signs in on the other.
+    const made = (await (await b.api('/api-keys', { body: { name: 'laptop' } })).json()) as { key: string };
+    expect((await a.api('/me', { token: made.key })).status).toBe(200);
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { LATEST_VERSION, MIGRATIONS } from '../../../main/db/migrations/index.js';
+import { checksum, POSTGRES_MIGRATIONS } from '../../../main/db/postgres/migrations/index.js';
+
+/**
+ * PostgreSQL's migrations (main/db/postgres/migrations/) beside SQLite's: the same schema version
+ * at the end, and, once shipped, never edited — a server's `parley_migrations` records each one's
+ * checksum, and Parley refuses a database whose record differs (test/contract/postgres/instances.test.ts).
+ */
+const SHIPPED: Record<number, string> = {
+  280: '0882d776b2f4c2f20f4e4254de5a55e4d2ad2c6bfadae4bca29205a9f7153c93',
+  290: '4dace28a6e373e1c7752633849c2d2ef9338bae36502d9ce0bcca021cf8d20db',
+};
+
+describe('PostgreSQL migrations', () => {
+  it('reach the version SQLite’s do: each SQLite migration from the baseline on has its PostgreSQL twin', () => {
+    const baseline = POSTGRES_MIGRATIONS[0]!.version;
+    expect(POSTGRES_MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.filter((m) => m.version >= baseline).map((m) => m.version));
+    expect(POSTGRES_MIGRATIONS.at(-1)?.version).toBe(LATEST_VERSION);
+  });
+
+  it('are never edited once shipped', () => {
+    for (const m of POSTGRES_MIGRATIONS) expect(checksum(m), `PostgreSQL migration ${m.version}`).toBe(SHIPPED[m.version]);
+    expect(Object.keys(SHIPPED).map(Number)).toEqual(POSTGRES_MIGRATIONS.map((m) => m.version));
+  });
+});
