@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { startServed, type Served } from '../support/served.js';
 import { benchPdf } from './ingest.js';
 import { naturalText } from './natural-text.js';
-import { createDatabase, dropDatabase, withBenchPostgres, type BenchPostgres } from './postgres.js';
+import { createDatabase, dropDatabase, serverCpu, withBenchPostgres, type BenchPostgres } from './postgres.js';
 import { treeCpuSeconds } from './process-cpu.js';
 
 const MB = 1024 * 1024;
@@ -45,14 +45,16 @@ export type PipelineRow = Record<string, string> & {
   mb_per_cpu_s: string;
 };
 
+const sum = (a: number | null, b: number | null) => (a === null || b === null ? null : a + b);
+
 interface BenchFile {
   file: string;
   mb: number;
   make: (run: number) => Promise<Blob>;
 }
 
-/** Each file uploaded RUNS times to a served mode started with `env`: one row each. */
-async function uploadRows(files: readonly BenchFile[], env: Record<string, string> = {}): Promise<PipelineRow[]> {
+/** Each file uploaded RUNS times to a served mode started with `env`: one row each; `otherCpu`: CPU seconds of a database server, counted too. */
+async function uploadRows(files: readonly BenchFile[], env: Record<string, string> = {}, otherCpu: () => number | null = () => 0): Promise<PipelineRow[]> {
   const served = await startServed({ env });
   try {
     const ds = (await (await served.api('/datasets', { body: { name: 'Bench' } })).json()) as { kb_id: string };
@@ -63,9 +65,9 @@ async function uploadRows(files: readonly BenchFile[], env: Record<string, strin
       for (let run = 0; run < RUNS; run++) {
         // Each run's bytes differ (another text, a comment after the PDF's end), so none is a duplicate upload.
         const body = await make(run);
-        const cpuBefore = treeCpuSeconds(served.pid);
+        const cpuBefore = sum(treeCpuSeconds(served.pid), otherCpu());
         runs.push(await uploadUntilReady(served, ds.kb_id, `bench-${run}-${file.replace(/\W+/g, '-')}${file.startsWith('pdf') ? '.pdf' : '.txt'}`, body));
-        const cpuAfter = treeCpuSeconds(served.pid);
+        const cpuAfter = sum(treeCpuSeconds(served.pid), otherCpu());
         cpu.push(cpuBefore === null || cpuAfter === null ? Number.NaN : cpuAfter - cpuBefore);
       }
       const seconds = Math.min(...runs);
@@ -89,8 +91,8 @@ async function uploadRows(files: readonly BenchFile[], env: Record<string, strin
 
 /**
  * Plain text and the PDF on SQLite; with a PostgreSQL server (./postgres.ts), plain text again on a
- * fresh database of it (`PARLEY_DATABASE_URL`), dropped after. The CPU columns are Parley's
- * processes only: PostgreSQL's own work is not in them.
+ * fresh database of it (`PARLEY_DATABASE_URL`), dropped after. Its CPU columns count the
+ * server's processes too when it runs on this machine (serverCpu), else they say n/a.
  */
 export async function runPipelineBench(postgres?: BenchPostgres): Promise<PipelineRow[]> {
   const plain: BenchFile = { file: 'plain text', mb: 20, make: async (run) => new Blob([naturalText(20 * MB, 20 + run)], { type: 'text/plain' }) };
@@ -99,7 +101,7 @@ export async function runPipelineBench(postgres?: BenchPostgres): Promise<Pipeli
   if (postgres) {
     const database = createDatabase(postgres.url);
     try {
-      const onPostgres = await uploadRows([plain], { PARLEY_DATABASE_URL: database.url });
+      const onPostgres = await uploadRows([plain], { PARLEY_DATABASE_URL: database.url }, serverCpu(postgres.url) ?? (() => null));
       rows.push(...onPostgres.map((row) => ({ ...row, file: `${row.file}, on PostgreSQL` })));
     } finally {
       dropDatabase(postgres.url, database.name);

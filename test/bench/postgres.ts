@@ -10,8 +10,10 @@
  * - unset: the benches run on SQLite only.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { psqlSync } from '../support/postgres-psql.js';
 import { startTestPostgres } from '../support/postgres-server.js';
+import { treeCpuSeconds } from './process-cpu.js';
 
 export interface BenchPostgres {
   /** The server's URL, for psql (creating databases). */
@@ -40,6 +42,24 @@ export async function withBenchPostgres<T>(run: (server: BenchPostgres | undefin
   } finally {
     await server?.stop();
   }
+}
+
+/**
+ * CPU seconds used so far by the server's processes (postmaster and every backend), when it runs on
+ * this machine and /proc can see it; else undefined. The postmaster is found as the parent of its
+ * checkpointer, a process that lives as long as it.
+ */
+export function serverCpu(serverUrl: string): (() => number | null) | undefined {
+  const checkpointer = Number(psqlSync(serverUrl, "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'").trim());
+  let postmaster: number;
+  try {
+    const stat = readFileSync(`/proc/${checkpointer}/stat`, 'utf8');
+    // After the command name: state, then the parent's pid.
+    postmaster = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+  return Number.isInteger(postmaster) && postmaster > 1 ? () => treeCpuSeconds(postmaster) : undefined;
 }
 
 /** The URL of database `name` on the server at `serverUrl`. */

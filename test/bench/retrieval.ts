@@ -596,6 +596,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
           db_mb: r.db_mb ?? '',
           recall_at_10: r.recall_at_10 ?? '',
           overlap_at_10: r.overlap_at_10 ?? '',
+          sqlite_overlap_at_10: r.sqlite_overlap_at_10 ?? '',
           source_in_top10: r.source_in_top10 ?? '',
           sample_pruned_vs_exhaustive: r.sample_source_in_top10 === undefined ? '' : `${r.sample_source_in_top10} vs ${r.sample_source_in_top10_exhaustive}`,
         })),

@@ -10,6 +10,8 @@ import { checksum, MigrationChecksumError, migratePostgres, POSTGRES_MIGRATIONS 
 import { tempDir } from '../../support/core.js';
 import { freshDatabaseUrl } from '../../support/postgres-db.js';
 import { randomApiKey, startServed, type Served } from '../../support/served.js';
+import { collectChat, readSse } from '../../support/sse.js';
+import { SLOW_TEXT, startUpstream, type Upstream } from '../../fixtures/upstream.js';
 
 const MIGRATE = fileURLToPath(new URL('../../fixtures/migrate-postgres.ts', import.meta.url));
 
@@ -69,8 +71,10 @@ describe('migrations on PostgreSQL', () => {
 describe('two instances on one database and one data directory', () => {
   const dir = tempDir('parley-instances-');
   const servers: Served[] = [];
+  let upstream: Upstream | undefined;
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
+    await upstream?.close();
     dir.remove();
   });
 
@@ -93,5 +97,27 @@ describe('two instances on one database and one data directory', () => {
     // A key made on one instance signs in on the other.
     const made = (await (await b.api('/api-keys', { body: { name: 'laptop' } })).json()) as { key: string };
     expect((await a.api('/me', { token: made.key })).status).toBe(200);
+  });
+
+  it('follows an answer the other instance is writing, from what is stored so far to its end', async () => {
+    const [a, b] = servers as [Served, Served];
+    upstream = await startUpstream();
+    // Ten words, 250 ms apart: the other instance attaches while it is being written.
+    const model = (await (await a.api('/models', { body: { name: 'Slow', provider: 'openai_compatible', endpoint_url: upstream.openaiBaseUrl, model: 'slow:250' } })).json()) as { id: string };
+    const writing = await a.api('/chat', { body: { message: 'count to ten', model_endpoint_override: model.id, stream: true } });
+    const events = readSse(writing)[Symbol.asyncIterator]();
+    let messageId = '';
+    for (let e = await events.next(); !e.done; e = await events.next()) {
+      if (e.value.event === 'message.created') messageId = (JSON.parse(e.value.data) as { message_id: string }).message_id;
+      if (e.value.event === 'delta') break;
+    }
+    const followed = await collectChat(await b.api(`/chat/${messageId}/stream`));
+    const names = followed.map((e) => e.event);
+    expect(names[0]).toBe('message.created');
+    expect(names.at(-1)).toBe('message.completed');
+    const text = followed.filter((e) => e.event === 'delta').map((e) => e.data.content as string).join('');
+    expect(text).toBe(SLOW_TEXT);
+    expect((followed.at(-1)?.data.message as { content: string; status: string })).toMatchObject({ content: text, status: 'complete' });
+    for (let e = await events.next(); !e.done; e = await events.next());
   });
 });

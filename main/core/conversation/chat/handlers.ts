@@ -1,11 +1,11 @@
 import type { SequencedEvent } from '../../../../shared/events.js';
 import { ServiceError } from '../../../../shared/errors.js';
-import type { MessageRecord } from '../../../db/repositories/messages.js';
 import type { AuthedSlice, ContextSlice } from '../../platform/context.js';
 import { messageView } from '../threads/views.js';
 import { startChat, type ChatCtx, type StartedChat } from './send.js';
 import { startContinue, startEdit, startRegenerate } from './branching.js';
 import { ownMessage } from '../threads/owned.js';
+import { followStored, replayStored } from './stored-stream.js';
 import type { HandlersFor, InputOf, StreamHandlers } from '../../platform/operation-handlers.js';
 
 function reload(ctx: ContextSlice<'repos'>, id: string) {
@@ -43,31 +43,15 @@ export async function cancelChat(ctx: AuthedSlice<'repos', 'hub'>, input: InputO
   return { message: reload(ctx, row.id) };
 }
 
-/** Re-attach: live or retained events after `last_event_id`; an older answer is replayed from storage. */
+/**
+ * Re-attach: live or retained events after `last_event_id`; an older answer is replayed from
+ * storage; an answer another instance is writing (the team server: several instances on one
+ * database) is followed in storage until it ends.
+ */
 export function attachChat(ctx: AuthedSlice<'repos', 'hub'>, input: InputOf<'chat.stream'>): AsyncIterable<SequencedEvent> {
   const row = ownMessage(ctx, input.message_id);
   if (row.role !== 'assistant') throw new ServiceError('invalid_argument', 'Only an answer has a stream.');
-  return ctx.runtime.hub.subscribe(row.id, input.last_event_id ?? -1) ?? replayStored(ctx, row);
-}
-
-/**
- * A stored answer as a stream: created, its agent's thoughts, its whole text as one delta, its citations, then its end.
- * Used once the live log is no longer kept (after the retention time, or after a restart).
- */
-async function* replayStored(ctx: ContextSlice<'repos'>, row: MessageRecord | undefined): AsyncIterable<SequencedEvent> {
-  if (!row) return;
-  const message = messageView(row, ctx.repos.thoughts.ofMessage(row.id));
-  let id = 0;
-  const routing = message.routing ?? { mode: 'dynamic' as const, model_id: message.model_id ?? '', reason: '', skipped: [] };
-  yield { id: id++, event: 'message.created', data: { thread_id: row.thread_id, user_message_id: row.parent_id ?? '', message_id: row.id, routing } };
-  for (const thought of message.thoughts) yield { id: id++, event: 'thought', data: thought };
-  if (message.content) yield { id: id++, event: 'delta', data: { content: message.content } };
-  for (const citation of message.citations) yield { id: id++, event: 'citation', data: citation };
-  if (message.status === 'error' || message.status === 'interrupted') {
-    yield { id: id++, event: 'error', data: { code: message.error?.code ?? 'internal', detail: message.error?.detail ?? '', message_id: row.id } };
-  } else {
-    yield { id: id++, event: 'message.completed', data: { message } };
-  }
+  return ctx.runtime.hub.subscribe(row.id, input.last_event_id ?? -1) ?? (row.status === 'streaming' ? followStored(ctx, row) : replayStored(ctx, row));
 }
 
 /** This domain's operations, by name (joined with every other domain's in service/handlers.ts). */
