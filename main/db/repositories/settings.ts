@@ -6,6 +6,7 @@ import { jsonColumnOr } from './decode.js';
 export function createSettingsRepo(db: Db) {
   const get = db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?');
   const set = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const add = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING');
   const reads = {
     get: (key: string): string | undefined => get.get(key)?.value,
     /**
@@ -20,6 +21,8 @@ export function createSettingsRepo(db: Db) {
   const writes = {
     set: (key: string, value: string) => void set.run(key, value),
     setJson: (key: string, value: unknown) => void set.run(key, JSON.stringify(value)),
+    /** Stores `value` unless the key has one (another instance's, made meanwhile), and answers the value that stands. */
+    setIfAbsent: (key: string, value: string): string => (add.run(key, value), get.get(key)?.value ?? value),
   };
   return { ...reads, ...writes };
 }

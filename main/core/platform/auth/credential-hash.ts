@@ -1,5 +1,5 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash, createHmac } from 'node:crypto';
+import { readOrCreateKey } from '../storage/key-file.js';
 import { join } from 'node:path';
 import type { CredentialHasher } from '../ports/credentials.js';
 
@@ -27,22 +27,5 @@ export function legacySha256(secret: string): string {
  * stored key and token (as losing `secret.key` loses provider keys): it belongs in backups.
  */
 export function loadCredentialKey(dataDir: string): Buffer {
-  const file = join(dataDir, CREDENTIALS_KEY_FILE);
-  try {
-    const key = readFileSync(file);
-    if (key.length !== 32) throw new Error(`${file} is not a 32-byte key; restore it from a backup (without it no API key or user token can be checked).`);
-    return key;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    const key = randomBytes(32);
-    // 'wx': never overwrite a key another process wrote meanwhile; then read back whichever won.
-    try {
-      writeFileSync(file, key, { mode: 0o600, flag: 'wx' });
-    } catch (raced) {
-      if ((raced as NodeJS.ErrnoException).code === 'EEXIST') return loadCredentialKey(dataDir);
-      throw raced;
-    }
-    chmodSync(file, 0o600);
-    return key;
-  }
+  return readOrCreateKey(join(dataDir, CREDENTIALS_KEY_FILE), (file) => `${file} is not a 32-byte key; restore it from a backup (without it no API key or user token can be checked).`);
 }

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { readOrCreateKey } from '../storage/key-file.js';
 import { join } from 'node:path';
 
 /**
@@ -17,19 +17,7 @@ const KEY_FILE_FORMAT = 1;
 const OS_KEYCHAIN_FORMAT = 2;
 
 function loadOrCreateKey(dataDir: string): Buffer {
-  const file = join(dataDir, KEY_FILE);
-  try {
-    const key = readFileSync(file);
-    if (key.length !== 32) throw new Error(`${file} is not a 32-byte key; restore it from a backup or remove it and re-enter provider keys.`);
-    return key;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    const key = randomBytes(32);
-    // 'wx': never overwrite a key another process wrote meanwhile.
-    writeFileSync(file, key, { mode: 0o600, flag: 'wx' });
-    chmodSync(file, 0o600);
-    return key;
-  }
+  return readOrCreateKey(join(dataDir, KEY_FILE), (file) => `${file} is not a 32-byte key; restore it from a backup or remove it and re-enter provider keys.`);
 }
 
 /** AES-256-GCM with a per-install key file: `[format 1][iv 12][tag 16][ciphertext]`. */
