@@ -1,6 +1,6 @@
 /**
  * The storage engine's failures as the core sees them: typed errors, so the core never reads an
- * engine's error codes (SQLite's here; a PostgreSQL implementation would map its own).
+ * engine's error codes (SQLite's `SQLITE_…`, PostgreSQL's SQLSTATE: main/db/postgres/connection.ts).
  */
 
 /** The disk (or the database's size limit) is full: the write did not happen. */
@@ -31,22 +31,26 @@ export function isStorageClosed(error: unknown): boolean {
   return error instanceof StorageClosedError || (error instanceof TypeError && error.message === CLOSED_MESSAGE);
 }
 
-// Only SQLITE_FULL: an I/O error can be a failing disk, which a "disk is full" message would misname.
-const FULL_CODES = new Set(['SQLITE_FULL']);
+// Only a full disk (SQLite's SQLITE_FULL, PostgreSQL's disk_full 53100): an I/O error can be a
+// failing disk, which a "disk is full" message would misname.
+const FULL_CODES = new Set(['SQLITE_FULL', '53100']);
+/** A foreign key refused: SQLite's code, PostgreSQL's foreign_key_violation. */
+const MISSING_REFERENCE_CODES = new Set(['SQLITE_CONSTRAINT_FOREIGNKEY', '23503']);
 
-function sqliteCode(error: unknown): string | undefined {
+function engineCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 
 /** A write refused because a row it points at is gone (a foreign key). */
 export function isMissingReference(error: unknown): boolean {
-  return sqliteCode(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+  const code = engineCode(error);
+  return code !== undefined && MISSING_REFERENCE_CODES.has(code);
 }
 
 /** The engine's error → the typed one, when there is one; anything else passes through. */
 export function storageError(error: unknown): unknown {
   if (isStorageClosed(error)) return error instanceof StorageClosedError ? error : new StorageClosedError(error);
-  const code = sqliteCode(error);
+  const code = engineCode(error);
   return code !== undefined && FULL_CODES.has(code) ? new StorageFullError(error) : error;
 }
 

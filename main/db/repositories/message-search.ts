@@ -9,6 +9,14 @@ import { wordsOf } from '../../../shared/words.js';
  * one is a prefix, since the user may still be typing it.
  */
 export function messageMatch(typed: string): string | null {
+  const phrases = phrasesOf(typed);
+  if (phrases.length === 0) return null;
+  // Words hold letters, digits and marks only: no quote to escape inside the phrase.
+  return phrases.map((words, i) => `"${words.join(' ')}"${i === phrases.length - 1 ? '*' : ''}`).join(' ');
+}
+
+/** The typed words, those written together (no space or mark between) as one phrase. */
+function phrasesOf(typed: string): string[][] {
   const phrases: string[][] = [];
   let end = -1;
   for (const word of wordsOf(typed)) {
@@ -16,9 +24,7 @@ export function messageMatch(typed: string): string | null {
     else phrases.push([word.text]);
     end = word.index + word.text.length;
   }
-  if (phrases.length === 0) return null;
-  // Words hold letters, digits and marks only: no quote to escape inside the phrase.
-  return phrases.map((words, i) => `"${words.join(' ')}"${i === phrases.length - 1 ? '*' : ''}`).join(' ');
+  return phrases;
 }
 
 /** The typed words, lowercased, for the snippet to centre on (the last one as the prefix it is matched as). */
@@ -41,13 +47,7 @@ export function foldAccents(text: string): string {
  * typed text is tsquery syntax.
  */
 export function messageTsQuery(typed: string): string | null {
-  const phrases: string[][] = [];
-  let end = -1;
-  for (const word of wordsOf(foldAccents(typed))) {
-    if (word.index === end && phrases.length > 0) phrases[phrases.length - 1]!.push(word.text);
-    else phrases.push([word.text]);
-    end = word.index + word.text.length;
-  }
+  const phrases = phrasesOf(foldAccents(typed));
   if (phrases.length === 0) return null;
   return phrases.map((words, i) => words.join(' <-> ') + (i === phrases.length - 1 ? ':*' : '')).join(' & ');
 }

@@ -162,6 +162,8 @@ CREATE INDEX messages_thread ON messages(thread_id, seq);
 CREATE INDEX messages_streaming ON messages(status) WHERE status = 'streaming';
 CREATE INDEX messages_sent_time ON messages(created_at, thread_id) WHERE role = 'user';
 CREATE INDEX messages_words ON messages USING GIN (words);
+-- The finished messages thread search has yet to index (the threads repository does, before a search).
+CREATE INDEX messages_unindexed ON messages(thread_id) WHERE words IS NULL AND status <> 'streaming';
 -- A message whose text or status changes is indexed again (its words are written by the threads repository).
 CREATE FUNCTION parley_message_unindexed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
