@@ -39,6 +39,7 @@ import { silentLogger, type Logger } from './core/platform/logger.js';
 import { Lifecycle } from './core/service/lifecycle.js';
 import type { FolderEnv } from './core/models/local/folders.js';
 import { DEFAULT_FOLDER_TIMING, FolderWatchers, type FolderTiming } from './core/knowledge/folders/watchers.js';
+import { Membership, claimsOf, instanceTimingFromEnv, type Every, type InstanceTiming } from './core/platform/instances/membership.js';
 
 export interface BootOptions {
   dataDir: string;
@@ -71,6 +72,13 @@ export interface BootOptions {
   folderTiming?: Partial<FolderTiming> | undefined;
   /** Model downloads' network side: tests make the back-off 0, drive the timers, swap fetch or the free space. */
   downloads?: Pick<DownloadsOptions, 'backoffMs' | 'maxRetries' | 'fetch' | 'stallMs' | 'giveUpAfterMs' | 'timers' | 'freeBytes' | 'reachable'> | undefined;
+  /**
+   * The instances' heartbeat and lease (issue 33: several instances on one database); by default
+   * PARLEY_INSTANCE_HEARTBEAT_MS and PARLEY_INSTANCE_LEASE_MS, else 10 s and 60 s. `instanceEvery`:
+   * tests drive the heartbeat by hand.
+   */
+  instanceTiming?: InstanceTiming | undefined;
+  instanceEvery?: Every | undefined;
   /** How often expired uploads are swept (default 10 minutes); tests shorten it. */
   uploadSweepIntervalMs?: number | undefined;
   /** Tests only (no configuration reaches it): write uploaded bytes to this device, e.g. /dev/full for a full disk. */
@@ -144,7 +152,8 @@ export function bootCore(options: BootOptions): Core {
   const dbFile = storage.kind === 'sqlite' ? storage.file : undefined;
   const instance = process.env.PARLEY_INSTANCE_ID || `inst_${randomBytes(6).toString('hex')}`;
   try {
-    const repos = createRepositories(db, { now: () => options.now?.() ?? new Date(), nativeBinding: options.nativeBinding, log: (line) => log.warn(line) });
+    const clock = (): Date => options.now?.() ?? new Date();
+    const repos = createRepositories(db, { now: clock, nativeBinding: options.nativeBinding, log: (line) => log.warn(line), instance });
     const now = new Date().toISOString();
     const credentials = hmacHasher(loadCredentialKey(options.dataDir));
     // Seeding an empty database (the owner, the first configuration version) happens once, however
@@ -169,6 +178,18 @@ export function bootCore(options: BootOptions): Core {
     if (mode === 'served') live.pinUntilRestart(['server.host', 'server.port']);
     const config = () => live.config();
     const recover = options.recover ?? true;
+    // Joins the instances on this database, after removing those gone: their answers and work are free.
+    const membership = new Membership({
+      repo: repos.instances,
+      now: clock,
+      log,
+      recovers: recover,
+      exclusive: storage.kind === 'sqlite',
+      timing: options.instanceTiming ?? instanceTimingFromEnv(process.env, log),
+      every: options.instanceEvery,
+    });
+    const { otherServers } = membership.join();
+    const claims = (kind: Parameters<typeof claimsOf>[1]) => claimsOf(repos.instances, kind, clock);
     const interrupted = recover ? repos.messages.markInterrupted(INTERRUPTED.detail, now) : 0;
     if (interrupted > 0) log.warn(`${interrupted} answer(s) were being written when Parley last stopped; their text so far is kept, marked interrupted.`);
     const blobs = new BlobStore(options.dataDir, { writeDevice: options.blobWriteDevice });
@@ -206,7 +227,7 @@ export function bootCore(options: BootOptions): Core {
       log,
       lifecycle: new Lifecycle(),
       blobs,
-      ingest: new IngestQueue({ repos, blobs, config, embedding, log }),
+      ingest: new IngestQueue({ repos, blobs, config, embedding, log, claims: { ingest: claims('ingest'), embedding: claims('embedding') } }),
       downloads: new ModelDownloads({
         repo: repos.modelDownloads,
         dataDir: options.dataDir,
@@ -215,6 +236,7 @@ export function bootCore(options: BootOptions): Core {
         log,
         onInstalled: () => void local.refresh().catch((error: unknown) => log.warn(`looking for local models failed: ${String(error)}`)),
         ...options.downloads,
+        claims: claims('download'),
       }),
       signingKey: uploadSigningKey(repos),
       baseUrl: () => baseUrl,
@@ -246,7 +268,7 @@ export function bootCore(options: BootOptions): Core {
     // Followed folders: what changed while Parley was stopped is reconciled, then followed live.
     if (recover) {
       runtime.folders = new FolderWatchers(
-        { repos, blobs, ingest: runtime.ingest, config, log, now: () => options.now?.() ?? new Date(), dataDir: options.dataDir },
+        { repos, blobs, ingest: runtime.ingest, config, log, now: clock, dataDir: options.dataDir, claims: claims('folder') },
         { ...DEFAULT_FOLDER_TIMING, ...options.folderTiming },
       );
       runtime.folders.resume();
@@ -254,9 +276,20 @@ export function bootCore(options: BootOptions): Core {
     if (resumed > 0) log.warn(`Resuming the processing of ${resumed} file(s) interrupted when Parley last stopped.`);
     const downloading = recover ? runtime.downloads.resume() : 0;
     if (downloading > 0) log.warn(`Resuming ${downloading} model download(s) interrupted when Parley last stopped.`);
-    const sweeper = new UploadSweeper({ repos, blobs, now: () => options.now?.() ?? new Date() }, options.uploadSweepIntervalMs ?? 10 * 60_000, log);
-    // A process that joins a running Parley (recover: false) leaves that one's uploads alone.
-    const cleanedUp = recover ? sweeper.start() : Promise.resolve(0);
+    const sweeper = new UploadSweeper({ repos, blobs, now: clock }, options.uploadSweepIntervalMs ?? 10 * 60_000, log);
+    // A process that joins a running Parley (recover: false) leaves that one's uploads alone; with
+    // other servers live on the database, only expired uploads go (theirs may be in flight).
+    const cleanedUp = recover ? sweeper.start({ nothingInFlight: otherServers === 0 }) : Promise.resolve(0);
+    // Every heartbeat, a server takes up what nobody live holds: a dead instance's answers end as
+    // interrupted, its files, embeddings, downloads and folders go on here.
+    membership.start(() => {
+      const orphaned = repos.messages.markInterrupted(INTERRUPTED.detail, clock().toISOString());
+      if (orphaned > 0) log.warn(`${orphaned} answer(s) were being written by an instance that stopped; their text so far is kept, marked interrupted.`);
+      const files = runtime.ingest.resume();
+      runtime.folders?.resume(true);
+      const downloads = runtime.downloads.resume();
+      if (files + downloads > 0) log.warn(`Taking over ${files} file(s) and ${downloads} download(s) left by an instance that stopped.`);
+    });
     const service = createService({ repos, config, appVersion: options.appVersion, runtime, ...(options.now ? { now: options.now } : {}) });
     const desktopCaller = (): Caller => {
       const user = repos.users.get(owner.userId);
@@ -269,6 +302,7 @@ export function bootCore(options: BootOptions): Core {
     const close = (): Promise<void> =>
       (closing ??= (async () => {
         unwatch();
+        membership.stopBeating();
         // Stop accepting, and wait for every answer and job to store where it stands.
         await runtime.lifecycle.drain(
           async () => {
@@ -280,6 +314,8 @@ export function bootCore(options: BootOptions): Core {
           options.shutdownGraceMs,
         );
         await Promise.allSettled([runtime.mcp?.close(), engine.close(), repos.chunks.stopBackgroundWork(), runtime.keywords.close()]);
+        // What is left unfinished is free for the other instances at once, not after the lease.
+        membership.leave();
         db.close();
       })());
     return { db, storage: storage.kind, instance, repos, service, runtime, config, desktopCaller, owner, dataDir: options.dataDir, cleanedUp, close };

@@ -24,6 +24,7 @@ import { m260_thread_sampling } from './260-thread-sampling.js';
 import { m270_thread_files } from './270-thread-files.js';
 import { m280_message_images } from './280-message-images.js';
 import { m290_user_identities } from './290-user-identities.js';
+import { m300_instances } from './300-instances.js';
 import type { Db } from '../connection.js';
 
 /** How far a migration's long step has got, in its own units (chunks re-indexed, …). */
@@ -76,6 +77,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m270_thread_files,
   m280_message_images,
   m290_user_identities,
+  m300_instances,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

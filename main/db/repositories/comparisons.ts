@@ -63,12 +63,13 @@ export interface VotedResponse {
   model_name: string;
 }
 
-export function createComparisonsRepo(db: Db) {
+/** `writer`: the instance whose comparisons' answers these are (migration 300's `written_by`), if any. */
+export function createComparisonsRepo(db: Db, writer: string | null = null) {
   const byId = db.prepare<[string], ComparisonRow>('SELECT * FROM comparisons WHERE id = ?');
   const pageOf = db.prepare<[string, number, number], ComparisonRow>('SELECT * FROM comparisons WHERE user_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?');
   const insert = db.prepare(
-    `INSERT INTO comparisons (id, user_id, organization_id, prompt, blind, dataset_ids, created_at, updated_at)
-     VALUES (@id, @user_id, @organization_id, @prompt, @blind, @dataset_ids, @now, @now)`,
+    `INSERT INTO comparisons (id, user_id, organization_id, prompt, blind, dataset_ids, written_by, created_at, updated_at)
+     VALUES (@id, @user_id, @organization_id, @prompt, @blind, @dataset_ids, @written_by, @now, @now)`,
   );
   const setCitations = db.prepare('UPDATE comparisons SET citations = ?, updated_at = ? WHERE id = ?');
   const touch = db.prepare('UPDATE comparisons SET updated_at = ? WHERE id = ?');
@@ -85,8 +86,11 @@ export function createComparisonsRepo(db: Db) {
        input_tokens = @input_tokens, output_tokens = @output_tokens, error_code = @error_code, error_detail = @error_detail, updated_at = @now
      WHERE id = @id AND status = 'streaming'`,
   );
+  // Not while another live instance writes them (this one's runs are the caller's to know: its hub).
   const interrupt = db.prepare(
-    "UPDATE comparison_responses SET status = 'interrupted', error_code = 'unavailable', error_detail = ?, updated_at = ? WHERE comparison_id = ? AND status = 'streaming'",
+    `UPDATE comparison_responses SET status = 'interrupted', error_code = 'unavailable', error_detail = ?, updated_at = ?
+     WHERE comparison_id = ? AND status = 'streaming' AND NOT EXISTS (
+       SELECT 1 FROM comparisons c JOIN instances i ON i.id = c.written_by WHERE c.id = comparison_responses.comparison_id AND c.written_by <> ?)`,
   );
   const voteOf = db.prepare<[string, string], VoteRecord>('SELECT * FROM comparison_votes WHERE comparison_id = ? AND user_id = ?');
   const insertVote = db.prepare(
@@ -123,7 +127,7 @@ export function createComparisonsRepo(db: Db) {
   };
   const writes = {
     insert: (row: Pick<ComparisonRecord, 'id' | 'user_id' | 'organization_id' | 'prompt' | 'blind' | 'dataset_ids'> & { now: string }) =>
-      insert.run({ ...row, blind: row.blind ? 1 : 0, dataset_ids: JSON.stringify(row.dataset_ids) }),
+      insert.run({ ...row, blind: row.blind ? 1 : 0, dataset_ids: JSON.stringify(row.dataset_ids), written_by: writer }),
     setCitations: (id: string, citations: ComparisonRecord['citations'], now: string) => setCitations.run(JSON.stringify(citations), now, id),
     touch: (id: string, now: string) => touch.run(now, id),
     insertResponse: (row: { id: string; comparison_id: string; position: number; model_id: string; model_name: string; now: string }) => insertResponse.run(row),
@@ -131,8 +135,8 @@ export function createComparisonsRepo(db: Db) {
     append: (id: string, text: string, now: string) => append.run(text, now, id).changes > 0,
     firstToken: (id: string, ms: number) => firstToken.run(ms, id),
     finish: (id: string, f: ResponseFinish) => finish.run({ id, ...f }).changes > 0,
-    /** Answers found streaming with nothing running them (the app stopped mid-way). */
-    markInterrupted: (comparisonId: string, detail: string, now: string) => interrupt.run(detail, now, comparisonId).changes,
+    /** Answers found streaming with nothing running them (the app stopped mid-way), unless another live instance writes them. */
+    markInterrupted: (comparisonId: string, detail: string, now: string) => interrupt.run(detail, now, comparisonId, writer).changes,
     insertVote: (row: VoteRecord) => insertVote.run(row),
   };
   return { ...reads, ...writes };

@@ -6,6 +6,7 @@ import { createComparisonsRepo } from './comparisons.js';
 import { createArtifactsRepo } from './artifacts.js';
 import { createFoldersRepo } from './folders.js';
 import { createIdentitiesRepo } from './identities.js';
+import { createInstancesRepo } from './instances.js';
 import { createConfigVersionsRepo } from './config-versions.js';
 import { createDatasetsRepo } from './datasets.js';
 import { createCredentialsRepo } from './credentials.js';
@@ -37,6 +38,8 @@ export interface RepositoryOptions {
   log?: ((line: string) => void) | undefined;
   /** The chunks' vector graphs and worker threads: main/search plugs them in (main/search/repositories.ts); none here, so exact kNN and refreshes in place. */
   chunkIndex?: ChunkIndexPlugins | undefined;
+  /** The instance these repositories work for (`instances`, `written_by`, claims: migration 300); none for tools and tests that only read. */
+  instance?: string | undefined;
   /** PostgreSQL's chunks (main/db/postgres/chunks.ts): passed in, since they are built on this module's types. */
   postgresChunks?: ((db: SqlDb, now: () => Date) => ReturnType<typeof createChunkStore>) | undefined;
 }
@@ -60,7 +63,7 @@ export function createRepositories(db: SqlDb, options: RepositoryOptions = {}) {
     configVersions: typedErrors(createConfigVersionsRepo(db)),
     models: typedErrors(createModelsRepo(db)),
     threads: typedErrors(createThreadsRepo(db)),
-    messages: typedErrors(createMessagesRepo(db)),
+    messages: typedErrors(createMessagesRepo(db, options.instance ?? null)),
     messageImages: typedErrors(createMessageImagesRepo(db)),
     usage: typedErrors(createUsageRepo(db)),
     chunks: typedErrors(createChunks(db, now, options)),
@@ -68,12 +71,13 @@ export function createRepositories(db: SqlDb, options: RepositoryOptions = {}) {
     artifacts: typedErrors(createArtifactsRepo(db)),
     folders: typedErrors(createFoldersRepo(db)),
     reports: typedErrors(createReportsRepo(db)),
-    comparisons: typedErrors(createComparisonsRepo(db)),
+    comparisons: typedErrors(createComparisonsRepo(db, options.instance ?? null)),
     thoughts: typedErrors(createThoughtsRepo(db)),
     metrics: typedErrors(createMetricsRepo(db)),
     workflows: typedErrors(createWorkflowsRepo(db)),
     modelDownloads: typedErrors(createModelDownloadsRepo(db)),
     identities: typedErrors(createIdentitiesRepo(db)),
+    instances: typedErrors(createInstancesRepo(db, options.instance ?? null)),
     /** Runs `fn` in one transaction (nested calls become savepoints); a full disk rolls it back and is typed. */
     transaction: <T>(fn: () => T): T => {
       try {

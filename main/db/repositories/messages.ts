@@ -45,13 +45,14 @@ export type MessageFinish = Pick<MessageRecord, 'content' | 'status' | 'citation
     now: string;
   };
 
-export function createMessagesRepo(db: Db) {
+/** `writer`: the instance whose answers these are (migration 300's `written_by`), if any. */
+export function createMessagesRepo(db: Db, writer: string | null = null) {
   const byId = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?');
   const pageOf = db.prepare<[string, number, number], MessageRow>('SELECT * FROM messages WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   const history = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE thread_id = ? ORDER BY seq');
   const insert = db.prepare(
-    `INSERT INTO messages (id, thread_id, parent_id, role, content, status, model_id, routing, created_at, updated_at)
-     VALUES (@id, @thread_id, @parent_id, @role, @content, @status, @model_id, @routing, @now, @now)`,
+    `INSERT INTO messages (id, thread_id, parent_id, role, content, status, model_id, routing, written_by, created_at, updated_at)
+     VALUES (@id, @thread_id, @parent_id, @role, @content, @status, @model_id, @routing, @written_by, @now, @now)`,
   );
   // The branch ending at @last, newest first, walked by parent until the texts read pass @budget
   // characters: only the messages a model could be shown are read, however long the thread.
@@ -73,7 +74,7 @@ export function createMessagesRepo(db: Db) {
   const newest = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE thread_id = ? ORDER BY seq DESC LIMIT 1');
   // Only an answer that has ended without completing may be taken up again.
   const resume = db.prepare(
-    `UPDATE messages SET status = 'streaming', model_id = ?, routing = ?, error_code = NULL, error_detail = NULL, updated_at = ?
+    `UPDATE messages SET status = 'streaming', model_id = ?, routing = ?, written_by = ?, error_code = NULL, error_detail = NULL, updated_at = ?
      WHERE id = ? AND role = 'assistant' AND status IN ('error', 'cancelled', 'interrupted')`,
   );
   // Appends: rewriting the whole text on every save would cost a long answer its whole length each time.
@@ -85,8 +86,10 @@ export function createMessagesRepo(db: Db) {
        error_code = @error_code, error_detail = @error_detail, updated_at = @now
      WHERE id = @id AND status = 'streaming'`,
   );
+  // Answers whose writer is gone: a process stopped (or presumed dead) with them half written.
   const interrupt = db.prepare(
-    "UPDATE messages SET status = 'interrupted', error_code = 'unavailable', error_detail = ?, updated_at = ? WHERE status = 'streaming'",
+    `UPDATE messages SET status = 'interrupted', error_code = 'unavailable', error_detail = ?, updated_at = ?
+     WHERE status = 'streaming' AND (written_by IS NULL OR written_by NOT IN (SELECT id FROM instances))`,
   );
 
   const reads = {
@@ -116,14 +119,14 @@ export function createMessagesRepo(db: Db) {
     /** Deletes up to `limit` of a thread's messages (newest first, so no branch is left without its end); answers how many went. */
     deleteSome: (threadId: string, limit = DELETE_BATCH) => deleteSome.run(threadId, limit).changes,
     insert: (row: Pick<MessageRecord, 'id' | 'thread_id' | 'parent_id' | 'role' | 'content' | 'status' | 'model_id' | 'routing'> & { now: string }) =>
-      insert.run({ ...row, routing: row.routing === null ? null : JSON.stringify(row.routing) }),
+      insert.run({ ...row, routing: row.routing === null ? null : JSON.stringify(row.routing), written_by: row.status === 'streaming' ? writer : null }),
     /** An ended, unfinished answer streams again (to be continued); false if it is not one. */
-    resume: (id: string, modelId: string, routing: Routing, now: string) => resume.run(modelId, JSON.stringify(routing), now, id).changes > 0,
+    resume: (id: string, modelId: string, routing: Routing, now: string) => resume.run(modelId, JSON.stringify(routing), writer, now, id).changes > 0,
     /** Appends text streamed since the last save; a finished message is never changed by a late save. */
     append: (id: string, text: string, now: string) => append.run(text, now, id).changes > 0,
     setModel: (id: string, modelId: string, routing: Routing, now: string) => setModel.run(modelId, JSON.stringify(routing), now, id),
     finish: (id: string, f: MessageFinish) => finish.run({ id, first_token_ms: null, latency_ms: null, ...f, citations: JSON.stringify(f.citations) }).changes > 0,
-    /** At start-up: answers that were streaming when the app stopped. */
+    /** Answers left streaming by an instance that is gone (at start-up: the last run's). */
     markInterrupted: (detail: string, now: string) => interrupt.run(detail, now).changes,
   };
   return { ...reads, ...writes };

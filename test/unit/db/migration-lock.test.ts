@@ -34,6 +34,7 @@ const SHIPPED: Record<number, string> = {
   270: '9f583c3b9f02f80b420ca47b60712011ad0f47156aa7b200c3bb85d701ed236b',
   280: 'de49957a1481fe563b69e486f75864018f7745ca2a6fdf95c730b5733711ef0d',
   290: '624cc30b1a1e8a1edf701b39726ca05944c57852bb5a3524eb9e315640aa2236',
+  300: '415bae2350168932aef029e0108013f5d067fc6bd9dccbd44318c3d6ed10175e',
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

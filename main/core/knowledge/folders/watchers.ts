@@ -7,6 +7,7 @@ import { folderFilter, KeyTaken, removeArtifact, syncFile, type SyncDeps } from 
 import { walk } from './walk.js';
 import type { FolderWatchersPort } from '../../platform/ports/knowledge.js';
 import { isCorruptRecord } from '../../platform/storage/corrupt-record.js';
+import { ALONE, type WorkClaims } from '../../platform/instances/membership.js';
 
 export interface FolderTiming {
   /** A file's size must hold still this long before it is read (chokidar's awaitWriteFinish). */
@@ -48,7 +49,7 @@ export class FolderWatchers implements FolderWatchersPort {
   private closed = false;
 
   constructor(
-    private readonly deps: SyncDeps & { dataDir: string },
+    private readonly deps: SyncDeps & { dataDir: string; claims?: WorkClaims | undefined },
     private readonly timing: FolderTiming = DEFAULT_FOLDER_TIMING,
   ) {}
 
@@ -58,14 +59,17 @@ export class FolderWatchers implements FolderWatchersPort {
   }
 
   /**
-   * Start-up: every folder not paused is reconciled and followed again. A folder whose stored globs
-   * cannot be read is not followed (nothing of it is scanned, so nothing it brought is removed) and
-   * says so; the others start, and so does Parley.
+   * Start-up: every folder not paused that no live instance follows is reconciled and followed
+   * again (one that failed is tried again). Every heartbeat (`adopting`): only those being followed,
+   * by an instance now gone. A folder whose stored globs cannot be read is not followed (nothing of
+   * it is scanned, so nothing it brought is removed) and says so; the others start, and so does Parley.
    */
-  resume(): void {
+  resume(adopting = false): void {
     for (const id of this.deps.repos.folders.ids()) {
+      if (this.follows.has(id)) continue;
       try {
-        if (this.deps.repos.folders.get(id)?.status !== 'paused') this.start(id);
+        const status = this.deps.repos.folders.get(id)?.status;
+        if (adopting ? status === 'scanning' || status === 'watching' : status !== 'paused') this.start(id);
       } catch (error) {
         if (!isCorruptRecord(error)) throw error;
         this.deps.log.warn(`not following folder ${id}: ${error.message}`);
@@ -74,10 +78,16 @@ export class FolderWatchers implements FolderWatchersPort {
     }
   }
 
+  private get claims(): WorkClaims {
+    return this.deps.claims ?? ALONE;
+  }
+
   /** Begins (or restarts) following a folder: scan, then watch. */
   start(folderId: string): void {
     if (this.closed) return;
     this.stopFollow(folderId);
+    // Another live instance follows it: that one goes on.
+    if (!this.claims.claim(folderId)) return;
     const folder = this.deps.repos.folders.get(folderId);
     if (!folder) return;
     const follow: Follow = { root: folder.path, watcher: null, poll: null, stopped: false, chains: new Map(), scanning: null, timers: new Set(), reading: 0, waiting: [] };
@@ -122,6 +132,7 @@ export class FolderWatchers implements FolderWatchersPort {
   private stopFollow(folderId: string): void {
     const follow = this.follows.get(folderId);
     if (!follow) return;
+    this.claims.release(folderId);
     follow.stopped = true;
     if (follow.poll) clearInterval(follow.poll);
     for (const timer of follow.timers) clearTimeout(timer);
@@ -283,6 +294,8 @@ export class FolderWatchers implements FolderWatchersPort {
     if (follow.poll) clearInterval(follow.poll);
     for (const timer of follow.timers) clearTimeout(timer);
     void follow.watcher?.close().catch(() => undefined);
-    if (this.follows.get(folderId) === follow) this.follows.delete(folderId);
+    if (this.follows.get(folderId) !== follow) return;
+    this.follows.delete(folderId);
+    this.claims.release(folderId);
   }
 }

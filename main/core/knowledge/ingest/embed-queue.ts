@@ -3,12 +3,15 @@ import type { EmbeddingModel } from '../retrieval/embedder.js';
 import { indexEmbeddings } from '../../../search/index.js';
 import type { Logger } from '../../platform/logger.js';
 import { errorText } from '../../../../shared/errors.js';
+import { ALONE, type WorkClaims } from '../../platform/instances/membership.js';
 
 export interface EmbedDeps {
   repos: Repositories;
   /** The configured embedding model, if any. */
   embedding: () => EmbeddingModel | undefined;
   log: Logger;
+  /** With other instances on the database: a knowledge base is embedded by one at a time. */
+  claims?: { embedding: WorkClaims } | undefined;
 }
 
 /**
@@ -71,7 +74,16 @@ export class EmbedQueue {
 
   private async drain(): Promise<void> {
     try {
-      for (let kbId = this.pending.shift(); kbId !== undefined && !this.stopped; kbId = this.pending.shift()) await this.embed(kbId);
+      const claims = this.deps.claims?.embedding ?? ALONE;
+      for (let kbId = this.pending.shift(); kbId !== undefined && !this.stopped; kbId = this.pending.shift()) {
+        // Another live instance is embedding it; what its pass misses, a heartbeat's resume comes back to.
+        if (!claims.claim(kbId)) continue;
+        try {
+          await this.embed(kbId);
+        } finally {
+          claims.release(kbId);
+        }
+      }
     } finally {
       this.running = null;
     }

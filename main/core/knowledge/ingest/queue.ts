@@ -11,6 +11,7 @@ import type { EmbeddingModel } from '../retrieval/embedder.js';
 import type { Logger } from '../../platform/logger.js';
 import type { IngestPort } from '../../platform/ports/knowledge.js';
 import { EmbedQueue } from './embed-queue.js';
+import { ALONE, type WorkClaims } from '../../platform/instances/membership.js';
 
 const MB = 1024 * 1024;
 const SNIFF_BYTES = 64 * 1024;
@@ -24,6 +25,8 @@ export interface IngestDeps {
   log: Logger;
   /** Queues a knowledge base for embedding once a file of it is ready (IngestQueue sets it). */
   embedLater?: (kbId: string) => void;
+  /** With other instances on the database: a file is processed, a knowledge base embedded, by one at a time. */
+  claims?: { ingest: WorkClaims; embedding: WorkClaims } | undefined;
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -180,9 +183,13 @@ export class IngestQueue implements IngestPort {
     this.processing.get(artifactId)?.abort();
   }
 
-  /** Start-up: resume what was processing when the app stopped, and the embedding left unfinished. */
+  /**
+   * Start-up, then every heartbeat: what is processing with nobody live on it (this instance's last
+   * run, or a dead instance's), and the embedding left unfinished. Answers how many files it took.
+   */
   resume(): number {
-    const stale = this.deps.repos.artifacts.withStatus('processing');
+    const claims = this.deps.claims?.ingest ?? ALONE;
+    const stale = this.deps.repos.artifacts.withStatus('processing').filter((a) => !this.queued.has(a.id) && claims.claim(a.id));
     for (const artifact of stale) this.enqueue(artifact.id);
     this.embeddings.resume();
     return stale.length;
@@ -211,7 +218,14 @@ export class IngestQueue implements IngestPort {
   /** One lane: takes the next queued file until none is left. */
   private async lane(): Promise<void> {
     try {
+      const claims = this.deps.claims?.ingest ?? ALONE;
       for (let id = this.pending.shift(); id !== undefined && !this.stopped; id = this.pending.shift()) {
+        // Another live instance is processing it: that one finishes it.
+        if (!claims.claim(id)) {
+          this.queued.delete(id);
+          this.again.delete(id);
+          continue;
+        }
         const cancel = new AbortController();
         this.processing.set(id, cancel);
         try {
@@ -219,6 +233,8 @@ export class IngestQueue implements IngestPort {
         } finally {
           this.processing.delete(id);
           this.queued.delete(id);
+          // Shut down mid-way, it stays processing: another live instance may take it up at once.
+          claims.release(id);
           if (this.again.delete(id)) this.enqueue(id);
         }
       }

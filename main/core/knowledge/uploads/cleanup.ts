@@ -72,9 +72,13 @@ export class UploadSweeper {
     private readonly log: Logger,
   ) {}
 
-  /** The start-up sweep, then the periodic one. Resolves once the start-up sweep is done. */
-  start(): Promise<unknown> {
-    this.running = this.sweep(true);
+  /**
+   * The start-up sweep, then the periodic one. Resolves once the start-up sweep is done.
+   * `nothingInFlight`: no other instance shares the data directory now, so half-written uploads,
+   * temp files and unowned parts are a crash's leftovers (with another live, only expired uploads go).
+   */
+  start(options: { nothingInFlight: boolean } = { nothingInFlight: true }): Promise<unknown> {
+    this.running = this.sweep(options.nothingInFlight);
     this.timer = setInterval(() => {
       this.running = this.running.then(() => this.sweep(false));
     }, this.intervalMs);

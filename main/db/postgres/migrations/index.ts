@@ -3,6 +3,7 @@ import { DatabaseFromFutureError } from '../../connection.js';
 import type { PostgresDb } from '../connection.js';
 import { pg280_baseline } from './280-baseline.js';
 import { pg290_user_identities } from './290-user-identities.js';
+import { pg300_instances } from './300-instances.js';
 
 export interface PostgresMigration {
   /** The SQLite migration whose schema this one reaches (main/db/migrations/). */
@@ -12,7 +13,7 @@ export interface PostgresMigration {
 }
 
 /** Every PostgreSQL migration, in order. Append only: a shipped migration is never edited (its checksum is kept). */
-export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [pg280_baseline, pg290_user_identities];
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [pg280_baseline, pg290_user_identities, pg300_instances];
 
 /** Any number of the same meaning to every Parley: the advisory lock under which one instance migrates. */
 const MIGRATION_LOCK = 0x7061726c; // "parl"

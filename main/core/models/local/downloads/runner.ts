@@ -12,6 +12,7 @@ import type { Logger } from '../../../platform/logger.js';
 import type { DownloadView, ModelDownloadsPort } from '../../../platform/ports/model-downloads.js';
 import { Watchdog, defaultBackoff, realTimers, sleep, sleepUntilReachable, type DownloadTimers } from './timing.js';
 import type { InputOf } from '../../../platform/operation-handlers.js';
+import { ALONE, type WorkClaims } from '../../../platform/instances/membership.js';
 
 export interface DownloadsOptions {
   repo: ModelDownloadsRepo;
@@ -44,6 +45,8 @@ export interface DownloadsOptions {
   freeBytes?: (dir: string) => Promise<number | null>;
   /** Whether a URL's host answers now (a TCP connection opens), asked while waiting for the network. */
   reachable?: (url: string) => Promise<boolean>;
+  /** With other instances on the database: each download is run by one of them. */
+  claims?: WorkClaims;
   /** Downloads that run at once; the others wait `queued`. */
   concurrency?: number;
   log?: Logger | undefined;
@@ -159,6 +162,7 @@ export class ModelDownloads implements ModelDownloadsPort {
       if (other.file_name.toLowerCase() === fileName.toLowerCase()) throw new ServiceError('conflict', `A download to ${fileName} is already running (${other.id}); give this one another name.`);
     }
     this.repo.insert({ id, url: input.url, file_name: fileName, sha256_expected: input.sha256 ?? null, sha256_source: input.sha256 ? 'given' : null, created_by: userId, now: this.now() });
+    (this.options.claims ?? ALONE).claim(id);
     this.adoptEarlierBytes(id, input.url);
     this.enqueue(id);
     return this.get(id);
@@ -200,9 +204,15 @@ export class ModelDownloads implements ModelDownloadsPort {
     this.update(id, { bytes_done: bytes, bytes_total: earlier.bytes_total, validator: earlier.validator, resumes: 1 });
   }
 
-  /** Picks up every download a previous run left unfinished; answers how many. */
+  /**
+   * Start-up, then every heartbeat: picks up the unfinished downloads nobody live runs (a previous
+   * run's, or a dead instance's); answers how many.
+   */
   resume(): number {
-    const rows = this.repo.active().filter((row) => {
+    if (this.stopped) return 0;
+    const claims = this.options.claims ?? ALONE;
+    const free = this.repo.active().filter((row) => !this.running.has(row.id) && !this.queue.includes(row.id) && claims.claim(row.id));
+    const rows = free.filter((row) => {
       // Stored before credentials were refused: never sent again.
       if (urlHasCredentials(row.url)) this.update(row.id, { status: 'failed', error: CREDENTIALS_NOT_RESUMED });
       return !urlHasCredentials(row.url);
@@ -261,6 +271,7 @@ export class ModelDownloads implements ModelDownloadsPort {
       const running: Running = { controller: new AbortController(), stoppedBy: null, done: Promise.resolve() };
       this.running.set(id, running);
       running.done = this.run(id, running).finally(() => {
+        (this.options.claims ?? ALONE).release(id);
         this.running.delete(id);
         this.progress.delete(id);
         this.retryAt.delete(id);
