@@ -82,11 +82,12 @@ describe("a thread's own files", () => {
     const { sha256 } = h.core.db.prepare('SELECT sha256 FROM artifacts WHERE kb_id = ?').get(files.kb_id) as { sha256: string };
     const chunks = () => (h.core.db.prepare('SELECT count(*) AS n FROM chunks WHERE kb_id = ?').get(files.kb_id) as { n: number }).n;
     expect(chunks()).toBeGreaterThan(0);
-    expect(existsSync(h.core.runtime.blobs.pathOf(sha256))).toBe(true);
+    const stored = () => h.core.runtime.blobs.withLocalFile(sha256, async (path) => existsSync(path));
+    expect(await stored()).toBe(true);
 
     expect((await h.json(`/threads/${thread.id}`, 'DELETE')).status).toBe(204);
     expect((await h.json(`/datasets/${files.id}`, 'GET')).status).toBe(404);
     expect(chunks()).toBe(0);
-    expect(existsSync(h.core.runtime.blobs.pathOf(sha256))).toBe(false);
+    expect(await stored()).toBe(false);
   });
 });

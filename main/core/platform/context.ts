@@ -8,7 +8,7 @@ import type { SecretBox } from './secrets/secret-box.js';
 import type { CredentialHasher } from './ports/credentials.js';
 import type { EmbeddingModel, KeywordThread } from '../../search/index.js';
 import type { FolderWatchersPort, IngestPort } from './ports/knowledge.js';
-import type { BlobStore } from './storage/blob-store.js';
+import type { BlobStorage } from './storage/blob-storage.js';
 import type { LiveConfig } from './config/live.js';
 import type { McpClientsPort } from './ports/mcp.js';
 import type { ModelDownloadsPort } from './ports/model-downloads.js';
@@ -52,7 +52,7 @@ export interface Runtime {
   log: Logger;
   /** Stops accepting work at shutdown and knows what is still running (service/lifecycle.ts). */
   lifecycle: LifecyclePort;
-  blobs: BlobStore;
+  blobs: BlobStorage;
   ingest: IngestPort;
   /** Watched folders being followed (issue 30); absent in a process that only joins a data directory. */
   folders?: FolderWatchersPort | undefined;

@@ -5,7 +5,8 @@ import { basename, join } from 'node:path';
 import type { Config } from '../../../../shared/config.js';
 import type { Repositories } from '../../../db/repositories/index.js';
 import type { FolderRecord } from '../../../db/repositories/folders.js';
-import { TooManyBytes, type BlobStore } from '../../platform/storage/blob-store.js';
+import { TooManyBytes } from '../../platform/storage/blob-store.js';
+import type { BlobStorage } from '../../platform/storage/blob-storage.js';
 import type { IngestPort } from '../../platform/ports/knowledge.js';
 import type { Logger } from '../../platform/logger.js';
 import { newId } from '../../platform/ids.js';
@@ -16,7 +17,7 @@ const MB = 1024 * 1024;
 
 export interface SyncDeps {
   repos: Repositories;
-  blobs: BlobStore;
+  blobs: BlobStorage;
   ingest: IngestPort;
   config: () => Config;
   log: Logger;

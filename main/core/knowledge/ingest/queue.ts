@@ -1,7 +1,7 @@
 import { ServiceError, errorText } from '../../../../shared/errors.js';
 import type { Config } from '../../../../shared/config.js';
 import type { Repositories } from '../../../db/repositories/index.js';
-import type { BlobStore } from '../../platform/storage/blob-store.js';
+import type { BlobStorage } from '../../platform/storage/blob-storage.js';
 import { detectMime } from './mime.js';
 import { refusalOf } from './refusal.js';
 import { ChunkWriter } from './chunk-writer.js';
@@ -18,7 +18,7 @@ const SNIFF_BYTES = 64 * 1024;
 
 export interface IngestDeps {
   repos: Repositories;
-  blobs: BlobStore;
+  blobs: BlobStorage;
   config: () => Config;
   /** The configured embedding model, if any: chunks are embedded once indexed. */
   embedding: () => EmbeddingModel | undefined;
@@ -76,10 +76,12 @@ export async function processArtifact(deps: IngestDeps, artifactId: string, stop
     });
     let doc: { metadata: Record<string, string | number> };
     try {
-      doc = await streamChunks(
-        { path: blobs.pathOf(artifact.sha256), size: artifact.size, mime: detected.mime, filename: artifact.filename },
-        { maxBytes: uploads.max_file_mb * MB, timeoutMs: uploads.parse_timeout_seconds * 1000, memoryMb: uploads.parse_memory_mb, ...(cancelled ? { signal: cancelled } : {}) },
-        (batch) => writer.push(batch),
+      doc = await blobs.withLocalFile(artifact.sha256, (path) =>
+        streamChunks(
+          { path, size: artifact.size, mime: detected.mime, filename: artifact.filename },
+          { maxBytes: uploads.max_file_mb * MB, timeoutMs: uploads.parse_timeout_seconds * 1000, memoryMb: uploads.parse_memory_mb, ...(cancelled ? { signal: cancelled } : {}) },
+          (batch) => writer.push(batch),
+        ),
       );
     } finally {
       // Whatever the parser's outcome, no batch is still being written when this goes on.

@@ -46,9 +46,11 @@ export async function readPassageSource(ctx: AuthedSlice<'repos' | 'config', 'bl
   let doc: ParsedDocument;
   try {
     doc = await cachedParse(`${sha256}:${mime}`, () =>
-      parseStoredDocument(
-        { path: ctx.runtime.blobs.pathOf(sha256), size: artifact.size, mime, filename: artifact.filename },
-        { maxBytes: uploads.max_file_mb * MB, timeoutMs: uploads.parse_timeout_seconds * 1000, memoryMb: uploads.parse_memory_mb },
+      ctx.runtime.blobs.withLocalFile(sha256, (path) =>
+        parseStoredDocument(
+          { path, size: artifact.size, mime, filename: artifact.filename },
+          { maxBytes: uploads.max_file_mb * MB, timeoutMs: uploads.parse_timeout_seconds * 1000, memoryMb: uploads.parse_memory_mb },
+        ),
       ),
     );
   } catch (error) {

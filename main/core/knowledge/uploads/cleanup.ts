@@ -5,13 +5,13 @@
  * and then periodically (`UploadSweeper`, interval and clock injectable).
  */
 import type { Repositories } from '../../../db/repositories/index.js';
-import type { BlobStore } from '../../platform/storage/blob-store.js';
+import type { BlobStorage } from '../../platform/storage/blob-storage.js';
 import type { Logger } from '../../platform/logger.js';
 import { errorText } from '../../../../shared/errors.js';
 
 export interface SweepDeps {
   repos: Repositories;
-  blobs: BlobStore;
+  blobs: BlobStorage;
   now: () => Date;
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files.js';
+import type { BlobStorage } from './blob-storage.js';
 
 /** Thrown when a stream carries more bytes than allowed. */
 export class TooManyBytes extends Error {
@@ -18,7 +19,7 @@ export class TooManyBytes extends Error {
  * write outside the store, and identical files are stored once. Parts of multi-part uploads wait
  * in their own folder, named by artifact id and part number.
  */
-export class BlobStore {
+export class BlobStore implements BlobStorage {
   private readonly blobs: string;
   private readonly parts: string;
   private readonly temp: string;
@@ -159,6 +160,10 @@ export class BlobStore {
   async dropParts(artifactId: string): Promise<void> {
     if (!/^art_[A-Za-z0-9]+$/.test(artifactId)) return;
     await rm(join(this.parts, artifactId), { recursive: true, force: true });
+  }
+
+  withLocalFile<T>(sha256: string, use: (path: string) => Promise<T>): Promise<T> {
+    return use(this.pathOf(sha256));
   }
 
   read(sha256: string, range?: { end: number }): Readable {
