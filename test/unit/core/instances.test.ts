@@ -150,6 +150,18 @@ describe('claims on background work', () => {
     expect(next.repos.messages.get('msg_mcp')?.status).toBe('streaming');
   });
 
+  it('where one server opens the database (SQLite), the take-over runs only once a process is gone, not every heartbeat', () => {
+    let takeOvers = 0;
+    let joinerAlive = true;
+    instance('inst_mcp', { recovers: false, pid: 7 });
+    const server = instance('inst_srv', { exclusive: true, pid: 8, alive: (pid) => pid !== 7 || joinerAlive, takeOver: () => takeOvers++ });
+    server.beat();
+    expect(takeOvers).toBe(0);
+    joinerAlive = false;
+    server.beat();
+    expect(takeOvers).toBe(1);
+  });
+
   it('a comparison another live instance writes is not marked interrupted when read here', () => {
     const a = instance('inst_a');
     const b = instance('inst_b');

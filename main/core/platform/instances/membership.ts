@@ -99,18 +99,21 @@ export class Membership {
    */
   join(): { otherServers: number } {
     const { repo, now } = this.deps;
-    const others = this.reap(true);
+    const { live: others } = this.reap(true);
     repo.register({ host: this.host, pid: this.pid, recovers: this.deps.recovers, now: now().toISOString() });
     return { otherServers: others.filter((row) => row.recovers === 1).length };
   }
 
-  /** Heartbeats from now on; a server runs `takeOver` after each. */
+  /**
+   * Heartbeats from now on; a server runs `takeOver` after each. Where only one server opens the
+   * database (SQLite), nothing can be left unclaimed but by a process gone: only then.
+   */
   start(takeOver: () => void): void {
     const beat = (): void => {
       if (this.left) return;
       try {
-        this.beat();
-        if (this.deps.recovers) takeOver();
+        const removed = this.beat();
+        if (this.deps.recovers && (!this.deps.exclusive || removed > 0)) takeOver();
       } catch (error) {
         this.deps.log.warn(`the instance heartbeat failed: ${String(error)}`);
       }
@@ -124,14 +127,14 @@ export class Membership {
     this.stopTimer = null;
   }
 
-  /** One heartbeat: this instance is alive; the gone ones are removed. */
-  beat(): void {
+  /** One heartbeat: this instance is alive; the gone ones are removed (answers how many). */
+  beat(): number {
     const { repo, now, log } = this.deps;
     if (!repo.touch(now().toISOString())) {
       log.warn(`This instance (${this.id}) was silent longer than ${this.timing.leaseMs / 1000} s and presumed stopped by another; it joins again. Answers it was writing were marked interrupted.`);
       repo.register({ host: this.host, pid: this.pid, recovers: this.deps.recovers, now: now().toISOString() });
     }
-    if (this.deps.recovers) this.reap(false);
+    return this.deps.recovers ? this.reap(false).removed : 0;
   }
 
   /** Leaving (after the work has stopped): the row and every claim of this instance go. */
@@ -146,12 +149,13 @@ export class Membership {
     }
   }
 
-  /** Removes the instances presumed dead; answers the live others. */
-  private reap(starting: boolean): InstanceRecord[] {
+  /** Removes the instances presumed dead; answers the live others and how many went. */
+  private reap(starting: boolean): { live: InstanceRecord[]; removed: number } {
     const { repo, now, log } = this.deps;
     const cutoff = now().getTime() - this.timing.leaseMs;
     const alive = this.deps.alive ?? processAlive;
     const live: InstanceRecord[] = [];
+    let removed = 0;
     for (const row of repo.list()) {
       if (row.id === this.id) continue;
       const silent = Date.parse(row.seen_at) < cutoff;
@@ -162,9 +166,10 @@ export class Membership {
         continue;
       }
       repo.remove(row.id);
+      removed++;
       if (!previousRun) log.warn(`Instance ${row.id} (${row.host}, pid ${row.pid}) ${goneHere ? 'has stopped' : `was silent for over ${this.timing.leaseMs / 1000} s`}: its work is taken over.`);
     }
-    return live;
+    return { live, removed };
   }
 }
 
