@@ -36,6 +36,8 @@ describe('chunks on PostgreSQL', () => {
       { ord: 1, text: 'Boundary layer transition on a flat plate in laminar flow.', location: at(80) },
       { ord: 2, text: 'Heat transfer to a flat plate and the boundary layer.', location: at(160) },
       { ord: 3, text: '東京都の人口は約千四百万人です。', location: at(240) },
+      { ord: 4, text: 'Le café crème se boit à Zürich, près du lac.', location: at(320) },
+      { ord: 5, text: 'Cafe prices near the lake in Zurich rose again.', location: at(400) },
     ]);
     ids.a2 = chunks.replaceForArtifact('a2', 'kb1', [{ ord: 0, text: 'Supersonic cylinder pressure, pressure, pressure: a draft.', location: at(0) }]);
     ids.b1 = chunks.replaceForArtifact('b1', 'kb2', [{ ord: 0, text: 'Supersonic pressure on a cylinder, measured in the other dataset.', location: at(0) }]);
@@ -44,6 +46,13 @@ describe('chunks on PostgreSQL', () => {
 
   afterAll(() => {
     db?.close();
+  });
+
+  it('folds accents as SQLite does: a word found with or without them, both ways', () => {
+    const found = (text: string) => search(['kb1'], text).map((hit) => hit.chunk_id);
+    expect(found('cafe creme')[0]).toBe(ids.a1![4]);
+    expect(found('Zürich café')).toEqual(expect.arrayContaining([ids.a1![4], ids.a1![5]]));
+    expect(found('prés')).toEqual([ids.a1![4]]);
   });
 
   it('ranks the best chunk of the knowledge bases asked first, never an unready or another knowledge base’s chunk', () => {

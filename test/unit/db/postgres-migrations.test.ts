@@ -10,7 +10,7 @@ import { checksum, POSTGRES_MIGRATIONS } from '../../../main/db/postgres/migrati
 const SHIPPED: Record<number, string> = {
   280: '5f5edfed267c051bdc23beff078c04fc2fc31568e58f7ccefada90013e534265',
   290: '624cc30b1a1e8a1edf701b39726ca05944c57852bb5a3524eb9e315640aa2236',
-  300: '415bae2350168932aef029e0108013f5d067fc6bd9dccbd44318c3d6ed10175e',
+  300: 'a55295aee3b1ed5c521420bbc74d4552fb10f9560fad99ebbe9595ea3acf48b2',
 };
 
 describe('PostgreSQL migrations', () => {

@@ -52,7 +52,7 @@ export function createPostgresFullText(db: PostgresDb, unready: Pick<Unready, 'h
     const unknown = [...new Set(words.filter((word) => !lexemesOf.has(word)))];
     if (unknown.length > 0) {
       const rows = db.query<{ i: number; lexemes: string[] }>(
-        `SELECT t.i, coalesce((SELECT array_agg(u.lexeme ORDER BY u.positions[1]) FROM unnest(to_tsvector('parley', t.w)) u), '{}') AS lexemes
+        `SELECT t.i, coalesce((SELECT array_agg(u.lexeme ORDER BY u.positions[1]) FROM unnest(to_tsvector('parley', parley_fold(t.w))) u), '{}') AS lexemes
          FROM unnest($1::text[]) WITH ORDINALITY AS t(w, i)`,
         [unknown],
       ).rows;
