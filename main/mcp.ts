@@ -8,7 +8,7 @@ import { stderrLogger } from './logging/core-logger.js';
 import { APP_VERSION } from './app-info.js';
 import { bootCore } from './boot.js';
 import { defaultDataDir } from './data-dir.js';
-import { databaseUrlFor } from './db/storage.js';
+import { databaseUrlFor, StorageUrlError } from './db/storage.js';
 import { parleyMcpServer } from './transport/mcp/tools.js';
 
 const USAGE = `Usage: PARLEY_API_KEY=<pk_…> npm run mcp -- [--data-dir <dir>]
@@ -82,7 +82,14 @@ async function main(): Promise<void> {
   // Another Parley (the desktop app, served mode) may be using this data directory: leave its
   // unfinished answers and files alone (SQLite's WAL lets both read and write).
   // The same database as the Parley it joins: PARLEY_DATABASE_URL or the data directory's [storage] database_url.
-  const core = bootCore({ dataDir, appVersion: APP_VERSION, log, mode: 'served', recover: false, databaseUrl: databaseUrlFor(dataDir, undefined) });
+  let core;
+  try {
+    core = bootCore({ dataDir, appVersion: APP_VERSION, log, mode: 'served', recover: false, databaseUrl: databaseUrlFor(dataDir, undefined) });
+  } catch (error) {
+    // A bad or unreachable database URL: one line, its password left out, as served mode says it.
+    if (error instanceof StorageUrlError) fail(error.message);
+    throw error;
+  }
   let caller;
   try {
     caller = core.service.authenticate(apiKey);

@@ -19,6 +19,15 @@ export const ServerConfig = z.strictObject({
   body_limit_mb: z.number().min(0.01).max(100).default(1),
 });
 
+/**
+ * Where served mode keeps its data. Read before the rest of the file, by main/db/storage.ts (the
+ * rest is stored in the database it names); here so the file that names it is still valid.
+ */
+export const StorageConfig = z.strictObject({
+  /** `postgres://…`: run on PostgreSQL (the team server); unset: SQLite in the data directory. */
+  database_url: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres://').optional(),
+});
+
 /** The roles a provider's group may grant (trial users come with a user token instead). */
 export const OIDC_ROLES = ['super_admin', 'admin', 'member'] as const;
 
@@ -265,6 +274,7 @@ export const FoldersConfig = z.strictObject({
 
 export const ConfigSchema = z.strictObject({
   server: ServerConfig.prefault({}),
+  storage: StorageConfig.prefault({}),
   auth: AuthConfig.prefault({}),
   ui: UiConfig.prefault({}),
   features: FeaturesConfig.prefault({}),

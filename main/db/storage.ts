@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse as parseToml } from 'smol-toml';
+import { parse as parseToml, TomlError } from 'smol-toml';
 import { openDatabase, type Db, type MigrationProgressListener } from './connection.js';
 import { PostgresDb } from './postgres/connection.js';
 import { migratePostgres } from './postgres/migrations/index.js';
@@ -37,8 +37,38 @@ export class StorageUrlError extends Error {
   }
 }
 
-/** The URL without its password, for messages and logs. */
-export const redactedUrl = (url: string): string => url.replace(/^(\w+:\/\/[^:/@]*):[^@/]*@/, '$1:***@');
+/**
+ * The URL without its password, for messages and logs. A password may hold `@` or `/` (the parser
+ * takes the last `@`), so one that parses is redacted through the parser; one that does not loses
+ * everything between `//` and its last `@`, user included.
+ */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.href;
+  } catch {
+    return url.replace(/^([^:/]*:\/\/)[^]*@/, '$1***@');
+  }
+}
+
+/** `text` with the URL's password (as written and as decoded) replaced, for errors a driver words. */
+function withoutPassword(text: string, url: string): string {
+  let password = '';
+  try {
+    password = new URL(url).password;
+  } catch {
+    return text;
+  }
+  if (!password) return text;
+  let decoded = password;
+  try {
+    decoded = decodeURIComponent(password);
+  } catch {
+    // A stray `%`: the raw form is the one to hide.
+  }
+  return text.split(password).join('***').split(decoded).join('***');
+}
 
 function checkedUrl(url: string): string {
   let parsed: URL;
@@ -61,19 +91,32 @@ function checkedUrl(url: string): string {
 export function databaseUrlFor(dataDir: string, given: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (given) return given;
   if (env.PARLEY_DATABASE_URL) return env.PARLEY_DATABASE_URL;
+  const file = join(dataDir, 'parley.toml');
   let text: string;
   try {
-    text = readFileSync(join(dataDir, 'parley.toml'), 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
+  let parsed: unknown;
   try {
-    const storage = (parseToml(text) as { storage?: { database_url?: unknown } }).storage;
-    return typeof storage?.database_url === 'string' && storage.database_url ? storage.database_url : undefined;
-  } catch {
-    // An unreadable file is said by the configuration's own load, with where it is wrong.
-    return undefined;
+    parsed = parseToml(text);
+  } catch (error) {
+    // A file naming a database it cannot be read for must not quietly run on SQLite instead (a
+    // second instance writing its own database). Without database_url the configuration's own
+    // load says what is wrong, falling back to its last good version as always.
+    if (!/^\s*database_url\s*=/m.test(text)) return undefined;
+    const where = error instanceof TomlError ? ` (line ${error.line}, column ${error.column})` : '';
+    throw new StorageUrlError(`${file} names a database_url but is not valid TOML${where}: mend it, or give --database-url / PARLEY_DATABASE_URL.`);
   }
+  const storage = (parsed as { storage?: unknown }).storage;
+  if (storage === undefined) return undefined;
+  const url = typeof storage === 'object' && storage !== null && !Array.isArray(storage) ? (storage as { database_url?: unknown }).database_url : storage;
+  if (url === undefined) return undefined;
+  if (typeof url !== 'string' || !url || url === storage) {
+    throw new StorageUrlError(`[storage] database_url in ${file} must be a postgres:// URL in quotes; remove it to use SQLite.`);
+  }
+  return url;
 }
 
 /** The SQLite database of a data directory. */
@@ -87,7 +130,8 @@ export function openStorage(options: StorageOptions): Storage {
     try {
       db = new PostgresDb(url, 'parley');
     } catch (error) {
-      throw new StorageUrlError(`PostgreSQL at ${redactedUrl(url)} could not be reached: ${(error as Error).message}`);
+      const reason = withoutPassword((error as Error).message, url).split('\n')[0];
+      throw new StorageUrlError(`PostgreSQL at ${redactedUrl(url)} could not be reached: ${reason}`);
     }
     try {
       migratePostgres(db);

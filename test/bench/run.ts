@@ -9,6 +9,7 @@ import { runChatBench } from './chat.js';
 import { runFoldersBench } from './folders.js';
 import { guarded } from './guard.js';
 import { runIngestBench } from './ingest.js';
+import { runInstancesBench } from './instances.js';
 import { runLocalModelsBench } from './local-models.js';
 import { runMetricsBench } from './metrics.js';
 import { runPipelineBench } from './pipeline.js';
@@ -28,13 +29,14 @@ import { applyGoals, goalSummary } from './targets.js';
 // `PARLEY_BENCH_DIMENSIONS=384 npm run bench`: without the 1,536-d vectors (see benchDimensions).
 // `PARLEY_IR_COLLECTION=/data/cranfield:/data/medline:/data/cisi`: the relevance collections (test/bench/data/README.md);
 // `PARLEY_BENCH_REAL=0`: without the real models' parts (SmolLM2, MiniLM throughput, grounded answers);
-// `PARLEY_BENCH_POSTGRES_URL=postgres://…` (or `test`): retrieval, relevance and upload → ready on PostgreSQL too (./postgres.ts).
+// `PARLEY_BENCH_POSTGRES_URL=postgres://…` (or `test`): retrieval, relevance and upload → ready on PostgreSQL too (./postgres.ts),
+// and the two-instance chat bench (./instances.ts; skipped without it).
 const sizes = (process.env.PARLEY_BENCH_SIZES ?? '')
   .split(',')
   .map(Number)
   .filter((n) => Number.isInteger(n) && n > 0);
 // `PARLEY_BENCH_ONLY=attacks npm run bench` (names, comma-separated): only those benches; every
-// other goal then reads "not measured". Names: routing, chat, ingest, pipeline, small-files, startup,
+// other goal then reads "not measured". Names: routing, chat, instances, ingest, pipeline, small-files, startup,
 // retrieval, relevance, metrics, local-models, real-chat, real-embeddings, grounded, attacks, folders.
 const only = new Set((process.env.PARLEY_BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 /** `guarded`, for a bench this run includes; undefined (not run) for one it leaves out. */
@@ -52,6 +54,9 @@ if (chat) {
   printRows('Time to first token (SSE, loopback)', applyGoals('ttft', chat.ttft));
   printRows('Concurrent streams on loopback', chat.concurrent);
 }
+const instances = await selected('instances', 'Two instances', () => withBenchPostgres((postgres) => runInstancesBench(postgres)));
+if (instances && 'skipped' in instances) process.stdout.write(`\nTwo instances: skipped — ${instances.skipped}\n`);
+else if (instances) printRows(`${String(instances.rows[0]?.streams)} concurrent streams (302-token answers) over two instances on one PostgreSQL, and on one SQLite instance`, instances.rows);
 const ingest = await selected('ingest', 'Ingestion', runIngestBench);
 if (ingest) {
   tables.ingest = ingest.map((r): Row => ({ ...r }));

@@ -44,7 +44,8 @@ describe('OpenID Connect sign-in ([auth.oidc])', () => {
       `issuer = "${provider.issuer}"`,
       'name = "Team SSO"',
       `client_id = "${provider.clientId}"`,
-      `client_secret = "${provider.clientSecret}"`,
+      // The real secret comes from PARLEY_OIDC_CLIENT_SECRET (set below), overriding this one.
+      'client_secret = "not-the-secret-the-environment-has-it"',
       'scopes = ["openid", "profile", "email", "groups"]',
       'groups_claim = "groups"',
       'create_users = true',
@@ -53,10 +54,12 @@ describe('OpenID Connect sign-in ([auth.oidc])', () => {
     ].join('\n');
     const toml = CONFIG_TEMPLATE.slice(0, CONFIG_TEMPLATE.indexOf('[auth.oidc]')) + oidc + '\n\n' + CONFIG_TEMPLATE.slice(CONFIG_TEMPLATE.indexOf('[ui]'));
     writeFileSync(join(dir, CONFIG_FILE), toml);
+    process.env.PARLEY_OIDC_CLIENT_SECRET = provider.clientSecret;
     h = await startTestHttp({ dataDir: dir });
     provider.allowRedirect(`${h.url}/api/auth/oidc/callback`);
   });
   afterAll(async () => {
+    delete process.env.PARLEY_OIDC_CLIENT_SECRET;
     await h.close();
     await provider.close();
     removeDir();
@@ -113,7 +116,7 @@ describe('OpenID Connect sign-in ([auth.oidc])', () => {
     expect(ui.oidc).toEqual({ name: 'Team SSO', start_url: '/api/auth/oidc/start' });
   });
 
-  it('creates the user with the role and organization their groups map to, signed in with an API key', async () => {
+  it('creates the user with the role and organization their groups map to, signed in with an API key (client secret from PARLEY_OIDC_CLIENT_SECRET over the file)', async () => {
     const key = await redeem(await signIn('ada'));
     const user = await me(key);
     expect(user).toMatchObject({ email: 'ada@team.example', name: 'Ada Lovelace', role: 'admin', organization: { name: 'Research' } });

@@ -17,6 +17,12 @@ cors_origins = []
 # Largest JSON request body, in megabytes.
 body_limit_mb = 1
 
+[storage]
+# Served mode on PostgreSQL (a team server, several instances on one database): a postgres:// URL.
+# Unset: SQLite in the data directory. --database-url and PARLEY_DATABASE_URL take precedence; prefer
+# PARLEY_DATABASE_URL for a URL with a password, as this file is kept in the database's history.
+# database_url = "postgres://parley:password@db.example.com:5432/parley"
+
 [auth]
 # Accept deprecated access tokens (at_…). Set to false to refuse them with 401.
 allow_access_tokens = true
@@ -28,7 +34,8 @@ allow_access_tokens = true
 # What the sign-in page calls it ("Sign in with …"); the issuer's host when unset.
 # name = "Example SSO"
 # client_id = "parley"
-# Leave out for a public client (PKCE only).
+# Leave out for a public client (PKCE only). PARLEY_OIDC_CLIENT_SECRET overrides it, to keep the
+# secret out of this file (which is kept in the database's history).
 # client_secret = "…"
 # Where the provider sends the browser back; by default <this server's origin>/api/auth/oidc/callback.
 # redirect_url = "https://parley.example.com/api/auth/oidc/callback"

@@ -17,6 +17,8 @@ export interface OidcDeps {
   repos: Repositories;
   config: () => Config;
   now: () => Date;
+  /** Where PARLEY_OIDC_CLIENT_SECRET is read; the process's environment by default. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export const CALLBACK_PATH = '/api/auth/oidc/callback';
@@ -69,7 +71,10 @@ export function createOidcSignIn(deps: OidcDeps) {
   function configured(): Oidc & { issuer: string; client_id: string } {
     const oidc = deps.config().auth.oidc;
     if (!oidc.issuer || !oidc.client_id) throw new Refused('off');
-    return { ...oidc, issuer: oidc.issuer, client_id: oidc.client_id };
+    // The environment's secret wins, so a team can keep it out of parley.toml (and so out of the
+    // configuration history in the database, which admins read).
+    const client_secret = (deps.env ?? process.env).PARLEY_OIDC_CLIENT_SECRET || oidc.client_secret;
+    return { ...oidc, issuer: oidc.issuer, client_id: oidc.client_id, client_secret };
   }
 
   /** Where to send the browser to start signing in; `origin` is this server's as the browser sees it. */
