@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { Config } from '../shared/config.js';
 import { randomBytes } from 'node:crypto';
 import { openStorage, sqliteFile, type StorageKind } from './db/storage.js';
+import { openNotices } from './db/notices.js';
+import { answerCancels } from './core/answering/cancel-anywhere.js';
 import type { SqlDb } from './db/sql.js';
 import { logMigrationProgress } from './db/migration-progress.js';
 import type { Repositories } from './db/repositories/index.js';
@@ -149,6 +151,8 @@ export function bootCore(options: BootOptions): Core {
     onMigrationProgress: logMigrationProgress((line) => log.info(line)),
   });
   const { db } = storage;
+  // Cancels reaching an instance that does not write the answer (LISTEN/NOTIFY on PostgreSQL).
+  const notices = openNotices(storage, log);
   const dbFile = storage.kind === 'sqlite' ? storage.file : undefined;
   const instance = process.env.PARLEY_INSTANCE_ID || `inst_${randomBytes(6).toString('hex')}`;
   try {
@@ -223,6 +227,7 @@ export function bootCore(options: BootOptions): Core {
       providers: createProviders(local),
       local,
       hub: new StreamHub(),
+      notices,
       answerSlots: new AnswerSlots(() => config().chat.max_concurrent_answers),
       log,
       lifecycle: new Lifecycle(),
@@ -252,6 +257,7 @@ export function bootCore(options: BootOptions): Core {
         serverProblem = problem;
       },
     };
+    answerCancels(runtime);
     // Find the local models in the background: the first listing waits for this scan anyway.
     local.refresh().catch((error: unknown) => log.warn(`looking for local models failed: ${String(error)}`));
     // Vector graphs load (or are rebuilt) off the main thread from now on; searches use exact kNN until each is ready.
@@ -314,12 +320,14 @@ export function bootCore(options: BootOptions): Core {
           options.shutdownGraceMs,
         );
         await Promise.allSettled([runtime.mcp?.close(), engine.close(), repos.chunks.stopBackgroundWork(), runtime.keywords.close()]);
+        await notices.close();
         // What is left unfinished is free for the other instances at once, not after the lease.
         membership.leave();
         db.close();
       })());
     return { db, storage: storage.kind, instance, repos, service, runtime, config, desktopCaller, owner, dataDir: options.dataDir, cleanedUp, close };
   } catch (error) {
+    void notices.close();
     db.close();
     throw error;
   }

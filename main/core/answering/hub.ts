@@ -56,6 +56,11 @@ export class StreamHub implements StreamHubPort {
     };
   }
 
+  /** True while this process has the answer in memory: being written, or ended and still replayable. */
+  holds(messageId: string): boolean {
+    return this.runs.has(messageId);
+  }
+
   isRunning(messageId: string): boolean {
     const run = this.runs.get(messageId);
     return run !== undefined && !run.settled;

@@ -12,6 +12,7 @@ export { buildTurns } from './turns.js';
 export { agentDatasets, type AgentDataset, type ToolEnv, type ToolResult } from './agent/tools.js';
 export type { AgentEvent, ExternalTools, OpenExternalTools } from './agent/types.js';
 export { AnswerFailed } from './answer-failed.js';
+export { cancelAnywhere } from './cancel-anywhere.js';
 export { defuse, fenced } from './untrusted.js';
 export type { RunHandle } from '../platform/ports/answers.js';
 export {

@@ -15,6 +15,7 @@ import type { ModelDownloadsPort } from './ports/model-downloads.js';
 import type { LocalModelsPort } from './ports/local-models.js';
 import type { Logger } from './logger.js';
 import type { LifecyclePort } from './ports/lifecycle.js';
+import type { NoticesPort } from './ports/notices.js';
 
 /** How a caller proved who they are. The desktop renderer over IPC acts as the desktop profile. */
 export type CredentialKind = 'ipc' | 'api_key' | 'user_token' | 'access_token';
@@ -46,6 +47,8 @@ export interface Runtime {
   /** Local GGUF models: what was found on this machine, and llama.cpp running them. */
   local: LocalModelsPort;
   hub: StreamHubPort;
+  /** Notices between the instances sharing the database (a cancel reaching one not writing the answer). */
+  notices: NoticesPort;
   /** The answers each user has being written, bounded by `[chat] max_concurrent_answers`. */
   answerSlots: AnswerSlotsPort;
   /** The one logger of the core (pino when booted by serve.ts or the desktop app). */

@@ -72,6 +72,8 @@ describe('two instances on one database and one data directory', () => {
   const dir = tempDir('parley-instances-');
   const servers: Served[] = [];
   let upstream: Upstream | undefined;
+  /** Models answering one word, then nothing for ten minutes: only a cancel ends them. */
+  const held: string[] = [];
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
     await upstream?.close();
@@ -119,5 +121,79 @@ describe('two instances on one database and one data directory', () => {
     expect(text).toBe(SLOW_TEXT);
     expect((followed.at(-1)?.data.message as { content: string; status: string })).toMatchObject({ content: text, status: 'complete' });
     for (let e = await events.next(); !e.done; e = await events.next());
+  });
+
+  it('cancels, through the other instance, an answer this one writes: it ends cancelled with its text so far, on both', async () => {
+    const [a, b] = servers as [Served, Served];
+    // One word, then nothing for ten minutes: only the cancel ends it.
+    const model = (await (await a.api('/models', { body: { name: 'Held', provider: 'openai_compatible', endpoint_url: upstream!.openaiBaseUrl, model: 'slow:600000' } })).json()) as { id: string };
+    held.push(model.id);
+    type Msg = { status: string; content: string };
+    let messageId = '';
+    let written = '';
+    let cancelled: { message: Msg } | undefined;
+    let following: Promise<Awaited<ReturnType<typeof collectChat>>> | undefined;
+    const seen: Array<{ event: string | undefined; data: string }> = [];
+    for await (const e of readSse(await a.api('/chat', { body: { message: 'count to ten', model_endpoint_override: model.id, stream: true } }))) {
+      seen.push(e);
+      if (e.event === 'message.created') messageId = (JSON.parse(e.data) as { message_id: string }).message_id;
+      if (e.event === 'delta') {
+        written += (JSON.parse(e.data) as { content: string }).content;
+        if (cancelled) continue;
+        // B follows the stored answer, then cancels it: B does not write it, A does.
+        following = collectChat(await b.api(`/chat/${messageId}/stream`));
+        const response = await b.api(`/chat/${messageId}/cancel`, { body: {} });
+        expect(response.status).toBe(200);
+        cancelled = (await response.json()) as { message: Msg };
+        expect(cancelled.message).toMatchObject({ status: 'cancelled', content: written });
+      }
+    }
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.length).toBeLessThan(SLOW_TEXT.length);
+    // A's own stream ends as a local cancel ends it.
+    expect(seen.at(-1)?.event).toBe('message.completed');
+    expect((JSON.parse(seen.at(-1)!.data) as { message: Msg }).message).toMatchObject({ status: 'cancelled', content: written });
+    // The client following on B sees it end the same way.
+    const followed = await following!;
+    expect(followed.filter((e) => e.event === 'delta').map((e) => e.data.content as string).join('')).toBe(written);
+    expect(followed.at(-1)).toMatchObject({ event: 'message.completed', data: { message: { status: 'cancelled', content: written } } });
+  });
+
+  it("cancels, through the other instance, a comparison this one writes: each answer ends cancelled, and this one's stream ends", async () => {
+    const [a, b] = servers as [Served, Served];
+    const second = (await (await a.api('/models', { body: { name: 'Held too', provider: 'openai_compatible', endpoint_url: upstream!.openaiBaseUrl, model: 'slow:600000' } })).json()) as { id: string };
+    type Comparison = { id: string; responses: Array<{ status: string; content: string }> };
+    let id = '';
+    let cancelled: Comparison | undefined;
+    const seen: string[] = [];
+    for await (const e of readSse(await a.api('/comparisons', { body: { prompt: 'count to ten', model_ids: [held[0]!, second.id], stream: true } }))) {
+      seen.push(e.event ?? '');
+      if (e.event === 'comparison.created') id = (JSON.parse(e.data) as { comparison: Comparison }).comparison.id;
+      if (e.event === 'delta' && !cancelled) {
+        const response = await b.api(`/comparisons/${id}/cancel`, { body: {} });
+        expect(response.status).toBe(200);
+        cancelled = (await response.json()) as Comparison;
+      }
+    }
+    expect(cancelled?.responses.map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+    // Each kept what it had written: its first word, if that came before the cancel.
+    for (const response of cancelled?.responses ?? []) expect(['', 'one']).toContain(response.content);
+    expect(seen).toContain('response.completed');
+  });
+
+  it('deleting, through the other instance, a thread whose answer this one writes stops that answer', async () => {
+    const [a, b] = servers as [Served, Served];
+    let threadId = '';
+    let deleted = 0;
+    const seen: string[] = [];
+    for await (const e of readSse(await a.api('/chat', { body: { message: 'count to ten', model_endpoint_override: held[0]!, stream: true } }))) {
+      seen.push(e.event ?? '');
+      if (e.event === 'message.created') threadId = (JSON.parse(e.data) as { thread_id: string }).thread_id;
+      if (e.event === 'delta' && !deleted) deleted = (await b.api(`/threads/${threadId}`, { method: 'DELETE' })).status;
+    }
+    // The stream ended (ten minutes before the model would have): A stopped writing.
+    expect(deleted).toBe(204);
+    expect(seen).toContain('delta');
+    expect((await a.api(`/threads/${threadId}`)).status).toBe(404);
   });
 });

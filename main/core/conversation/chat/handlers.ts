@@ -6,6 +6,7 @@ import { startChat, type ChatCtx, type StartedChat } from './send.js';
 import { startContinue, startEdit, startRegenerate } from './branching.js';
 import { ownMessage } from '../threads/owned.js';
 import { followStored, replayStored } from './stored-stream.js';
+import { cancelAnywhere } from '../../answering/index.js';
 import type { HandlersFor, InputOf, StreamHandlers } from '../../platform/operation-handlers.js';
 
 function reload(ctx: ContextSlice<'repos'>, id: string) {
@@ -35,11 +36,12 @@ export const streamEdit = (ctx: ChatCtx, input: InputOf<'chat.edit'>) => live(ct
 export const continueChat = (ctx: ChatCtx, input: InputOf<'chat.continue'>) => answered(ctx, startContinue(ctx, input));
 export const streamContinue = (ctx: ChatCtx, input: InputOf<'chat.continue'>) => live(ctx, startContinue(ctx, input));
 
-export async function cancelChat(ctx: AuthedSlice<'repos', 'hub'>, input: InputOf<'chat.cancel'>) {
+export async function cancelChat(ctx: AuthedSlice<'repos', 'hub' | 'notices'>, input: InputOf<'chat.cancel'>) {
   const row = ownMessage(ctx, input.message_id);
   if (row.role !== 'assistant') throw new ServiceError('invalid_argument', 'Only an answer can be cancelled.');
-  // Cancelling a finished answer changes nothing and says so by its status.
-  await ctx.runtime.hub.cancel(row.id);
+  // Cancelling a finished answer changes nothing and says so by its status; one another instance
+  // writes is stopped there (the team server).
+  await cancelAnywhere(ctx.runtime, row.id, () => ctx.repos.messages.get(row.id)?.status === 'streaming');
   return { message: reload(ctx, row.id) };
 }
 

@@ -3,7 +3,7 @@ import { ServiceError, type FieldError } from '../../../../shared/errors.js';
 import type { Sequenced } from '../../../../shared/events.js';
 import type { Comparison, ComparisonEvent } from '../../../../shared/operations/comparisons.js';
 import type { ComparisonResponseRecord, ComparisonRecord } from '../../../db/repositories/comparisons.js';
-import { buildTurns, groundingFor, INTERRUPTED } from '../../answering/index.js';
+import { buildTurns, cancelAnywhere, groundingFor, INTERRUPTED } from '../../answering/index.js';
 import { isoNow, type AuthedSlice } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
 import { findModel, resolveModel, type CatalogCtx } from '../../models/catalog/catalog.js';
@@ -143,10 +143,11 @@ export function getComparison(ctx: ComparisonCtx, input: InputOf<'comparisons.ge
   return view(ctx, ownComparison(ctx, input.id));
 }
 
-export async function cancelComparison(ctx: ComparisonCtx, input: InputOf<'comparisons.cancel'>): Promise<Comparison> {
+export async function cancelComparison(ctx: AuthedSlice<'repos' | 'now', 'hub' | 'notices'>, input: InputOf<'comparisons.cancel'>): Promise<Comparison> {
   const row = ownComparison(ctx, input.id);
   // Cancelling a finished comparison changes nothing; the answers' statuses say how each ended.
-  await ctx.runtime.hub.cancel(row.id);
+  // One another instance writes is stopped there (the team server).
+  await cancelAnywhere(ctx.runtime, row.id, () => ctx.repos.comparisons.responses(row.id).some((r) => r.status === 'streaming'));
   return view(ctx, row);
 }
 

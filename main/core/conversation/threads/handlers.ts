@@ -41,9 +41,13 @@ export function updateThread(ctx: AuthedSlice<'repos' | 'config' | 'now'>, input
   return viewThread(ctx, ownThread(ctx, input.id));
 }
 
-export async function deleteThread(ctx: AuthedSlice<'repos', 'hub' | 'folders' | 'blobs'>, input: InputOf<'threads.delete'>): Promise<null> {
+export async function deleteThread(ctx: AuthedSlice<'repos', 'hub' | 'notices' | 'folders' | 'blobs'>, input: InputOf<'threads.delete'>): Promise<null> {
   ownThread(ctx, input.id);
-  for (const id of ctx.repos.messages.streamingIn(input.id)) void ctx.runtime.hub.cancel(id);
+  // An answer another instance writes (the team server) is stopped there, without waiting for it.
+  for (const id of ctx.repos.messages.streamingIn(input.id)) {
+    if (ctx.runtime.hub.holds(id)) void ctx.runtime.hub.cancel(id);
+    else ctx.runtime.notices.publish('answer.cancel', id);
+  }
   // Its attached files go as a deleted dataset's do, stored bytes included (the rows' cascade alone would leave those).
   const files = ctx.repos.datasets.ofThread(input.id);
   if (files) await dropDataset(ctx, files);

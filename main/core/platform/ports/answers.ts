@@ -20,6 +20,8 @@ export interface RunHandle<E extends StreamEvent = ChatEvent> {
 /** Live answers by message id (chat) or comparison id (model comparisons), replayable from any event id. */
 export interface StreamHubPort {
   start<E extends StreamEvent = ChatEvent>(messageId: string): RunHandle<E>;
+  /** True while this process has the answer in memory: being written, or ended and still replayable. */
+  holds(messageId: string): boolean;
   /** True until the answer is stored (settled), even while its stream stays open after it. */
   isRunning(messageId: string): boolean;
   /** Resolves when the answer has been stored (settled; at once if it is not running). */
