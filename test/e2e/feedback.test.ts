@@ -163,6 +163,10 @@ describe('toasts for failures out of view', () => {
   });
 
   it('a lost connection is said once, and so is its return', async () => {
+    // The page's clock from here on (it flows as the real one until told to run ahead): the probe's
+    // knock every 3 s while the service is gone, and the good news's 5 s, are run through, not waited.
+    // The file's last test: the shared page keeps this clock.
+    await page.clock.install();
     const refuse = (url: URL) => url.origin === suite.served.url && url.pathname.startsWith('/api/');
     await page.route(refuse, (route) => route.abort('connectionrefused'));
     await navigate('Settings');
@@ -173,9 +177,12 @@ describe('toasts for failures out of view', () => {
     expect(await inspectPage(page, 'toast-connection')).toEqual([]);
 
     await page.unroute(refuse);
+    // The probe's next knock (api/reachability.ts, every 3 s while the service is gone) comes now.
+    await page.clock.runFor(3_000);
     const back = await visible(toasts().filter({ hasText: 'Connected to Parley again' }));
     await lost.waitFor({ state: 'detached' });
-    // Good news goes by itself (after about 5 s); errors wait to be dismissed.
-    await back.waitFor({ state: 'detached', timeout: 15_000 });
+    // Good news goes by itself (after 5 s, ui/Toaster.tsx); errors wait to be dismissed.
+    await page.clock.runFor(5_000);
+    await back.waitFor({ state: 'detached' });
   });
 });

@@ -11,9 +11,16 @@ const htmlLang = (page: Page) => page.evaluate(() => document.documentElement.la
 const NAV = { ja: 'メイン', de: 'Hauptnavigation', 'zh-Hans': '主导航' } as const;
 const nav = (page: Page, locale: keyof typeof NAV) => page.getByRole('navigation', { name: NAV[locale] });
 
-/** A fresh profile whose browser speaks `locale` (navigator.languages, as the OS gives Electron's). */
-async function openIn(locale: string, hash = ''): Promise<Page> {
-  return suite.open(hash, { context: await suite.newContext({ locale }) });
+/**
+ * A fresh profile whose browser speaks `locale` (navigator.languages, as the OS gives Electron's);
+ * `signedIn`: with the owner's key already kept in it, as the sign-in page leaves it, before the app loads.
+ */
+async function openIn(locale: string, options: { signedIn?: boolean } = {}): Promise<Page> {
+  const key = suite.served.apiKey;
+  const prepare = async (page: Page) => {
+    if (options.signedIn) await page.addInitScript((k) => localStorage.setItem('parley.apiKey', k), key);
+  };
+  return suite.open('', { context: await suite.newContext({ locale }), prepare });
 }
 
 describe('the interface in the user’s language', () => {
@@ -61,10 +68,9 @@ describe('the interface in the user’s language', () => {
     ['ja-JP', 'ja', 'チャット', '設定'],
   ] as const) {
     it(`the chat home and Settings in ${name} (a browser in ${locale}), at each width and in each theme`, async () => {
-      const page = await openIn(locale);
-      // Signed in as the sign-in page would leave it: its key kept in this profile.
-      await page.evaluate((key) => localStorage.setItem('parley.apiKey', key), suite.served.apiKey);
-      await page.reload();
+      // Signed in as the sign-in page would leave it: its key kept in this profile (set before the
+      // app loads, rather than loading it twice: the sign-in page, then a reload).
+      const page = await openIn(locale, { signedIn: true });
       const main = nav(page, name);
       await visible(main.getByRole('link', { name: chat, exact: true }));
       expect(await htmlLang(page)).toBe(name);
