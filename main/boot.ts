@@ -151,7 +151,8 @@ export function bootCore(options: BootOptions): Core {
     onMigrationProgress: logMigrationProgress((line) => log.info(line)),
   });
   const { db } = storage;
-  // Cancels reaching an instance that does not write the answer (LISTEN/NOTIFY on PostgreSQL).
+  // Requests reaching an instance that does not hold the work (an answer, a file, a download, a
+  // followed folder): LISTEN/NOTIFY on PostgreSQL.
   const notices = openNotices(storage, log);
   const dbFile = storage.kind === 'sqlite' ? storage.file : undefined;
   const instance = process.env.PARLEY_INSTANCE_ID || `inst_${randomBytes(6).toString('hex')}`;
@@ -232,7 +233,7 @@ export function bootCore(options: BootOptions): Core {
       log,
       lifecycle: new Lifecycle(),
       blobs,
-      ingest: new IngestQueue({ repos, blobs, config, embedding, log, claims: { ingest: claims('ingest'), embedding: claims('embedding') } }),
+      ingest: new IngestQueue({ repos, blobs, config, embedding, log, claims: { ingest: claims('ingest'), embedding: claims('embedding') }, notices }),
       downloads: new ModelDownloads({
         repo: repos.modelDownloads,
         dataDir: options.dataDir,
@@ -242,6 +243,7 @@ export function bootCore(options: BootOptions): Core {
         onInstalled: () => void local.refresh().catch((error: unknown) => log.warn(`looking for local models failed: ${String(error)}`)),
         ...options.downloads,
         claims: claims('download'),
+        notices,
       }),
       signingKey: uploadSigningKey(repos),
       baseUrl: () => baseUrl,
@@ -274,7 +276,7 @@ export function bootCore(options: BootOptions): Core {
     // Followed folders: what changed while Parley was stopped is reconciled, then followed live.
     if (recover) {
       runtime.folders = new FolderWatchers(
-        { repos, blobs, ingest: runtime.ingest, config, log, now: clock, dataDir: options.dataDir, claims: claims('folder') },
+        { repos, blobs, ingest: runtime.ingest, config, log, now: clock, dataDir: options.dataDir, claims: claims('folder'), notices },
         { ...DEFAULT_FOLDER_TIMING, ...options.folderTiming },
       );
       runtime.folders.resume();

@@ -6,12 +6,9 @@
 import { EventEmitter } from 'node:events';
 import { PostgresNotices } from './postgres/notices.js';
 import type { Storage } from './storage.js';
+import type { NoticeKind } from './notice-kinds.js';
 
-/**
- * `answer.cancel`: stop the answer (chat message or comparison) with this id if you write it;
- * `answer.ended`: the instance writing it has stored it (after a cancel asked for it).
- */
-export type NoticeKind = 'answer.cancel' | 'answer.ended';
+export type { NoticeKind } from './notice-kinds.js';
 
 export interface NoticesPort {
   /** True when notices reach other processes (PostgreSQL); false when they stay in this one. */

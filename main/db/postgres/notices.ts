@@ -1,10 +1,11 @@
 import pg from 'pg';
-import type { NoticeKind, NoticesPort } from '../notices.js';
+import type { NoticesPort } from '../notices.js';
+import { NOTICE_KINDS, type NoticeKind } from '../notice-kinds.js';
 
 /** The one channel every instance listens on; the payload says which notice and about what. */
 export const NOTICE_CHANNEL = 'parley_notices';
 
-const KINDS: ReadonlySet<string> = new Set<NoticeKind>(['answer.cancel', 'answer.ended']);
+const KINDS: ReadonlySet<string> = new Set<NoticeKind>(NOTICE_KINDS);
 
 /** Waits before connecting again after the listening connection dropped: 0.5 s, doubling, at most 30 s. */
 const RETRY_MS = { first: 500, max: 30_000 };

@@ -91,7 +91,7 @@ export function createArtifactsRepo(db: Db) {
   const setProgress = db.prepare('UPDATE artifacts SET progress = ?, updated_at = ? WHERE id = ?');
   const setStored = db.prepare('UPDATE artifacts SET sha256 = @sha256, mime_type = @mime_type, updated_at = @now WHERE id = @id');
   const setReady = db.prepare(
-    "UPDATE artifacts SET status = 'ready', progress = 1, mime_type = @mime_type, chunk_count = @chunk_count, metadata = @metadata, error_code = NULL, error_detail = NULL, embedded_chunks = 0, embedding_error = NULL, replacing = 0, updated_at = @now WHERE id = @id",
+    "UPDATE artifacts SET status = 'ready', progress = 1, mime_type = @mime_type, chunk_count = @chunk_count, metadata = @metadata, error_code = NULL, error_detail = NULL, embedded_chunks = 0, embedding_error = NULL, replacing = 0, updated_at = @now WHERE id = @id AND status = 'processing'",
   );
   const remove = db.prepare('DELETE FROM artifacts WHERE id = ?');
   // Embedding progress: counted per stored batch (the ids are chunks that had no vector before).

@@ -5,6 +5,8 @@
  * once that instance is silent past its lease. The heartbeat is made short (100 ms, lease 1 s) so
  * the tests wait on events, not on minutes.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { PostgresDb } from '../../../main/db/postgres/connection.js';
 import { tempDir } from '../../support/core.js';
@@ -12,6 +14,7 @@ import { freshDatabaseUrl } from '../../support/postgres-db.js';
 import { randomApiKey, startServed, type Served } from '../../support/served.js';
 import { collectChat, readSse } from '../../support/sse.js';
 import { SLOW_TEXT, startUpstream, type Upstream } from '../../fixtures/upstream.js';
+import { ggufBytes, startDownloadServer } from '../../fixtures/download-server.js';
 
 interface Message {
   id: string;
@@ -150,5 +153,25 @@ describe('background work between instances', () => {
     const response = await uploading;
     expect(response.status, await response.clone().text()).toBe(201);
     await vi.waitFor(async () => expect((await listed())[0]?.status).toBe('ready'));
+  });
+
+  it('a download cancelled through another instance stops on the one running it, and its part file goes', async () => {
+    const [b, c] = servers.slice(-2) as [Served, Served];
+    const files = await startDownloadServer();
+    try {
+      const url = files.add('/files/held.gguf', { bytes: ggufBytes(300_000), holdAt: 100_000 });
+      const started = (await (await b.api('/models/downloads', { body: { url } })).json()) as { id: string };
+      await vi.waitFor(() => expect(files.held()).toBe(100_000));
+      const cancelled = await c.api(`/models/downloads/${started.id}`, { method: 'DELETE' });
+      expect(cancelled.status).toBe(200);
+      expect(((await cancelled.json()) as { status: string }).status).toBe('cancelled');
+      // B closes its connection (C could not: B holds it) and removes the part file it was writing.
+      await vi.waitFor(() => expect(files.abandoned()).toBe(1));
+      await vi.waitFor(() => expect(existsSync(join(dir.dir, 'downloads', `${started.id}.part`))).toBe(false));
+      expect(((await (await b.api(`/models/downloads/${started.id}`)).json()) as { status: string }).status).toBe('cancelled');
+    } finally {
+      files.release();
+      await files.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { walk } from './walk.js';
 import type { FolderWatchersPort } from '../../platform/ports/knowledge.js';
 import { isCorruptRecord } from '../../platform/storage/corrupt-record.js';
 import { ALONE, type WorkClaims } from '../../platform/instances/membership.js';
+import type { NoticesPort } from '../../platform/ports/notices.js';
 
 export interface FolderTiming {
   /** A file's size must hold still this long before it is read (chokidar's awaitWriteFinish). */
@@ -49,9 +50,13 @@ export class FolderWatchers implements FolderWatchersPort {
   private closed = false;
 
   constructor(
-    private readonly deps: SyncDeps & { dataDir: string; claims?: WorkClaims | undefined },
+    private readonly deps: SyncDeps & { dataDir: string; claims?: WorkClaims | undefined; notices?: NoticesPort | undefined },
     private readonly timing: FolderTiming = DEFAULT_FOLDER_TIMING,
-  ) {}
+  ) {
+    // A request that reached another instance, about a folder this one follows.
+    deps.notices?.on('folder.stop', (id) => void (this.follows.has(id) && this.stop(id)));
+    deps.notices?.on('folder.start', (id) => this.follows.has(id) && this.start(id));
+  }
 
   /** Parley's data directory: never followed, nor a folder holding it. */
   get dataDir(): string {
@@ -86,8 +91,8 @@ export class FolderWatchers implements FolderWatchersPort {
   start(folderId: string): void {
     if (this.closed) return;
     this.stopFollow(folderId);
-    // Another live instance follows it: that one goes on.
-    if (!this.claims.claim(folderId)) return;
+    // Another live instance follows it: that one starts over (a reconcile, with the folder's new settings).
+    if (!this.claims.claim(folderId)) return void this.deps.notices?.publish('folder.start', folderId);
     const folder = this.deps.repos.folders.get(folderId);
     if (!folder) return;
     const follow: Follow = { root: folder.path, watcher: null, poll: null, stopped: false, chains: new Map(), scanning: null, timers: new Set(), reading: 0, waiting: [] };
@@ -96,9 +101,13 @@ export class FolderWatchers implements FolderWatchersPort {
     follow.scanning = this.run(folderId, follow).catch((error: unknown) => this.fail(folderId, follow, 'scan_failed', `Scanning the folder failed: ${String(error)}`));
   }
 
-  /** Stops following a folder (pause, removal); what it brought stays unless the caller removes it. */
+  /**
+   * Stops following a folder (pause, removal); what it brought stays unless the caller removes it.
+   * Followed by another live instance: that one is told, and stops at once (not waited for).
+   */
   stop(folderId: string): Promise<void> {
     const follow = this.follows.get(folderId);
+    if (!follow && this.claims.heldElsewhere(folderId)) this.deps.notices?.publish('folder.stop', folderId);
     this.stopFollow(folderId);
     return follow ? this.settled(follow) : Promise.resolve();
   }

@@ -12,6 +12,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { IngestPort } from '../../platform/ports/knowledge.js';
 import { EmbedQueue } from './embed-queue.js';
 import { ALONE, type WorkClaims } from '../../platform/instances/membership.js';
+import type { NoticesPort } from '../../platform/ports/notices.js';
 
 const MB = 1024 * 1024;
 const SNIFF_BYTES = 64 * 1024;
@@ -27,6 +28,8 @@ export interface IngestDeps {
   embedLater?: (kbId: string) => void;
   /** With other instances on the database: a file is processed, a knowledge base embedded, by one at a time. */
   claims?: { ingest: WorkClaims; embedding: WorkClaims } | undefined;
+  /** How a cancel reaches the instance processing the file (`ingest.cancel`). */
+  notices?: NoticesPort | undefined;
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -158,6 +161,7 @@ export class IngestQueue implements IngestPort {
   ) {
     this.embeddings = new EmbedQueue(deps);
     this.deps = { ...deps, embedLater: (kbId) => this.embeddings.enqueue(kbId) };
+    deps.notices?.on('ingest.cancel', (id) => this.stopHere(id));
   }
 
   enqueue(artifactId: string): void {
@@ -176,6 +180,12 @@ export class IngestQueue implements IngestPort {
   }
 
   cancel(artifactId: string): void {
+    this.stopHere(artifactId);
+    // Another live instance is processing it: that one stops it (the caller marks the file).
+    if ((this.deps.claims?.ingest ?? ALONE).heldElsewhere(artifactId)) this.deps.notices?.publish('ingest.cancel', artifactId);
+  }
+
+  private stopHere(artifactId: string): void {
     const at = this.pending.indexOf(artifactId);
     if (at !== -1) {
       this.pending.splice(at, 1);

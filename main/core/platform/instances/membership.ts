@@ -178,14 +178,20 @@ export interface WorkClaims {
   /** False when a live instance holds it. */
   claim(key: string): boolean;
   release(key: string): void;
+  /** True when another live instance holds it (a request reaching this one must ask that one). */
+  heldElsewhere(key: string): boolean;
 }
 
 export function claimsOf(repo: InstancesRepo, kind: ClaimKind, now: () => Date): WorkClaims {
   return {
     claim: (key) => repo.claim(kind, key, now().toISOString()),
     release: (key) => repo.release(kind, key),
+    heldElsewhere: (key) => {
+      const holder = repo.holder(kind, key);
+      return holder !== undefined && holder !== repo.self;
+    },
   };
 }
 
 /** One process alone (tools, tests): every claim is its own. */
-export const ALONE: WorkClaims = { claim: () => true, release: () => {} };
+export const ALONE: WorkClaims = { claim: () => true, release: () => {}, heldElsewhere: () => false };

@@ -13,6 +13,7 @@ import type { DownloadView, ModelDownloadsPort } from '../../../platform/ports/m
 import { Watchdog, defaultBackoff, realTimers, sleep, sleepUntilReachable, type DownloadTimers } from './timing.js';
 import type { InputOf } from '../../../platform/operation-handlers.js';
 import { ALONE, type WorkClaims } from '../../../platform/instances/membership.js';
+import type { NoticesPort } from '../../../platform/ports/notices.js';
 
 export interface DownloadsOptions {
   repo: ModelDownloadsRepo;
@@ -47,6 +48,8 @@ export interface DownloadsOptions {
   reachable?: (url: string) => Promise<boolean>;
   /** With other instances on the database: each download is run by one of them. */
   claims?: WorkClaims;
+  /** How a cancel reaches the instance running the download (`download.cancel`). */
+  notices?: NoticesPort;
   /** Downloads that run at once; the others wait `queued`. */
   concurrency?: number;
   log?: Logger | undefined;
@@ -129,6 +132,7 @@ export class ModelDownloads implements ModelDownloadsPort {
     this.timers = options.timers ?? realTimers;
     this.freeBytes = options.freeBytes ?? freeBytesOf;
     this.reachable = options.reachable ?? ((url) => hostAnswers(url));
+    options.notices?.on('download.cancel', (id) => this.stopHere(id));
   }
 
   get modelsDir(): string {
@@ -173,18 +177,26 @@ export class ModelDownloads implements ModelDownloadsPort {
     const row = this.get(id);
     if (FINAL.has(row.status)) throw new ServiceError('conflict', `This download is already ${row.status}; there is nothing to cancel.`);
     this.update(id, { status: 'cancelled', error: null, bytes_done: row.bytes_done });
+    // Another live instance runs it: that one stops it and removes the part file it is writing.
+    if ((this.options.claims ?? ALONE).heldElsewhere(id)) this.options.notices?.publish('download.cancel', id);
+    else this.stopHere(id);
+    return this.get(id);
+  }
+
+  /** Stops a cancelled download if it runs (or waits) here; its part file goes. */
+  private stopHere(id: string): void {
     const running = this.running.get(id);
     if (running) {
       running.stoppedBy = 'cancel';
       running.controller.abort();
     } else {
       const queued = this.queue.indexOf(id);
+      if (queued < 0 && this.repo.get(id)?.status !== 'cancelled') return;
       if (queued >= 0) this.queue.splice(queued, 1);
       removeQuietly(partPath(this.dataDir, id));
     }
     this.progress.delete(id);
     this.retryAt.delete(id);
-    return this.get(id);
   }
 
   /**
