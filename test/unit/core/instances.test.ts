@@ -174,6 +174,21 @@ describe('claims on background work', () => {
     expect(b.repos.comparisons.markInterrupted('cmp_1', 'stopped', now)).toBe(1);
   });
 
+  it('a file cancelled through one instance stays cancelled when the parse another instance runs ends after', () => {
+    const a = instance('inst_a');
+    const b = instance('inst_b');
+    seedUser(a.repos);
+    const now = new Date(clock).toISOString();
+    const db = openDatabase(join(dir.dir, 'parley.db'));
+    open.push(db);
+    db.prepare("INSERT INTO datasets (id, organization_id, owner_id, name, created_at, updated_at) VALUES ('ds_1', 'org_1', 'usr_1', 'd', ?, ?)").run(now, now);
+    db.prepare("INSERT INTO knowledge_bases (id, dataset_id, backend, created_at) VALUES ('kb_1', 'ds_1', 'database', ?)").run(now);
+    a.repos.artifacts.insert({ id: 'art_1', kb_id: 'kb_1', key: 'a.txt', filename: 'a.txt', declared_mime_type: null, size: 1, part_size: 1, upload_id: null, user_id: 'usr_1', status: 'processing', now });
+    b.repos.artifacts.setStatus('art_1', 'failed', now, { code: 'cancelled', detail: 'Processing was cancelled.' });
+    a.repos.artifacts.setReady('art_1', { mime_type: 'text/plain', chunk_count: 1, metadata: {}, now });
+    expect(a.repos.artifacts.get('art_1')).toMatchObject({ status: 'failed', error_code: 'cancelled' });
+  });
+
   it('leaving frees every claim at once', () => {
     const a = instance('inst_a');
     const b = instance('inst_b');

@@ -182,7 +182,7 @@ export class IngestQueue implements IngestPort {
   cancel(artifactId: string): void {
     this.stopHere(artifactId);
     // Another live instance is processing it: that one stops it (the caller marks the file).
-    if ((this.deps.claims?.ingest ?? ALONE).heldElsewhere(artifactId)) this.deps.notices?.publish('ingest.cancel', artifactId);
+    if (this.claims.heldElsewhere(artifactId)) this.deps.notices?.publish('ingest.cancel', artifactId);
   }
 
   private stopHere(artifactId: string): void {
@@ -200,11 +200,15 @@ export class IngestQueue implements IngestPort {
    * run, or a dead instance's), and the embedding left unfinished. Answers how many files it took.
    */
   resume(): number {
-    const claims = this.deps.claims?.ingest ?? ALONE;
-    const stale = this.deps.repos.artifacts.withStatus('processing').filter((a) => !this.queued.has(a.id) && claims.claim(a.id));
+    const stale = this.deps.repos.artifacts.withStatus('processing').filter((a) => !this.queued.has(a.id) && this.claims.claim(a.id));
     for (const artifact of stale) this.enqueue(artifact.id);
     this.embeddings.resume();
     return stale.length;
+  }
+
+  /** This instance's claims on files (all its own when it is alone). */
+  private get claims(): WorkClaims {
+    return this.deps.claims?.ingest ?? ALONE;
   }
 
   /** Files queued or being processed. */
@@ -230,7 +234,7 @@ export class IngestQueue implements IngestPort {
   /** One lane: takes the next queued file until none is left. */
   private async lane(): Promise<void> {
     try {
-      const claims = this.deps.claims?.ingest ?? ALONE;
+      const claims = this.claims;
       for (let id = this.pending.shift(); id !== undefined && !this.stopped; id = this.pending.shift()) {
         // Another live instance is processing it: that one finishes it.
         if (!claims.claim(id)) {
